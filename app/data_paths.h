@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+#include "assumption.h"
+#include "catalog.h"
+
+namespace ctwin::app {
+
+/// Where the shared data (catalog, assumptions, reference designs) is: $CTWIN_DATA_DIR, else
+/// <executable>/../share/clustertwin (build tree and installed package alike), else the source tree.
+std::string dataDirectory();
+std::string referenceDirectory();
+/// The catalog: catalog.db when present (built from data/catalog at build time), else the JSON files.
+model::Catalog loadDefaultCatalog();
+model::AssumptionSet loadDefaultAssumptions();
+/// The design `./dev run` opens: the 100K-GPU GB200 neocloud reference.
+std::string defaultReferenceDesign();
+
+} // namespace ctwin::app

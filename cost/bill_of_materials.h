@@ -1,0 +1,90 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "assumption_values.h"
+#include "catalog.h"
+#include "clos_sizing.h"
+#include "design_rule.h"
+#include "project.h"
+#include "units.h"
+
+namespace ctwin::cost {
+
+/// Counted items of one catalog entry: "how many of what, at what unit price".
+struct BomLine {
+    std::string catalogId;
+    std::string description;
+    double quantity = 0.0;
+    units::Money unitPrice{};
+    units::Power unitPower{};
+    units::Money cost() const { return quantity * unitPrice; }
+};
+
+/// One fabric's derived hardware.
+struct FabricBom {
+    std::string fabricId;
+    std::string role;
+    int planes = 1;
+    ClosSizing perPlane;
+    double switches = 0, transceivers = 0, cables = 0;
+    units::Power power{};
+    units::Money switchCost{}, opticsCost{};
+    /// Link distances by tier used to pick media (metres).
+    double endpointReachM = 0, leafSpineReachM = 0, spineCoreReachM = 0;
+    std::vector<BomLine> lines;
+};
+
+/// Per-loop liquid cooling.
+struct LoopBom {
+    std::string loopId;
+    units::Power liquidHeat{};      // at design (full) load
+    units::Power installedCapacity{}; // capacity with the redundant units out
+    double cdusRequired = 0;
+    double cdusInstalled = 0;
+    units::VolumeFlow flow{};
+    units::Power pumpPower{};
+};
+
+struct WanBom {
+    std::string linkId;
+    units::Length routeLength{};
+    units::Time oneWayLatency{};
+    double fiberPairs = 0, optics = 0, amplifiers = 0;
+    units::Money capex{};
+    units::MoneyPerTime lease{};
+    units::Power power{};
+    double capacityBitPerS = 0;
+};
+
+/// Everything the layout implies: counts, network, cooling, power and storage gear.
+struct BillOfMaterials {
+    // Inventory
+    double sites = 0, buildings = 0, halls = 0, racks = 0, computeRacks = 0, spareRacks = 0;
+    double gpus = 0, spareGpus = 0, cpus = 0, servers = 0, backendNics = 0, frontendNics = 0, psus = 0;
+    std::map<std::string, double> racksByType;
+    std::vector<BomLine> rackLines;
+    std::vector<FabricBom> fabrics;
+    std::vector<LoopBom> loops;
+    std::vector<WanBom> links;
+    double switches = 0, transceivers = 0, cables = 0, cdus = 0;
+    units::Bytes storageCapacity{};
+    units::DataRate storageWriteBandwidth{};
+    units::Money storageCost{};
+    units::Power storagePower{};
+};
+
+/// Derives the bill of materials from the layout and the catalog (SPEC.md §4.1). Findings that make a
+/// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to `rules`.
+BillOfMaterials deriveBillOfMaterials(const model::Project& project, const model::Catalog& catalog,
+                                      const AssumptionValues& assumptions, std::vector<DesignRule>& rules);
+
+/// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
+/// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).
+units::Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg);
+
+/// Light in fiber: 4.9 µs per km (group index ≈ 1.47; REFERENCES.md, Network).
+inline constexpr double kFiberDelaySecondsPerMeter = 4.9e-9;
+
+} // namespace ctwin::cost

@@ -1,0 +1,112 @@
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assumption_values.h"
+#include "bill_of_materials.h"
+#include "catalog.h"
+#include "design_rule.h"
+#include "figure.h"
+#include "inference.h"
+#include "project.h"
+#include "training.h"
+#include "units.h"
+
+namespace ctwin::cost {
+
+/// The fixed capex categories of SPEC.md §4.4, in report order.
+inline const std::vector<std::string> kCapexCategories = {
+    "compute", "scale_up_network", "scale_out_network", "optics_cables", "storage",
+    "power",   "cooling",          "building",          "scale_across",  "integration"};
+
+struct BuildingPower {
+    std::string buildingId;
+    units::Power itPeak{}, itOperating{}, facilityPeak{}, facilityOperating{}, capacity{};
+    double pue = 1.0;
+    units::MoneyPerEnergy tariff{};
+};
+
+struct PowerResult {
+    units::Power itPeak{};       // all racks at load (spares at idle), network, storage, WAN
+    units::Power itOperating{};  // at the workload's utilization
+    units::Power compute{}, network{}, storage{}, wan{};
+    units::Power pumps{}, plant{}, losses{}, misc{};
+    units::Power facility{};     // operating
+    units::Power facilityPeak{};
+    double pue = 1.0;
+    std::vector<BuildingPower> buildings;
+};
+
+struct CapexResult {
+    std::map<std::string, units::Money> byCategory;
+    units::Money total{};
+    units::Money perGpu{};
+    units::Money perMw{}; // per MW of peak IT power
+    double share(const std::string& category) const;
+};
+
+/// Capex by asset class, for depreciation and capital recovery (IT, network, facility).
+struct AssetClass {
+    std::string name;
+    units::Money capex{};
+    double lifeYears = 0;
+    std::vector<units::Money> straightLine;
+    std::vector<units::Money> decliningBalance;
+};
+
+struct FinanceResult {
+    std::vector<AssetClass> assetClasses;
+    units::Money annualizedCapex{}, depreciationAnnual{};
+    units::Money energyAnnual{}, maintenanceAnnual{}, staffAnnual{}, wanLeaseAnnual{}, opexAnnual{}, tcoAnnual{};
+    units::Energy facilityEnergyAnnual{};
+    double gpuHoursPerYear = 0;
+    double costPerGpuHour = 0; // USD per GPU-hour
+    std::vector<units::Money> cashFlows; // year 0..horizon
+    std::vector<units::Money> revenue, opex, tax;
+    units::Money npv{};
+    std::optional<double> irr;
+    std::optional<double> paybackYears;
+    double timeToRevenueDays = 0;
+    units::Money burnInCost{};
+};
+
+struct TrainingResult {
+    std::string jobId;
+    TrainingEstimate estimate;
+    units::Money runCost{};
+    double costPerMillionTokens = 0;
+};
+
+struct InferenceResult {
+    std::string serviceId;
+    ServiceSizing sizing;
+    std::vector<DecodePoint> curve;
+    double tokensPerSecondPerMw = 0;
+    double costPerMillionInputTokens = 0;
+    double costPerMillionOutputTokens = 0;
+    double joulesPerToken = 0;
+};
+
+/// Everything evaluate() derives from (design, catalog, assumptions).
+struct Results {
+    BillOfMaterials bom;
+    PowerResult power;
+    CapexResult capex;
+    FinanceResult finance;
+    double goodput = 1.0;
+    std::vector<TrainingResult> training;
+    std::vector<InferenceResult> inference;
+    std::vector<DesignRule> rules;
+    /// Every headline figure with its provenance, keyed by export path ("power.pue").
+    std::vector<Figure> figures;
+    const Figure* figure(const std::string& key) const;
+    bool hasErrors() const;
+};
+
+/// The engine: a pure function. `defaults` are data/assumptions.json; the design's overrides apply on top.
+/// Never throws for a design that loaded; infeasible designs get design-rule errors and finite numbers.
+Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults);
+
+} // namespace ctwin::cost

@@ -1,0 +1,179 @@
+#include "finance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace ctwin::cost {
+
+namespace {
+
+// Depreciation schedules are linear in the cost, so they are computed as fractions of one dollar and scaled
+// at the end: a negative cost (a salvage credit, say) mirrors the positive schedule instead of tripping the
+// "never below zero" caps, and rounding does not depend on the magnitude of the cost.
+std::vector<units::Money> scaled(const std::vector<double>& fractions, units::Money cost) {
+    std::vector<units::Money> out;
+    out.reserve(fractions.size());
+    for (double f : fractions)
+        out.push_back(f * cost);
+    return out;
+}
+
+// A life that is zero, negative or not a number writes the whole cost off in year 1: there is nothing to
+// spread it over. (An infinite life is the opposite case: the schedule stays all zeros.)
+bool writeOffAtOnce(double lifeYears) {
+    return !(lifeYears > 0.0);
+}
+
+bool hasBothSigns(const std::vector<units::Money>& cashFlows) {
+    bool positive = false;
+    bool negative = false;
+    for (const auto& cf : cashFlows) {
+        positive = positive || cf.value() > 0.0;
+        negative = negative || cf.value() < 0.0;
+    }
+    return positive && negative;
+}
+
+bool allFinite(const std::vector<units::Money>& cashFlows) {
+    return std::all_of(cashFlows.begin(), cashFlows.end(),
+                       [](const units::Money& cf) { return std::isfinite(cf.value()); });
+}
+
+// The sign of NPV(rate) without overflow. Multiplying NPV by the positive number (1+r)^T does not change its
+// sign, so for r >= 0 sum cf[t]·(1+r)^-t and for -1 < r < 0 sum cf[t]·(1+r)^(T-t) are used: in both forms
+// every discount factor lies in (0, 1], so long series at r = -0.99 or r = 10 stay finite.
+int npvSign(double rate, const std::vector<units::Money>& cashFlows) {
+    const double growth = 1.0 + rate;
+    const auto last = static_cast<double>(cashFlows.size() - 1);
+    double sum = 0.0;
+    for (std::size_t t = 0; t < cashFlows.size(); ++t) {
+        const double exponent = rate >= 0.0 ? -static_cast<double>(t) : last - static_cast<double>(t);
+        sum += cashFlows[t].value() * std::pow(growth, exponent);
+    }
+    return (sum > 0.0) - (sum < 0.0);
+}
+
+} // namespace
+
+double capitalRecoveryFactor(double rate, double years) {
+    // No payment period (or a NaN): no annuity, rather than a division by zero. An infinite n is allowed and
+    // gives the perpetuity limit, r for r > 0 and 0 otherwise.
+    if (!(years > 0.0) || !std::isfinite(rate)) return 0.0;
+    // (A/P, 0, n) = 1/n: the limit of the formula as r -> 0, i.e. capital repaid in equal parts.
+    if (rate == 0.0) return 1.0 / years;
+    // At r <= -1 the money is destroyed within a period and (1+r)^n is zero or undefined; there is no
+    // annuity to speak of.
+    if (rate <= -1.0) return 0.0;
+    // (A/P, r, n) = r(1+r)^n / ((1+r)^n - 1) = r / (1 - (1+r)^-n) (Newnan et al., "Engineering Economic
+    // Analysis"). (1+r)^-n - 1 is evaluated as expm1(-n·log1p(r)) so that rates close to zero keep their
+    // precision instead of cancelling to 0/0; the same form is exact for fractional n and for -1 < r < 0.
+    return -rate / std::expm1(-years * std::log1p(rate));
+}
+
+std::vector<units::Money> straightLineSchedule(units::Money cost, double lifeYears, int horizonYears) {
+    if (horizonYears <= 0) return {};
+    std::vector<double> fractions(static_cast<std::size_t>(horizonYears), 0.0);
+    if (writeOffAtOnce(lifeYears)) {
+        fractions[0] = 1.0;
+    } else if (std::isfinite(lifeYears)) {
+        // Straight line: cost/life per year (IRS Publication 946, "Straight Line Method"). Year y (1-based)
+        // covers the part of [y-1, y] that lies inside the life, so a fractional last year gets the
+        // remainder and years after the life get nothing.
+        for (int y = 1; y <= horizonYears; ++y) {
+            const double inLife = std::clamp(lifeYears - (y - 1), 0.0, 1.0);
+            if (inLife <= 0.0) break;
+            fractions[static_cast<std::size_t>(y - 1)] = inLife / lifeYears;
+        }
+    }
+    return scaled(fractions, cost);
+}
+
+std::vector<units::Money> decliningBalanceSchedule(units::Money cost, double lifeYears, double factor,
+                                                   int horizonYears) {
+    if (horizonYears <= 0) return {};
+    std::vector<double> fractions(static_cast<std::size_t>(horizonYears), 0.0);
+    if (writeOffAtOnce(lifeYears)) {
+        fractions[0] = 1.0;
+        return scaled(fractions, cost);
+    }
+    if (!std::isfinite(lifeYears)) return scaled(fractions, cost);
+
+    // Declining balance at factor/life of the book value each year (IRS Publication 946, "Declining
+    // Balance Method"; factor 2 = 200% DB). A rate above 100% cannot take more than the book value, and a
+    // non-positive or NaN factor leaves only the straight-line leg.
+    const double rate = std::isnan(factor) ? 0.0 : std::clamp(factor / lifeYears, 0.0, 1.0);
+    double book = 1.0;
+    for (int y = 1; y <= horizonYears && book > 0.0; ++y) {
+        const double remainingLife = lifeYears - (y - 1);
+        double depreciation = 0.0;
+        if (remainingLife <= 1.0) {
+            // The last (possibly fractional) year of the life: write off what is left, so the schedule sums
+            // to the cost.
+            depreciation = book;
+        } else {
+            // Switch to straight line on the remaining book over the remaining life as soon as that gives an
+            // equal or larger deduction, as the MACRS 200% and 150% DB tables do (IRS Publication 946).
+            depreciation = std::max(book * rate, book / remainingLife);
+        }
+        depreciation = std::min(depreciation, book); // never below a zero book value
+        fractions[static_cast<std::size_t>(y - 1)] = depreciation;
+        book -= depreciation;
+    }
+    return scaled(fractions, cost);
+}
+
+units::Money netPresentValue(double rate, const std::vector<units::Money>& cashFlows) {
+    // Outside r > -1 the discount factor 1/(1+r)^t is infinite or undefined; the header promises a Money, so
+    // an invalid rate yields zero rather than a NaN that would poison every total downstream.
+    if (!(rate > -1.0)) return 0.0 * units::usd;
+    // NPV = sum_t cf[t] / (1+r)^t, end-of-year flows, cf[0] undiscounted (Newnan et al., present worth).
+    units::Money npv = 0.0 * units::usd;
+    for (std::size_t t = 0; t < cashFlows.size(); ++t)
+        npv += cashFlows[t] * std::pow(1.0 + rate, -static_cast<double>(t));
+    return npv;
+}
+
+std::optional<double> internalRateOfReturn(const std::vector<units::Money>& cashFlows) {
+    // An IRR needs money going both ways; all-zero or one-signed flows have no root (or every rate is one).
+    if (!hasBothSigns(cashFlows) || !allFinite(cashFlows)) return std::nullopt;
+    // Bisection is slow but cannot diverge, and a bracket with a sign change always holds a root of the
+    // continuous NPV(r) on (-1, inf). With several sign changes in the flows there may be several IRRs;
+    // this returns one of those inside the bracket, or nullopt when the ends have the same sign.
+    double lo = -0.99;
+    double hi = 10.0;
+    const int signLo = npvSign(lo, cashFlows);
+    const int signHi = npvSign(hi, cashFlows);
+    if (signLo == 0) return lo;
+    if (signHi == 0) return hi;
+    if (signLo == signHi) return std::nullopt;
+    while (hi - lo > 1e-10) {
+        const double mid = 0.5 * (lo + hi);
+        const int signMid = npvSign(mid, cashFlows);
+        if (signMid == 0) return mid;
+        if (signMid == signLo)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+std::optional<double> paybackYears(const std::vector<units::Money>& cashFlows) {
+    if (cashFlows.empty() || !allFinite(cashFlows)) return std::nullopt;
+    // Simple (undiscounted) payback: the first time the running sum of the flows reaches zero. Flows arrive
+    // at year ends; within the crossing year the inflow is taken as uniform, hence the linear interpolation
+    // (t-1) + deficit / cf[t] (Newnan et al., payback period).
+    double cumulative = cashFlows[0].value();
+    if (cumulative >= 0.0) return 0.0;
+    for (std::size_t t = 1; t < cashFlows.size(); ++t) {
+        const double flow = cashFlows[t].value();
+        const double deficit = -cumulative;
+        cumulative += flow;
+        // cumulative was negative and now is not, so flow > 0 and the fraction lies in (0, 1].
+        if (cumulative >= 0.0) return static_cast<double>(t - 1) + std::min(1.0, deficit / flow);
+    }
+    return std::nullopt;
+}
+
+} // namespace ctwin::cost

@@ -1,0 +1,24 @@
+#pragma once
+#include <map>
+#include <string>
+
+namespace ctwin::model {
+
+/// One assumption with its range and source (SPEC.md §3: "Every assumption has base, low, high and a source").
+struct Assumption {
+    double base = 0.0;
+    double low = 0.0;
+    double high = 0.0;
+    std::string unit;
+    std::string source;
+    bool estimate = false;
+    bool operator==(const Assumption&) const = default;
+};
+
+/// Assumptions by key (e.g. "electricity_usd_per_kwh"), ordered for stable output.
+using AssumptionSet = std::map<std::string, Assumption>;
+
+/// Defaults overlaid with a design's overrides.
+AssumptionSet mergeAssumptions(const AssumptionSet& defaults, const AssumptionSet& overrides);
+
+} // namespace ctwin::model

@@ -1,0 +1,37 @@
+#pragma once
+#include <string>
+
+#include "field_traits.h"
+#include "units.h"
+
+namespace ctwin::model {
+
+/// A building on a site with its utility power capacity (facility power, not IT power).
+struct Building {
+    static constexpr EntityKind kKind = EntityKind::Building;
+    std::string id;
+    std::string name;
+    std::string site;
+    units::Power powerCapacity{};
+    /// Zero means "derive from assumptions.building_shell_usd_per_w".
+    units::Money shellCost{};
+    /// Zero means "PUE is computed"; otherwise the user pins it.
+    double puePinned = 0.0;
+    units::Length x{}, y{}, width{}, depth{}, height{};
+
+    template <class V> void visitFields(V& v) {
+        v.text("id", id);
+        v.text("name", name);
+        v.ref("site", site, EntityRef{EntityKind::Site, false});
+        v.quantity("power_capacity_w", powerCapacity, kPowerW);
+        v.quantity("shell_cost_usd", shellCost, kMoneyUsd);
+        v.number("pue_pinned", puePinned, Bounds{0.0, 5.0});
+        v.quantity("x_m", x, kPosition);
+        v.quantity("y_m", y, kPosition);
+        v.quantity("width_m", width, kSize);
+        v.quantity("depth_m", depth, kSize);
+        v.quantity("height_m", height, Bounds{0.0, 500.0});
+    }
+};
+
+} // namespace ctwin::model

@@ -1,0 +1,236 @@
+#include "catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "input_error.h"
+
+namespace ctwin::model {
+
+namespace {
+
+struct KindSchema {
+    std::string_view category;
+    std::string_view kind;
+    std::vector<std::string_view> values;
+    std::vector<std::string_view> attributes;
+};
+
+// Required fields per category and kind: the contract of data/FORMAT.md §1.
+const std::vector<KindSchema>& schemas() {
+    static const std::vector<KindSchema> s = {
+        {"accelerators", "gpu",
+         {"bf16_flops", "fp8_flops", "fp4_flops", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
+          "scale_up_bandwidth_bytes_per_s", "tdp_w", "price_usd"},
+         {"vendor"}},
+        {"racks", "compute",
+         {"gpus", "cpus", "servers", "backend_nics", "backend_nic_bit_per_s", "frontend_nics",
+          "frontend_nic_bit_per_s", "scale_up_domain_gpus", "power_load_w", "power_idle_w", "liquid_fraction",
+          "price_usd", "scale_up_network_price_usd", "weight_kg", "width_m", "depth_m", "psus",
+          "useful_life_years"},
+         {"accelerator"}},
+        {"switches", "switch",
+         {"capacity_bit_per_s", "ports", "port_bit_per_s", "power_w", "price_usd", "rack_units",
+          "useful_life_years"},
+         {}},
+        {"optics", "transceiver", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {"media"}},
+        {"optics", "cable", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {"media"}},
+        {"cooling", "cdu", {"capacity_w", "pump_power_w", "price_usd", "width_m", "depth_m"}, {}},
+        {"cooling", "plant", {"cop", "capex_usd_per_w"}, {"type"}},
+        {"power", "transformer", {"efficiency", "capex_usd_per_w"}, {}},
+        {"power", "ups", {"efficiency", "capex_usd_per_w"}, {}},
+        {"power", "switchgear", {"efficiency", "capex_usd_per_w"}, {}},
+        {"power", "busway", {"efficiency", "capex_usd_per_w"}, {}},
+        {"power", "generator", {"efficiency", "capex_usd_per_w"}, {}},
+        {"storage", "nvme",
+         {"cost_usd_per_byte", "power_w_per_byte", "write_bytes_per_s_per_byte", "read_bytes_per_s_per_byte",
+          "useful_life_years"},
+         {}},
+        {"storage", "parallel_fs",
+         {"cost_usd_per_byte", "power_w_per_byte", "write_bytes_per_s_per_byte", "read_bytes_per_s_per_byte",
+          "useful_life_years"},
+         {}},
+        {"storage", "object",
+         {"cost_usd_per_byte", "power_w_per_byte", "write_bytes_per_s_per_byte", "read_bytes_per_s_per_byte",
+          "useful_life_years"},
+         {}},
+        {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}},
+        {"wan", "amplifier", {"spacing_m", "price_usd", "power_w"}, {}},
+        {"failures", "component", {"rate_per_hour"}, {"unit"}},
+    };
+    return s;
+}
+
+InputLocation itemLocation(const std::string& file, const CatalogItem& item, std::string field = {}) {
+    return InputLocation{file, "catalog item", item.id, item.name, std::move(field)};
+}
+
+double finiteNumber(const nlohmann::json& j, const InputLocation& where) {
+    if (!j.is_number()) throw InputError(where, "expected a number, found " + std::string(j.type_name()));
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) throw InputError(where, "value is not finite");
+    return v;
+}
+
+} // namespace
+
+double CatalogItem::value(const std::string& field) const {
+    if (const auto* v = find(field)) return v->base;
+    throw InputError(InputLocation{"", "catalog item", id, name, field}, "missing in the catalog");
+}
+
+const CatalogValue* CatalogItem::find(const std::string& field) const {
+    auto it = values.find(field);
+    return it == values.end() ? nullptr : &it->second;
+}
+
+std::string CatalogItem::attribute(const std::string& key) const {
+    auto it = attributes.find(key);
+    return it == attributes.end() ? std::string() : it->second;
+}
+
+Catalog::Catalog(std::vector<CatalogItem> items) : m_items(std::move(items)) {
+    m_index.reserve(m_items.size());
+    for (size_t i = 0; i < m_items.size(); ++i) m_index.emplace(m_items[i].id, i);
+}
+
+const CatalogItem* Catalog::find(std::string_view id) const {
+    auto it = m_index.find(std::string(id));
+    return it == m_index.end() ? nullptr : &m_items[it->second];
+}
+
+const CatalogItem& Catalog::at(std::string_view id) const {
+    if (const auto* item = find(id)) return *item;
+    throw InputError(InputLocation{"", "catalog item", std::string(id), "", ""}, "not in the catalog");
+}
+
+std::vector<const CatalogItem*> Catalog::byCategory(std::string_view category) const {
+    std::vector<const CatalogItem*> out;
+    for (const auto& item : m_items)
+        if (item.category == category) out.push_back(&item);
+    return out;
+}
+
+void checkCatalogItem(const CatalogItem& item, const std::string& file) {
+    const auto& all = schemas();
+    auto schema = std::find_if(all.begin(), all.end(),
+                               [&](const KindSchema& s) { return s.category == item.category && s.kind == item.kind; });
+    if (schema == all.end())
+        throw InputError(itemLocation(file, item, "kind"),
+                         "unknown kind '" + item.kind + "' for category '" + item.category + "'");
+    for (auto field : schema->values)
+        if (!item.values.count(std::string(field)))
+            throw InputError(itemLocation(file, item, std::string(field)), "required value is missing");
+    for (auto key : schema->attributes)
+        if (item.attribute(std::string(key)).empty())
+            throw InputError(itemLocation(file, item, std::string(key)), "required attribute is missing");
+    for (const auto& [field, v] : item.values) {
+        const auto where = itemLocation(file, item, field);
+        if (!(v.low <= v.base && v.base <= v.high))
+            throw InputError(where, "range must satisfy low <= base <= high");
+        if (v.low < 0.0) throw InputError(where, "catalog values must not be negative");
+        if (v.source.empty()) throw InputError(where, "every catalog value needs a source");
+    }
+}
+
+std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {
+    const InputLocation top{file, "", "", "", ""};
+    if (!doc.is_object()) throw InputError(top, "a catalog file must be a JSON object");
+    if (!doc.contains("category") || !doc["category"].is_string())
+        throw InputError(InputLocation{file, "", "", "", "category"}, "missing string 'category'");
+    if (!doc.contains("items") || !doc["items"].is_array())
+        throw InputError(InputLocation{file, "", "", "", "items"}, "missing array 'items'");
+    const std::string category = doc["category"].get<std::string>();
+    std::vector<CatalogItem> items;
+    for (const auto& j : doc["items"]) {
+        CatalogItem item;
+        item.category = category;
+        if (!j.is_object()) throw InputError(InputLocation{file, "catalog item", "", "", ""}, "item must be an object");
+        auto text = [&](const char* key, std::string& out) {
+            if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+                throw InputError(itemLocation(file, item, key), "missing or not a non-empty string");
+            out = j[key].get<std::string>();
+        };
+        text("id", item.id);
+        text("name", item.name);
+        text("kind", item.kind);
+        if (j.contains("attributes")) {
+            if (!j["attributes"].is_object())
+                throw InputError(itemLocation(file, item, "attributes"), "must be an object of strings");
+            for (const auto& [k, v] : j["attributes"].items()) {
+                if (!v.is_string()) throw InputError(itemLocation(file, item, k), "attribute must be a string");
+                item.attributes[k] = v.get<std::string>();
+            }
+        }
+        if (!j.contains("values") || !j["values"].is_object())
+            throw InputError(itemLocation(file, item, "values"), "missing object 'values'");
+        for (const auto& [field, jv] : j["values"].items()) {
+            const auto where = itemLocation(file, item, field);
+            if (!jv.is_object()) throw InputError(where, "value must be {base, low, high, source}");
+            CatalogValue v;
+            for (const char* k : {"base", "low", "high"})
+                if (!jv.contains(k)) throw InputError(where, std::string("missing '") + k + "'");
+            v.base = finiteNumber(jv["base"], where);
+            v.low = finiteNumber(jv["low"], where);
+            v.high = finiteNumber(jv["high"], where);
+            if (jv.contains("source") && jv["source"].is_string()) v.source = jv["source"].get<std::string>();
+            if (jv.contains("estimate")) {
+                if (!jv["estimate"].is_boolean()) throw InputError(where, "'estimate' must be true or false");
+                v.estimate = jv["estimate"].get<bool>();
+            }
+            item.values[field] = std::move(v);
+        }
+        checkCatalogItem(item, file);
+        items.push_back(std::move(item));
+    }
+    return items;
+}
+
+void checkCatalogReferences(const Catalog& catalog, const std::string& file) {
+    std::set<std::string> seen;
+    for (const auto& item : catalog.items()) {
+        if (!seen.insert(item.id).second)
+            throw InputError(itemLocation(file, item, "id"), "duplicate catalog id");
+        if (item.category == "racks") {
+            const std::string acc = item.attribute("accelerator");
+            const auto* a = catalog.find(acc);
+            if (!a || a->category != "accelerators")
+                throw InputError(itemLocation(file, item, "accelerator"),
+                                 "refers to unknown accelerator '" + acc + "'");
+        }
+    }
+}
+
+Catalog loadCatalogDirectory(const std::string& directory) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(directory, ec))
+        throw InputError(InputLocation{directory, "", "", "", ""}, "catalog directory does not exist");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(directory))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<CatalogItem> all;
+    for (const auto& path : files) {
+        std::ifstream in(path);
+        nlohmann::json doc;
+        try {
+            doc = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw InputError(InputLocation{path.string(), "", "", "", ""},
+                             std::string("malformed JSON: ") + e.what());
+        }
+        auto items = catalogItemsFromJson(doc, path.string());
+        all.insert(all.end(), std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
+    }
+    Catalog catalog(std::move(all));
+    checkCatalogReferences(catalog, directory);
+    return catalog;
+}
+
+} // namespace ctwin::model

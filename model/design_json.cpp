@@ -1,0 +1,488 @@
+#include "design_json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "input_error.h"
+
+namespace ctwin::model {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string formatNumber(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+/// Writer side of visitFields.
+class JsonWriter {
+public:
+    ojson out = ojson::object();
+    void text(const char* key, const std::string& v) { out[key] = v; }
+    void texts(const char* key, const std::vector<std::string>& v) { out[key] = v; }
+    void ref(const char* key, const std::string& v, EntityRef) { out[key] = v; }
+    void refList(const char* key, const std::vector<std::string>& v, EntityKind) { out[key] = v; }
+    void endpoint(const char* key, const std::string& v) { out[key] = v; }
+    void catalogRef(const char* key, const std::string& v, const char*, bool = false) { out[key] = v; }
+    void catalogRefList(const char* key, const std::vector<std::string>& v, const char*) { out[key] = v; }
+    void choice(const char* key, const std::string& v, std::initializer_list<const char*>) { out[key] = v; }
+    void choiceList(const char* key, const std::vector<std::string>& v, std::initializer_list<const char*>) {
+        out[key] = v;
+    }
+    void number(const char* key, double v, Bounds) { out[key] = v; }
+    template <class Q> void quantity(const char* key, const Q& q, Bounds) { out[key] = q.value(); }
+    void integer(const char* key, int v, Bounds) { out[key] = v; }
+    void flag(const char* key, bool v) { out[key] = v; }
+    void numbers(const char* key, const std::vector<double>& v, Bounds) { out[key] = v; }
+    void points(const char* key, const std::vector<Point2>& v) {
+        ojson a = ojson::array();
+        for (const auto& p : v) a.push_back(ojson{{"x_m", p.xM}, {"y_m", p.yM}});
+        out[key] = std::move(a);
+    }
+};
+
+/// Reader side of visitFields: type and bounds checks with the full location in every message.
+class JsonReader {
+public:
+    JsonReader(const ojson& obj, InputLocation where) : m_obj(obj), m_where(std::move(where)) {
+        if (!m_obj.is_object()) throw InputError(m_where, "expected a JSON object");
+    }
+
+    void text(const char* key, std::string& v) {
+        if (const ojson* j = get(key)) {
+            requireType(*j, j->is_string(), key, "a string");
+            v = j->get<std::string>();
+        }
+        if (std::string_view(key) == "id") {
+            if (v.empty()) throw InputError(at(key), "every entity needs a non-empty id");
+            m_where.entityId = v;
+        }
+        if (std::string_view(key) == "name") m_where.entityName = v;
+    }
+    void texts(const char* key, std::vector<std::string>& v) {
+        if (const ojson* j = get(key)) {
+            requireType(*j, j->is_array(), key, "an array of strings");
+            v.clear();
+            for (const auto& e : *j) {
+                requireType(e, e.is_string(), key, "an array of strings");
+                v.push_back(e.get<std::string>());
+            }
+        }
+    }
+    void ref(const char* key, std::string& v, EntityRef) { text(key, v); }
+    void refList(const char* key, std::vector<std::string>& v, EntityKind) { texts(key, v); }
+    void endpoint(const char* key, std::string& v) { text(key, v); }
+    void catalogRef(const char* key, std::string& v, const char*, bool = false) { text(key, v); }
+    void catalogRefList(const char* key, std::vector<std::string>& v, const char*) { texts(key, v); }
+    void choice(const char* key, std::string& v, std::initializer_list<const char*> allowed) {
+        text(key, v);
+        checkChoice(key, v, allowed);
+    }
+    void choiceList(const char* key, std::vector<std::string>& v, std::initializer_list<const char*> allowed) {
+        texts(key, v);
+        for (const auto& e : v) checkChoice(key, e, allowed);
+    }
+    void number(const char* key, double& v, Bounds b) {
+        if (const ojson* j = get(key)) v = readNumber(*j, key, b);
+    }
+    template <class Q> void quantity(const char* key, Q& q, Bounds b) {
+        if (const ojson* j = get(key)) q = Q::from_value(readNumber(*j, key, b));
+    }
+    void integer(const char* key, int& v, Bounds b) {
+        if (const ojson* j = get(key)) {
+            const double d = readNumber(*j, key, b);
+            if (d != std::floor(d)) throw InputError(at(key), "expected a whole number, found " + formatNumber(d));
+            v = static_cast<int>(d);
+        }
+    }
+    void flag(const char* key, bool& v) {
+        if (const ojson* j = get(key)) {
+            requireType(*j, j->is_boolean(), key, "true or false");
+            v = j->get<bool>();
+        }
+    }
+    void numbers(const char* key, std::vector<double>& v, Bounds b) {
+        if (const ojson* j = get(key)) {
+            requireType(*j, j->is_array(), key, "an array of numbers");
+            v.clear();
+            for (const auto& e : *j) v.push_back(readNumber(e, key, b));
+        }
+    }
+    void points(const char* key, std::vector<Point2>& v) {
+        if (const ojson* j = get(key)) {
+            requireType(*j, j->is_array(), key, "an array of {x_m, y_m}");
+            v.clear();
+            for (const auto& e : *j) {
+                requireType(e, e.is_object() && e.contains("x_m") && e.contains("y_m"), key,
+                            "an array of {x_m, y_m}");
+                v.push_back(Point2{readNumber(e["x_m"], key, kPosition), readNumber(e["y_m"], key, kPosition)});
+            }
+        }
+    }
+
+    /// Rejects keys the entity does not have (typos would otherwise be silently dropped on save).
+    void rejectUnknown(const std::set<std::string>& known) const {
+        for (const auto& [k, _] : m_obj.items())
+            if (!known.count(k)) throw InputError(at(k.c_str()), "unknown field");
+    }
+    std::set<std::string> seen;
+    const InputLocation& where() const { return m_where; }
+
+private:
+    const ojson* get(const char* key) {
+        seen.insert(key);
+        auto it = m_obj.find(key);
+        return it == m_obj.end() ? nullptr : &*it;
+    }
+    InputLocation at(const char* key) const {
+        InputLocation w = m_where;
+        w.field = key;
+        return w;
+    }
+    void requireType(const ojson& j, bool ok, const char* key, const char* expected) const {
+        if (!ok) throw InputError(at(key), std::string("expected ") + expected + ", found " + j.type_name());
+    }
+    double readNumber(const ojson& j, const char* key, Bounds b) const {
+        requireType(j, j.is_number(), key, "a number");
+        const double d = j.get<double>();
+        if (!std::isfinite(d)) throw InputError(at(key), "value is not finite");
+        if (d < b.min || d > b.max)
+            throw InputError(at(key), "value " + formatNumber(d) + " is outside the accepted range [" +
+                                          formatNumber(b.min) + ", " + formatNumber(b.max) + "]");
+        return d;
+    }
+    void checkChoice(const char* key, const std::string& v, std::initializer_list<const char*> allowed) const {
+        std::string list;
+        for (const char* a : allowed) {
+            if (v == a) return;
+            list += list.empty() ? "" : ", ";
+            list += a;
+        }
+        throw InputError(at(key), "'" + v + "' is not one of: " + list);
+    }
+
+    const ojson& m_obj;
+    InputLocation m_where;
+};
+
+/// Collects every reference of an entity for validation.
+class RefChecker {
+public:
+    RefChecker(const EntityIndex& index, const Catalog* catalog, InputLocation where)
+        : m_index(index), m_catalog(catalog), m_where(std::move(where)) {}
+    void text(const char* key, const std::string& v) {
+        if (std::string_view(key) == "id") m_where.entityId = v;
+        if (std::string_view(key) == "name") m_where.entityName = v;
+    }
+    void ref(const char* key, const std::string& v, EntityRef r) {
+        if (v.empty()) {
+            if (!r.optional) throw InputError(at(key), "a " + std::string(entityKindName(r.kind)) + " is required");
+            return;
+        }
+        checkKind(key, v, {r.kind});
+    }
+    void refList(const char* key, const std::vector<std::string>& v, EntityKind kind) {
+        for (const auto& id : v) checkKind(key, id, {kind});
+    }
+    void endpoint(const char* key, const std::string& v) {
+        checkKind(key, v, {EntityKind::Site, EntityKind::Building});
+    }
+    void catalogRef(const char* key, const std::string& v, const char* category, bool optional = false) {
+        if (v.empty()) {
+            if (!optional) throw InputError(at(key), std::string("a ") + category + " catalog item is required");
+            return;
+        }
+        if (!m_catalog) return;
+        const auto* item = m_catalog->find(v);
+        if (!item) throw InputError(at(key), "unknown catalog item '" + v + "'");
+        if (item->category != category)
+            throw InputError(at(key), "catalog item '" + v + "' is a " + item->category + " item, expected " +
+                                          category);
+    }
+    void catalogRefList(const char* key, const std::vector<std::string>& v, const char* category) {
+        for (const auto& id : v) catalogRef(key, id, category);
+    }
+    template <class... A> void texts(A&&...) {}
+    void choice(const char*, const std::string&, std::initializer_list<const char*>) {}
+    void choiceList(const char*, const std::vector<std::string>&, std::initializer_list<const char*>) {}
+    template <class... A> void number(A&&...) {}
+    template <class... A> void quantity(A&&...) {}
+    template <class... A> void integer(A&&...) {}
+    template <class... A> void flag(A&&...) {}
+    template <class... A> void numbers(A&&...) {}
+    template <class... A> void points(A&&...) {}
+    const InputLocation& where() const { return m_where; }
+
+private:
+    InputLocation at(const char* key) const {
+        InputLocation w = m_where;
+        w.field = key;
+        return w;
+    }
+    void checkKind(const char* key, const std::string& id, std::initializer_list<EntityKind> kinds) {
+        const auto slot = m_index.find(id);
+        if (!slot) throw InputError(at(key), "refers to unknown id '" + id + "'");
+        std::string expected;
+        for (auto k : kinds) {
+            if (slot->kind == k) return;
+            expected += expected.empty() ? "" : " or ";
+            expected += entityKindName(k);
+        }
+        throw InputError(at(key), "'" + id + "' is a " + std::string(entityKindName(slot->kind)) + ", expected a " +
+                                      expected);
+    }
+    const EntityIndex& m_index;
+    const Catalog* m_catalog;
+    InputLocation m_where;
+};
+
+} // namespace
+
+template <class Entity> ojson entityToJson(const Entity& entity) {
+    JsonWriter w;
+    const_cast<Entity&>(entity).visitFields(w); // visitFields is shared with readers; the writer only reads
+    return std::move(w.out);
+}
+
+template <class Entity> Entity entityFromJson(const ojson& j, const std::string& file) {
+    Entity e;
+    JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+    e.visitFields(r);
+    r.rejectUnknown(r.seen);
+    return e;
+}
+
+#define CTWIN_INSTANTIATE(T)                                                                                       \
+    template ojson entityToJson<T>(const T&);                                                                      \
+    template T entityFromJson<T>(const ojson&, const std::string&);
+CTWIN_INSTANTIATE(Site)
+CTWIN_INSTANTIATE(Building)
+CTWIN_INSTANTIATE(DataHall)
+CTWIN_INSTANTIATE(PowerFeed)
+CTWIN_INSTANTIATE(CoolingLoop)
+CTWIN_INSTANTIATE(Row)
+CTWIN_INSTANTIATE(RackPlacement)
+CTWIN_INSTANTIATE(Fabric)
+CTWIN_INSTANTIATE(StorageTier)
+CTWIN_INSTANTIATE(ScaleAcrossLink)
+CTWIN_INSTANTIATE(TrainingJob)
+CTWIN_INSTANTIATE(InferenceService)
+#undef CTWIN_INSTANTIATE
+
+ojson assumptionsToJson(const AssumptionSet& set) {
+    ojson out = ojson::object();
+    for (const auto& [key, a] : set)
+        out[key] = ojson{{"base", a.base},     {"low", a.low},       {"high", a.high},
+                         {"unit", a.unit},     {"source", a.source}, {"estimate", a.estimate}};
+    return out;
+}
+
+AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
+    if (!j.is_object())
+        throw InputError(InputLocation{file, "", "", "", "assumptions"}, "expected an object of assumptions");
+    AssumptionSet set;
+    for (const auto& [key, v] : j.items()) {
+        InputLocation where{file, "assumption", key, "", ""};
+        if (!v.is_object()) throw InputError(where, "expected {base, low, high, unit, source}");
+        Assumption a;
+        auto num = [&](const char* k, double& out) {
+            where.field = k;
+            if (!v.contains(k) || !v[k].is_number()) throw InputError(where, "missing or not a number");
+            out = v[k].get<double>();
+            if (!std::isfinite(out)) throw InputError(where, "value is not finite");
+        };
+        num("base", a.base);
+        num("low", a.low);
+        num("high", a.high);
+        where.field = "base";
+        if (!(a.low <= a.base && a.base <= a.high))
+            throw InputError(where, "range must satisfy low <= base <= high (" + formatNumber(a.low) + ", " +
+                                        formatNumber(a.base) + ", " + formatNumber(a.high) + ")");
+        for (const auto& [k, fieldValue] : v.items()) {
+            where.field = k;
+            if (k == "unit" || k == "source") {
+                if (!fieldValue.is_string()) throw InputError(where, "expected a string");
+                (k == "unit" ? a.unit : a.source) = fieldValue.get<std::string>();
+            } else if (k == "estimate") {
+                if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
+                a.estimate = fieldValue.get<bool>();
+            } else if (k != "base" && k != "low" && k != "high") {
+                throw InputError(where, "unknown field");
+            }
+        }
+        set[key] = std::move(a);
+    }
+    return set;
+}
+
+AssumptionSet loadAssumptionsFile(const std::string& path) {
+    const ojson doc = readJsonFile(path);
+    if (!doc.is_object() || !doc.contains("assumptions"))
+        throw InputError(InputLocation{path, "", "", "", "assumptions"}, "missing object 'assumptions'");
+    return assumptionsFromJson(doc["assumptions"], path);
+}
+
+ojson projectInfoToJson(const ProjectInfo& info) {
+    JsonWriter w;
+    const_cast<ProjectInfo&>(info).visitFields(w);
+    return std::move(w.out);
+}
+
+ProjectInfo projectInfoFromJson(const ojson& j, const std::string& file) {
+    ProjectInfo info;
+    JsonReader r(j, InputLocation{file, "project", "", "", ""});
+    info.visitFields(r);
+    r.rejectUnknown(r.seen);
+    return info;
+}
+
+ojson projectToJson(const Project& project) {
+    ojson out = ojson::object();
+    out["format"] = kDesignFormat;
+    out["schema_version"] = kSchemaVersion;
+    out["project"] = projectInfoToJson(project.info);
+    out["assumptions"] = assumptionsToJson(project.assumptions);
+    project.forEachCollection([&](const auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        ojson arr = ojson::array();
+        for (const auto& e : c) arr.push_back(entityToJson(e));
+        out[std::string(entityCollectionKey(Entity::kKind))] = std::move(arr);
+    });
+    return out;
+}
+
+Project projectFromJson(const ojson& j, const std::string& file, const Catalog* catalog) {
+    const InputLocation top{file, "", "", "", ""};
+    auto topField = [&](const char* f) { return InputLocation{file, "", "", "", f}; };
+    if (!j.is_object()) throw InputError(top, "a design must be a JSON object");
+    if (!j.contains("format") || j["format"] != kDesignFormat)
+        throw InputError(topField("format"), std::string("not a ClusterTwin design (expected \"") + kDesignFormat +
+                                                 "\")");
+    if (!j.contains("schema_version") || !j["schema_version"].is_number_integer())
+        throw InputError(topField("schema_version"), "missing integer schema_version");
+    const int version = j["schema_version"].get<int>();
+    if (version > kSchemaVersion)
+        throw InputError(topField("schema_version"),
+                         "file has schema version " + std::to_string(version) + ", newer than this build supports (" +
+                             std::to_string(kSchemaVersion) + "); update ClusterTwin to open it");
+    if (version < 1) throw InputError(topField("schema_version"), "invalid schema version " + std::to_string(version));
+
+    Project p;
+    std::set<std::string> known = {"format", "schema_version", "project", "assumptions"};
+    if (j.contains("project")) p.info = projectInfoFromJson(j["project"], file);
+    if (j.contains("assumptions")) p.assumptions = assumptionsFromJson(j["assumptions"], file);
+    p.forEachCollection([&](auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        const std::string key(entityCollectionKey(Entity::kKind));
+        known.insert(key);
+        if (!j.contains(key)) return;
+        if (!j[key].is_array()) throw InputError(topField(key.c_str()), "expected an array");
+        c.reserve(j[key].size());
+        for (const auto& e : j[key]) c.push_back(entityFromJson<Entity>(e, file));
+    });
+    for (const auto& [k, _] : j.items())
+        if (!known.count(k)) throw InputError(topField(k.c_str()), "unknown top-level key");
+    validateProject(p, file, catalog);
+    return p;
+}
+
+void validateProject(const Project& project, const std::string& file, const Catalog* catalog) {
+    EntityIndex index(project);
+    if (!index.duplicates().empty()) {
+        const auto& [id, slot] = index.duplicates().front();
+        std::string name;
+        project.withCollection(slot.kind, [&](const auto& c) { name = c[slot.index].name; });
+        throw InputError(InputLocation{file, std::string(entityKindName(slot.kind)), id, name, "id"},
+                         "duplicate id: ids must be unique in the document");
+    }
+    project.forEachCollection([&](const auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        for (const auto& e : c) {
+            RefChecker checker(index, catalog,
+                               InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+            const_cast<Entity&>(e).visitFields(checker);
+        }
+    });
+    for (const auto& f : project.fabrics) {
+        if (f.oversubscription.size() + 1 != static_cast<size_t>(f.tiers) && !f.oversubscription.empty())
+            throw InputError(InputLocation{file, "fabric", f.id, f.name, "oversubscription"},
+                             "needs one ratio per tier boundary: " + std::to_string(f.tiers - 1) + " for " +
+                                 std::to_string(f.tiers) + " tiers, found " +
+                                 std::to_string(f.oversubscription.size()));
+    }
+    // A design beyond 10 million GPUs is a typo, not a plan; refuse before the engine allocates for it.
+    if (catalog) {
+        double gpus = 0.0;
+        for (const auto& r : project.racks)
+            if (const auto* t = catalog->find(r.rackType); t && t->category == "racks") gpus += t->value("gpus");
+        if (gpus > kGpuCount.max)
+            throw InputError(InputLocation{file, "project", project.info.id, project.info.name, "racks"},
+                             "the design holds " + formatNumber(gpus) + " GPUs, more than the supported " +
+                                 formatNumber(kGpuCount.max));
+    }
+}
+
+ojson readJsonFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(InputLocation{path, "", "", "", ""}, "cannot open file for reading");
+    try {
+        return ojson::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(InputLocation{path, "", "", "", ""}, std::string("malformed JSON: ") + e.what());
+    }
+}
+
+std::string dumpJson(const ojson& j) { return j.dump(2) + "\n"; }
+
+Project loadProjectJson(const std::string& path, const Catalog* catalog) {
+    return projectFromJson(readJsonFile(path), path, catalog);
+}
+
+unsigned newFileMode(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) return st.st_mode & 07777; // keep the mode of the file we replace
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return 0666 & ~mask; // what open(2) would give a new file
+}
+
+void writeTextFileAtomic(const std::string& path, const std::string& text) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+        throw InputError(InputLocation{path, "", "", "", ""},
+                         "cannot write here (" + std::string(std::strerror(errno)) + ")");
+    ::fchmod(fd, newFileMode(path));
+    size_t done = 0;
+    bool ok = true;
+    while (ok && done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) ok = false;
+        else done += static_cast<size_t>(n);
+    }
+    ok = ok && ::fsync(fd) == 0;
+    ok = (::close(fd) == 0) && ok;
+    if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(tmpl.c_str());
+        throw InputError(InputLocation{path, "", "", "", ""}, "could not save (" + reason + "); the file is unchanged");
+    }
+}
+
+} // namespace ctwin::model

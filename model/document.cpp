@@ -1,0 +1,257 @@
+#include "document.h"
+
+#include <algorithm>
+#include <map>
+
+#include "catalog.h"
+#include "design_json.h"
+#include "input_error.h"
+
+namespace ctwin::model {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+ojson entityJsonAt(const Project& p, EntitySlot slot) {
+    return p.withCollection(slot.kind, [&](const auto& c) { return entityToJson(c[slot.index]); });
+}
+
+void setEntityAt(Project& p, EntitySlot slot, const ojson& j) {
+    p.withCollection(slot.kind, [&](auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        c[slot.index] = entityFromJson<Entity>(j, "");
+    });
+}
+
+/// Inserts at `index` (clamped); returns true when it was an append (the index stays valid).
+bool insertEntity(Project& p, EntityKind kind, size_t index, const ojson& j) {
+    return p.withCollection(kind, [&](auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        Entity e = entityFromJson<Entity>(j, "");
+        const size_t at = std::min(index, c.size());
+        const bool append = at == c.size();
+        c.insert(c.begin() + static_cast<std::ptrdiff_t>(at), std::move(e));
+        return append;
+    });
+}
+
+void eraseEntity(Project& p, EntitySlot slot) {
+    p.withCollection(slot.kind, [&](auto& c) { c.erase(c.begin() + static_cast<std::ptrdiff_t>(slot.index)); });
+}
+
+size_t collectionSize(const Project& p, EntityKind kind) {
+    return p.withCollection(kind, [](const auto& c) { return c.size(); });
+}
+
+InputLocation entityLocation(EntityKind kind, const std::string& id, const std::string& field = {}) {
+    return InputLocation{"", std::string(entityKindName(kind)), id, "", field};
+}
+
+} // namespace
+
+Document::Document(Project project, const Catalog* catalog)
+    : m_project(std::move(project)), m_index(m_project), m_catalog(catalog) {}
+
+void Document::reset(Project project) {
+    m_project = std::move(project);
+    m_index.rebuild(m_project);
+    ++m_revision;
+    for (auto* l : m_listeners) l->documentReset();
+}
+
+void Document::addListener(DocumentListener* listener) { m_listeners.push_back(listener); }
+void Document::removeListener(DocumentListener* listener) {
+    m_listeners.erase(std::remove(m_listeners.begin(), m_listeners.end(), listener), m_listeners.end());
+}
+
+void Document::notify(const ChangeSet& changes) {
+    ++m_revision;
+    for (auto* l : m_listeners) l->documentChanged(changes);
+}
+
+void Document::applyRaw(const ChangeSet& changes) {
+    bool dirty = false;
+    auto slotOf = [&](EntityKind kind, const std::string& id) {
+        if (dirty) m_index.rebuild(m_project), dirty = false;
+        const auto slot = m_index.find(id);
+        if (!slot || slot->kind != kind) throw InputError(entityLocation(kind, id), "does not exist in the document");
+        return *slot;
+    };
+    for (const auto& c : changes.entities) {
+        switch (c.type) {
+        case ChangeType::Added: {
+            if (dirty) m_index.rebuild(m_project), dirty = false;
+            if (m_index.find(c.id)) throw InputError(entityLocation(c.kind, c.id, "id"), "id is already in use");
+            const size_t at = std::min(c.index, collectionSize(m_project, c.kind));
+            if (insertEntity(m_project, c.kind, at, c.after)) m_index.insert(c.id, EntitySlot{c.kind, at});
+            else dirty = true;
+            break;
+        }
+        case ChangeType::Removed:
+            eraseEntity(m_project, slotOf(c.kind, c.id));
+            dirty = true;
+            break;
+        case ChangeType::Modified: setEntityAt(m_project, slotOf(c.kind, c.id), c.after); break;
+        }
+    }
+    if (dirty) m_index.rebuild(m_project);
+    for (const auto& a : changes.assumptions) {
+        if (a.after) m_project.assumptions[a.key] = *a.after;
+        else m_project.assumptions.erase(a.key);
+    }
+    if (changes.projectInfoChanged) {
+        m_project.info = projectInfoFromJson(changes.infoAfter, "");
+    }
+}
+
+void Document::apply(const ChangeSet& changes) {
+    if (changes.empty()) return;
+    applyRaw(changes);
+    try {
+        validateProject(m_project, "", m_catalog);
+    } catch (...) {
+        applyRaw(changes.inverted());
+        throw;
+    }
+    notify(changes);
+}
+
+std::vector<std::string> Document::dependents(const std::string& id) const {
+    std::vector<std::string> out;
+    m_project.forEachCollection([&](const auto& c) {
+        for (const auto& e : c) {
+            using Entity = std::decay_t<decltype(e)>;
+            const ojson j = entityToJson<Entity>(e);
+            for (const auto& [key, v] : j.items()) {
+                if (key == "id") continue;
+                const bool hit = (v.is_string() && v.template get<std::string>() == id) ||
+                                 (v.is_array() && std::find(v.begin(), v.end(), ojson(id)) != v.end());
+                if (hit) {
+                    out.push_back(e.id);
+                    break;
+                }
+            }
+        }
+    });
+    return out;
+}
+
+Transaction::Transaction(Document& document, std::string label) : m_doc(document) {
+    if (m_doc.m_inTransaction)
+        throw std::logic_error("a transaction is already open on this document; commit or roll it back first");
+    m_doc.m_inTransaction = true;
+    m_changes.label = std::move(label);
+}
+
+Transaction::~Transaction() {
+    if (m_open) rollback();
+}
+
+void Transaction::setProperty(const std::string& id, const std::string& field, const ojson& value) {
+    const auto slot = m_doc.m_index.find(id);
+    if (!slot) throw InputError(InputLocation{"", "entity", id, "", field}, "does not exist in the document");
+    if (field == "id") throw InputError(entityLocation(slot->kind, id, field), "ids are stable and cannot be edited");
+    ojson before = entityJsonAt(m_doc.m_project, *slot);
+    if (!before.contains(field)) throw InputError(entityLocation(slot->kind, id, field), "unknown field");
+    ojson after = before;
+    after[field] = value;
+    setEntityAt(m_doc.m_project, *slot, after); // throws on a bad type or bound, leaving the entity unchanged
+    after = entityJsonAt(m_doc.m_project, *slot);
+    m_changes.entities.push_back(EntityChange{slot->kind, id, ChangeType::Modified, {field}, std::move(before),
+                                              std::move(after), slot->index});
+}
+
+std::string Transaction::add(EntityKind kind, const ojson& entity) {
+    const std::string id = entity.contains("id") && entity["id"].is_string() ? entity["id"].get<std::string>() : "";
+    EntityChange c{kind, id, ChangeType::Added, {}, nullptr, entity, collectionSize(m_doc.m_project, kind)};
+    ChangeSet one;
+    one.entities.push_back(c);
+    m_doc.applyRaw(one); // parses and checks the id is free
+    // Store the normalized JSON (defaults filled) so undo/redo reproduce exactly this entity.
+    c.after = entityJsonAt(m_doc.m_project, *m_doc.m_index.find(id));
+    m_changes.entities.push_back(std::move(c));
+    return id;
+}
+
+void Transaction::remove(const std::string& id) {
+    const auto slot = m_doc.m_index.find(id);
+    if (!slot) throw InputError(InputLocation{"", "entity", id, "", ""}, "does not exist in the document");
+    EntityChange c{slot->kind, id, ChangeType::Removed, {}, entityJsonAt(m_doc.m_project, *slot), nullptr, slot->index};
+    ChangeSet one;
+    one.entities.push_back(c);
+    m_doc.applyRaw(one);
+    m_changes.entities.push_back(std::move(c));
+}
+
+void Transaction::setAssumption(const std::string& key, const std::optional<Assumption>& value) {
+    if (value && !(value->low <= value->base && value->base <= value->high))
+        throw InputError(InputLocation{"", "assumption", key, "", "base"}, "range must satisfy low <= base <= high");
+    std::optional<Assumption> before;
+    if (auto it = m_doc.m_project.assumptions.find(key); it != m_doc.m_project.assumptions.end()) before = it->second;
+    AssumptionChange c{key, before, value};
+    ChangeSet one;
+    one.assumptions.push_back(c);
+    m_doc.applyRaw(one);
+    m_changes.assumptions.push_back(std::move(c));
+}
+
+void Transaction::setProjectInfo(const ojson& info) {
+    ChangeSet one;
+    one.projectInfoChanged = true;
+    one.infoAfter = info;
+    const ojson before = projectToJson(m_doc.m_project)["project"];
+    m_doc.applyRaw(one);
+    if (!m_changes.projectInfoChanged) m_changes.infoBefore = before;
+    m_changes.projectInfoChanged = true;
+    m_changes.infoAfter = projectToJson(m_doc.m_project)["project"];
+}
+
+ChangeSet Transaction::commit() {
+    if (!m_open) throw std::logic_error("transaction already closed");
+    try {
+        validateProject(m_doc.m_project, "", m_doc.m_catalog);
+    } catch (...) {
+        rollback();
+        throw;
+    }
+    // Merge repeated modifications of one entity (a drag is many moves) and drop edits that changed nothing.
+    std::vector<EntityChange> merged;
+    std::map<std::string, size_t> lastModified;
+    for (auto& c : m_changes.entities) {
+        auto it = lastModified.find(c.id);
+        if (c.type == ChangeType::Modified && it != lastModified.end()) {
+            auto& into = merged[it->second];
+            into.after = std::move(c.after);
+            if (into.type == ChangeType::Modified)
+                for (auto& p : c.properties)
+                    if (std::find(into.properties.begin(), into.properties.end(), p) == into.properties.end())
+                        into.properties.push_back(std::move(p));
+            continue;
+        }
+        if (c.type == ChangeType::Removed) lastModified.erase(c.id);
+        else lastModified[c.id] = merged.size();
+        merged.push_back(std::move(c));
+    }
+    merged.erase(std::remove_if(merged.begin(), merged.end(),
+                                [](const EntityChange& c) { return c.type == ChangeType::Modified && c.before == c.after; }),
+                 merged.end());
+    m_changes.entities = std::move(merged);
+    auto& as = m_changes.assumptions;
+    as.erase(std::remove_if(as.begin(), as.end(), [](const AssumptionChange& a) { return a.before == a.after; }),
+             as.end());
+    if (m_changes.projectInfoChanged && m_changes.infoBefore == m_changes.infoAfter) m_changes.projectInfoChanged = false;
+    m_open = false;
+    m_doc.m_inTransaction = false;
+    if (!m_changes.empty()) m_doc.notify(m_changes);
+    return m_changes;
+}
+
+void Transaction::rollback() {
+    if (!m_open) return;
+    m_open = false;
+    m_doc.m_inTransaction = false;
+    m_doc.applyRaw(m_changes.inverted());
+}
+
+} // namespace ctwin::model

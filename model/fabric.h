@@ -1,0 +1,49 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "field_traits.h"
+#include "units.h"
+
+namespace ctwin::model {
+
+/// A Clos network over the racks of some buildings: back-end (GPU NICs), front-end or storage.
+struct Fabric {
+    static constexpr EntityKind kKind = EntityKind::Fabric;
+    std::string id;
+    std::string name;
+    /// "backend", "frontend" or "storage".
+    std::string role = "backend";
+    /// Buildings whose racks are endpoints; empty means every building of the design.
+    std::vector<std::string> buildings;
+    std::string switchType;
+    /// Line rate of one endpoint port (after breakout), bits per second as in the file.
+    double portBitPerS = 400e9;
+    /// Parallel identical planes; each NIC's bandwidth is split across planes (multi-plane / multi-rail).
+    int planes = 1;
+    int tiers = 2;
+    /// Endpoint ports per physical switch port (an 800G port as 2 x 400G is breakout 2).
+    int breakout = 1;
+    /// Downlink:uplink ratio at each tier boundary (leaf->spine, spine->core); 1 = non-blocking.
+    std::vector<double> oversubscription;
+    bool railOptimized = false;
+    /// "standard", "lpo" (linear pluggable optics) or "cpo" (co-packaged optics).
+    std::string opticsPolicy = "standard";
+
+    template <class V> void visitFields(V& v) {
+        v.text("id", id);
+        v.text("name", name);
+        v.choice("role", role, {"backend", "frontend", "storage"});
+        v.refList("buildings", buildings, EntityKind::Building);
+        v.catalogRef("switch", switchType, "switches");
+        v.number("port_bit_per_s", portBitPerS, Bounds{1e9, 1e13});
+        v.integer("planes", planes, Bounds{1.0, 16.0});
+        v.integer("tiers", tiers, Bounds{1.0, 3.0});
+        v.integer("breakout", breakout, Bounds{1.0, 8.0});
+        v.numbers("oversubscription", oversubscription, Bounds{1.0, 64.0});
+        v.flag("rail_optimized", railOptimized);
+        v.choice("optics_policy", opticsPolicy, {"standard", "lpo", "cpo"});
+    }
+};
+
+} // namespace ctwin::model

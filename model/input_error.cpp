@@ -1,0 +1,20 @@
+#include "input_error.h"
+
+namespace ctwin::model {
+
+std::string describeLocation(const InputLocation& w) {
+    std::string s = w.file.empty() ? std::string("<input>") : w.file;
+    if (!w.entityId.empty() || !w.entityKind.empty()) {
+        s += ": ";
+        s += w.entityKind.empty() ? "entity" : w.entityKind;
+        if (!w.entityId.empty()) s += " '" + w.entityId + "'";
+        if (!w.entityName.empty()) s += " (" + w.entityName + ")";
+    }
+    if (!w.field.empty()) s += ": field '" + w.field + "'";
+    return s;
+}
+
+InputError::InputError(InputLocation where, const std::string& problem)
+    : std::runtime_error(describeLocation(where) + ": " + problem), m_where(std::move(where)), m_problem(problem) {}
+
+} // namespace ctwin::model

@@ -1,0 +1,29 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "field_traits.h"
+#include "units.h"
+
+namespace ctwin::model {
+
+/// One power path (A or B) from the utility through the chain of gear to the rows it serves.
+struct PowerFeed {
+    static constexpr EntityKind kKind = EntityKind::PowerFeed;
+    std::string id;
+    std::string name;
+    std::string building;
+    units::Power capacity{};
+    /// Catalog ids of the power gear in order from the utility (transformer, switchgear, UPS, busway).
+    std::vector<std::string> chain;
+
+    template <class V> void visitFields(V& v) {
+        v.text("id", id);
+        v.text("name", name);
+        v.ref("building", building, EntityRef{EntityKind::Building, false});
+        v.quantity("capacity_w", capacity, kPowerW);
+        v.catalogRefList("chain", chain, "power");
+    }
+};
+
+} // namespace ctwin::model

@@ -1,0 +1,222 @@
+#include "design_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "design_json.h"
+#include "input_error.h"
+#include "sqlite_handle.h"
+
+namespace ctwin::store {
+
+using model::InputError;
+using model::InputLocation;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+/// Schema migrations: entry i upgrades a file from version i+1 to version i+2. Version 1 is the first
+/// schema; a future change appends its SQL here and bumps kSchemaVersion, and old files open upgraded.
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> steps = {};
+    return steps;
+}
+
+const char* kCreateV1 = R"sql(
+CREATE TABLE schema_version(version INTEGER NOT NULL);
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entity(
+  kind   TEXT NOT NULL,     -- collection key of the interchange format ("racks")
+  ord    INTEGER NOT NULL,  -- position within its collection
+  id     TEXT PRIMARY KEY,  -- stable, document-unique id
+  parent TEXT,              -- id of the containing entity (site/building/hall/row), for queries
+  body   TEXT NOT NULL      -- the entity as interchange JSON (SI units, unit in every key)
+);
+CREATE INDEX entity_kind_ord ON entity(kind, ord);
+CREATE INDEX entity_parent ON entity(parent);
+)sql";
+
+std::string parentOf(const ojson& body) {
+    for (const char* key : {"row", "hall", "building", "site"})
+        if (auto it = body.find(key); it != body.end() && it->is_string()) return it->get<std::string>();
+    return {};
+}
+
+void syncPath(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace
+
+int ctwinSchemaVersion() { return model::kSchemaVersion; }
+
+void saveCtwin(const model::Project& project, const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0)
+        throw InputError(InputLocation{path, "", "", "", ""},
+                         "cannot save here (" + std::string(std::strerror(errno)) + "); the file is unchanged");
+    ::fchmod(fd, model::newFileMode(path));
+    ::close(fd);
+    auto cleanup = [&] {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((tmp + suffix).c_str());
+    };
+    try {
+        const ojson doc = model::projectToJson(project);
+        {
+            SqliteHandle db(tmp, SqliteHandle::Mode::ReadWrite);
+            db.exec("PRAGMA journal_mode=WAL;");
+            db.exec(kCreateV1);
+            db.exec("BEGIN IMMEDIATE;");
+            {
+                SqliteStatement v(db, "INSERT INTO schema_version(version) VALUES (?1)");
+                v.bind(1, static_cast<std::int64_t>(model::kSchemaVersion));
+                v.step();
+                SqliteStatement meta(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
+                for (const char* key : {"format", "project", "assumptions"}) {
+                    meta.bind(1, std::string(key));
+                    meta.bind(2, doc[key].dump());
+                    meta.step();
+                    meta.reset();
+                }
+                SqliteStatement ins(db, "INSERT INTO entity(kind, ord, id, parent, body) VALUES (?1, ?2, ?3, ?4, ?5)");
+                for (auto kind : model::kAllEntityKinds) {
+                    const std::string key(model::entityCollectionKey(kind));
+                    std::int64_t ord = 0;
+                    for (const auto& e : doc[key]) {
+                        ins.bind(1, key);
+                        ins.bind(2, ord++);
+                        ins.bind(3, e["id"].get<std::string>());
+                        ins.bind(4, parentOf(e));
+                        ins.bind(5, e.dump());
+                        ins.step();
+                        ins.reset();
+                    }
+                }
+            }
+            db.exec("COMMIT;");
+            // Fold the WAL back so the saved document is one self-contained file.
+            db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");
+        }
+        syncPath(tmp);
+        if (std::rename(tmp.c_str(), path.c_str()) != 0)
+            throw InputError(InputLocation{path, "", "", "", ""},
+                             "cannot replace the file (" + std::string(std::strerror(errno)) + "); it is unchanged");
+        syncPath(dir.string());
+    } catch (...) {
+        cleanup();
+        throw;
+    }
+}
+
+model::Project loadCtwin(const std::string& path, const model::Catalog* catalog) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw InputError(InputLocation{path, "", "", "", ""}, "file does not exist");
+    SqliteHandle db(path, SqliteHandle::Mode::ReadOnly);
+    // A non-SQLite or truncated file fails here with SQLite's own reason ("file is not a database",
+    // "database disk image is malformed").
+    {
+        SqliteStatement check(db, "PRAGMA quick_check");
+        if (check.step() && check.text(0) != "ok")
+            throw InputError(InputLocation{path, "", "", "", ""}, "damaged document: " + check.text(0));
+    }
+    std::int64_t version = 0;
+    {
+        SqliteStatement has(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
+        if (!has.step() || has.integer(0) == 0)
+            throw InputError(InputLocation{path, "", "", "", "schema_version"},
+                             "not a ClusterTwin document (no schema_version table)");
+        SqliteStatement v(db, "SELECT version FROM schema_version");
+        if (!v.step()) throw InputError(InputLocation{path, "", "", "", "schema_version"}, "schema version missing");
+        version = v.integer(0);
+    }
+    if (version > model::kSchemaVersion)
+        throw InputError(InputLocation{path, "", "", "", "schema_version"},
+                         "document has schema version " + std::to_string(version) +
+                             ", newer than this build supports (" + std::to_string(model::kSchemaVersion) +
+                             "); update ClusterTwin to open it");
+    if (version < 1) throw InputError(InputLocation{path, "", "", "", "schema_version"}, "invalid schema version");
+    std::unique_ptr<SqliteHandle> upgraded;
+    if (version < model::kSchemaVersion) {
+        // Upgrade a copy in memory; the file on disk is only rewritten when the user saves.
+        upgraded = std::make_unique<SqliteHandle>(":memory:", SqliteHandle::Mode::ReadWrite);
+        SqliteHandle& mem = *upgraded;
+        mem.exec("ATTACH DATABASE '" + path + "' AS src; ");
+        for (const char* table : {"schema_version", "meta", "entity"})
+            mem.exec(std::string("CREATE TABLE ") + table + " AS SELECT * FROM src." + table + ";");
+        mem.exec("DETACH DATABASE src;");
+        for (auto v = version; v < model::kSchemaVersion; ++v) mem.exec(migrations().at(static_cast<size_t>(v - 1)));
+        mem.exec("UPDATE schema_version SET version = " + std::to_string(model::kSchemaVersion) + ";");
+    }
+    SqliteHandle& src = upgraded ? *upgraded : db;
+
+    ojson doc = ojson::object();
+    doc["format"] = model::kDesignFormat;
+    doc["schema_version"] = model::kSchemaVersion;
+    {
+        SqliteStatement meta(src, "SELECT key, value FROM meta");
+        while (meta.step()) {
+            const std::string key = meta.text(0);
+            if (key != "project" && key != "assumptions") continue;
+            try {
+                doc[key] = ojson::parse(meta.text(1));
+            } catch (const nlohmann::json::parse_error& e) {
+                throw InputError(InputLocation{path, "", "", "", key}, std::string("damaged metadata: ") + e.what());
+            }
+        }
+    }
+    for (auto kind : model::kAllEntityKinds) doc[std::string(model::entityCollectionKey(kind))] = ojson::array();
+    {
+        SqliteStatement rows(src, "SELECT kind, id, body FROM entity ORDER BY kind, ord");
+        while (rows.step()) {
+            const std::string kind = rows.text(0);
+            if (!model::entityKindFromCollectionKey(kind))
+                throw InputError(InputLocation{path, "", rows.text(1), "", "kind"}, "unknown entity kind '" + kind + "'");
+            try {
+                doc[kind].push_back(ojson::parse(rows.text(2)));
+            } catch (const nlohmann::json::parse_error& e) {
+                throw InputError(InputLocation{path, kind, rows.text(1), "", "body"},
+                                 std::string("damaged entity: ") + e.what());
+            }
+        }
+    }
+    return model::projectFromJson(doc, path, catalog);
+}
+
+namespace {
+bool hasExtension(const std::string& path, const char* ext) {
+    return std::filesystem::path(path).extension() == ext;
+}
+} // namespace
+
+model::Project loadDesign(const std::string& path, const model::Catalog* catalog) {
+    if (hasExtension(path, ".ctwin")) return loadCtwin(path, catalog);
+    if (hasExtension(path, ".json")) return model::loadProjectJson(path, catalog);
+    throw InputError(InputLocation{path, "", "", "", ""}, "unknown file type (expected .ctwin or .json)");
+}
+
+void saveDesign(const model::Project& project, const std::string& path) {
+    if (hasExtension(path, ".ctwin")) return saveCtwin(project, path);
+    if (hasExtension(path, ".json"))
+        return model::writeTextFileAtomic(path, model::dumpJson(model::projectToJson(project)));
+    throw InputError(InputLocation{path, "", "", "", ""}, "unknown file type (expected .ctwin or .json)");
+}
+
+} // namespace ctwin::store

@@ -1,0 +1,120 @@
+// evaluate() and .ctwin save/open against SPEC.md §7: 100K GPUs < 3 ms, 1M GPUs over 3 sites < 20 ms
+// (one core); save/open of a 14,000-rack design < 300 ms.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "catalog.h"
+#include "design_file.h"
+#include "design_json.h"
+#include "evaluate.h"
+
+using namespace ctwin;
+
+namespace {
+const std::string kData = CTWIN_SOURCE_DATA_DIR;
+
+const model::Catalog& catalog() {
+    static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
+    return c;
+}
+const model::AssumptionSet& defaults() {
+    static const model::AssumptionSet a = model::loadAssumptionsFile(kData + "/assumptions.json");
+    return a;
+}
+
+/// 1M GPUs: three sites, each with 4 buildings of 4 halls of ~290 GB200 NVL72 racks on N+1 loops, A/B
+/// feeds, a 4-plane 3-tier back-end per site and WAN links between the sites: 13,876 racks, 999,072 GPUs.
+model::Project millionGpuDesign() {
+    model::Project p;
+    p.info.id = "bench-1m";
+    p.info.name = "1M GPU three-site benchmark";
+    const double lat[3] = {41.0, 33.7, 45.6}, lon[3] = {-93.6, -84.4, -121.2};
+    int rackNo = 0;
+    for (int s = 0; s < 3; ++s) {
+        const std::string site = "site" + std::to_string(s);
+        p.sites.push_back({site, site, lat[s], lon[s], 0.06, 2000, {}});
+        model::Fabric fab;
+        fab.id = "fab" + std::to_string(s), fab.name = fab.id, fab.switchType = "sw-102t";
+        fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4, fab.oversubscription = {1, 1};
+        fab.railOptimized = true;
+        for (int b = 0; b < 4; ++b) {
+            model::Building bl;
+            bl.id = site + "-b" + std::to_string(b), bl.name = bl.id, bl.site = site;
+            bl.powerCapacity = units::megawatts(260), bl.x = units::meters(b * 300.0), bl.width = units::meters(250),
+            bl.depth = units::meters(200);
+            p.buildings.push_back(bl);
+            fab.buildings.push_back(bl.id);
+            for (const char* feed : {"A", "B"})
+                p.powerFeeds.push_back({bl.id + "-" + feed, feed, bl.id, units::megawatts(200),
+                                        {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}});
+            for (int h = 0; h < 4; ++h) {
+                model::DataHall hall;
+                hall.id = bl.id + "-h" + std::to_string(h), hall.name = hall.id, hall.building = bl.id;
+                hall.width = units::meters(60), hall.depth = units::meters(45);
+                p.halls.push_back(hall);
+                model::CoolingLoop loop;
+                loop.id = hall.id + "-loop", loop.name = loop.id, loop.hall = hall.id, loop.cduType = "cdu-2mw";
+                loop.cduCount = 18, loop.plant = "plant-dry-cooler";
+                p.coolingLoops.push_back(loop);
+                const int racks = (s == 0 && b == 0 && h < 2) ? 291 : 289;
+                for (int i = 0; i < racks; ++i) {
+                    if (i % 24 == 0) {
+                        model::Row row;
+                        row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id, row.hall = hall.id;
+                        row.y = units::meters(3.0 * (i / 24));
+                        p.rows.push_back(row);
+                    }
+                    model::RackPlacement r;
+                    r.id = "r" + std::to_string(rackNo++), r.name = r.id, r.row = p.rows.back().id;
+                    r.rackType = "gb200-nvl72", r.x = units::meters(0.6 * (i % 24)), r.y = p.rows.back().y;
+                    r.feedA = bl.id + "-A", r.feedB = bl.id + "-B", r.coolingLoop = loop.id, r.spare = i % 50 == 0;
+                    p.racks.push_back(r);
+                }
+            }
+        }
+        p.fabrics.push_back(fab);
+    }
+    for (int s = 0; s + 1 < 3; ++s) {
+        model::ScaleAcrossLink l;
+        l.id = "wan" + std::to_string(s), l.name = l.id, l.from = "site" + std::to_string(s);
+        l.to = "site" + std::to_string(s + 1), l.capacityBitPerS = 1.6e14, l.optic = "wan-800zr";
+        p.links.push_back(l);
+    }
+    model::TrainingJob job;
+    job.id = "job", job.name = "1M-GPU run", job.modelParams = 5e12, job.activeParams = 5e11, job.tokens = 1e14;
+    job.precision = "fp8", job.gpus = 960000, job.sites = {"site0", "site1", "site2"};
+    p.trainingJobs.push_back(job);
+    model::validateProject(p, "bench-1m", &catalog());
+    return p;
+}
+
+void BM_Evaluate100k(benchmark::State& state) {
+    const auto p = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &catalog());
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_Evaluate100k)->Unit(benchmark::kMillisecond);
+
+void BM_Evaluate1M(benchmark::State& state) {
+    const auto p = millionGpuDesign();
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
+
+void BM_SaveOpenCtwin14kRacks(benchmark::State& state) {
+    const auto p = millionGpuDesign();
+    const std::string path = (std::filesystem::temp_directory_path() / "ctwin-bench.ctwin").string();
+    for (auto _ : state) {
+        store::saveCtwin(p, path);
+        benchmark::DoNotOptimize(store::loadCtwin(path, &catalog()));
+    }
+    std::remove(path.c_str());
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_SaveOpenCtwin14kRacks)->Unit(benchmark::kMillisecond);
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,258 @@
+// The engine end to end: golden hand-checked figures on a small design with a fixed test catalog, Clos
+// sizing against known limits, the Llama 3 reference's fabric counts, and property tests.
+#include <QtTest>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "catalog.h"
+#include "clos_sizing.h"
+#include "design_json.h"
+#include "evaluate.h"
+#include "results_json.h"
+
+using namespace ctwin;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kData = CTWIN_SOURCE_DATA_DIR;
+
+model::CatalogItem item(std::string id, std::string category, std::string kind,
+                        std::initializer_list<std::pair<const char*, double>> values,
+                        std::map<std::string, std::string> attributes = {}) {
+    model::CatalogItem it;
+    it.id = std::move(id), it.name = it.id, it.category = std::move(category), it.kind = std::move(kind);
+    it.attributes = std::move(attributes);
+    for (const auto& [k, v] : values) it.values[k] = model::CatalogValue{v, v, v, "test catalog", false};
+    return it;
+}
+
+/// Round numbers so every golden figure can be worked by hand.
+model::Catalog testCatalog() {
+    return model::Catalog({
+        item("t-gpu", "accelerators", "gpu",
+             {{"bf16_flops", 1e15}, {"fp8_flops", 2e15}, {"fp4_flops", 0}, {"hbm_bytes", 1e11},
+              {"hbm_bandwidth_bytes_per_s", 4e12}, {"scale_up_bandwidth_bytes_per_s", 9e11}, {"tdp_w", 1000},
+              {"price_usd", 25000}},
+             {{"vendor", "test"}}),
+        item("t-rack", "racks", "compute",
+             {{"gpus", 8}, {"cpus", 2}, {"servers", 1}, {"backend_nics", 8}, {"backend_nic_bit_per_s", 4e11},
+              {"frontend_nics", 1}, {"frontend_nic_bit_per_s", 1e11}, {"scale_up_domain_gpus", 8},
+              {"power_load_w", 10000}, {"power_idle_w", 2000}, {"liquid_fraction", 0.5}, {"price_usd", 300000},
+              {"scale_up_network_price_usd", 30000}, {"weight_kg", 1000}, {"width_m", 0.6}, {"depth_m", 1.2},
+              {"psus", 4}, {"useful_life_years", 5}},
+             {{"accelerator", "t-gpu"}}),
+        item("t-cdu", "cooling", "cdu",
+             {{"capacity_w", 100000}, {"pump_power_w", 1000}, {"price_usd", 50000}, {"width_m", 0.6}, {"depth_m", 1.2}}),
+        item("t-plant", "cooling", "plant", {{"cop", 5}, {"capex_usd_per_w", 1}}, {{"type", "chiller"}}),
+        item("t-ups", "power", "ups", {{"efficiency", 0.95}, {"capex_usd_per_w", 0.5}}),
+    });
+}
+
+model::AssumptionSet testAssumptions() {
+    model::AssumptionSet a;
+    auto set = [&](const char* k, double v) { a[k] = model::Assumption{v, v, v, "", "test", false}; };
+    set("electricity_usd_per_kwh", 0.10), set("wacc", 0.08), set("tax_rate", 0), set("it_useful_life_years", 5);
+    set("network_useful_life_years", 5), set("facility_useful_life_years", 20), set("utilization", 0.5);
+    set("mfu", 0.4), set("goodput", 0.9), set("maintenance_fraction", 0.01), set("staff_usd_per_mw_year", 0);
+    set("horizon_years", 5), set("building_shell_usd_per_w", 2), set("integration_fraction", 0.1);
+    set("route_factor", 1.3), set("gpu_hour_price_usd", 2), set("input_token_price_usd_per_million", 1);
+    set("output_token_price_usd_per_million", 4), set("delivery_to_revenue_days", 30);
+    set("misc_facility_fraction", 0.02), set("declining_balance_factor", 2), set("spare_fraction_target", 0);
+    set("oversubscription_limit", 1);
+    return a;
+}
+
+/// One site at $0.10/kWh, one 1 MW building, four t-racks on one N+1 loop of two CDUs and one feed.
+ojson smallDesign(int racks = 4) {
+    ojson j = ojson::parse(R"({
+      "format": "clustertwin-design", "schema_version": 1, "project": {"id": "p", "name": "Golden small"},
+      "sites": [{"id": "s", "name": "S", "electricity_usd_per_kwh": 0.10}],
+      "buildings": [{"id": "b", "name": "B", "site": "s", "power_capacity_w": 1e6, "width_m": 50, "depth_m": 50}],
+      "halls": [{"id": "h", "name": "H", "building": "b", "width_m": 20, "depth_m": 20}],
+      "power_feeds": [{"id": "f", "name": "F", "building": "b", "capacity_w": 1e5, "chain": ["t-ups"]}],
+      "cooling_loops": [{"id": "l", "name": "L", "hall": "h", "cdu_type": "t-cdu", "cdu_count": 2,
+                         "redundancy": "N+1", "delta_t_k": 10, "plant": "t-plant"}],
+      "rows": [{"id": "row", "name": "Row", "hall": "h"}], "racks": []})");
+    for (int i = 0; i < racks; ++i)
+        j["racks"].push_back({{"id", "r" + std::to_string(i)}, {"name", "R" + std::to_string(i)}, {"row", "row"},
+                              {"rack_type", "t-rack"}, {"x_m", 0.6 * i}, {"feed_a", "f"}, {"cooling_loop", "l"}});
+    return j;
+}
+
+double fig(const cost::Results& r, const std::string& key) {
+    const auto* f = r.figure(key);
+    if (!f) qFatal("missing figure %s", key.c_str());
+    return f->value;
+}
+
+void allFinite(const ojson& j) {
+    if (j.is_number()) QVERIFY(std::isfinite(j.get<double>()));
+    if (j.is_structured())
+        for (const auto& e : j) allFinite(e);
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+private slots:
+    void closLimits() {
+        // Non-blocking 2 tiers, radix 64: leaves have 32 down / 32 up; 2,048 endpoints = k²/2 on 64 leaves,
+        // 64 x 32 = 2,048 uplinks on 2,048 / 64 = 32 spines.
+        cost::ClosInput in;
+        in.radix = 64, in.tiers = 2, in.topOfRack = false;
+        in.endpointsPerRack = {2048};
+        auto s = cost::sizeClos(in);
+        QCOMPARE(s.leaves, 64.0);
+        QCOMPARE(s.spines, 32.0);
+        QCOMPARE(s.maxEndpoints, 2048.0);
+        QVERIFY(!s.exceedsTierLimit);
+        in.endpointsPerRack = {2049}; // one more endpoint needs a 65th leaf: beyond the spine radix
+        QVERIFY(cost::sizeClos(in).exceedsTierLimit);
+        // 3 tiers, radix 64, non-blocking: k³/4 = 65,536 endpoints.
+        in.tiers = 3;
+        in.endpointsPerRack = {65536};
+        s = cost::sizeClos(in);
+        QCOMPARE(s.maxEndpoints, 65536.0);
+        QCOMPARE(s.leaves, 2048.0);         // 65,536 / 32
+        QCOMPARE(s.spines, 2048.0);         // 65,536 uplinks / 32 down ports
+        QCOMPARE(s.cores, 1024.0);          // 2,048 x 32 up / 64
+        QVERIFY(!s.exceedsTierLimit);
+        in.endpointsPerRack = {65537};
+        QVERIFY(cost::sizeClos(in).exceedsTierLimit);
+    }
+
+    void llama3ReferenceFabric() {
+        // Llama 3 RoCE cluster (REFERENCES.md): 1,024 racks x 16 GPUs at 400G, one ToR per rack, 51.2T switches
+        // as 128 x 400G (breakout 2), 1:1 into the spine, 1:7 at aggregation.
+        // Leaves: 1,024 ToRs with 16 down and 16 up each -> 16,384 leaf-spine links.
+        // Spine at 1:7: d2 = floor(128 x 7/8) = 112 down, 16 up -> ceil(16,384 / 112) = 147 spines.
+        // Spine-core links: ceil(16,384 / 7) = 2,341 -> ceil(2,341 / 128) = 19 cores. Total 1,190 per plane.
+        const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
+        const auto p = model::loadProjectJson(kData + "/reference/llama3-16k-h100.json", &catalog);
+        const auto r = cost::evaluate(p, catalog, model::loadAssumptionsFile(kData + "/assumptions.json"));
+        QCOMPARE(fig(r, "inventory.gpus"), 16384.0);
+        const auto& backend = r.bom.fabrics.front();
+        QCOMPARE(backend.role, std::string("backend"));
+        QCOMPARE(backend.perPlane.leaves, 1024.0);
+        QCOMPARE(backend.perPlane.leafSpineLinks, 16384.0);
+        QCOMPARE(backend.perPlane.spines, 147.0);
+        QCOMPARE(backend.perPlane.spineCoreLinks, 2341.0);
+        QCOMPARE(backend.perPlane.cores, 19.0);
+        QCOMPARE(backend.switches, 1190.0);
+        QVERIFY(!backend.perPlane.exceedsTierLimit);
+    }
+
+    void goldenSmallDesign() {
+        const auto catalog = testCatalog();
+        const auto p = model::projectFromJson(smallDesign(), "golden.json", &catalog);
+        const auto r = cost::evaluate(p, catalog, testAssumptions());
+        const double tol = 1e-9;
+        auto near = [&](const char* key, double expected, double relTol) {
+            const double v = fig(r, key);
+            QVERIFY2(std::abs(v - expected) <= relTol * std::max(1.0, std::abs(expected)),
+                     (std::string(key) + " = " + std::to_string(v) + ", expected " + std::to_string(expected)).c_str());
+        };
+        near("inventory.gpus", 32, tol);
+        near("inventory.cdus", 2, tol);
+        // IT at 50% utilization: 4 x (2,000 + 8,000 x 0.5) = 24,000 W.
+        near("power.it_mw", 0.024, tol);
+        // Pumps: 1,000 W x 20 kW / 100 kW = 200 W at full load, x 24/40 = 120 W operating.
+        // Plant: (24,000 + 120) / COP 5 = 4,824 W. Losses: 24,000/0.95 - 24,000 = 1,263.158 W. Misc: 480 W.
+        // Facility = 30,687.158 W; PUE = 30,687.158 / 24,000 = 1.2786316.
+        near("power.facility_mw", 0.030687157894736843, 1e-12);
+        near("power.pue", 1.2786315789473686, 1e-12);
+        // Loop flow: Q = 4 x 10 kW x 0.5 = 20 kW; 20,000 / (4,181 x 10 x 997) m³/s = 28.7876 L/min.
+        QVERIFY(std::abs(r.bom.loops.front().flow.value() * 60000 - 28.78763053091348) < 1e-9);
+        // Capex: compute 4 x 270k = 1,080,000; scale-up 4 x 30k = 120,000; power 0.5 $/W x 100 kW = 50,000;
+        // building 2 $/W x 40 kW = 80,000; cooling 2 x 50k + 1 $/W x (40,000 + 200) W = 140,200;
+        // integration 10% x 1,200,000 = 120,000; total 1,590,200.
+        near("capex.by_category_usd.compute", 1080000, tol);
+        near("capex.by_category_usd.scale_up_network", 120000, tol);
+        near("capex.by_category_usd.power", 50000, tol);
+        near("capex.by_category_usd.building", 80000, tol);
+        near("capex.by_category_usd.cooling", 140200, tol);
+        near("capex.by_category_usd.integration", 120000, tol);
+        near("capex.total_usd", 1590200, tol);
+        near("capex.per_gpu_usd", 1590200.0 / 32, tol);
+        near("capex.per_mw_usd", 1590200.0 / 0.04, tol);
+        // Annualized: 1,320,000 x CRF(8%, 5) 0.2504565 + 270,200 x CRF(8%, 20) 0.1018522 = 358,122.99.
+        near("finance.annualized_capex_usd", 358122.98685223935, 1e-12);
+        // Depreciation: 1,320,000 / 5 + 270,200 / 20 = 277,510.
+        near("finance.depreciation_annual_usd", 277510, tol);
+        // Energy: 30,687.158 W x 8,766 h = 269,003.6 kWh x $0.10 = 26,900.36; + maintenance 1% x capex 15,902.
+        near("finance.energy_annual_usd", 26900.36261052632, 1e-12);
+        near("finance.opex_annual_usd", 42802.362610526325, 1e-12);
+        near("finance.tco_annual_usd", 400925.3494627657, 1e-12);
+        // GPU-hours: 32 x 8,766 x 0.5 = 140,256; $/GPU-h = 400,925.35 / 140,256 = 2.8585255.
+        near("finance.cost_per_gpu_hour_usd", 2.858525478145432, 1e-12);
+        QVERIFY2(!r.hasErrors(), r.rules.empty() ? "" : r.rules.front().message.c_str());
+    }
+
+    void doublingRacksDoublesGpuCapex() {
+        const auto catalog = testCatalog();
+        const auto r4 = cost::evaluate(model::projectFromJson(smallDesign(4), "a.json", &catalog), catalog, testAssumptions());
+        const auto r8 = cost::evaluate(model::projectFromJson(smallDesign(8), "b.json", &catalog), catalog, testAssumptions());
+        QCOMPARE(fig(r8, "capex.by_category_usd.compute"), 2 * fig(r4, "capex.by_category_usd.compute"));
+        QCOMPARE(fig(r8, "inventory.gpus"), 2 * fig(r4, "inventory.gpus"));
+    }
+
+    void sharesSumToOneAndEverythingIsFinite_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"llama3-16k-h100", "neocloud-100k-gb200", "campus-1gw", "two-site-wan",
+                              "agentic-inference-gb300", "vera-rubin-504"})
+            QTest::newRow(f) << QString::fromStdString(kData + "/reference/" + f + ".json");
+    }
+    void sharesSumToOneAndEverythingIsFinite() {
+        QFETCH(QString, file);
+        const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
+        const auto p = model::loadProjectJson(file.toStdString(), &catalog);
+        const auto r = cost::evaluate(p, catalog, model::loadAssumptionsFile(kData + "/assumptions.json"));
+        double sum = 0;
+        for (const auto& c : cost::kCapexCategories) sum += r.capex.share(c);
+        QVERIFY(std::abs(sum - 1.0) < 1e-12);
+        allFinite(cost::resultsToJson(r));
+        QVERIFY(fig(r, "power.pue") > 1.0 && fig(r, "power.pue") < 2.0);
+        QVERIFY(fig(r, "finance.cost_per_gpu_hour_usd") > 0);
+        for (const auto& rule : r.rules)
+            QVERIFY2(rule.severity != cost::Severity::Error, (file.toStdString() + ": " + rule.message).c_str());
+    }
+
+    void zeroUtilizationIsFinite() {
+        const auto catalog = testCatalog();
+        auto a = testAssumptions();
+        a["utilization"].base = 0;
+        const auto r = cost::evaluate(model::projectFromJson(smallDesign(), "z.json", &catalog), catalog, a);
+        allFinite(cost::resultsToJson(r));
+        QCOMPARE(fig(r, "finance.cost_per_gpu_hour_usd"), 0.0);
+        QVERIFY(!r.rules.empty());
+    }
+
+    void infeasibleDesignsGiveRulesNotNaN() {
+        const auto catalog = testCatalog();
+        auto expectRule = [&](const ojson& design, model::AssumptionSet a, const std::string& ruleId) {
+            const auto r = cost::evaluate(model::projectFromJson(design, "bad.json", &catalog), catalog, a);
+            allFinite(cost::resultsToJson(r));
+            const bool found = std::any_of(r.rules.begin(), r.rules.end(), [&](const auto& x) { return x.rule == ruleId; });
+            QVERIFY2(found, ruleId.c_str());
+        };
+        expectRule(smallDesign(0), testAssumptions(), "no_gpus");
+        auto a = testAssumptions();
+        a["utilization"].base = 1.5;
+        expectRule(smallDesign(), a, "utilization_range");
+        auto overloaded = smallDesign(24); // 24 x 5 kW liquid = 120 kW > 100 kW with one CDU held redundant
+        expectRule(overloaded, testAssumptions(), "loop_over_capacity");
+        auto link = smallDesign();
+        link["sites"].push_back({{"id", "s2"}, {"name", "S2"}});
+        link["links"] = ojson::array({{{"id", "w"}, {"name", "W"}, {"from", "s"}, {"to", "s2"}, {"capacity_bit_per_s", 1e12}}});
+        expectRule(link, testAssumptions(), "link_zero_length");
+        auto job = smallDesign();
+        job["training_jobs"] = ojson::array({{{"id", "j"}, {"name", "J"}, {"model_params", 1e9}, {"tokens", 1e12}, {"gpus", 64}}});
+        expectRule(job, testAssumptions(), "job_too_large");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEngine)
+#include "test_engine.moc"
