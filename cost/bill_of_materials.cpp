@@ -330,8 +330,9 @@ Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, doubl
 }
 
 BillOfMaterials deriveBillOfMaterials(const model::Project& p, const model::Catalog& catalog,
-                                      const AssumptionValues& a, std::vector<DesignRule>& rules) {
+                                      const AssumptionValues& a) {
     BillOfMaterials bom;
+    auto& rules = bom.rules;
     const Layout layout(p);
     bom.sites = static_cast<double>(p.sites.size());
     bom.buildings = static_cast<double>(p.buildings.size());

@@ -73,12 +73,17 @@ struct BillOfMaterials {
     units::DataRate storageWriteBandwidth{};
     units::Money storageCost{};
     units::Power storagePower{};
+    /// Findings of the derivation (fabric limits, missing media, orphan racks, loop capacity, links).
+    std::vector<DesignRule> rules;
 };
 
+/// Assumptions the bill of materials depends on; a BOM can be reused across evaluations that vary any other.
+inline const std::vector<std::string> kBillOfMaterialsAssumptions = {"route_factor", "oversubscription_limit"};
+
 /// Derives the bill of materials from the layout and the catalog (SPEC.md §4.1). Findings that make a
-/// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to `rules`.
+/// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to its `rules`.
 BillOfMaterials deriveBillOfMaterials(const model::Project& project, const model::Catalog& catalog,
-                                      const AssumptionValues& assumptions, std::vector<DesignRule>& rules);
+                                      const AssumptionValues& assumptions);
 
 /// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
 /// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).

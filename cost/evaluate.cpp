@@ -86,10 +86,12 @@ bool Results::hasErrors() const {
     return std::any_of(rules.begin(), rules.end(), [](const DesignRule& r) { return r.severity == Severity::Error; });
 }
 
-Results evaluate(const model::Project& p, const model::Catalog& catalog, const model::AssumptionSet& defaults) {
+Results evaluate(const model::Project& p, const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                 const BillOfMaterials* cachedBom) {
     Results r;
     const AssumptionValues a(model::mergeAssumptions(defaults, p.assumptions));
-    r.bom = deriveBillOfMaterials(p, catalog, a, r.rules);
+    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(p, catalog, a);
+    r.rules = r.bom.rules;
     const auto& bom = r.bom;
 
     const double utilization = a.get("utilization");
@@ -495,9 +497,10 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
               {{"gpu_hours_per_year", fin.gpuHoursPerYear}}, {src("utilization")});
     addFigure(r, "finance.npv_usd", fin.npv.value(), "USD", "NPV", "discounted yearly cash flows at WACC",
               {{"gpu_hour_price_usd", price}}, {src("gpu_hour_price_usd"), src("tax_rate")});
-    addFigure(r, "finance.irr", fin.irr.value_or(0.0), "", "IRR", "rate where NPV = 0 (0 when none)");
-    addFigure(r, "finance.payback_years", fin.paybackYears.value_or(0.0), "yr", "Payback",
-              "years until cumulative cash flow >= 0 (0 when never)");
+    // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
+    if (fin.irr) addFigure(r, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
+    if (fin.paybackYears)
+        addFigure(r, "finance.payback_years", *fin.paybackYears, "yr", "Payback", "years until cumulative cash flow >= 0");
     addFigure(r, "finance.time_to_revenue_days", fin.timeToRevenueDays, "d", "Time to revenue",
               "delivery to paying workload", {}, {src("delivery_to_revenue_days")});
     addFigure(r, "finance.burn_in_cost_usd", fin.burnInCost.value(), "USD", "Burn-in cost",

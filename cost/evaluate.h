@@ -107,6 +107,9 @@ struct Results {
 
 /// The engine: a pure function. `defaults` are data/assumptions.json; the design's overrides apply on top.
 /// Never throws for a design that loaded; infeasible designs get design-rule errors and finite numbers.
-Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults);
+/// `bom`, when given, must come from deriveBillOfMaterials of the same design with the same values of
+/// kBillOfMaterialsAssumptions (scenario tools reuse it across assumption variations).
+Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                 const BillOfMaterials* bom = nullptr);
 
 } // namespace ctwin::cost

@@ -32,7 +32,8 @@ ojson resultsToJson(const Results& r) {
 
 std::string formatHuman(double v, const std::string& unit) {
     const double a = std::abs(v);
-    const int decimals = a == 0 ? 0 : a < 1 ? 4 : a < 100 ? 2 : a < 1e4 ? 1 : 0;
+    const bool integral = a == std::floor(a) && a < 1e15;
+    const int decimals = integral || a >= 1e4 ? 0 : a < 1 ? 4 : a < 100 ? 2 : 1;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, a);
     std::string digits(buf);

@@ -1,0 +1,87 @@
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "evaluate.h"
+
+namespace ctwin::cost {
+
+/// Everything one evaluation needs; scenario tools vary the assumptions.
+struct ScenarioInput {
+    const model::Project* project = nullptr;
+    const model::Catalog* catalog = nullptr;
+    model::AssumptionSet defaults; // data/assumptions.json (+ CLI --set); the design's overrides apply on top
+};
+
+// ---- Comparison (SPEC.md §4.9, §6) ----
+struct ComparisonRow {
+    std::string key;          // figure key, e.g. "finance.cost_per_gpu_hour_usd"
+    std::string label, unit;
+    std::vector<double> values;        // one per design
+    std::vector<double> deltaAbsolute; // value - baseline value
+    std::vector<double> deltaPercent;  // 100 x delta / |baseline| (0 when the baseline is 0)
+    bool lowerIsBetter = true;
+    int best = -1, worst = -1;         // design indices; -1 when all equal
+};
+struct Comparison {
+    std::vector<std::string> names;
+    size_t baseline = 0;
+    std::vector<ComparisonRow> rows;
+    /// One line per big delta (|%| >= 10 on a headline figure) naming the inputs that drive it.
+    std::vector<std::string> explanations;
+};
+/// Compares evaluated designs figure by figure against `baseline`. Throws InputError for fewer than 2 or
+/// more than 6 designs.
+Comparison compareDesigns(const std::vector<std::string>& names, const std::vector<Results>& results, size_t baseline);
+
+// ---- Sensitivity (tornado) ----
+struct TornadoBar {
+    std::string assumption;
+    double inputLow = 0, inputHigh = 0;
+    double outputAtLow = 0, outputAtHigh = 0;
+    double swing = 0; // |outputAtHigh - outputAtLow|
+};
+struct Tornado {
+    std::string output;
+    double base = 0;
+    std::vector<TornadoBar> bars; // sorted by swing, largest first
+};
+/// One-at-a-time sensitivity of a figure over every assumption's low/high range. Throws InputError for an
+/// unknown output key.
+Tornado tornado(const ScenarioInput& in, const std::string& outputKey);
+
+// ---- Sweeps ----
+struct SweepAxis {
+    std::string key; // "assumptions.electricity_usd_per_kwh"
+    double low = 0, high = 0;
+    int steps = 2;
+    double value(int i) const { return steps <= 1 ? low : low + (high - low) * i / (steps - 1); }
+};
+struct SweepResult {
+    std::vector<SweepAxis> axes;             // 1 or 2
+    std::vector<std::string> outputs;        // figure keys
+    /// outputs[k] grid, row-major over axes (axis 0 outer): values[k][i0 * steps1 + i1].
+    std::vector<std::vector<double>> values;
+    bool cancelled = false;
+};
+using ProgressCallback = std::function<void(double fraction)>;
+/// Evaluates the design over a 1-D or 2-D grid of assumption values. Throws InputError for an unknown key,
+/// steps < 1 or > 1000, low > high, or more than 2 axes. `cancel` stops early (result marked cancelled).
+SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes, const std::vector<std::string>& outputs,
+                  const ProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// ---- Uncertainty ----
+struct Percentiles {
+    double p10 = 0, p50 = 0, p90 = 0, mean = 0;
+};
+/// Monte Carlo over all assumptions at once: each assumption drawn from a triangular distribution
+/// (low, mode = base, high) — documented choice for three-point estimates (PERT-style) —, deterministic for
+/// a seed. Returns P10/P50/P90 of each output key.
+std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in, const std::vector<std::string>& outputs,
+                                               int samples, std::uint64_t seed);
+
+} // namespace ctwin::cost
