@@ -20,6 +20,92 @@ ojson resultsToJson(const Results& r) {
         }
         (*node)[key] = std::isfinite(f.value) ? f.value : 0.0;
     }
+    // Per-entity detail beside the headline figures (add keys, never rename).
+    auto finiteOr0 = [](double v) { return std::isfinite(v) ? v : 0.0; };
+    ojson fabrics = ojson::array();
+    for (const auto& f : r.bom.fabrics)
+        fabrics.push_back(ojson{{"id", f.fabricId},
+                                {"role", f.role},
+                                {"planes", f.planes},
+                                {"endpoints_per_plane", f.perPlane.endpoints},
+                                {"leaves_per_plane", f.perPlane.leaves},
+                                {"spines_per_plane", f.perPlane.spines},
+                                {"cores_per_plane", f.perPlane.cores},
+                                {"max_endpoints_per_plane", f.perPlane.maxEndpoints},
+                                {"switches", f.switches},
+                                {"transceivers", f.transceivers},
+                                {"cables", f.cables},
+                                {"power_w", f.power.value()}});
+    out["inventory"]["fabrics"] = std::move(fabrics);
+    ojson loops = ojson::array();
+    for (const auto& l : r.bom.loops)
+        loops.push_back(ojson{{"id", l.loopId},
+                              {"liquid_heat_w", l.liquidHeat.value()},
+                              {"capacity_w", l.installedCapacity.value()},
+                              {"cdus_installed", l.cdusInstalled},
+                              {"cdus_required", l.cdusRequired},
+                              {"flow_l_per_min", l.flow.value() * 60000.0},
+                              {"pump_power_w", l.pumpPower.value()}});
+    out["cooling"]["loops"] = std::move(loops);
+    ojson buildings = ojson::array();
+    for (const auto& b : r.power.buildings)
+        buildings.push_back(ojson{{"id", b.buildingId},
+                                  {"it_mw", b.itOperating.value() / 1e6},
+                                  {"facility_peak_mw", b.facilityPeak.value() / 1e6},
+                                  {"capacity_mw", b.capacity.value() / 1e6},
+                                  {"pue", finiteOr0(b.pue)}});
+    out["power"]["buildings"] = std::move(buildings);
+    if (!r.bom.links.empty()) {
+        ojson links = ojson::array();
+        for (const auto& l : r.bom.links)
+            links.push_back(ojson{{"id", l.linkId},
+                                  {"route_km", l.routeLength.value() / 1e3},
+                                  {"one_way_latency_ms", l.oneWayLatency.value() * 1e3},
+                                  {"capacity_tbps", l.capacityBitPerS / 1e12},
+                                  {"fiber_pairs", l.fiberPairs},
+                                  {"optics", l.optics},
+                                  {"amplifiers", l.amplifiers}});
+        out["scale_across"]["links"] = std::move(links);
+    }
+    if (!r.inference.empty()) {
+        ojson services = ojson::array();
+        for (const auto& i : r.inference) {
+            ojson curve = ojson::array();
+            for (const auto& pt : i.curve)
+                curve.push_back(ojson{{"batch", pt.batch},
+                                      {"tokens_per_second_per_user", finiteOr0(pt.tokensPerSecondPerUser)},
+                                      {"tokens_per_second_per_gpu", finiteOr0(pt.tokensPerSecondPerGpu)},
+                                      {"memory_bound", pt.memoryBound}});
+            services.push_back(ojson{{"id", i.serviceId},
+                                     {"batch", i.sizing.decode.batch},
+                                     {"meets_target", i.sizing.meetsTarget},
+                                     {"prefill_fraction", finiteOr0(i.sizing.prefillFraction)},
+                                     {"prefill_gpus", finiteOr0(i.sizing.prefillGpus)},
+                                     {"decode_gpus", finiteOr0(i.sizing.decodeGpus)},
+                                     {"requests_per_second", finiteOr0(i.sizing.requestsPerSecond)},
+                                     {"kv_total_bytes", i.sizing.kvTotal.value()},
+                                     {"kv_hbm_bytes", i.sizing.kvInHbm.value()},
+                                     {"kv_dram_bytes", i.sizing.kvInDram.value()},
+                                     {"kv_nvme_bytes", i.sizing.kvInNvme.value()},
+                                     {"cost_per_million_input_tokens_usd", finiteOr0(i.costPerMillionInputTokens)},
+                                     {"cost_per_million_output_tokens_usd", finiteOr0(i.costPerMillionOutputTokens)},
+                                     {"tokens_per_second_per_mw", finiteOr0(i.tokensPerSecondPerMw)},
+                                     {"joules_per_token", finiteOr0(i.joulesPerToken)},
+                                     {"curve", std::move(curve)}});
+        }
+        out["inference"]["services"] = std::move(services);
+    }
+    if (!r.training.empty()) {
+        ojson jobs = ojson::array();
+        for (const auto& t : r.training)
+            jobs.push_back(ojson{{"id", t.jobId},
+                                 {"flops", t.estimate.flops},
+                                 {"time_days", t.estimate.time.value() / 86400.0},
+                                 {"scale_across_slowdown", t.estimate.scaleAcrossSlowdown},
+                                 {"run_cost_usd", t.runCost.value()},
+                                 {"cost_per_million_tokens_usd", t.costPerMillionTokens}});
+        out["training"]["jobs"] = std::move(jobs);
+    }
     ojson rules = ojson::array();
     for (const auto& rule : r.rules)
         rules.push_back(ojson{{"severity", severityName(rule.severity)},

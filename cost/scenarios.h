@@ -44,14 +44,17 @@ struct TornadoBar {
     double inputLow = 0, inputHigh = 0;
     double outputAtLow = 0, outputAtHigh = 0;
     double swing = 0; // |outputAtHigh - outputAtLow|
+    /// False when the figure does not exist at that end (IRR or payback without a sign change in the cash
+    /// flows); that end then holds the base value.
+    bool definedAtLow = true, definedAtHigh = true;
 };
 struct Tornado {
     std::string output;
     double base = 0;
     std::vector<TornadoBar> bars; // sorted by swing, largest first
 };
-/// One-at-a-time sensitivity of a figure over every assumption's low/high range. Throws InputError for an
-/// unknown output key.
+/// One-at-a-time sensitivity of a figure over every assumption's low/high range (assumptions with
+/// low == high are left out). Throws InputError for an unknown output key or one this design lacks.
 Tornado tornado(const ScenarioInput& in, const std::string& outputKey);
 
 // ---- Sweeps ----
@@ -59,28 +62,41 @@ struct SweepAxis {
     std::string key; // "assumptions.electricity_usd_per_kwh"
     double low = 0, high = 0;
     int steps = 2;
-    double value(int i) const { return steps <= 1 ? low : low + (high - low) * i / (steps - 1); }
+    /// Grid value i in [0, steps); exactly `high` at the last step.
+    double value(int i) const {
+        if (steps <= 1) return low;
+        return i >= steps - 1 ? high : low + (high - low) * i / (steps - 1);
+    }
 };
 struct SweepResult {
     std::vector<SweepAxis> axes;             // 1 or 2
     std::vector<std::string> outputs;        // figure keys
     /// outputs[k] grid, row-major over axes (axis 0 outer): values[k][i0 * steps1 + i1].
     std::vector<std::vector<double>> values;
+    /// Same shape as `values`: false where the point was not evaluated (cancelled) or the figure does not
+    /// exist there (IRR or payback without a sign change); the value there is 0.
+    std::vector<std::vector<bool>> defined;
     bool cancelled = false;
 };
 using ProgressCallback = std::function<void(double fraction)>;
 /// Evaluates the design over a 1-D or 2-D grid of assumption values. Throws InputError for an unknown key,
-/// steps < 1 or > 1000, low > high, or more than 2 axes. `cancel` stops early (result marked cancelled).
+/// steps < 1 or > 1000, low > high, no or more than 2 axes, the same key on both axes, no outputs, or an
+/// output figure that is unknown or absent for this design. `progress` is called from the calling thread;
+/// `cancel` is checked between evaluations and stops early (result marked cancelled).
 SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes, const std::vector<std::string>& outputs,
                   const ProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // ---- Uncertainty ----
 struct Percentiles {
     double p10 = 0, p50 = 0, p90 = 0, mean = 0;
+    /// Samples in which the figure existed (IRR and payback need a sign change); statistics are over these.
+    int count = 0;
 };
 /// Monte Carlo over all assumptions at once: each assumption drawn from a triangular distribution
 /// (low, mode = base, high) — documented choice for three-point estimates (PERT-style) —, deterministic for
-/// a seed. Returns P10/P50/P90 of each output key.
+/// a seed. Returns P10/P50/P90 of each output key: linear interpolation between order statistics (Hyndman &
+/// Fan 1996 definition 7, the default of R and NumPy). Throws InputError for samples outside [1, 100000] or
+/// an output figure that is unknown or absent for this design.
 std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in, const std::vector<std::string>& outputs,
                                                int samples, std::uint64_t seed);
 
