@@ -1,13 +1,17 @@
 #include "cli.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "catalog.h"
 #include "catalog_database.h"
@@ -17,6 +21,7 @@
 #include "evaluate.h"
 #include "input_error.h"
 #include "results_json.h"
+#include "scenarios.h"
 
 namespace ctwin::app {
 
@@ -127,6 +132,250 @@ int cmdCatalogDb(const std::vector<std::string>& argv, std::ostream& out, std::o
     return kExitOk;
 }
 
+double parseNumber(const std::string& text, const std::string& what) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v))
+        throw model::InputError(model::InputLocation{"command line", "", "", "", what}, "'" + text + "' is not a finite number");
+    return v;
+}
+
+std::vector<std::string> optionValues(const Args& a, const std::string& key) {
+    auto it = a.options.find(key);
+    return it == a.options.end() ? std::vector<std::string>{} : it->second;
+}
+
+/// Loads and evaluates one design with the shared defaults (+ --set overrides).
+struct Evaluated {
+    std::string file;
+    model::Project project;
+    cost::Results results;
+};
+Evaluated loadAndEvaluate(const std::string& file, const model::AssumptionSet& defaults) {
+    Evaluated e{file, store::loadDesign(file, &catalog()), {}};
+    e.results = cost::evaluate(e.project, catalog(), defaults);
+    return e;
+}
+
+/// Progress bar on a terminal (stderr); silent when stderr is not a TTY.
+cost::ProgressCallback terminalProgress(std::ostream& err) {
+    if (!::isatty(STDERR_FILENO)) return {};
+    return [&err](double f) {
+        const int width = 40, done = static_cast<int>(f * width + 0.5);
+        err << "\r[" << std::string(static_cast<size_t>(done), '#') << std::string(static_cast<size_t>(width - done), ' ')
+            << "] " << static_cast<int>(f * 100 + 0.5) << "%" << (f >= 1.0 ? "\n" : "") << std::flush;
+    };
+}
+
+int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {"--json"}, {"--set", "--baseline"});
+    if (a.positional.size() < 2 || a.positional.size() > 6) throw UsageError("compare needs 2 to 6 designs");
+    for (size_t i = 0; i < a.positional.size(); ++i)
+        for (size_t j = i + 1; j < a.positional.size(); ++j) {
+            std::error_code ec1, ec2;
+            const auto p1 = std::filesystem::weakly_canonical(a.positional[i], ec1);
+            const auto p2 = std::filesystem::weakly_canonical(a.positional[j], ec2);
+            if (!ec1 && !ec2 && p1 == p2)
+                throw model::InputError(model::InputLocation{a.positional[j], "", "", "", ""},
+                                        "is compared with itself; give different designs");
+        }
+    const auto defaults = defaultsWithOverrides(a);
+    std::vector<std::string> names;
+    std::vector<cost::Results> results;
+    for (const auto& f : a.positional) {
+        auto e = loadAndEvaluate(f, defaults);
+        names.push_back(e.project.info.name.empty() ? f : e.project.info.name);
+        results.push_back(std::move(e.results));
+    }
+    size_t baseline = 0;
+    if (auto b = optionValues(a, "--baseline"); !b.empty()) {
+        const double v = parseNumber(b.back(), "--baseline");
+        if (v < 1 || v > static_cast<double>(names.size()) || v != std::floor(v))
+            throw UsageError("--baseline must be a design number from 1 to " + std::to_string(names.size()));
+        baseline = static_cast<size_t>(v) - 1;
+    }
+    const auto cmp = cost::compareDesigns(names, results, baseline);
+    if (a.flag("--json")) {
+        nlohmann::ordered_json j;
+        j["designs"] = cmp.names;
+        j["files"] = a.positional;
+        j["baseline"] = cmp.baseline;
+        auto& rows = j["rows"] = nlohmann::ordered_json::array();
+        for (const auto& r : cmp.rows)
+            rows.push_back({{"key", r.key}, {"label", r.label}, {"unit", r.unit}, {"values", r.values},
+                            {"delta_absolute", r.deltaAbsolute}, {"delta_percent", r.deltaPercent},
+                            {"best", r.best}, {"worst", r.worst}});
+        j["explanations"] = cmp.explanations;
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    char line[512];
+    out << "baseline: " << cmp.names[cmp.baseline] << "\n";
+    for (size_t i = 0; i < cmp.names.size(); ++i) out << "  [" << i + 1 << "] " << cmp.names[i] << "\n";
+    std::snprintf(line, sizeof line, "\n%-34s", "figure");
+    out << line;
+    for (size_t i = 0; i < cmp.names.size(); ++i) {
+        std::snprintf(line, sizeof line, " %24s", ("[" + std::to_string(i + 1) + "]").c_str());
+        out << line;
+    }
+    out << "\n";
+    for (const auto& r : cmp.rows) {
+        if (r.key.rfind("capex.share.", 0) == 0) continue;
+        std::snprintf(line, sizeof line, "%-34s", r.label.substr(0, 34).c_str());
+        out << line;
+        for (size_t i = 0; i < r.values.size(); ++i) {
+            std::string cell = cost::formatHuman(r.values[i], "");
+            if (i != cmp.baseline && std::abs(r.deltaPercent[i]) >= 0.05) {
+                char pct[32];
+                std::snprintf(pct, sizeof pct, " (%+.1f%%)", r.deltaPercent[i]);
+                cell += pct;
+            }
+            if (static_cast<int>(i) == r.best) cell += " +";
+            if (static_cast<int>(i) == r.worst) cell += " -";
+            std::snprintf(line, sizeof line, " %24s", cell.c_str());
+            out << line;
+        }
+        out << "  " << r.unit << "\n";
+    }
+    out << "\n(+ best, - worst; % against the baseline)\n";
+    for (const auto& e : cmp.explanations) out << "  * " << e << "\n";
+    return kExitOk;
+}
+
+std::vector<cost::SweepAxis> parseAxes(const Args& a) {
+    std::vector<cost::SweepAxis> axes;
+    for (const auto& v : optionValues(a, "--vary")) {
+        const auto eq = v.find('=');
+        const auto c1 = v.find(':', eq == std::string::npos ? 0 : eq);
+        const auto c2 = c1 == std::string::npos ? std::string::npos : v.find(':', c1 + 1);
+        if (eq == std::string::npos || c1 == std::string::npos || c2 == std::string::npos)
+            throw UsageError("--vary expects KEY=LOW:HIGH:STEPS, got '" + v + "'");
+        cost::SweepAxis axis;
+        axis.key = v.substr(0, eq);
+        axis.low = parseNumber(v.substr(eq + 1, c1 - eq - 1), axis.key + " low");
+        axis.high = parseNumber(v.substr(c1 + 1, c2 - c1 - 1), axis.key + " high");
+        const double steps = parseNumber(v.substr(c2 + 1), axis.key + " steps");
+        if (steps != std::floor(steps) || steps < 1 || steps > 1000)
+            throw model::InputError(model::InputLocation{"--vary", "assumption", axis.key, "", "steps"},
+                                    "steps must be a whole number from 1 to 1000");
+        axis.steps = static_cast<int>(steps);
+        axes.push_back(axis);
+    }
+    if (axes.empty()) throw UsageError("sweep needs at least one --vary KEY=LOW:HIGH:STEPS");
+    return axes;
+}
+
+std::vector<std::string> defaultOutputs(const cost::Results& r) {
+    std::vector<std::string> outs = {"finance.cost_per_gpu_hour_usd", "finance.tco_annual_usd"};
+    if (r.figure("inference.cost_per_million_output_tokens_usd")) outs.push_back("inference.cost_per_million_output_tokens_usd");
+    if (r.figure("training.cost_per_million_tokens_usd")) outs.push_back("training.cost_per_million_tokens_usd");
+    return outs;
+}
+
+int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    const Args a = parseArgs(argv, {"--json", "--csv"}, {"--set", "--vary", "--output"});
+    if (a.positional.size() != 1) throw UsageError("sweep needs exactly one FILE");
+    const auto axes = parseAxes(a);
+    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto outputs = optionValues(a, "--output");
+    if (outputs.empty()) outputs = defaultOutputs(e.results);
+    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    const auto result = cost::sweep(in, axes, outputs, terminalProgress(err));
+    const int n1 = axes.size() > 1 ? axes[1].steps : 1;
+    if (a.flag("--json")) {
+        nlohmann::ordered_json j;
+        for (const auto& ax : axes) j["axes"].push_back({{"key", ax.key}, {"low", ax.low}, {"high", ax.high}, {"steps", ax.steps}});
+        auto& pts = j["points"] = nlohmann::ordered_json::array();
+        for (int i0 = 0; i0 < axes[0].steps; ++i0)
+            for (int i1 = 0; i1 < n1; ++i1) {
+                nlohmann::ordered_json p;
+                p[axes[0].key] = axes[0].value(i0);
+                if (axes.size() > 1) p[axes[1].key] = axes[1].value(i1);
+                for (size_t k = 0; k < outputs.size(); ++k) {
+                    const size_t idx = static_cast<size_t>(i0 * n1 + i1);
+                    p[outputs[k]] = result.defined[k][idx] ? nlohmann::ordered_json(result.values[k][idx]) : nlohmann::ordered_json();
+                }
+                pts.push_back(std::move(p));
+            }
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    const char sep = a.flag("--csv") ? ',' : '\t';
+    out << axes[0].key;
+    if (axes.size() > 1) out << sep << axes[1].key;
+    for (const auto& o : outputs) out << sep << o;
+    out << "\n";
+    for (int i0 = 0; i0 < axes[0].steps; ++i0)
+        for (int i1 = 0; i1 < n1; ++i1) {
+            out << axes[0].value(i0);
+            if (axes.size() > 1) out << sep << axes[1].value(i1);
+            for (size_t k = 0; k < outputs.size(); ++k) {
+                const size_t idx = static_cast<size_t>(i0 * n1 + i1);
+                out << sep;
+                if (result.defined[k][idx]) out << result.values[k][idx];
+            }
+            out << "\n";
+        }
+    return kExitOk;
+}
+
+int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {"--json"}, {"--set", "--output"});
+    if (a.positional.size() != 1) throw UsageError("sensitivity needs exactly one FILE");
+    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto outs = optionValues(a, "--output");
+    const std::string key = outs.empty() ? "finance.cost_per_gpu_hour_usd" : outs.back();
+    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    const auto t = cost::tornado(in, key);
+    if (a.flag("--json")) {
+        nlohmann::ordered_json j{{"output", t.output}, {"base", t.base}, {"bars", nlohmann::ordered_json::array()}};
+        for (const auto& b : t.bars)
+            j["bars"].push_back({{"assumption", b.assumption}, {"input_low", b.inputLow}, {"input_high", b.inputHigh},
+                                 {"output_at_low", b.outputAtLow}, {"output_at_high", b.outputAtHigh}, {"swing", b.swing}});
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    out << "sensitivity of " << t.output << " (base " << cost::formatHuman(t.base, "") << ")\n";
+    char line[256];
+    for (const auto& b : t.bars) {
+        std::snprintf(line, sizeof line, "  %-36s %14s .. %-14s  swing %s\n", b.assumption.c_str(),
+                      cost::formatHuman(b.outputAtLow, "").c_str(), cost::formatHuman(b.outputAtHigh, "").c_str(),
+                      cost::formatHuman(b.swing, "").c_str());
+        out << line;
+    }
+    return kExitOk;
+}
+
+int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {"--json"}, {"--set", "--output", "--samples", "--seed"});
+    if (a.positional.size() != 1) throw UsageError("uncertainty needs exactly one FILE");
+    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto outs = optionValues(a, "--output");
+    if (outs.empty()) outs = defaultOutputs(e.results);
+    const auto samplesArg = optionValues(a, "--samples"), seedArg = optionValues(a, "--seed");
+    const double samples = samplesArg.empty() ? 1000 : parseNumber(samplesArg.back(), "--samples");
+    const double seed = seedArg.empty() ? 1 : parseNumber(seedArg.back(), "--seed");
+    if (samples != std::floor(samples) || samples < 1 || samples > 100000)
+        throw model::InputError(model::InputLocation{"--samples", "", "", "", ""}, "samples must be from 1 to 100,000");
+    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    const auto pct = cost::uncertainty(in, outs, static_cast<int>(samples), static_cast<std::uint64_t>(std::abs(seed)));
+    if (a.flag("--json")) {
+        nlohmann::ordered_json j;
+        for (const auto& [k, p] : pct) j[k] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}, {"mean", p.mean}};
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "%-48s %14s %14s %14s\n", "figure", "P10", "P50", "P90");
+    out << line;
+    for (const auto& [k, p] : pct) {
+        std::snprintf(line, sizeof line, "%-48s %14s %14s %14s\n", k.c_str(), cost::formatHuman(p.p10, "").c_str(),
+                      cost::formatHuman(p.p50, "").c_str(), cost::formatHuman(p.p90, "").c_str());
+        out << line;
+    }
+    return kExitOk;
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"validate", "validate FILE...",
@@ -141,6 +390,23 @@ const std::vector<Command>& commands() {
          "Runs the engine on a design and prints inventory, power, capex, finance, training and inference\n"
          "figures and the design rules. --json prints one JSON object; --set overrides an assumption.",
          cmdEvaluate},
+        {"compare", "compare A B [C ...] [--baseline N] [--json] [--set assumptions.KEY=VALUE ...]",
+         "Evaluates 2 to 6 designs and prints every figure side by side with absolute and % deltas against\n"
+         "the baseline (the first design unless --baseline N), best (+) and worst (-) marked, and a line\n"
+         "explaining each big delta.",
+         cmdCompare},
+        {"sweep", "sweep FILE --vary assumptions.KEY=LOW:HIGH:STEPS [--vary ...] [--output KEY ...] [--json|--csv]",
+         "Evaluates the design over a 1-D or 2-D grid of assumption values (e.g. electricity price x\n"
+         "utilization) and prints one row per point: the varied values and each output figure.",
+         cmdSweep},
+        {"sensitivity", "sensitivity FILE [--output KEY] [--json] [--set ...]",
+         "Tornado: the output figure (default finance.cost_per_gpu_hour_usd) at each assumption's low and\n"
+         "high value, the others at base, sorted by swing.",
+         cmdSensitivity},
+        {"uncertainty", "uncertainty FILE [--samples N] [--seed S] [--output KEY ...] [--json]",
+         "Samples every assumption from a triangular distribution (low, base, high) and prints P10/P50/P90\n"
+         "of the output figures; deterministic for a seed.",
+         cmdUncertainty},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
          "Builds the SQLite catalog database from the catalog JSON files (done by the build).", cmdCatalogDb},
     };

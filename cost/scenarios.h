@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,15 @@ struct Comparison {
     /// One line per big delta (|%| >= 10 on a headline figure) naming the inputs that drive it.
     std::vector<std::string> explanations;
 };
-/// Compares evaluated designs figure by figure against `baseline`. Throws InputError for fewer than 2 or
-/// more than 6 designs.
+/// Which way a planner prefers a figure to move: costs, capex, power, PUE, times and J/token lower;
+/// throughput, GPUs, NPV, IRR and goodput higher; counts (racks, switches) and capex shares neither.
+enum class FigurePreference { LowerIsBetter, HigherIsBetter, Neither };
+/// The preference for a figure key evaluate() reports; std::nullopt for a key it never reports.
+std::optional<FigurePreference> figurePreference(const std::string& key);
+
+/// Compares evaluated designs figure by figure against `baseline`: rows for the figures every design has
+/// (first-seen order), best/worst by figurePreference (-1 when all equal or neither). Throws InputError for
+/// fewer than 2 or more than 6 designs, a names/results size mismatch or a baseline out of range.
 Comparison compareDesigns(const std::vector<std::string>& names, const std::vector<Results>& results, size_t baseline);
 
 // ---- Sensitivity (tornado) ----

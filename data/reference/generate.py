@@ -362,6 +362,17 @@ class Doc:
 
     def write(self, path):
         self.place_buildings()
+        # A single-site design states its tariff as the design's electricity assumption (site field 0 =
+        # "use the assumption"), so sensitivity and sweeps of the electricity price act on it. Multi-site
+        # designs keep per-site tariffs, which differ by site.
+        sites = self.col["sites"]
+        if len(sites) == 1 and sites[0]["electricity_usd_per_kwh"] > 0:
+            price = sites[0]["electricity_usd_per_kwh"]
+            self.assumptions["electricity_usd_per_kwh"] = assumption(
+                price, min(0.04, price), max(0.10, price), "USD/kWh",
+                "Tariff of " + sites[0]["name"] + " (estimate); range REFERENCES.md: US industrial $0.04-0.10/kWh",
+                True)
+            sites[0]["electricity_usd_per_kwh"] = 0.0
         top = {"format": "clustertwin-design", "schema_version": 1, "project": self.project,
                "assumptions": self.assumptions}
         top.update(self.col)

@@ -102,6 +102,50 @@ private slots:
         QCOMPARE(b.readAll(), a.readAll());
     }
 
+    void scenarioCommands() {
+        const QString a = kRef + "/neocloud-100k-gb200.json", b = kRef + "/two-site-wan.json";
+        auto r = cli({"compare", a, b, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto cmp = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(cmp["designs"].size(), size_t(2));
+        // Deltas against the baseline are value - baseline (checked on the GPU row: 72,000 - 102,096).
+        for (const auto& row : cmp["rows"])
+            if (row["key"] == "inventory.gpus") {
+                QCOMPARE(row["values"][0].get<double>(), 102096.0);
+                QCOMPARE(row["delta_absolute"][1].get<double>(), 72000.0 - 102096.0);
+            }
+        QCOMPARE(cli({"compare", a, a}).code, 3); // a design with itself
+        QCOMPARE(cli({"compare", a}).code, 2);
+        // Sweep: energy cost is linear in the price: 3 points, equal steps.
+        r = cli({"sweep", a, "--vary", "assumptions.electricity_usd_per_kwh=0.04:0.08:3", "--output",
+                 "finance.energy_annual_usd", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto sw = nlohmann::json::parse(r.out.toStdString());
+        const double e0 = sw["points"][0]["finance.energy_annual_usd"], e1 = sw["points"][1]["finance.energy_annual_usd"],
+                     e2 = sw["points"][2]["finance.energy_annual_usd"];
+        QVERIFY(std::abs((e2 - e1) - (e1 - e0)) < 1e-6 * e2);
+        QVERIFY(std::abs(e2 / e0 - 2.0) < 1e-9); // $0.08 is twice $0.04
+        QCOMPARE(cli({"sweep", a, "--vary", "assumptions.nope=1:2:3"}).code, 3);
+        QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc=0.2:0.1:3"}).code, 3);
+        QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc=0.1:0.2:0"}).code, 3);
+        QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc"}).code, 2);
+        // A design with no inference service has no $/M output token figure to sweep.
+        QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc=0.05:0.1:2", "--output",
+                      "inference.cost_per_million_output_tokens_usd"}).code, 3);
+        r = cli({"sensitivity", a, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto t = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(t["bars"].size() >= 20);
+        QVERIFY(t["bars"][0]["swing"].get<double>() >= t["bars"][1]["swing"].get<double>());
+        QCOMPARE(cli({"sensitivity", a, "--output", "no.such.figure"}).code, 3);
+        r = cli({"uncertainty", a, "--samples", "50", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto u = nlohmann::json::parse(r.out.toStdString());
+        const auto& c = u["finance.cost_per_gpu_hour_usd"];
+        QVERIFY(c["p10"].get<double>() <= c["p50"].get<double>() && c["p50"].get<double>() <= c["p90"].get<double>());
+        QCOMPARE(cli({"uncertainty", a, "--samples", "0"}).code, 3);
+    }
+
     void badInputExitsThreeAndKeepsFiles() {
         const QString bad = m_dir.filePath("bad.json");
         QFile f(bad);

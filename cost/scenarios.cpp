@@ -1,0 +1,634 @@
+#include "scenarios.h"
+
+#include "input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+namespace ctwin::cost {
+
+using model::InputError;
+using model::InputLocation;
+
+namespace {
+
+/// Scenario tools run on two threads: SPEC.md §7 sets its multi-core speed bars on 2 cores.
+constexpr unsigned kScenarioThreads = 2;
+/// SPEC.md §5: the comparison view holds 2 to 6 designs.
+constexpr size_t kMinDesigns = 2, kMaxDesigns = 6;
+constexpr int kMaxSweepSteps = 1000;
+constexpr int kMaxSamples = 100000;
+/// |delta| at or above this percentage on a headline figure earns an explanation line.
+constexpr double kBigDeltaPercent = 10.0;
+
+double finite(double v) {
+    return std::isfinite(v) ? v : 0.0;
+}
+
+// ---- Figure keys: which ones evaluate() can report and which way is better ----
+
+using Better = FigurePreference;
+
+/// Every figure evaluate() reports (cost/evaluate.cpp, "Figures with provenance"). Used to rank comparisons
+/// and to tell an unknown key from one a design lacks; test_scenarios checks that every figure of every
+/// reference design is listed here.
+const std::map<std::string, Better>& figurePreferences() {
+    static const std::map<std::string, Better> kTable = [] {
+        std::map<std::string, Better> t = {
+            {"inventory.gpus", Better::HigherIsBetter},
+            {"inventory.racks", Better::Neither},
+            {"inventory.sites", Better::Neither},
+            {"inventory.buildings", Better::Neither},
+            {"inventory.switches", Better::Neither},
+            {"inventory.transceivers", Better::Neither},
+            {"inventory.cdus", Better::Neither},
+            {"power.it_mw", Better::LowerIsBetter},
+            {"power.it_peak_mw", Better::LowerIsBetter},
+            {"power.facility_mw", Better::LowerIsBetter},
+            {"power.pue", Better::LowerIsBetter},
+            {"capex.total_usd", Better::LowerIsBetter},
+            {"capex.per_gpu_usd", Better::LowerIsBetter},
+            {"capex.per_mw_usd", Better::LowerIsBetter},
+            {"finance.annualized_capex_usd", Better::LowerIsBetter},
+            {"finance.depreciation_annual_usd", Better::LowerIsBetter},
+            {"finance.energy_annual_usd", Better::LowerIsBetter},
+            {"finance.opex_annual_usd", Better::LowerIsBetter},
+            {"finance.tco_annual_usd", Better::LowerIsBetter},
+            {"finance.cost_per_gpu_hour_usd", Better::LowerIsBetter},
+            {"finance.npv_usd", Better::HigherIsBetter},
+            {"finance.irr", Better::HigherIsBetter},
+            {"finance.payback_years", Better::LowerIsBetter},
+            {"finance.time_to_revenue_days", Better::LowerIsBetter},
+            {"finance.burn_in_cost_usd", Better::LowerIsBetter},
+            {"reliability.goodput", Better::HigherIsBetter},
+            {"training.time_days", Better::LowerIsBetter},
+            {"training.run_cost_usd", Better::LowerIsBetter},
+            {"training.cost_per_million_tokens_usd", Better::LowerIsBetter},
+            {"inference.tokens_per_second_per_gpu", Better::HigherIsBetter},
+            {"inference.tokens_per_second_per_user", Better::HigherIsBetter},
+            {"inference.tokens_per_second_per_mw", Better::HigherIsBetter},
+            {"inference.cost_per_million_input_tokens_usd", Better::LowerIsBetter},
+            {"inference.cost_per_million_output_tokens_usd", Better::LowerIsBetter},
+            {"inference.joules_per_token", Better::LowerIsBetter},
+        };
+        for (const auto& c : kCapexCategories) {
+            t["capex.by_category_usd." + c] = Better::LowerIsBetter;
+            t["capex.share." + c] = Better::Neither; // a share moves when others do; neither good nor bad
+        }
+        return t;
+    }();
+    return kTable;
+}
+
+bool isKnownFigure(const std::string& key) {
+    return figurePreferences().count(key) > 0;
+}
+
+/// InputError for an output key the base evaluation does not have: unknown to the engine, or a figure this
+/// design lacks (inference figures of a training-only design, IRR without a sign change).
+void requireFigures(const Results& base, const std::vector<std::string>& outputs, const std::string& tool) {
+    if (outputs.empty())
+        throw InputError(InputLocation{tool, "", "", "", "outputs"}, "no output figure requested");
+    for (const auto& key : outputs) {
+        if (base.figure(key)) continue;
+        if (!isKnownFigure(key))
+            throw InputError(InputLocation{tool, "figure", key, "", "output"},
+                             "unknown figure key (e.g. finance.cost_per_gpu_hour_usd)");
+        throw InputError(
+            InputLocation{tool, "figure", key, "", "output"},
+            "the design has no such figure (no inference service, training job or defined cash-flow "
+            "figure to report it)");
+    }
+}
+
+// ---- Evaluation harness shared by tornado, sweep and uncertainty ----
+
+/// Runs job(i) for every i in [0, n) on up to kScenarioThreads threads, the calling thread being one of
+/// them. Jobs write to slots addressed by i, so results never depend on scheduling. Stops handing out
+/// indices when `cancel` is set; `onProgress(done)` runs on the calling thread after each of its jobs. The
+/// first exception (from a job or the callback) stops both threads and is rethrown. Returns jobs done.
+template <class Job>
+size_t parallelFor(size_t n, const Job& job, const std::atomic<bool>* cancel = nullptr,
+                   const std::function<void(size_t done)>& onProgress = {}) {
+    std::atomic<size_t> next{0}, done{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto worker = [&](bool callerThread) {
+        try {
+            while (!failed.load(std::memory_order_relaxed) &&
+                   !(cancel && cancel->load(std::memory_order_relaxed))) {
+                const size_t i = next.fetch_add(1, std::memory_order_relaxed);
+                if (i >= n) return;
+                job(i);
+                const size_t d = done.fetch_add(1, std::memory_order_acq_rel) + 1;
+                if (callerThread && onProgress) onProgress(d);
+            }
+        } catch (...) {
+            std::lock_guard lock(errorMutex);
+            if (!error) error = std::current_exception();
+            failed = true;
+        }
+    };
+    std::thread helper;
+    if (n > 1 && kScenarioThreads > 1) helper = std::thread(worker, false);
+    worker(true);
+    if (helper.joinable()) helper.join();
+    if (error) std::rethrow_exception(error);
+    return done.load();
+}
+
+/// The design with its overrides folded into one assumption set, so a variation of any key (including one
+/// the design overrides) reaches evaluate() unchanged, and the layout's bill of materials derived once.
+class Evaluator {
+public:
+    explicit Evaluator(const ScenarioInput& in) {
+        if (!in.project || !in.catalog)
+            throw std::invalid_argument("ScenarioInput needs a project and a catalog");
+        m_catalog = in.catalog;
+        m_merged = model::mergeAssumptions(in.defaults, in.project->assumptions);
+        m_project = *in.project;
+        m_project.assumptions.clear(); // already in m_merged; evaluate() would lay them over a variation
+        m_bom = deriveBillOfMaterials(m_project, *m_catalog, AssumptionValues(m_merged));
+    }
+    const model::AssumptionSet& merged() const { return m_merged; }
+    const BillOfMaterials& baseBom() const { return m_bom; }
+
+    /// Evaluates with `set` (a variation of merged()); reuses the base BOM unless `set` changes an
+    /// assumption the BOM depends on (kBillOfMaterialsAssumptions).
+    Results evaluate(const model::AssumptionSet& set, const BillOfMaterials* bom = nullptr) const {
+        if (!bom && !changesBom(set)) bom = &m_bom;
+        return cost::evaluate(m_project, *m_catalog, set, bom);
+    }
+    BillOfMaterials deriveBom(const model::AssumptionSet& set) const {
+        return deriveBillOfMaterials(m_project, *m_catalog, AssumptionValues(set));
+    }
+    bool changesBom(const model::AssumptionSet& set) const {
+        for (const auto& key : kBillOfMaterialsAssumptions) {
+            auto a = set.find(key), b = m_merged.find(key);
+            if ((a == set.end()) != (b == m_merged.end())) return true;
+            if (a != set.end() && a->second.base != b->second.base) return true;
+        }
+        return false;
+    }
+    static bool isBomKey(const std::string& key) {
+        return std::find(kBillOfMaterialsAssumptions.begin(), kBillOfMaterialsAssumptions.end(), key) !=
+               kBillOfMaterialsAssumptions.end();
+    }
+
+private:
+    model::Project m_project;
+    const model::Catalog* m_catalog = nullptr;
+    model::AssumptionSet m_merged;
+    BillOfMaterials m_bom;
+};
+
+/// The set with one assumption's base moved to `value` (low/high widened to include it, as --set does).
+model::AssumptionSet withValue(model::AssumptionSet set, const std::string& key, double value) {
+    overrideAssumption(set, "assumptions." + key, value);
+    return set;
+}
+
+// ---- Text for comparison explanations ----
+
+std::string format(const char* spec, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, spec, v);
+    return buf;
+}
+
+/// "+$1.23B", "-$45.6M", "+$780K", "+$0.30": signed dollars in the scale a reader takes in at a glance.
+std::string signedMoney(double usd) {
+    const char* sign = usd < 0 ? "-" : "+";
+    const double a = std::abs(usd);
+    if (a >= 1e9) return sign + format("$%.2fB", a / 1e9);
+    if (a >= 1e6) return sign + format("$%.1fM", a / 1e6);
+    if (a >= 1e3) return sign + format("$%.0fK", a / 1e3);
+    return sign + format("$%.2f", a);
+}
+
+std::string signedPercent(double pct) {
+    return format("%+.1f%%", pct);
+}
+
+double percentChange(double value, double base) {
+    return base != 0 ? finite(100.0 * (value - base) / std::abs(base)) : 0.0;
+}
+
+std::string humanName(std::string s) {
+    std::replace(s.begin(), s.end(), '_', ' ');
+    return s;
+}
+
+struct Move {
+    std::string what;
+    double delta = 0;
+};
+
+/// The `count` largest moves by magnitude (ties keep input order), zero moves dropped, as "name +$x, ...".
+std::string largestMoves(std::vector<Move> moves, size_t count, std::string (*formatDelta)(double)) {
+    std::stable_sort(moves.begin(), moves.end(),
+                     [](const Move& a, const Move& b) { return std::abs(a.delta) > std::abs(b.delta); });
+    std::string out;
+    size_t n = 0;
+    for (const auto& m : moves) {
+        if (n == count || m.delta == 0) break;
+        out += (n++ ? ", " : "") + m.what + " " + formatDelta(m.delta);
+    }
+    return out.empty() ? "no single input moved" : out;
+}
+
+std::string signedPlain(double v) {
+    return format("%+.3f", v);
+}
+
+std::vector<Move> capexMoves(const Results& r, const Results& base) {
+    std::vector<Move> moves;
+    for (const auto& c : kCapexCategories) {
+        auto value = [&](const Results& x) {
+            auto it = x.capex.byCategory.find(c);
+            return it == x.capex.byCategory.end() ? 0.0 : it->second.value();
+        };
+        moves.push_back({humanName(c), value(r) - value(base)});
+    }
+    return moves;
+}
+
+/// TCO per year = annualized capex + energy + maintenance + staff + WAN leases (cost/evaluate.cpp, Finance).
+std::vector<Move> tcoMoves(const Results& r, const Results& base) {
+    const auto& f = r.finance;
+    const auto& b = base.finance;
+    return {{"annualized capex", (f.annualizedCapex - b.annualizedCapex).value()},
+            {"energy", (f.energyAnnual - b.energyAnnual).value()},
+            {"maintenance", (f.maintenanceAnnual - b.maintenanceAnnual).value()},
+            {"staff", (f.staffAnnual - b.staffAnnual).value()},
+            {"WAN leases", (f.wanLeaseAnnual - b.wanLeaseAnnual).value()}};
+}
+
+double figureValue(const Results& r, const std::string& key) {
+    const auto* f = r.figure(key);
+    return f ? f->value : 0.0;
+}
+
+/// Why a headline figure moved: the capex categories or opex parts behind it, largest first.
+std::string explainDrivers(const std::string& key, const Results& r, const Results& base) {
+    if (key == "capex.total_usd")
+        return "largest moves: " + largestMoves(capexMoves(r, base), 3, signedMoney);
+    if (key == "finance.tco_annual_usd")
+        return "largest moves: " + largestMoves(tcoMoves(r, base), 3, signedMoney);
+    if (key == "finance.cost_per_gpu_hour_usd") {
+        // Cost per GPU-hour = TCO per year / (sellable GPUs x hours x utilization).
+        return "TCO per year " +
+               signedPercent(percentChange(r.finance.tcoAnnual.value(), base.finance.tcoAnnual.value())) +
+               ", GPU-hours per year " +
+               signedPercent(percentChange(r.finance.gpuHoursPerYear, base.finance.gpuHoursPerYear)) +
+               "; largest TCO moves: " + largestMoves(tcoMoves(r, base), 3, signedMoney);
+    }
+    if (key == "inference.cost_per_million_output_tokens_usd") {
+        // $/M output = GPUs x cost per GPU-hour x decode share / output tokens/s (cost/evaluate.cpp,
+        // Inference).
+        std::string s =
+            "cost per GPU-hour " +
+            signedPercent(percentChange(r.finance.costPerGpuHour, base.finance.costPerGpuHour)) +
+            ", output tokens/s per GPU " +
+            signedPercent(percentChange(figureValue(r, "inference.tokens_per_second_per_gpu"),
+                                        figureValue(base, "inference.tokens_per_second_per_gpu")));
+        if (!r.inference.empty() && !base.inference.empty())
+            s += ", decode share of GPU time " +
+                 signedPercent(percentChange(1 - r.inference.front().sizing.prefillFraction,
+                                             1 - base.inference.front().sizing.prefillFraction));
+        return s;
+    }
+    if (key == "power.pue") {
+        // PUE = 1 + (pumps + plant + losses + misc) / IT, so the change splits exactly into overhead per IT
+        // watt; what is left over comes from pinned building PUEs and racks outside buildings.
+        auto perIt = [](const Results& x, units::Power part) {
+            return x.power.itOperating.value() > 0 ? part.value() / x.power.itOperating.value() : 0.0;
+        };
+        std::vector<Move> moves = {
+            {"cooling plant", perIt(r, r.power.plant) - perIt(base, base.power.plant)},
+            {"distribution losses", perIt(r, r.power.losses) - perIt(base, base.power.losses)},
+            {"pumps", perIt(r, r.power.pumps) - perIt(base, base.power.pumps)},
+            {"misc facility loads", perIt(r, r.power.misc) - perIt(base, base.power.misc)}};
+        double explained = 0;
+        for (const auto& m : moves)
+            explained += m.delta;
+        const double rest = (r.power.pue - base.power.pue) - explained;
+        if (std::abs(rest) > 1e-6) moves.push_back({"pinned PUE and other", rest});
+        return "overhead per IT watt: " + largestMoves(moves, 3, signedPlain);
+    }
+    return {};
+}
+
+const std::vector<std::string> kHeadlineKeys = {"capex.total_usd", "finance.cost_per_gpu_hour_usd",
+                                                "finance.tco_annual_usd",
+                                                "inference.cost_per_million_output_tokens_usd", "power.pue"};
+
+// ---- Statistics ----
+
+/// Percentile p in [0, 1] of sorted values: linear interpolation between order statistics at h = (n-1)p
+/// (Hyndman & Fan, "Sample Quantiles in Statistical Packages", Am. Stat. 50(4), 1996, definition 7).
+double percentile(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0.0;
+    const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
+    const auto lo = static_cast<size_t>(std::floor(h));
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+/// Triangular(low, mode, high) by inversion of its CDF (Evans, Hastings & Peacock, "Statistical
+/// Distributions", 3rd ed., ch. 40): F(mode) = (mode-low)/(high-low); below it x = low + sqrt(u (high-low)
+/// (mode-low)), above it x = high - sqrt((1-u)(high-low)(high-mode)).
+double triangular(double low, double mode, double high, double u) {
+    const double width = high - low;
+    if (width <= 0) return mode;
+    mode = std::clamp(mode, low, high);
+    const double fMode = (mode - low) / width;
+    if (u < fMode) return low + std::sqrt(u * width * (mode - low));
+    return high - std::sqrt((1 - u) * width * (high - mode));
+}
+
+/// Uniform in [0, 1) from the top 53 bits of one engine draw: the same numbers on every standard library
+/// (std::uniform_real_distribution's algorithm is implementation-defined).
+double unitUniform(std::mt19937_64& engine) {
+    return static_cast<double>(engine() >> 11) * 0x1.0p-53;
+}
+
+} // namespace
+
+std::optional<FigurePreference> figurePreference(const std::string& key) {
+    const auto& t = figurePreferences();
+    if (auto it = t.find(key); it != t.end()) return it->second;
+    return std::nullopt;
+}
+
+// ---- Comparison ----
+
+Comparison compareDesigns(const std::vector<std::string>& names, const std::vector<Results>& results,
+                          size_t baseline) {
+    if (results.size() < kMinDesigns || results.size() > kMaxDesigns)
+        throw InputError(InputLocation{"comparison", "", "", "", "designs"},
+                         "compare 2 to 6 designs; got " + std::to_string(results.size()));
+    if (names.size() != results.size())
+        throw InputError(InputLocation{"comparison", "", "", "", "names"},
+                         std::to_string(names.size()) + " names for " + std::to_string(results.size()) +
+                             " designs");
+    if (baseline >= results.size())
+        throw InputError(InputLocation{"comparison", "", "", "", "baseline"},
+                         "baseline index " + std::to_string(baseline) + " is not one of the " +
+                             std::to_string(results.size()) + " designs");
+    Comparison c;
+    c.names = names;
+    c.baseline = baseline;
+
+    // Keys in first-seen order over all designs; a row needs the figure in every design.
+    std::vector<std::string> keys;
+    std::set<std::string> seen;
+    for (const auto& r : results)
+        for (const auto& f : r.figures)
+            if (seen.insert(f.key).second) keys.push_back(f.key);
+
+    for (const auto& key : keys) {
+        std::vector<const Figure*> figs;
+        for (const auto& r : results)
+            figs.push_back(r.figure(key));
+        if (std::find(figs.begin(), figs.end(), nullptr) != figs.end()) continue;
+        ComparisonRow row;
+        row.key = key;
+        row.label = figs[baseline]->label;
+        row.unit = figs[baseline]->unit;
+        const double base = finite(figs[baseline]->value);
+        for (const auto* f : figs) {
+            const double v = finite(f->value);
+            row.values.push_back(v);
+            row.deltaAbsolute.push_back(finite(v - base));
+            row.deltaPercent.push_back(percentChange(v, base));
+        }
+        const Better better = figurePreference(key).value_or(Better::Neither);
+        row.lowerIsBetter = better != Better::HigherIsBetter;
+        // First index of the lowest and of the highest value.
+        const auto mn = std::min_element(row.values.begin(), row.values.end());
+        const auto mx = std::max_element(row.values.begin(), row.values.end());
+        // Differences at rounding level (1e-12 relative) are no difference.
+        const bool allEqual = *mx - *mn <= 1e-12 * std::max(std::abs(*mx), std::abs(*mn));
+        if (better != Better::Neither && !allEqual) {
+            const auto lowest = static_cast<int>(mn - row.values.begin());
+            const auto highest = static_cast<int>(mx - row.values.begin());
+            row.best = better == Better::LowerIsBetter ? lowest : highest;
+            row.worst = better == Better::LowerIsBetter ? highest : lowest;
+        }
+        if (std::find(kHeadlineKeys.begin(), kHeadlineKeys.end(), key) != kHeadlineKeys.end())
+            for (size_t i = 0; i < results.size(); ++i) {
+                if (i == baseline || std::abs(row.deltaPercent[i]) < kBigDeltaPercent) continue;
+                const bool money = row.unit.rfind("USD", 0) == 0; // "USD", "USD/yr", "USD/GPU-h", "USD/M tok"
+                const std::string delta =
+                    money ? signedMoney(row.deltaAbsolute[i]) : signedPlain(row.deltaAbsolute[i]);
+                c.explanations.push_back(names[i] + " vs " + names[baseline] + ": " + row.label + " " +
+                                         signedPercent(row.deltaPercent[i]) + " (" + delta + "); " +
+                                         explainDrivers(key, results[i], results[baseline]));
+            }
+        c.rows.push_back(std::move(row));
+    }
+    return c;
+}
+
+// ---- Tornado ----
+
+Tornado tornado(const ScenarioInput& in, const std::string& outputKey) {
+    const Evaluator ev(in);
+    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
+    requireFigures(base, {outputKey}, "tornado");
+
+    Tornado t;
+    t.output = outputKey;
+    t.base = base.figure(outputKey)->value;
+    std::vector<std::string> keys;
+    for (const auto& [key, a] : ev.merged())
+        if (a.low < a.high) keys.push_back(key);
+
+    // Job 2k is assumption k at low, 2k+1 at high.
+    std::vector<double> out(2 * keys.size(), t.base);
+    std::vector<char> defined(2 * keys.size(), 0);
+    parallelFor(out.size(), [&](size_t j) {
+        const auto& key = keys[j / 2];
+        const auto& a = ev.merged().at(key);
+        const Results r = ev.evaluate(withValue(ev.merged(), key, j % 2 ? a.high : a.low));
+        if (const auto* f = r.figure(outputKey)) out[j] = finite(f->value), defined[j] = 1;
+    });
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const auto& a = ev.merged().at(keys[k]);
+        TornadoBar bar;
+        bar.assumption = keys[k];
+        bar.inputLow = a.low, bar.inputHigh = a.high;
+        bar.outputAtLow = out[2 * k], bar.outputAtHigh = out[2 * k + 1];
+        bar.definedAtLow = defined[2 * k], bar.definedAtHigh = defined[2 * k + 1];
+        bar.swing = finite(std::abs(bar.outputAtHigh - bar.outputAtLow));
+        t.bars.push_back(bar);
+    }
+    // Stable: equal swings (all the zeros at the end) keep the assumptions' key order.
+    std::stable_sort(t.bars.begin(), t.bars.end(),
+                     [](const TornadoBar& a, const TornadoBar& b) { return a.swing > b.swing; });
+    return t;
+}
+
+// ---- Sweep ----
+
+SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
+                  const std::vector<std::string>& outputs, const ProgressCallback& progress,
+                  const std::atomic<bool>* cancel) {
+    if (axes.empty() || axes.size() > 2)
+        throw InputError(InputLocation{"sweep", "", "", "", "axes"},
+                         "a sweep has 1 or 2 axes; got " + std::to_string(axes.size()));
+    const Evaluator ev(in);
+    const std::string prefix = "assumptions.";
+    std::vector<std::string> keys;
+    for (const auto& ax : axes) {
+        const InputLocation where{"sweep", "axis", ax.key, "", ""};
+        const std::string key = ax.key.rfind(prefix, 0) == 0 ? ax.key.substr(prefix.size()) : std::string();
+        if (key.empty() || !ev.merged().count(key))
+            throw InputError(where, "unknown assumption (expected assumptions.<key>, e.g. "
+                                    "assumptions.electricity_usd_per_kwh)");
+        if (!std::isfinite(ax.low) || !std::isfinite(ax.high))
+            throw InputError(InputLocation{"sweep", "axis", ax.key, "", "low/high"}, "range is not finite");
+        if (ax.low > ax.high)
+            throw InputError(InputLocation{"sweep", "axis", ax.key, "", "low/high"},
+                             "low " + format("%g", ax.low) + " is above high " + format("%g", ax.high));
+        if (ax.steps < 1 || ax.steps > kMaxSweepSteps)
+            throw InputError(InputLocation{"sweep", "axis", ax.key, "", "steps"},
+                             "steps must lie in [1, 1000]; got " + std::to_string(ax.steps));
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            throw InputError(where, "the same assumption on both axes");
+        keys.push_back(key);
+    }
+    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
+    requireFigures(base, outputs, "sweep");
+
+    SweepResult res;
+    res.axes = axes;
+    res.outputs = outputs;
+    const size_t steps0 = static_cast<size_t>(axes[0].steps);
+    const size_t steps1 = axes.size() > 1 ? static_cast<size_t>(axes[1].steps) : 1;
+    const size_t points = steps0 * steps1;
+    std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(points, 0.0));
+    std::vector<std::vector<char>> defined(outputs.size(), std::vector<char>(points, 0));
+    auto setAt = [&](size_t point) {
+        model::AssumptionSet set = ev.merged();
+        overrideAssumption(set, axes[0].key, axes[0].value(static_cast<int>(point / steps1)));
+        if (axes.size() > 1)
+            overrideAssumption(set, axes[1].key, axes[1].value(static_cast<int>(point % steps1)));
+        return set;
+    };
+
+    // The BOM depends only on kBillOfMaterialsAssumptions: with one such axis derive it once per step of that
+    // axis up front; with two, per point (inside evaluate); with none, reuse the base BOM.
+    const bool bom0 = Evaluator::isBomKey(keys[0]), bom1 = keys.size() > 1 && Evaluator::isBomKey(keys[1]);
+    std::vector<BillOfMaterials> boms;
+    auto cancelledResult = [&] {
+        res.cancelled = true;
+        res.values.assign(outputs.size(), std::vector<double>(points, 0.0));
+        res.defined.assign(outputs.size(), std::vector<bool>(points, false));
+        if (progress) progress(0.0);
+        return res;
+    };
+    if (bom0 != bom1) {
+        const size_t n = bom0 ? steps0 : steps1;
+        boms.resize(n);
+        if (parallelFor(
+                n, [&](size_t i) { boms[i] = ev.deriveBom(setAt(bom0 ? i * steps1 : i)); }, cancel) < n)
+            return cancelledResult();
+    }
+
+    const std::function<void(size_t)> onProgress = [&](size_t done) {
+        if (progress) progress(static_cast<double>(done) / static_cast<double>(points));
+    };
+    const size_t done = parallelFor(
+        points,
+        [&](size_t point) {
+            const BillOfMaterials* bom = nullptr;
+            if (bom0 && !bom1) bom = &boms[point / steps1];
+            if (bom1 && !bom0) bom = &boms[point % steps1];
+            if (!bom0 && !bom1) bom = &ev.baseBom();
+            const Results r = ev.evaluate(setAt(point), bom);
+            for (size_t k = 0; k < outputs.size(); ++k)
+                if (const auto* f = r.figure(outputs[k]))
+                    values[k][point] = finite(f->value), defined[k][point] = 1;
+        },
+        cancel, onProgress);
+    res.cancelled = done < points;
+    if (progress) progress(static_cast<double>(done) / static_cast<double>(points));
+    res.values = std::move(values);
+    for (const auto& d : defined)
+        res.defined.emplace_back(d.begin(), d.end());
+    return res;
+}
+
+// ---- Uncertainty ----
+
+std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
+                                               const std::vector<std::string>& outputs, int samples,
+                                               std::uint64_t seed) {
+    if (samples < 1 || samples > kMaxSamples)
+        throw InputError(InputLocation{"uncertainty", "", "", "", "samples"},
+                         "samples must lie in [1, 100000]; got " + std::to_string(samples));
+    const Evaluator ev(in);
+    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
+    requireFigures(base, outputs, "uncertainty");
+
+    // Draw every sample first, in a fixed order (sample by sample, assumptions in key order), so the numbers
+    // depend on the seed only, never on how the evaluations are scheduled.
+    std::vector<std::string> varied;
+    for (const auto& [key, a] : ev.merged())
+        if (a.low < a.high) varied.push_back(key);
+    bool bomVaries = false;
+    for (const auto& key : varied)
+        bomVaries = bomVaries || Evaluator::isBomKey(key);
+    const auto n = static_cast<size_t>(samples);
+    std::vector<double> draws(n * varied.size());
+    std::mt19937_64 engine(seed);
+    for (size_t s = 0; s < n; ++s)
+        for (size_t k = 0; k < varied.size(); ++k) {
+            const auto& a = ev.merged().at(varied[k]);
+            draws[s * varied.size() + k] = triangular(a.low, a.base, a.high, unitUniform(engine));
+        }
+
+    std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(n, 0.0));
+    std::vector<std::vector<char>> defined(outputs.size(), std::vector<char>(n, 0));
+    parallelFor(n, [&](size_t s) {
+        model::AssumptionSet set = ev.merged();
+        // Sampled values stay within [low, high], so only the base moves.
+        for (size_t k = 0; k < varied.size(); ++k)
+            set.at(varied[k]).base = draws[s * varied.size() + k];
+        const Results r = bomVaries ? ev.evaluate(set) : ev.evaluate(set, &ev.baseBom());
+        for (size_t k = 0; k < outputs.size(); ++k)
+            if (const auto* f = r.figure(outputs[k])) values[k][s] = finite(f->value), defined[k][s] = 1;
+    });
+
+    std::map<std::string, Percentiles> out;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+        std::vector<double> v;
+        v.reserve(n);
+        for (size_t s = 0; s < n; ++s)
+            if (defined[k][s]) v.push_back(values[k][s]);
+        std::sort(v.begin(), v.end());
+        Percentiles p;
+        p.count = static_cast<int>(v.size());
+        if (!v.empty()) {
+            p.p10 = percentile(v, 0.10), p.p50 = percentile(v, 0.50), p.p90 = percentile(v, 0.90);
+            double sum = 0;
+            for (double x : v)
+                sum += x;
+            p.mean = finite(sum / static_cast<double>(v.size()));
+        }
+        out[outputs[k]] = p;
+    }
+    return out;
+}
+
+} // namespace ctwin::cost
