@@ -13,6 +13,8 @@
 
 #include <unistd.h>
 
+#include <QGuiApplication>
+
 #include "catalog.h"
 #include "catalog_database.h"
 #include "data_paths.h"
@@ -21,6 +23,9 @@
 #include "evaluate.h"
 #include "input_error.h"
 #include "results_json.h"
+#include "monte_carlo.h"
+#include "report/finance_report.h"
+#include "reliability.h"
 #include "scenarios.h"
 
 namespace ctwin::app {
@@ -376,6 +381,159 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     return kExitOk;
 }
 
+int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    const Args a = parseArgs(argv, {"--json"}, {"--set", "--trials", "--seed", "--days", "--job", "--threads"});
+    if (a.positional.size() != 1) throw UsageError("simulate needs exactly one FILE");
+    auto number = [&](const char* key, double fallback) {
+        const auto v = optionValues(a, key);
+        return v.empty() ? fallback : parseNumber(v.back(), key);
+    };
+    const double trials = number("--trials", 1000), seed = number("--seed", 1), threads = number("--threads", 0);
+    if (trials != std::floor(trials) || trials < 1 || trials > static_cast<double>(cost::kMaxMonteCarloTrials))
+        throw model::InputError(model::InputLocation{"--trials", "", "", "", ""},
+                                "trials must be a whole number from 1 to " + std::to_string(cost::kMaxMonteCarloTrials));
+    if (seed < 0 || seed != std::floor(seed)) throw model::InputError(model::InputLocation{"--seed", "", "", "", ""}, "seed must be a whole number >= 0");
+    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    if (e.results.training.empty())
+        throw model::InputError(model::InputLocation{a.positional[0], "", "", "", "training_jobs"},
+                                "the design has no training job to simulate");
+    const auto jobIds = optionValues(a, "--job");
+    const cost::TrainingResult* job = &e.results.training.front();
+    if (!jobIds.empty()) {
+        job = nullptr;
+        for (const auto& t : e.results.training)
+            if (t.jobId == jobIds.back()) job = &t;
+        if (!job) throw model::InputError(model::InputLocation{a.positional[0], "training job", jobIds.back(), "", ""}, "no such job");
+    }
+    // Useful work at full speed: the job's training time with goodput 1, unless --days gives it.
+    const double fullSpeedDays = units::toDays(job->estimate.time) * job->reliability.goodput;
+    const double days = number("--days", fullSpeedDays);
+    if (!(days > 0) || days > cost::kMaxMonteCarloJobDays)
+        throw model::InputError(model::InputLocation{"--days", "", "", "", ""},
+                                "job duration must lie in (0, " + std::to_string(static_cast<int>(cost::kMaxMonteCarloJobDays)) + "] days");
+    cost::MonteCarloConfig cfg;
+    cfg.trials = static_cast<std::int64_t>(trials);
+    cfg.jobDuration = units::days(days);
+    cfg.seed = static_cast<std::uint64_t>(seed);
+    cfg.threads = static_cast<int>(threads);
+    if (::isatty(STDERR_FILENO)) err << "simulating " << cfg.trials << " trials of " << days << " days...\n";
+    const auto mc = cost::simulateReliability(job->reliability.process, cfg);
+    const auto& rel = job->reliability;
+    auto dist = [](const auto& d, double scale) {
+        return nlohmann::ordered_json{{"mean", d.mean * scale}, {"p10", d.p10 * scale}, {"p50", d.p50 * scale}, {"p90", d.p90 * scale}};
+    };
+    auto timeDist = [](const cost::Distribution<units::Time>& d) {
+        return nlohmann::ordered_json{{"mean", units::toDays(d.mean)}, {"p10", units::toDays(d.p10)},
+                                      {"p50", units::toDays(d.p50)}, {"p90", units::toDays(d.p90)}};
+    };
+    if (a.flag("--json")) {
+        nlohmann::ordered_json j{{"job", job->jobId}, {"trials", mc.trials}, {"seed", cfg.seed}, {"work_days", days},
+                                 {"goodput", dist(mc.goodput, 1.0)}, {"interruptions", dist(mc.interruptions, 1.0)},
+                                 {"completion_days", timeDist(mc.completion)},
+                                 {"analytic", {{"goodput", rel.goodput}, {"interruptions_per_day", rel.interruptionsPerDay}}}};
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    char line[256];
+    out << "job " << job->jobId << ": " << mc.trials << " trials of " << cost::formatHuman(days, "days") << " of work (seed " << cfg.seed << ")\n";
+    std::snprintf(line, sizeof line, "%-24s %12s %12s %12s %12s\n", "", "mean", "P10", "P50", "P90");
+    out << line;
+    std::snprintf(line, sizeof line, "%-24s %12.4f %12.4f %12.4f %12.4f\n", "goodput", mc.goodput.mean, mc.goodput.p10, mc.goodput.p50, mc.goodput.p90);
+    out << line;
+    std::snprintf(line, sizeof line, "%-24s %12.1f %12.1f %12.1f %12.1f\n", "interruptions", mc.interruptions.mean, mc.interruptions.p10, mc.interruptions.p50, mc.interruptions.p90);
+    out << line;
+    std::snprintf(line, sizeof line, "%-24s %12.2f %12.2f %12.2f %12.2f\n", "completion (days)", units::toDays(mc.completion.mean),
+                  units::toDays(mc.completion.p10), units::toDays(mc.completion.p50), units::toDays(mc.completion.p90));
+    out << line;
+    std::snprintf(line, sizeof line, "analytic goodput %.4f (Monte Carlo mean %.4f +- %.4f s.e.)\n", rel.goodput, mc.goodput.mean, mc.goodputStandardError);
+    out << line;
+    return kExitOk;
+}
+
+int cmdCheckpoint(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {"--json"}, {"--mtbf-hours", "--save-minutes", "--restart-minutes"});
+    auto required = [&](const char* key) {
+        const auto v = optionValues(a, key);
+        if (v.empty()) throw UsageError(std::string("checkpoint needs ") + key);
+        const double x = parseNumber(v.back(), key);
+        if (x < 0) throw model::InputError(model::InputLocation{key, "", "", "", ""}, "must not be negative");
+        return x;
+    };
+    const double mtbfH = required("--mtbf-hours"), saveMin = required("--save-minutes"), restartMin = required("--restart-minutes");
+    if (mtbfH <= 0) throw model::InputError(model::InputLocation{"--mtbf-hours", "", "", "", ""}, "MTBF must be positive");
+    const auto mtbf = units::hours(mtbfH), delta = units::seconds(60 * saveMin), restart = units::seconds(60 * restartMin);
+    const auto young = cost::checkpointIntervalYoung(delta, mtbf), daly = cost::checkpointIntervalDaly(delta, mtbf);
+    const double effYoung = cost::checkpointEfficiency(young, delta, restart, mtbf);
+    const double effDaly = cost::checkpointEfficiency(daly, delta, restart, mtbf);
+    if (a.flag("--json")) {
+        out << nlohmann::ordered_json{{"young_minutes", young.value() / 60}, {"daly_minutes", daly.value() / 60},
+                                      {"efficiency_young", effYoung}, {"efficiency_daly", effDaly}}.dump(2) << "\n";
+        return kExitOk;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "Young (1974)  interval %8.2f min   expected efficiency %.4f\n", young.value() / 60, effYoung);
+    out << line;
+    std::snprintf(line, sizeof line, "Daly (2006)   interval %8.2f min   expected efficiency %.4f\n", daly.value() / 60, effDaly);
+    out << line;
+    return kExitOk;
+}
+
+/// The PDF writer paints with Qt: it needs a QGuiApplication; without a display it runs offscreen.
+void ensureGuiApplication() {
+    if (QGuiApplication::instance()) return;
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    static int argc = 1;
+    static char name[] = "clustertwin-cli";
+    static char* argv[] = {name, nullptr};
+    static QGuiApplication app(argc, argv);
+}
+
+int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--samples"});
+    if (a.positional.empty() || a.positional.size() > 6) throw UsageError("report needs 1 design (or 2 to 6 to compare)");
+    std::vector<std::pair<ReportFormat, std::string>> targets;
+    for (const auto& [flag, format] : {std::pair{"--pdf", ReportFormat::Pdf}, {"--xlsx", ReportFormat::Xlsx},
+                                       {"--csv", ReportFormat::Csv}, {"--json", ReportFormat::Json}})
+        for (const auto& path : optionValues(a, flag)) targets.emplace_back(format, path);
+    if (targets.empty()) throw UsageError("report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT");
+    const auto defaults = defaultsWithOverrides(a);
+    std::vector<Evaluated> designs;
+    for (const auto& f : a.positional) designs.push_back(loadAndEvaluate(f, defaults));
+    if (std::any_of(targets.begin(), targets.end(), [](const auto& t) { return t.first == ReportFormat::Pdf; }))
+        ensureGuiApplication();
+    if (designs.size() == 1) {
+        auto& d = designs.front();
+        ReportInput in;
+        in.project = &d.project;
+        in.results = &d.results;
+        in.assumptions = model::mergeAssumptions(defaults, d.project.assumptions);
+        cost::ScenarioInput scenario{&d.project, &catalog(), defaults};
+        in.tornado = cost::tornado(scenario, "finance.cost_per_gpu_hour_usd");
+        const auto samples = optionValues(a, "--samples");
+        const double n = samples.empty() ? 300 : parseNumber(samples.back(), "--samples");
+        if (n != std::floor(n) || n < 0 || n > 100000)
+            throw model::InputError(model::InputLocation{"--samples", "", "", "", ""}, "samples must be from 0 to 100,000");
+        if (n > 0) in.uncertainty = cost::uncertainty(scenario, defaultOutputs(d.results), static_cast<int>(n), 1);
+        for (const auto& [format, path] : targets) {
+            writeReport(in, format, path);
+            out << "wrote " << path << " (" << reportFormatName(format) << ")\n";
+        }
+        return kExitOk;
+    }
+    std::vector<std::string> names;
+    std::vector<cost::Results> results;
+    for (const auto& d : designs) names.push_back(d.project.info.name.empty() ? d.file : d.project.info.name), results.push_back(d.results);
+    ComparisonInput in;
+    in.comparison = cost::compareDesigns(names, results, 0);
+    for (const auto& r : results) in.results.push_back(&r);
+    for (const auto& [format, path] : targets) {
+        writeComparisonReport(in, format, path);
+        out << "wrote " << path << " (" << reportFormatName(format) << " comparison of " << names.size() << " designs)\n";
+    }
+    return kExitOk;
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"validate", "validate FILE...",
@@ -407,6 +565,20 @@ const std::vector<Command>& commands() {
          "Samples every assumption from a triangular distribution (low, base, high) and prints P10/P50/P90\n"
          "of the output figures; deterministic for a seed.",
          cmdUncertainty},
+        {"simulate", "simulate FILE [--trials N] [--seed S] [--days D] [--job ID] [--threads T] [--json]",
+         "Monte Carlo of a training job's failures, checkpoints and restarts (event-driven; deterministic for\n"
+         "a seed, whatever the thread count). Prints mean and P10/P50/P90 of goodput, interruptions and\n"
+         "completion time, beside the analytic goodput. --days sets the job's work at full speed\n"
+         "(default: its training time at goodput 1). Limits: 1 to 1,000,000 trials, at most 3,650 days.",
+         cmdSimulate},
+        {"checkpoint", "checkpoint --mtbf-hours M --save-minutes S --restart-minutes R [--json]",
+         "Optimal checkpoint interval by Young (1974) and Daly (2006) and the expected efficiency.",
+         cmdCheckpoint},
+        {"report", "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--samples N] [--set ...]",
+         "Finance report of one design (summary, capex, depreciation, cash flow, TCO, unit costs, reliability,\n"
+         "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or a\n"
+         "comparison report of 2 to 6 designs. Files are written atomically: nothing partial is left behind.",
+         cmdReport},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
          "Builds the SQLite catalog database from the catalog JSON files (done by the build).", cmdCatalogDb},
     };

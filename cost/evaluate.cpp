@@ -71,6 +71,20 @@ void addFigure(Results& r, std::string key, double value, std::string unit, std:
 
 } // namespace
 
+ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const AssumptionValues& a) {
+    ReliabilityOptions o;
+    o.scope = job.restartScope == "parallel_group" ? RestartScope::ParallelGroup
+              : job.restartScope == "hot_spare"    ? RestartScope::HotSpare
+                                                   : RestartScope::WholeJob;
+    o.asyncCheckpoint = job.asyncCheckpoint;
+    o.detectionTime = seconds(60.0 * a.get("failure_detection_minutes"));
+    o.reschedulingTime = seconds(60.0 * a.get("rescheduling_minutes"));
+    o.spareSwapTime = seconds(60.0 * a.get("spare_swap_minutes"));
+    o.stragglerLoss = a.get("straggler_loss");
+    o.sdcExtraRollbackIntervals = a.get("sdc_extra_rollback_intervals");
+    return o;
+}
+
 double CapexResult::share(const std::string& category) const {
     auto it = byCategory.find(category);
     return it == byCategory.end() ? 0.0 : safeDiv(it->second.value(), total.value());
@@ -336,6 +350,9 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
     for (const auto& job : p.trainingJobs) {
         TrainingResult tr;
         tr.jobId = job.id;
+        // Reliability (SPEC.md §4.6): failures of the job's footprint, checkpointing, restart scope.
+        tr.reliability = analyzeReliability(reliabilityInputFor(p, catalog, bom, job, reliabilityOptionsFor(job, a)));
+        r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
         const auto* acc = acceleratorFor(sites);
         TrainingInput in;
@@ -345,7 +362,7 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         in.gpus = job.gpus;
         in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
         in.mfu = job.mfu > 0 ? job.mfu : a.get("mfu");
-        in.goodput = r.goodput;
+        in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
         in.globalBatchTokens = kGlobalBatchTokens;
         if (in.sites > 1) {
@@ -373,7 +390,10 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
             r.rules.push_back({Severity::Error, "job_too_large", job.id,
                                "Training job " + job.name + " needs " + fmt(job.gpus) + " GPUs; the cluster sells " +
                                    fmt(sellableGpus)});
-        if (!tr.estimate.feasible)
+        if (!tr.estimate.feasible && tr.reliability.goodput <= 0)
+            r.rules.push_back({Severity::Error, "job_no_progress", job.id,
+                               "Training job " + job.name + " makes no progress: failures and restarts use all its time"});
+        else if (!tr.estimate.feasible)
             r.rules.push_back({Severity::Error, "job_infeasible", job.id,
                                "Training job " + job.name + " cannot be estimated (no GPUs, no accelerator or zero MFU)"});
         if (tr.estimate.feasible && tr.estimate.scaleAcrossSlowdown > 1.0 + 1e-9)
@@ -440,6 +460,8 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         r.inference.push_back(std::move(ir));
     }
 
+    if (!r.training.empty()) r.goodput = r.training.front().reliability.goodput;
+
     // ---- Design rules that need the whole picture (SPEC.md §4.10) ----
     const double spareTarget = a.get("spare_fraction_target");
     if (bom.computeRacks > 0 && bom.spareRacks < std::floor(spareTarget * bom.computeRacks))
@@ -505,8 +527,31 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
               "delivery to paying workload", {}, {src("delivery_to_revenue_days")});
     addFigure(r, "finance.burn_in_cost_usd", fin.burnInCost.value(), "USD", "Burn-in cost",
               "time to revenue / 365.25 x TCO per year");
-    addFigure(r, "reliability.goodput", r.goodput, "", "Goodput", "assumption until the reliability model lands", {},
-              {src("goodput")});
+    if (!r.training.empty()) {
+        const auto& rel = r.training.front().reliability;
+        const std::vector<std::string> relSources = {"catalog failures (Llama 3 calibration, Meta 2024)",
+                                                     src("failure_detection_minutes"), src("rescheduling_minutes")};
+        addFigure(r, "reliability.goodput", rel.goodput, "", "Goodput",
+                  "1 - checkpoint overhead - failure loss (Daly 2006 with per-class restart and rollback) - SDC - stragglers",
+                  {{"checkpoint_overhead", rel.checkpointOverhead}, {"failure_loss", rel.failureLoss},
+                   {"sdc_loss", rel.sdcLoss}, {"straggler_loss", rel.stragglerLoss}},
+                  relSources);
+        addFigure(r, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d", "Interruptions per day",
+                  "sum over failure classes of units x rate x 24 h", {{"job_gpus", rel.jobGpus}}, relSources);
+        addFigure(r, "reliability.job_mtbf_hours", finite(toHours(rel.jobMtbf)), "h", "Job MTBF",
+                  "24 / interruptions per day");
+        addFigure(r, "reliability.checkpoint_interval_minutes", rel.checkpointInterval.value() / 60.0, "min",
+                  "Checkpoint interval", "Daly (2006) optimum from the write time and the rollback MTBF",
+                  {{"young_minutes", finite(rel.checkpointIntervalYoung.value() / 60.0)},
+                   {"daly_minutes", finite(rel.checkpointIntervalDaly.value() / 60.0)}});
+        addFigure(r, "reliability.checkpoint_write_seconds", rel.checkpointWrite.value(), "s", "Checkpoint write",
+                  "state bytes / min(aggregate storage bandwidth, GPUs x per-GPU link) (blocking part)");
+        addFigure(r, "reliability.lost_gpu_hours_per_day", rel.lostGpuHoursPerDay, "GPU-h/d", "Lost GPU-hours per day",
+                  "GPUs x 24 h x (1 - goodput)");
+    } else {
+        addFigure(r, "reliability.goodput", r.goodput, "", "Goodput", "assumption (no training job to model)", {},
+                  {src("goodput")});
+    }
     if (!r.training.empty()) {
         const auto& t = r.training.front();
         addFigure(r, "training.time_days", toDays(t.estimate.time), "d", "Time to train",

@@ -10,6 +10,7 @@
 #include "design_rule.h"
 #include "figure.h"
 #include "inference.h"
+#include "reliability.h"
 #include "project.h"
 #include "training.h"
 #include "units.h"
@@ -74,6 +75,7 @@ struct FinanceResult {
 
 struct TrainingResult {
     std::string jobId;
+    ReliabilityResult reliability;
     TrainingEstimate estimate;
     units::Money runCost{};
     double costPerMillionTokens = 0;
@@ -95,6 +97,7 @@ struct Results {
     PowerResult power;
     CapexResult capex;
     FinanceResult finance;
+    /// Goodput of the first training job (reliability model), else assumptions.goodput.
     double goodput = 1.0;
     std::vector<TrainingResult> training;
     std::vector<InferenceResult> inference;
@@ -104,6 +107,9 @@ struct Results {
     const Figure* figure(const std::string& key) const;
     bool hasErrors() const;
 };
+
+/// Reliability options of a job from its fields and the assumptions (restart times, stragglers, SDC).
+ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const AssumptionValues& assumptions);
 
 /// The engine: a pure function. `defaults` are data/assumptions.json; the design's overrides apply on top.
 /// Never throws for a design that loaded; infeasible designs get design-rule errors and finite numbers.

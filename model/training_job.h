@@ -24,6 +24,11 @@ struct TrainingJob {
     double checkpointBytesPerParam = 16.0;
     std::string storageTier;
     std::vector<std::string> sites;
+    /// What restarts after a failure: "whole_job", "parallel_group" (only the affected TP x PP x EP group
+    /// loses work) or "hot_spare" (a powered spare rack is swapped in).
+    std::string restartScope = "whole_job";
+    /// In-memory snapshot, written to storage in the background.
+    bool asyncCheckpoint = false;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -41,6 +46,8 @@ struct TrainingJob {
         v.number("checkpoint_bytes_per_param", checkpointBytesPerParam, Bounds{0.0, 64.0});
         v.ref("storage_tier", storageTier, EntityRef{EntityKind::StorageTier, true});
         v.refList("sites", sites, EntityKind::Site);
+        v.choice("restart_scope", restartScope, {"whole_job", "parallel_group", "hot_spare"});
+        v.flag("async_checkpoint", asyncCheckpoint);
     }
 };
 

@@ -126,7 +126,8 @@ FIELDS = {
     "links": ["id", "name", "from", "to", "route_factor", "route_length_m", "capacity_bit_per_s", "optic",
               "fiber_lease_usd_per_m_year", "latency_budget_s"],
     "training_jobs": ["id", "name", "model_params", "active_params", "tokens", "precision", "mfu", "gpus", "tp",
-                      "pp", "dp", "ep", "checkpoint_bytes_per_param", "storage_tier", "sites"],
+                      "pp", "dp", "ep", "checkpoint_bytes_per_param", "storage_tier", "sites", "restart_scope",
+                      "async_checkpoint"],
     "inference_services": ["id", "name", "model_params", "active_params", "layers", "kv_heads", "head_dim",
                            "kv_bytes_per_element", "weight_bytes_per_param", "input_tokens", "output_tokens",
                            "target_tokens_per_s_per_user", "gpus", "disaggregated", "concurrent_sessions",
@@ -514,7 +515,8 @@ def llama3_16k_h100():
                  type="pfs-flash", building=b["id"], capacity_bytes=pfs_capacity_for(ckpt_bw))
     doc.add("training_jobs", id="llama3-405b", name="Llama 3 405B pre-training", model_params=4.05e11,
             active_params=4.05e11, tokens=1.56e13, precision="bf16", mfu=0.40, gpus=16384, tp=8, pp=16, dp=128,
-            ep=1, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]])
+            ep=1, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]],
+            restart_scope="whole_job", async_checkpoint=False)
     expect = dict(racks=1024, gpus=16384, spares=0)
     assert gpus == 16384
     return pid, doc, expect
@@ -582,7 +584,9 @@ def neocloud_100k_gb200():
             building=bids[1], capacity_bytes=2e17)
     doc.add("training_jobs", id="moe-1p8t", name="1.8T-parameter MoE pre-training (FP8)", model_params=1.8e12,
             active_params=2.8e11, tokens=3e13, precision="fp8", mfu=0.0, gpus=97920, tp=4, pp=18, dp=1360,
-            ep=8, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]])
+            ep=8, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]],
+            # 100K GPUs fail every ~30 min: hot spares and in-memory checkpoints keep goodput up.
+            restart_scope="hot_spare", async_checkpoint=True)
     doc.project["description"] = (
         "A ~100K-GPU neocloud campus of GB200 NVL72: 1,390 sellable racks (100,080 GPUs) plus 28 hot-spare "
         "racks (2 %) = 1,418 racks, 102,096 GPUs, in 4 buildings of 2 halls on one West Texas campus "
@@ -651,7 +655,8 @@ def campus_1gw():
             capacity_bytes=1e18)
     doc.add("training_jobs", id="frontier-10t", name="10T-parameter MoE pre-training (hypothetical)",
             model_params=1e13, active_params=1e12, tokens=1e14, precision="fp8", mfu=0.0, gpus=294912, tp=4,
-            pp=18, dp=4096, ep=64, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]])
+            pp=18, dp=4096, ep=64, checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[site["id"]],
+            restart_scope="hot_spare", async_checkpoint=True)
     doc.add("inference_services", id="kimi-k2-class", name="1T MoE chat/agent serving (Kimi K2 class)",
             model_params=1.04e12, active_params=3.2e10, layers=61, kv_heads=1, head_dim=288,
             kv_bytes_per_element=1, weight_bytes_per_param=0.5, input_tokens=8000, output_tokens=800,
@@ -731,7 +736,8 @@ def two_site_wan():
             fiber_lease_usd_per_m_year=2.0, latency_budget_s=0.015)
     doc.add("training_jobs", id="moe-2t", name="2T-parameter MoE across two sites (FP8)", model_params=2e12,
             active_params=2e11, tokens=4e13, precision="fp8", mfu=0.0, gpus=69120, tp=4, pp=18, dp=960, ep=16,
-            checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[wi["id"], atl["id"]])
+            checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=[wi["id"], atl["id"]],
+            restart_scope="hot_spare", async_checkpoint=True)
     doc.project["description"] = (
         "Two GB200 NVL72 sites about 1,100 km of fiber apart (Mount Pleasant, Wisconsin and the Atlanta "
         "metro, after Microsoft's Fairwater pair, ~700 miles apart) training one model over a dedicated AI "
@@ -887,7 +893,8 @@ def vera_rubin_504():
             fiber_lease_usd_per_m_year=0.5, latency_budget_s=0.05)
     doc.add("training_jobs", id="cpt-70b", name="70B dense continued pre-training (US-East)", model_params=7.06e10,
             active_params=7.06e10, tokens=2e11, precision="fp8", mfu=0.0, gpus=288, tp=8, pp=2, dp=18, ep=1,
-            checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=["site-east"])
+            checkpoint_bytes_per_param=16, storage_tier=st["id"], sites=["site-east"],
+            restart_scope="whole_job", async_checkpoint=False)
     doc.add("inference_services", id="llama-405b", name="Llama 3.1 405B serving (US-Central, US-West)",
             model_params=4.05e11, active_params=4.05e11, layers=126, kv_heads=8, head_dim=128,
             kv_bytes_per_element=1, weight_bytes_per_param=0.5, input_tokens=16000, output_tokens=1000,

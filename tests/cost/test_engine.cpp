@@ -60,7 +60,8 @@ model::AssumptionSet testAssumptions() {
     set("route_factor", 1.3), set("gpu_hour_price_usd", 2), set("input_token_price_usd_per_million", 1);
     set("output_token_price_usd_per_million", 4), set("delivery_to_revenue_days", 30);
     set("misc_facility_fraction", 0.02), set("declining_balance_factor", 2), set("spare_fraction_target", 0);
-    set("oversubscription_limit", 1);
+    set("oversubscription_limit", 1), set("failure_detection_minutes", 5), set("rescheduling_minutes", 5);
+    set("spare_swap_minutes", 1), set("straggler_loss", 0.01), set("sdc_extra_rollback_intervals", 1);
     return a;
 }
 

@@ -39,9 +39,11 @@ template <class F> QString inputErrorOf(F&& f) {
 
 /// A site tariff takes precedence over assumptions.electricity_usd_per_kwh (model/site.h); every reference
 /// pins one, so electricity-price scenarios clear it.
+/// The design priced at the default electricity assumption: no site tariffs, no design override.
 model::Project withoutSiteTariffs(model::Project p) {
     for (auto& s : p.sites)
         s.electricityUsdPerKwh = 0;
+    p.assumptions.erase("electricity_usd_per_kwh");
     return p;
 }
 
@@ -377,7 +379,10 @@ void TestScenarios::tornadoEnergyIsLinearInElectricityPrice() {
     for (size_t i = 1; i < t.bars.size(); ++i)
         QVERIFY(t.bars[i - 1].swing >= t.bars[i].swing);
 
-    const auto pinned = cost::tornado(input(design("neocloud-100k-gb200")), "finance.energy_annual_usd");
+    // A site's own tariff takes precedence over the assumption: with it set, the price bar does not move.
+    auto pinnedDesign = design("neocloud-100k-gb200");
+    for (auto& s : pinnedDesign.sites) s.electricityUsdPerKwh = 0.055;
+    const auto pinned = cost::tornado(input(pinnedDesign), "finance.energy_annual_usd");
     for (const auto& b : pinned.bars)
         if (b.assumption == "electricity_usd_per_kwh") QCOMPARE(b.swing, 0.0);
 }

@@ -1,0 +1,216 @@
+#include "report/csv_report.h"
+
+#include "input_error.h"
+#include "report/atomic_file.h"
+#include "report/report_format.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+namespace ctwin::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The shortest decimal that reads back to the same double (std::to_chars round trip, C++17 [charconv]);
+/// non-finite values become 0 as in cost::resultsToJson.
+std::string num(double v) {
+    if (!std::isfinite(v)) v = 0.0;
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+/// A field quoted when it holds a comma, quote or line break (RFC 4180, §2).
+std::string field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+using Line = std::vector<std::string>;
+
+/// Collects CSV files as temporaries in one directory and renames them all at the end.
+class CsvDirectory {
+public:
+    explicit CsvDirectory(const std::string& directory) : m_dir(directory) {
+        std::error_code ec;
+        if (directory.empty())
+            throw model::InputError({"<report>", "", "", "", ""}, "no output directory given");
+        if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
+            throw model::InputError({directory, "", "", "", ""}, "exists and is not a directory");
+        if (!fs::exists(m_dir, ec)) {
+            // Remember the outermost directory this call creates, to remove it again on failure.
+            fs::path first = m_dir;
+            while (first.has_parent_path() && first.parent_path() != first &&
+                   !fs::exists(first.parent_path(), ec))
+                first = first.parent_path();
+            if (!fs::create_directories(m_dir, ec) || ec)
+                throw model::InputError({directory, "", "", "", ""},
+                                        "cannot create the report directory: " + ec.message());
+            m_created = first;
+        }
+    }
+    ~CsvDirectory() {
+        if (!m_done && !m_created.empty()) {
+            m_files.clear(); // removes the temporaries first
+            std::error_code ec;
+            fs::remove_all(m_created, ec);
+        }
+    }
+    CsvDirectory(const CsvDirectory&) = delete;
+    CsvDirectory& operator=(const CsvDirectory&) = delete;
+
+    void write(const std::string& name, const Line& header, const std::vector<Line>& lines) {
+        AtomicFile file((m_dir / name).string());
+        {
+            std::ofstream out(file.tempPath(), std::ios::binary | std::ios::trunc);
+            auto put = [&](const Line& line) {
+                for (size_t i = 0; i < line.size(); ++i)
+                    out << (i ? "," : "") << field(line[i]);
+                out << '\n'; // LF rather than RFC 4180's CRLF: Unix pipelines (cut, awk) keep no stray '\r'
+            };
+            put(header);
+            for (const auto& l : lines)
+                put(l);
+            out.close();
+            if (!out) file.fail("cannot write the CSV file");
+        }
+        m_files.push_back(std::move(file));
+    }
+    void commit() {
+        for (auto& f : m_files)
+            f.commit();
+        m_done = true;
+    }
+
+private:
+    fs::path m_dir;
+    fs::path m_created;
+    std::vector<AtomicFile> m_files;
+    bool m_done = false;
+};
+
+} // namespace
+
+void writeCsvReport(const ReportInput& input, const std::string& directory) {
+    if (!input.project || !input.results)
+        throw std::invalid_argument("writeCsvReport: project and results are required");
+    const auto& r = *input.results;
+    const auto& fin = r.finance;
+    CsvDirectory dir(directory);
+
+    std::vector<Line> summary;
+    for (const auto& f : r.figures)
+        summary.push_back({f.key, num(f.value), f.unit});
+    dir.write("summary.csv", {"key", "value", "unit"}, summary);
+
+    std::vector<Line> capex;
+    for (const auto& c : cost::kCapexCategories) {
+        auto it = r.capex.byCategory.find(c);
+        const double v = it == r.capex.byCategory.end() ? 0.0 : it->second.value();
+        capex.push_back({c, capexCategoryLabel(c), num(v), num(r.capex.share(c)),
+                         num(r.bom.gpus > 0 ? v / r.bom.gpus : 0.0)});
+    }
+    dir.write("capex.csv", {"category", "label", "cost_usd", "share", "per_gpu_usd"}, capex);
+
+    std::vector<Line> dep;
+    for (const auto& ac : fin.assetClasses)
+        for (const auto& [method, schedule] : {std::pair{"straight_line", &ac.straightLine},
+                                               std::pair{"declining_balance", &ac.decliningBalance}})
+            for (size_t y = 0; y < schedule->size(); ++y)
+                dep.push_back({ac.name, num(ac.capex.value()), num(ac.lifeYears), method,
+                               std::to_string(y + 1), num((*schedule)[y].value())});
+    dir.write("depreciation.csv",
+              {"asset_class", "capex_usd", "life_years", "method", "year", "depreciation_usd"}, dep);
+
+    std::vector<Line> cash;
+    const auto wacc = input.assumptions.count("wacc") ? input.assumptions.at("wacc").base : 0.0;
+    double cumulative = 0;
+    for (size_t y = 0; y < fin.cashFlows.size(); ++y) {
+        const double cf = fin.cashFlows[y].value();
+        cumulative += cf;
+        auto at = [&](const std::vector<units::Money>& v) {
+            return y == 0 || y - 1 >= v.size() ? 0.0 : v[y - 1].value();
+        };
+        cash.push_back({std::to_string(y), num(y == 0 ? r.capex.total.value() : 0.0), num(at(fin.revenue)),
+                        num(at(fin.opex)), num(at(fin.tax)), num(cf), num(cumulative),
+                        num(cf * std::pow(1.0 + wacc, -static_cast<double>(y)))});
+    }
+    dir.write("cashflow.csv",
+              {"year", "capex_usd", "revenue_usd", "opex_usd", "tax_usd", "net_cash_flow_usd",
+               "cumulative_usd", "present_value_usd"},
+              cash);
+
+    std::vector<Line> assumptions;
+    for (const auto& [key, a] : input.assumptions)
+        assumptions.push_back({key, num(a.base), num(a.low), num(a.high), a.unit,
+                               a.estimate ? "true" : "false",
+                               input.project->assumptions.count(key) ? "true" : "false", a.source});
+    dir.write("assumptions.csv",
+              {"key", "base", "low", "high", "unit", "estimate", "design_override", "source"}, assumptions);
+
+    std::vector<Line> rules;
+    for (const auto& rule : r.rules)
+        rules.push_back({cost::severityName(rule.severity), rule.rule, rule.entity, rule.message});
+    dir.write("rules.csv", {"severity", "rule", "entity", "message"}, rules);
+
+    if (input.tornado) {
+        std::vector<Line> lines;
+        for (const auto& b : input.tornado->bars)
+            lines.push_back({input.tornado->output, num(input.tornado->base), b.assumption, num(b.inputLow),
+                             num(b.inputHigh), num(b.outputAtLow), num(b.outputAtHigh), num(b.swing)});
+        dir.write("sensitivity.csv",
+                  {"output", "base", "assumption", "input_low", "input_high", "output_at_low",
+                   "output_at_high", "swing"},
+                  lines);
+    }
+    if (input.uncertainty) {
+        std::vector<Line> lines;
+        for (const auto& [key, p] : *input.uncertainty)
+            lines.push_back({key, num(p.p10), num(p.p50), num(p.p90), num(p.mean)});
+        dir.write("uncertainty.csv", {"output", "p10", "p50", "p90", "mean"}, lines);
+    }
+    dir.commit();
+}
+
+void writeComparisonCsv(const ComparisonInput& input, const std::string& directory) {
+    const auto& cmp = input.comparison;
+    if (cmp.names.empty() || input.results.size() != cmp.names.size())
+        throw std::invalid_argument("writeComparisonCsv: one result per compared design is required");
+    CsvDirectory dir(directory);
+    std::vector<Line> lines;
+    for (const auto& row : cmp.rows)
+        for (size_t i = 0; i < cmp.names.size(); ++i) {
+            auto at = [&](const std::vector<double>& v) { return i < v.size() ? v[i] : 0.0; };
+            lines.push_back({row.key, row.label, row.unit, cmp.names[i], i == cmp.baseline ? "true" : "false",
+                             num(at(row.values)), num(at(row.deltaAbsolute)), num(at(row.deltaPercent)),
+                             static_cast<int>(i) == row.best ? "true" : "false",
+                             static_cast<int>(i) == row.worst ? "true" : "false"});
+        }
+    dir.write("comparison.csv",
+              {"key", "label", "unit", "design", "baseline", "value", "delta_absolute", "delta_percent",
+               "best", "worst"},
+              lines);
+    std::vector<Line> capex;
+    for (const auto& c : cost::kCapexCategories)
+        for (size_t i = 0; i < cmp.names.size(); ++i) {
+            const auto* res = input.results[i];
+            if (!res) throw std::invalid_argument("writeComparisonCsv: null result");
+            auto it = res->capex.byCategory.find(c);
+            capex.push_back(
+                {c, cmp.names[i], num(it == res->capex.byCategory.end() ? 0.0 : it->second.value())});
+        }
+    dir.write("capex.csv", {"category", "design", "cost_usd"}, capex);
+    dir.commit();
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,816 @@
+#include "report/pdf_report.h"
+
+#include "report/atomic_file.h"
+#include "report/pdf_charts.h"
+#include "report/pdf_layout.h"
+#include "report/report_format.h"
+#include "results_json.h"
+
+#include <QGuiApplication>
+#include <QPainter>
+#include <QPdfWriter>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ctwin::app {
+
+namespace {
+
+using Align = PdfLayout::Align;
+using Table = PdfLayout::Table;
+using Row = PdfLayout::Row;
+
+const QColor kAccent(0x1d, 0x4e, 0x89);
+const QColor kInk(0x1f, 0x29, 0x37);
+const QColor kMuted(0x6b, 0x72, 0x80);
+const QColor kErrorFill(0xfd, 0xe2, 0xe2);
+const QColor kWarningFill(0xfe, 0xf3, 0xc7);
+const QColor kBestFill(0xdc, 0xfc, 0xe7);
+const QColor kWorstFill(0xfd, 0xe2, 0xe2);
+const QColor kTileFill(0xee, 0xf2, 0xf8);
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+void requireGuiApplication() {
+    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+        throw std::logic_error("PDF reports need a QGuiApplication (for fonts); create one first, with "
+                               "QT_QPA_PLATFORM=offscreen when there is no display");
+}
+
+double assumptionBase(const model::AssumptionSet& set, const std::string& key, double fallback = 0.0) {
+    auto it = set.find(key);
+    return it == set.end() ? fallback : it->second.base;
+}
+
+/// The band, name, description and contents of a title page.
+void titlePage(PdfLayout& doc, const QString& kind, const QString& name, const QString& description) {
+    doc.block(28.0, [kind](QPainter& p, const QRectF& r) {
+        p.fillRect(r, kAccent);
+        const double u = p.device()->logicalDpiX() / 25.4;
+        p.setPen(Qt::white);
+        p.setFont(PdfLayout::font(9.0, true));
+        p.drawText(r.adjusted(8 * u, 6 * u, -8 * u, -6 * u), Qt::AlignLeft | Qt::AlignTop,
+                   QStringLiteral("CLUSTERTWIN"));
+        p.setFont(PdfLayout::font(18.0, true));
+        p.drawText(r.adjusted(8 * u, 6 * u, -8 * u, -5 * u), Qt::AlignLeft | Qt::AlignBottom, kind);
+    });
+    doc.space(10.0);
+    doc.text(name, PdfLayout::font(22.0, true), kInk, 4.0);
+    if (!description.isEmpty()) doc.text(description, PdfLayout::font(11.0), kMuted, 8.0);
+}
+
+/// A grid of headline tiles (label above a large value), four per row.
+void tiles(PdfLayout& doc, const std::vector<std::pair<QString, QString>>& items) {
+    constexpr int perRow = 4;
+    for (size_t start = 0; start < items.size(); start += perRow) {
+        std::vector<std::pair<QString, QString>> row(
+            items.begin() + static_cast<long>(start),
+            items.begin() + static_cast<long>(std::min(items.size(), start + perRow)));
+        doc.block(19.0, [row](QPainter& p, const QRectF& r) {
+            const double u = p.device()->logicalDpiX() / 25.4, gap = 3 * u;
+            const double w = (r.width() - gap * (perRow - 1)) / perRow;
+            for (size_t i = 0; i < row.size(); ++i) {
+                const QRectF tile(r.left() + static_cast<double>(i) * (w + gap), r.top(), w, r.height());
+                p.setPen(Qt::NoPen);
+                p.setBrush(kTileFill);
+                p.drawRoundedRect(tile, 1.5 * u, 1.5 * u);
+                p.fillRect(QRectF(tile.left(), tile.top(), 1.0 * u, tile.height()), kAccent);
+                p.setPen(kMuted);
+                p.setFont(PdfLayout::font(7.5));
+                p.drawText(tile.adjusted(3.5 * u, 2.5 * u, -2 * u, -2 * u), Qt::AlignLeft | Qt::AlignTop,
+                           row[i].first);
+                p.setPen(kInk);
+                p.setFont(PdfLayout::font(13.0, true));
+                p.drawText(tile.adjusted(3.5 * u, 2 * u, -2 * u, -3 * u), Qt::AlignLeft | Qt::AlignBottom,
+                           row[i].second);
+            }
+        });
+    }
+}
+
+class FinancePdf {
+public:
+    FinancePdf(const ReportInput& in, PdfLayout& doc)
+        : m_in(in), m_r(*in.results), m_p(*in.project), m_doc(doc) {}
+
+    void build() {
+        titlePage(m_doc, QStringLiteral("Finance report"), name(), QString());
+        Table meta{{{"", 1.0}, {"", 4.0}}, {}, 9.0, false};
+        meta.rows.push_back({{"Date", q(reportDate(m_in.date))}, false, {}});
+        meta.rows.push_back({{"Design id", q(m_p.info.id)}, false, {}});
+        meta.rows.push_back({{"Currency", q(m_p.info.currency)}, false, {}});
+        meta.rows.push_back({{"Horizon", QString::number(horizon()) + " years"}, false, {}});
+        m_doc.table(meta);
+        m_doc.subheading("Contents");
+        QStringList sections = {"Executive summary", "Capex by category",  "Depreciation",
+                                "Yearly cash flow",  "TCO and unit costs", "Goodput and reliability",
+                                "Design rules",      "Assumptions"};
+        if (m_in.tornado && !m_in.tornado->bars.empty()) sections << "Sensitivity";
+        if (m_in.uncertainty && !m_in.uncertainty->empty()) sections << "Uncertainty";
+        sections << "Appendix: figures and how they are computed";
+        m_doc.contents(sections);
+        if (!m_p.info.description.empty() || !m_p.info.sources.empty()) {
+            m_doc.subheading("About the design");
+            if (!m_p.info.description.empty())
+                m_doc.text(q(m_p.info.description), PdfLayout::font(8.5), kMuted, 3.0);
+            if (!m_p.info.sources.empty()) {
+                Table sources{{{"Design sources", 1.0}}, {}, 7.5, true};
+                for (const auto& src : m_p.info.sources)
+                    sources.rows.push_back({{q(src)}, false, {}});
+                m_doc.table(sources);
+            }
+        }
+
+        m_doc.newPage();
+        summary();
+        capex();
+        depreciation();
+        cashFlow();
+        tco();
+        reliability();
+        rules();
+        m_doc.newPage();
+        assumptions();
+        sensitivity();
+        uncertainty();
+        m_doc.newPage();
+        appendix();
+    }
+
+    QString name() const { return q(m_p.info.name.empty() ? m_p.info.id : m_p.info.name); }
+
+private:
+    QString fig(const std::string& key) const { return q(formatFigureOf(m_r, key)); }
+    QString money(double usd) const { return q(formatMoney(usd)); }
+    QString millions(double usd) const { return q(formatMillions(usd)); }
+    QString human(double v, const std::string& unit = "") const { return q(cost::formatHuman(v, unit)); }
+    double assumption(const std::string& key, double fallback = 0.0) const {
+        return assumptionBase(m_in.assumptions, key, fallback);
+    }
+    int horizon() const { return static_cast<int>(m_r.finance.cashFlows.size()) - 1; }
+
+    std::string tokenCostKey() const {
+        if (m_r.figure("training.cost_per_million_tokens_usd")) return "training.cost_per_million_tokens_usd";
+        return "inference.cost_per_million_output_tokens_usd";
+    }
+
+    void summary() {
+        m_doc.heading("Executive summary");
+        const bool hasIrr = m_r.figure("finance.irr") != nullptr;
+        tiles(m_doc,
+              {{"GPUs", fig("inventory.gpus")},
+               {"IT power", fig("power.it_mw")},
+               {"Facility power", fig("power.facility_mw")},
+               {"PUE", fig("power.pue")},
+               {"Capex", fig("capex.total_usd")},
+               {"Capex per GPU", fig("capex.per_gpu_usd")},
+               {"TCO per year", fig("finance.tco_annual_usd")},
+               {"Cost per GPU-hour", fig("finance.cost_per_gpu_hour_usd")},
+               {m_r.figure("training.cost_per_million_tokens_usd") ? "Training cost per M tokens"
+                                                                   : "Cost per M output tokens",
+                fig(tokenCostKey())},
+               {"Goodput", fig("reliability.goodput")},
+               {"NPV at WACC", fig("finance.npv_usd")},
+               {hasIrr ? "IRR" : "Payback", hasIrr ? fig("finance.irr") : fig("finance.payback_years")}});
+        m_doc.space(2.0);
+        int errors = 0, warnings = 0;
+        for (const auto& rule : m_r.rules) {
+            if (rule.severity == cost::Severity::Error) ++errors;
+            if (rule.severity == cost::Severity::Warning) ++warnings;
+        }
+        const auto& bom = m_r.bom;
+        QString text =
+            QStringLiteral(
+                "%1 has %2 GPUs in %3 racks across %4 site(s) and %5 building(s), drawing %6 of IT "
+                "power at %7 utilization (%8 at the facility, PUE %9). ")
+                .arg(name(), human(bom.gpus), human(bom.racks), human(bom.sites), human(bom.buildings),
+                     fig("power.it_mw"), q(formatPercent(assumption("utilization"))),
+                     fig("power.facility_mw"), fig("power.pue"));
+        text +=
+            QStringLiteral(
+                "It costs %1 to build (%2 per GPU) and %3 to own and run, which is %4 per sold GPU-hour. ")
+                .arg(fig("capex.total_usd"), fig("capex.per_gpu_usd"), fig("finance.tco_annual_usd"),
+                     money(m_r.finance.costPerGpuHour));
+        text += QStringLiteral(
+                    "At a GPU-hour price of %1 the net present value over %2 years at a WACC of %3 is %4. ")
+                    .arg(money(assumption("gpu_hour_price_usd")), QString::number(horizon()),
+                         q(formatPercent(assumption("wacc"))), fig("finance.npv_usd"));
+        text += QStringLiteral("Design rules: %1 error(s), %2 warning(s).").arg(errors).arg(warnings);
+        m_doc.paragraph(text);
+
+        m_doc.subheading("Headline figures");
+        Table t{{{"Figure", 2.2}, {"Value", 1.6, Align::Right}, {"How it is computed", 4.6}}, {}, 8.0, true};
+        for (const char* key : {"inventory.gpus",
+                                "inventory.racks",
+                                "power.it_mw",
+                                "power.it_peak_mw",
+                                "power.facility_mw",
+                                "power.pue",
+                                "capex.total_usd",
+                                "capex.per_gpu_usd",
+                                "capex.per_mw_usd",
+                                "finance.annualized_capex_usd",
+                                "finance.opex_annual_usd",
+                                "finance.tco_annual_usd",
+                                "finance.cost_per_gpu_hour_usd",
+                                "training.cost_per_million_tokens_usd",
+                                "inference.cost_per_million_input_tokens_usd",
+                                "inference.cost_per_million_output_tokens_usd",
+                                "reliability.goodput",
+                                "finance.npv_usd",
+                                "finance.irr",
+                                "finance.payback_years"}) {
+            if (const auto* f = m_r.figure(key))
+                t.rows.push_back({{q(f->label), q(formatFigure(*f)), q(f->provenance.formula)}, false, {}});
+        }
+        m_doc.table(t);
+    }
+
+    void capex() {
+        const auto& c = m_r.capex;
+        m_doc.heading("Capex by category");
+        m_doc.paragraph(
+            QStringLiteral("Total capex is %1: %2 per GPU and %3 per MW of IT power at full load. "
+                           "Shares are of the total.")
+                .arg(fig("capex.total_usd"), fig("capex.per_gpu_usd"), fig("capex.per_mw_usd")));
+        Table t{{{"Category", 3.2},
+                 {"Capex ($M)", 1.4, Align::Right},
+                 {"Share", 1.0, Align::Right},
+                 {"Per GPU ($)", 1.4, Align::Right}},
+                {},
+                8.0,
+                true};
+        std::vector<BarItem> bars;
+        for (size_t i = 0; i < cost::kCapexCategories.size(); ++i) {
+            const auto& cat = cost::kCapexCategories[i];
+            auto it = c.byCategory.find(cat);
+            const double v = it == c.byCategory.end() ? 0.0 : it->second.value();
+            const double perGpu = m_r.bom.gpus > 0 ? v / m_r.bom.gpus : 0.0;
+            t.rows.push_back({{q(capexCategoryLabel(cat)), millions(v), q(formatPercent(c.share(cat))),
+                               human(std::round(perGpu))},
+                              false,
+                              {}});
+            bars.push_back({q(capexCategoryLabel(cat)), v, money(v) + "  " + q(formatPercent(c.share(cat))),
+                            chartColor(i)});
+        }
+        t.rows.push_back(
+            {{"Total", millions(c.total.value()), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
+        m_doc.table(t);
+        m_doc.block(72.0, [bars](QPainter& p, const QRectF& r) { drawHorizontalBars(p, r, bars); });
+    }
+
+    void depreciation() {
+        const auto& fin = m_r.finance;
+        m_doc.heading("Depreciation");
+        m_doc.paragraph(
+            QStringLiteral(
+                "Capex depreciates by asset class over its useful life: straight line (cost / life per "
+                "year, a fractional last year takes the remainder) and declining balance at %1 / life of "
+                "the book value, switching to straight line when that is larger (IRS Publication 946). "
+                "The cash flow uses straight line for tax. Amounts in $M.")
+                .arg(human(assumption("declining_balance_factor", 2.0))));
+        Table classes{{{"Asset class", 1.6},
+                       {"Capex categories", 3.4},
+                       {"Capex ($M)", 1.2, Align::Right},
+                       {"Life (years)", 1.0, Align::Right},
+                       {"Straight line per year ($M)", 1.5, Align::Right}},
+                      {},
+                      8.0,
+                      true};
+        for (const auto& ac : fin.assetClasses) {
+            QStringList cats;
+            for (const auto& cat : assetClassCategories(ac.name))
+                cats << q(capexCategoryLabel(cat));
+            classes.rows.push_back(
+                {{q(assetClassLabel(ac.name)), cats.join(", "), millions(ac.capex.value()),
+                  human(ac.lifeYears),
+                  millions(ac.lifeYears > 0 ? ac.capex.value() / ac.lifeYears : ac.capex.value())},
+                 false,
+                 {}});
+        }
+        classes.rows.push_back(
+            {{"Total", "", millions(m_r.capex.total.value()), "", millions(fin.depreciationAnnual.value())},
+             true,
+             {}});
+        m_doc.table(classes);
+        schedule(
+            "Straight-line schedule ($M)",
+            [](const cost::AssetClass& ac) -> const auto& { return ac.straightLine; });
+        schedule(
+            QStringLiteral("Declining-balance schedule ($M, factor %1)")
+                .arg(human(assumption("declining_balance_factor", 2.0))),
+            [](const cost::AssetClass& ac) -> const auto& { return ac.decliningBalance; });
+    }
+
+    template <class Get> void schedule(const QString& title, Get get) {
+        const auto& classes = m_r.finance.assetClasses;
+        m_doc.subheading(title);
+        Table t{{{"Year", 0.8}}, {}, 8.0, true};
+        for (const auto& ac : classes)
+            t.columns.push_back({q(assetClassLabel(ac.name)), 1.2, Align::Right});
+        t.columns.push_back({"Total", 1.2, Align::Right});
+        std::vector<double> columnTotals(classes.size() + 1, 0.0);
+        for (int y = 0; y < horizon(); ++y) {
+            Row row{{QString::number(y + 1)}, false, {}};
+            double total = 0;
+            for (size_t k = 0; k < classes.size(); ++k) {
+                const auto& s = get(classes[k]);
+                const double v = static_cast<size_t>(y) < s.size() ? s[static_cast<size_t>(y)].value() : 0.0;
+                row.cells << millions(v);
+                total += v;
+                columnTotals[k] += v;
+            }
+            columnTotals.back() += total;
+            row.cells << millions(total);
+            t.rows.push_back(row);
+        }
+        Row sum{{"Total"}, true, {}};
+        for (double v : columnTotals)
+            sum.cells << millions(v);
+        t.rows.push_back(sum);
+        m_doc.table(t);
+    }
+
+    void cashFlow() {
+        const auto& fin = m_r.finance;
+        const double wacc = assumption("wacc");
+        m_doc.heading("Yearly cash flow");
+        m_doc.paragraph(
+            QStringLiteral(
+                "Year 0 pays the capex. Each later year earns the sold GPU-hours (%1 per year) at %2, pays "
+                "opex and a %3 tax on revenue minus opex minus straight-line depreciation (none when "
+                "negative). Present values at a WACC of %4, end-of-year flows. Amounts in $M.")
+                .arg(human(std::round(fin.gpuHoursPerYear)), money(assumption("gpu_hour_price_usd")),
+                     q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc))));
+        Table t{{{"Year", 0.7},
+                 {"Capex", 1.1, Align::Right},
+                 {"Revenue", 1.1, Align::Right},
+                 {"Opex", 1.1, Align::Right},
+                 {"Tax", 1.0, Align::Right},
+                 {"Net cash flow", 1.2, Align::Right},
+                 {"Cumulative", 1.2, Align::Right},
+                 {"Present value", 1.2, Align::Right}},
+                {},
+                8.0,
+                true};
+        std::vector<double> net, cumulative;
+        double cum = 0, sums[6] = {0, 0, 0, 0, 0, 0};
+        for (size_t y = 0; y < fin.cashFlows.size(); ++y) {
+            const double capex = y == 0 ? m_r.capex.total.value() : 0.0;
+            const double rev = y == 0 ? 0.0 : fin.revenue[y - 1].value();
+            const double opex = y == 0 ? 0.0 : fin.opex[y - 1].value();
+            const double tax = y == 0 ? 0.0 : fin.tax[y - 1].value();
+            const double cf = fin.cashFlows[y].value();
+            const double pv = cf * std::pow(1.0 + wacc, -static_cast<double>(y));
+            cum += cf;
+            net.push_back(cf);
+            cumulative.push_back(cum);
+            const double row[6] = {capex, rev, opex, tax, cf, pv};
+            for (int k = 0; k < 6; ++k)
+                sums[k] += row[k];
+            t.rows.push_back({{QString::number(y), millions(capex), millions(rev), millions(opex),
+                               millions(tax), millions(cf), millions(cum), millions(pv)},
+                              false,
+                              {}});
+        }
+        t.rows.push_back({{"Total", millions(sums[0]), millions(sums[1]), millions(sums[2]),
+                           millions(sums[3]), millions(sums[4]), "", millions(sums[5])},
+                          true,
+                          {}});
+        m_doc.table(t);
+        m_doc.paragraph(
+            QStringLiteral("NPV: %1.  IRR: %2.  Payback: %3.")
+                .arg(fig("finance.npv_usd"),
+                     fin.irr ? q(formatPercent(*fin.irr)) : QStringLiteral("none (cash flows do not turn)"),
+                     fin.paybackYears ? human(*fin.paybackYears, "years")
+                                      : QStringLiteral("not within the horizon")));
+        m_doc.block(62.0, [net, cumulative](QPainter& p, const QRectF& r) {
+            drawCashFlowChart(p, r, net, cumulative, [](double v) { return q(formatMoney(v)); });
+        });
+    }
+
+    void tco() {
+        const auto& fin = m_r.finance;
+        const double tco = fin.tcoAnnual.value();
+        auto share = [&](double v) { return q(tco != 0 ? formatPercent(v / tco) : ""); };
+        m_doc.heading("TCO and unit costs");
+        m_doc.paragraph(
+            QStringLiteral("Total cost of ownership per year is the capital recovery of the capex at the "
+                           "WACC over each asset class's life (capital recovery factor) plus opex. The "
+                           "cost per GPU-hour divides it by the GPU-hours sold."));
+        Table t{{{"Item", 2.6},
+                 {"Per year", 1.4, Align::Right},
+                 {"Share of TCO", 1.0, Align::Right},
+                 {"Basis", 3.4}},
+                {},
+                8.0,
+                true};
+        t.rows.push_back(
+            {{"Annualized capex", money(fin.annualizedCapex.value()), share(fin.annualizedCapex.value()),
+              QStringLiteral("capex x CRF(%1, life) per asset class")
+                  .arg(q(formatPercent(assumption("wacc"))))},
+             false,
+             {}});
+        t.rows.push_back({{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()),
+                           QStringLiteral("%1 MWh at %2 per kWh")
+                               .arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)),
+                                    money(assumption("electricity_usd_per_kwh")))},
+                          false,
+                          {}});
+        t.rows.push_back(
+            {{"Maintenance", money(fin.maintenanceAnnual.value()), share(fin.maintenanceAnnual.value()),
+              QStringLiteral("%1 of capex per year")
+                  .arg(q(formatPercent(assumption("maintenance_fraction"))))},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Staff", money(fin.staffAnnual.value()), share(fin.staffAnnual.value()),
+              QStringLiteral("%1 per MW of IT per year").arg(money(assumption("staff_usd_per_mw_year")))},
+             false,
+             {}});
+        t.rows.push_back({{"WAN leases", money(fin.wanLeaseAnnual.value()), share(fin.wanLeaseAnnual.value()),
+                           "scale-across links"},
+                          false,
+                          {}});
+        t.rows.push_back({{"TCO per year", money(tco), share(tco), "annualized capex + opex"}, true, {}});
+        m_doc.table(t);
+
+        Table unit{{{"Unit cost", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
+        unit.rows.push_back({{"GPU-hours sold per year", human(std::round(fin.gpuHoursPerYear)),
+                              QStringLiteral("sellable GPUs x 8,766 h x %1 utilization")
+                                  .arg(q(formatPercent(assumption("utilization"))))},
+                             false,
+                             {}});
+        unit.rows.push_back(
+            {{"Cost per GPU-hour", fig("finance.cost_per_gpu_hour_usd"), "TCO per year / GPU-hours sold"},
+             false,
+             {}});
+        unit.rows.push_back({{"Straight-line depreciation", fig("finance.depreciation_annual_usd"),
+                              "accounting view: capex / life per asset class"},
+                             false,
+                             {}});
+        m_doc.table(unit);
+
+        if (!m_r.training.empty()) {
+            m_doc.subheading("Training");
+            Table tr{{{"Job", 2.4},
+                      {"GPUs", 0.9, Align::Right},
+                      {"Tokens", 1.2, Align::Right},
+                      {"Time to train", 1.1, Align::Right},
+                      {"Run cost", 1.2, Align::Right},
+                      {"Cost per M tokens", 1.2, Align::Right}},
+                     {},
+                     8.0,
+                     true};
+            for (const auto& job : m_r.training) {
+                QString jobName = q(job.jobId);
+                double gpus = 0, tokens = 0;
+                for (const auto& j : m_p.trainingJobs)
+                    if (j.id == job.jobId)
+                        jobName = q(j.name.empty() ? j.id : j.name), gpus = j.gpus, tokens = j.tokens;
+                tr.rows.push_back({{jobName, human(gpus), human(tokens / 1e12, "T"),
+                                    human(job.estimate.time.value() / 86400.0, "days"),
+                                    money(job.runCost.value()), money(job.costPerMillionTokens)},
+                                   false,
+                                   {}});
+            }
+            m_doc.table(tr);
+        }
+        if (!m_r.inference.empty()) {
+            m_doc.subheading("Inference");
+            Table inf{{{"Service", 1.7},
+                       {"GPUs", 0.8, Align::Right},
+                       {"Output tok/s per GPU", 1.3, Align::Right},
+                       {"Tok/s per user", 1.0, Align::Right},
+                       {"Tok/s per MW", 1.1, Align::Right},
+                       {"$ per M input tokens", 1.0, Align::Right},
+                       {"$ per M output tokens", 1.0, Align::Right},
+                       {"Joules per token", 0.9, Align::Right}},
+                      {},
+                      8.0,
+                      true};
+            for (const auto& s : m_r.inference) {
+                QString serviceName = q(s.serviceId);
+                double gpus = 0;
+                for (const auto& x : m_p.inferenceServices)
+                    if (x.id == s.serviceId) serviceName = q(x.name.empty() ? x.id : x.name), gpus = x.gpus;
+                inf.rows.push_back(
+                    {{serviceName, human(gpus), human(gpus > 0 ? s.sizing.outputTokensPerSecond / gpus : 0.0),
+                      human(s.sizing.decode.tokensPerSecondPerUser), human(s.tokensPerSecondPerMw),
+                      money(s.costPerMillionInputTokens), money(s.costPerMillionOutputTokens),
+                      human(s.joulesPerToken)},
+                     false,
+                     {}});
+            }
+            m_doc.table(inf);
+        }
+    }
+
+    void reliability() {
+        const auto& fin = m_r.finance;
+        m_doc.heading("Goodput and reliability");
+        m_doc.paragraph(
+            QStringLiteral("Goodput is the share of GPU time that advances training after failures, "
+                           "restarts and checkpoints. It scales the time to train and so the run cost."));
+        Table t{{{"Figure", 2.4}, {"Value", 1.4, Align::Right}, {"Basis", 4.6}}, {}, 8.0, true};
+        // Every figure of the reliability model (goodput, interruptions, MTBF, checkpointing, lost
+        // GPU-hours).
+        for (const auto& f : m_r.figures)
+            if (f.key.rfind("reliability.", 0) == 0)
+                t.rows.push_back({{q(f.label), q(formatFigure(f)), q(f.provenance.formula)}, false, {}});
+        t.rows.push_back({{"Spare racks", human(m_r.bom.spareRacks),
+                           QStringLiteral("target %1 of compute racks")
+                               .arg(q(formatPercent(assumption("spare_fraction_target"))))},
+                          false,
+                          {}});
+        t.rows.push_back(
+            {{"Spare GPUs", human(m_r.bom.spareGpus), "hot spares, idle until a failure"}, false, {}});
+        if (m_r.figure("training.time_days"))
+            t.rows.push_back(
+                {{"Time to train", fig("training.time_days"), "includes the goodput loss"}, false, {}});
+        t.rows.push_back(
+            {{"Time to revenue", fig("finance.time_to_revenue_days"), "delivery to paying workload"},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Burn-in cost", money(fin.burnInCost.value()), "TCO of the capacity until it earns"},
+             false,
+             {}});
+        m_doc.table(t);
+    }
+
+    void rules() {
+        m_doc.heading("Design rules");
+        if (m_r.rules.empty()) {
+            m_doc.paragraph("No findings: the design passes every design rule.");
+            return;
+        }
+        Table t{{{"Severity", 0.9}, {"Rule", 1.6}, {"Entity", 1.6}, {"Message", 4.4}}, {}, 8.0, true};
+        for (const auto& rule : m_r.rules) {
+            const QColor fill = rule.severity == cost::Severity::Error     ? kErrorFill
+                                : rule.severity == cost::Severity::Warning ? kWarningFill
+                                                                           : QColor();
+            t.rows.push_back(
+                {{q(cost::severityName(rule.severity)), q(rule.rule), q(rule.entity), q(rule.message)},
+                 false,
+                 {fill}});
+        }
+        m_doc.table(t);
+    }
+
+    void assumptions() {
+        m_doc.heading("Assumptions");
+        m_doc.paragraph(
+            QStringLiteral("Every assumption the figures use, with its base value, the low-high range "
+                           "that sensitivity and uncertainty explore, and its source. Values the "
+                           "design overrides are marked."));
+        Table t{{{"Assumption", 2.5},
+                 {"Base", 0.85, Align::Right},
+                 {"Low", 0.85, Align::Right},
+                 {"High", 0.85, Align::Right},
+                 {"Unit", 1.2},
+                 {"Source", 3.9}},
+                {},
+                7.5,
+                true};
+        for (const auto& [key, a] : m_in.assumptions) {
+            QString k = q(key);
+            if (m_p.assumptions.count(key)) k += "\n(design override)";
+            QString source = q(a.source);
+            if (a.estimate && !source.contains("stimate")) source += " (estimate)";
+            t.rows.push_back({{k, human(a.base), human(a.low), human(a.high), q(a.unit), source}, false, {}});
+        }
+        m_doc.table(t);
+    }
+
+    QString outputValue(const std::string& key, double v) const {
+        const auto* f = m_r.figure(key);
+        return q(formatFigureValue(key, v, f ? f->unit : ""));
+    }
+
+    void sensitivity() {
+        if (!m_in.tornado || m_in.tornado->bars.empty()) return;
+        const auto& tor = *m_in.tornado;
+        const auto* f = m_r.figure(tor.output);
+        const QString label = f ? q(f->label) : q(tor.output);
+        m_doc.newPage();
+        m_doc.heading("Sensitivity");
+        m_doc.paragraph(
+            QStringLiteral("How %1 (base %2) moves when one assumption at a time goes from its low to its "
+                           "high value, all others at base. Widest swing first.")
+                .arg(label, outputValue(tor.output, tor.base)));
+        constexpr size_t kMaxBars = 15;
+        std::vector<TornadoItem> items;
+        for (size_t i = 0; i < tor.bars.size() && i < kMaxBars; ++i) {
+            const auto& b = tor.bars[i];
+            items.push_back({q(b.assumption), b.outputAtLow, b.outputAtHigh});
+        }
+        const std::string key = tor.output;
+        const double height = 22.0 + 7.5 * static_cast<double>(items.size());
+        m_doc.block(height, [this, items, key, base = tor.base](QPainter& p, const QRectF& r) {
+            drawTornado(p, r, items, base, [this, key](double v) { return outputValue(key, v); });
+        });
+        Table t{{{"Assumption", 2.2},
+                 {"Low input", 1.1, Align::Right},
+                 {"High input", 1.1, Align::Right},
+                 {"Output at low", 1.2, Align::Right},
+                 {"Output at high", 1.2, Align::Right},
+                 {"Swing", 1.1, Align::Right}},
+                {},
+                7.5,
+                true};
+        for (const auto& b : tor.bars) {
+            auto it = m_in.assumptions.find(b.assumption);
+            const std::string unit = it == m_in.assumptions.end() ? "" : it->second.unit;
+            t.rows.push_back({{q(b.assumption), human(b.inputLow, unit), human(b.inputHigh, unit),
+                               outputValue(key, b.outputAtLow), outputValue(key, b.outputAtHigh),
+                               outputValue(key, b.swing)},
+                              false,
+                              {}});
+        }
+        m_doc.table(t);
+    }
+
+    void uncertainty() {
+        if (!m_in.uncertainty || m_in.uncertainty->empty()) return;
+        m_doc.heading("Uncertainty");
+        m_doc.paragraph(
+            QStringLiteral("Monte Carlo over all assumptions at once, each drawn from a triangular "
+                           "distribution over its low, base and high values: the 10th, 50th and 90th "
+                           "percentiles and the mean of each output."));
+        Table t{{{"Output", 2.6},
+                 {"P10", 1.2, Align::Right},
+                 {"P50", 1.2, Align::Right},
+                 {"P90", 1.2, Align::Right},
+                 {"Mean", 1.2, Align::Right}},
+                {},
+                8.0,
+                true};
+        for (const auto& [key, pc] : *m_in.uncertainty) {
+            const auto* f = m_r.figure(key);
+            t.rows.push_back({{f ? q(f->label) : q(key), outputValue(key, pc.p10), outputValue(key, pc.p50),
+                               outputValue(key, pc.p90), outputValue(key, pc.mean)},
+                              false,
+                              {}});
+        }
+        m_doc.table(t);
+    }
+
+    void appendix() {
+        m_doc.heading("Appendix: figures and how they are computed");
+        m_doc.paragraph(QStringLiteral("Every figure of the evaluation with its export key (as in "
+                                       "\"clustertwin-cli evaluate --json\"), value, formula and sources."));
+        Table t{{{"Key", 2.8}, {"Value", 1.4, Align::Right}, {"Formula and sources", 4.2}}, {}, 7.0, true};
+        for (const auto& f : m_r.figures) {
+            QString how = q(f.provenance.formula);
+            QStringList sources;
+            for (const auto& s : f.provenance.sources)
+                if (!s.empty()) sources << q(s);
+            if (!sources.isEmpty()) how += "\nSources: " + sources.join("; ");
+            t.rows.push_back({{q(f.key), q(formatFigure(f)), how}, false, {}});
+        }
+        m_doc.table(t);
+    }
+
+    const ReportInput& m_in;
+    const cost::Results& m_r;
+    const model::Project& m_p;
+    PdfLayout& m_doc;
+};
+
+/// Lays out with `build` and writes the PDF atomically to `path`.
+template <class Build>
+void writePdf(const std::string& path, const QString& title, const QString& footer, Build build) {
+    AtomicFile file(path);
+    {
+        QPdfWriter writer(q(file.tempPath()));
+        writer.setCreator(QStringLiteral("ClusterTwin"));
+        writer.setTitle(title);
+        PdfLayout doc(writer);
+        build(doc);
+        if (!doc.render(footer)) file.fail("cannot write the PDF");
+    }
+    file.commit();
+}
+
+} // namespace
+
+void writePdfReport(const ReportInput& input, const std::string& path) {
+    if (!input.project || !input.results)
+        throw std::invalid_argument("writePdfReport: project and results are required");
+    requireGuiApplication();
+    const QString name =
+        q(input.project->info.name.empty() ? input.project->info.id : input.project->info.name);
+    writePdf(path, "Finance report: " + name,
+             QStringLiteral("ClusterTwin finance report: %1, %2").arg(name, q(reportDate(input.date))),
+             [&](PdfLayout& doc) { FinancePdf(input, doc).build(); });
+}
+
+void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
+    const auto& cmp = input.comparison;
+    const size_t n = cmp.names.size();
+    if (n == 0 || input.results.size() != n ||
+        std::any_of(input.results.begin(), input.results.end(), [](const cost::Results* r) { return !r; }))
+        throw std::invalid_argument(
+            "writeComparisonPdf: one non-null result per compared design is required");
+    requireGuiApplication();
+    const QString date = q(reportDate(input.date));
+    writePdf(
+        path, QStringLiteral("Design comparison"),
+        QStringLiteral("ClusterTwin design comparison, %1").arg(date), [&](PdfLayout& doc) {
+            QStringList names;
+            for (size_t i = 0; i < n; ++i)
+                names << q(cmp.names[i]) + (i == cmp.baseline ? " (baseline)" : "");
+            titlePage(doc, QStringLiteral("Design comparison"), names.join(", "),
+                      QStringLiteral("%1 designs side by side, deltas against %2. %3")
+                          .arg(n)
+                          .arg(q(cmp.names[std::min(cmp.baseline, n - 1)]), date));
+            doc.heading("Designs");
+            Table designs{{{"Design", 2.2},
+                           {"GPUs", 1.2, Align::Right},
+                           {"Facility power", 1.2, Align::Right},
+                           {"Capex", 1.2, Align::Right},
+                           {"TCO per year", 1.3, Align::Right},
+                           {"Cost per GPU-hour", 1.3, Align::Right}},
+                          {},
+                          8.0,
+                          true};
+            for (size_t i = 0; i < n; ++i) {
+                const auto& res = *input.results[i];
+                designs.rows.push_back(
+                    {{names[static_cast<int>(i)], q(formatFigureOf(res, "inventory.gpus")),
+                      q(formatFigureOf(res, "power.facility_mw")), q(formatFigureOf(res, "capex.total_usd")),
+                      q(formatFigureOf(res, "finance.tco_annual_usd")),
+                      q(formatFigureOf(res, "finance.cost_per_gpu_hour_usd"))},
+                     false,
+                     {}});
+            }
+            doc.table(designs);
+
+            doc.heading("Figures side by side");
+            doc.paragraph(
+                QStringLiteral("Each cell shows the value and, below it, the change against the baseline "
+                               "%1. Green marks the best design for a figure, red the worst.")
+                    .arg(q(cmp.names[std::min(cmp.baseline, n - 1)])));
+            Table t{{{"Figure", 2.4}}, {}, n > 4 ? 7.0 : 7.5, true};
+            for (size_t i = 0; i < n; ++i)
+                t.columns.push_back({q(cmp.names[i]), 1.3, Align::Right});
+            for (const auto& row : cmp.rows) {
+                Row r{{q(row.label)}, false, {QColor()}};
+                for (size_t i = 0; i < n && i < row.values.size(); ++i) {
+                    QString cell = q(formatFigureValue(row.key, row.values[i], row.unit));
+                    if (i != cmp.baseline && i < row.deltaPercent.size()) {
+                        char pct[32];
+                        std::snprintf(pct, sizeof pct, "%+.1f%%", row.deltaPercent[i]);
+                        cell += QStringLiteral("\n") + pct;
+                    }
+                    r.cells << cell;
+                    r.fills.push_back(static_cast<int>(i) == row.best    ? kBestFill
+                                      : static_cast<int>(i) == row.worst ? kWorstFill
+                                                                         : QColor());
+                }
+                t.rows.push_back(r);
+            }
+            doc.table(t);
+
+            doc.heading("What drives the differences");
+            if (cmp.explanations.empty())
+                doc.paragraph(QStringLiteral("No headline figure differs by 10% or more from the baseline."));
+            for (const auto& e : cmp.explanations)
+                doc.paragraph(QStringLiteral("\u2022 ") + q(e));
+
+            doc.heading("Capex by category");
+            std::vector<QString> columns, series;
+            std::vector<std::vector<double>> values;
+            for (const auto& name : cmp.names)
+                columns.push_back(q(name));
+            Table capex{{{"Category", 2.4}}, {}, n > 4 ? 7.0 : 7.5, true};
+            for (const auto& name : cmp.names)
+                capex.columns.push_back({q(name) + " ($M)", 1.3, Align::Right});
+            for (const auto& cat : cost::kCapexCategories) {
+                series.push_back(q(capexCategoryLabel(cat)));
+                values.emplace_back();
+                Row r{{q(capexCategoryLabel(cat))}, false, {}};
+                for (const auto* res : input.results) {
+                    auto it = res->capex.byCategory.find(cat);
+                    const double v = it == res->capex.byCategory.end() ? 0.0 : it->second.value();
+                    values.back().push_back(v);
+                    r.cells << q(formatMillions(v));
+                }
+                capex.rows.push_back(r);
+            }
+            Row total{{"Total"}, true, {}};
+            for (const auto* res : input.results)
+                total.cells << q(formatMillions(res->capex.total.value()));
+            capex.rows.push_back(total);
+            doc.block(85.0, [columns, series, values](QPainter& p, const QRectF& r) {
+                drawStackedColumns(p, r, columns, series, values, [](double v) { return q(formatMoney(v)); });
+            });
+            doc.table(capex);
+        });
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,134 @@
+#include "report/report_format.h"
+
+#include "results_json.h"
+
+#include <QDate>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace ctwin::app {
+
+namespace {
+/// "1234567.8" -> "1,234,567.8".
+std::string groupThousands(const std::string& digits) {
+    const auto point = digits.find('.');
+    const std::string whole = digits.substr(0, point);
+    std::string out;
+    for (size_t i = 0; i < whole.size(); ++i) {
+        if (i > 0 && (whole.size() - i) % 3 == 0) out += ',';
+        out += whole[i];
+    }
+    return point == std::string::npos ? out : out + digits.substr(point);
+}
+} // namespace
+
+std::string formatMoney(double usd) {
+    const double a = std::abs(usd);
+    const std::string sign = usd < 0 ? "-$" : "$";
+    if (a >= 1e6) {
+        // Millions always with one decimal, so that columns of them line up.
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f", a / 1e6);
+        return sign + groupThousands(buf) + "M";
+    }
+    // Cents from $1 to $100 (always two decimals, so "$2.00" beside "$2.50"), four decimals below $1
+    // (token prices such as $0.0234 per million), grouped whole dollars above.
+    char buf[64];
+    if (a > 0 && a < 1)
+        std::snprintf(buf, sizeof buf, "%.4f", a);
+    else if (a >= 1 && a < 100)
+        std::snprintf(buf, sizeof buf, "%.2f", a);
+    else
+        return sign + cost::formatHuman(a, "");
+    return sign + buf;
+}
+
+std::string formatMillions(double usd) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", std::abs(usd) / 1e6);
+    const std::string s = groupThousands(buf);
+    return usd < 0 && s != "0.0" ? "-" + s : s;
+}
+
+std::string formatPercent(double fraction, int decimals) {
+    // More decimals (up to 4) for a small non-zero value that would print as 0.0%, e.g. an IRR of -0.03%.
+    const double pct = fraction * 100.0;
+    while (decimals < 4 && pct != 0.0 && std::abs(pct) < 0.5 * std::pow(10.0, -decimals))
+        ++decimals;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f%%", decimals, pct);
+    return buf;
+}
+
+namespace {
+bool isPercentFigure(const std::string& key) {
+    return key.rfind("capex.share.", 0) == 0 || key == "finance.irr" || key == "reliability.goodput";
+}
+} // namespace
+
+std::string formatFigureValue(const std::string& key, double value, const std::string& unit) {
+    if (unit.rfind("USD", 0) == 0) return formatMoney(value) + unit.substr(3);
+    if (isPercentFigure(key)) return formatPercent(value);
+    return cost::formatHuman(value, unit);
+}
+
+std::string formatFigure(const cost::Figure& f) {
+    return formatFigureValue(f.key, f.value, f.unit);
+}
+
+std::string formatFigureOf(const cost::Results& results, const std::string& key) {
+    const auto* f = results.figure(key);
+    return f ? formatFigure(*f) : "n/a";
+}
+
+std::string capexCategoryLabel(const std::string& category) {
+    // The category names of SPEC.md §4.4.
+    static const std::map<std::string, std::string> labels = {
+        {"compute", "Accelerators and compute"},
+        {"scale_up_network", "Scale-up network"},
+        {"scale_out_network", "Scale-out network switches"},
+        {"optics_cables", "Optics and cables"},
+        {"storage", "Storage"},
+        {"power", "Power infrastructure"},
+        {"cooling", "Cooling infrastructure"},
+        {"building", "Building, shell and land"},
+        {"scale_across", "Scale-across (WAN)"},
+        {"integration", "Integration and validation"},
+    };
+    auto it = labels.find(category);
+    return it == labels.end() ? category : it->second;
+}
+
+std::string assetClassLabel(const std::string& assetClass) {
+    if (assetClass == "it") return "IT equipment";
+    if (assetClass == "network") return "Network";
+    if (assetClass == "facility") return "Facility";
+    return assetClass;
+}
+
+std::vector<std::string> assetClassCategories(const std::string& assetClass) {
+    if (assetClass == "it") return {"compute", "scale_up_network", "storage", "integration"};
+    if (assetClass == "network") return {"scale_out_network", "optics_cables", "scale_across"};
+    if (assetClass == "facility") return {"power", "cooling", "building"};
+    return {};
+}
+
+bool assetClassMatchesCategories(const cost::AssetClass& assetClass, const cost::CapexResult& capex) {
+    const auto categories = assetClassCategories(assetClass.name);
+    if (categories.empty()) return false;
+    double sum = 0;
+    for (const auto& c : categories) {
+        auto it = capex.byCategory.find(c);
+        if (it == capex.byCategory.end()) return false;
+        sum += it->second.value();
+    }
+    return std::abs(sum - assetClass.capex.value()) <= 1e-9 * std::max(1.0, std::abs(sum));
+}
+
+std::string reportDate(const std::string& date) {
+    return date.empty() ? QDate::currentDate().toString(Qt::ISODate).toStdString() : date;
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,645 @@
+#include "reliability.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace ctwin::cost {
+
+using namespace ctwin::units;
+using model::CatalogItem;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSecondsPerDay = 86400.0;
+
+std::string fmt(double v, int decimals = 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string fmtRate(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+/// A catalog figure when present and finite, else `fallback`.
+double valueOr(const CatalogItem& item, const std::string& field, double fallback) {
+    const auto* v = item.find(field);
+    return v && std::isfinite(v->base) ? v->base : fallback;
+}
+
+void addRule(std::vector<DesignRule>& rules, Severity s, std::string rule, std::string entity,
+             std::string message) {
+    for (const auto& r : rules)
+        if (r.rule == rule && r.entity == entity) return; // one finding per rule and entity
+    rules.push_back({s, std::move(rule), std::move(entity), std::move(message)});
+}
+
+/// Layout look-ups: rack -> row -> hall -> building (-> site).
+struct Layout {
+    std::unordered_map<std::string, const model::Row*> rows;
+    std::unordered_map<std::string, const model::DataHall*> halls;
+    std::unordered_map<std::string, const model::Building*> buildings;
+
+    explicit Layout(const model::Project& p) {
+        for (const auto& r : p.rows)
+            rows[r.id] = &r;
+        for (const auto& h : p.halls)
+            halls[h.id] = &h;
+        for (const auto& b : p.buildings)
+            buildings[b.id] = &b;
+    }
+    const model::Building* buildingOf(const model::RackPlacement& r) const {
+        auto row = rows.find(r.row);
+        if (row == rows.end()) return nullptr;
+        auto hall = halls.find(row->second->hall);
+        if (hall == halls.end()) return nullptr;
+        auto b = buildings.find(hall->second->building);
+        return b == buildings.end() ? nullptr : b->second;
+    }
+    /// Site of a link endpoint (a site id or a building id).
+    std::string siteOfEndpoint(const std::string& id) const {
+        if (auto b = buildings.find(id); b != buildings.end()) return b->second->site;
+        return id;
+    }
+};
+
+/// A units-weighted mean of blast radii.
+struct Radius {
+    double units = 0, weighted = 0;
+    void add(double u, double radius) { units += u, weighted += u * radius; }
+    double mean() const { return units > 0 ? weighted / units : 0.0; }
+};
+
+/// Rates derived from a process (see expectedGoodput in the header).
+struct ProcessRates {
+    double lambda = 0;   // all events, 1/s
+    double upShare = 1;  // P_up
+    double rollback = 0; // λρ, 1/s
+};
+
+ProcessRates processRates(const FailureProcess& p) {
+    ProcessRates r;
+    for (const auto& c : p.classes)
+        r.lambda += c.rate.value();
+    if (!(r.lambda > 0)) return r;
+    double up = 0, a = 0, b = 0;
+    for (const auto& c : p.classes) {
+        const double pc = c.rate.value() / r.lambda;
+        const double survive = std::exp(-r.lambda * c.downtime.value()); // restart not hit by a failure
+        const double keep = 1.0 - std::clamp(c.rollbackFraction, 0.0, 1.0);
+        up += pc * survive;
+        a += pc * keep * survive;
+        b += pc * keep * (1.0 - survive);
+    }
+    // z = A/(1-B): probability that a down period ends without a rollback. 1-B = 0 only when no class rolls
+    // back and every restart is certain to be hit, where z = 1 is the limit.
+    const double z = (1.0 - b) > 1e-300 ? std::min(1.0, a / (1.0 - b)) : 1.0;
+    r.upShare = up;
+    r.rollback = r.lambda * (1.0 - z);
+    return r;
+}
+
+/// Goodput and its losses, as shares of wall-clock time (sum of losses = 1 - goodput).
+struct GoodputParts {
+    double goodput = 0, checkpointOverhead = 0, failureLoss = 1, sdcLoss = 0, stragglerLoss = 0;
+};
+
+GoodputParts goodputParts(const FailureProcess& p) {
+    GoodputParts g;
+    const double tau = p.checkpointInterval.value(), delta = p.checkpointWrite.value();
+    if (!p.feasible || !(tau > 0) || !std::isfinite(tau) || !(delta >= 0) || !std::isfinite(delta)) return g;
+    const double len = tau + delta;
+    const ProcessRates r = processRates(p);
+    const double x = r.rollback * len;
+    // τλρ/(e^(λρL) - 1) = (τ/L)·x/expm1(x); the x -> 0 limit is τ/L (no rollbacks).
+    const double rollbackEfficiency = x > 1e-12 ? (x < 700.0 ? x / std::expm1(x) : 0.0) : 1.0;
+    const double ckptEfficiency = tau / len;
+    const double gCkpt = ckptEfficiency * rollbackEfficiency * r.upShare;
+    double sdc = 0;
+    for (const auto& c : p.classes)
+        sdc += c.rate.value() * std::max(0.0, c.extraRollbackIntervals) * tau;
+    sdc = std::min(sdc, gCkpt);
+    const double s = std::clamp(p.stragglerLoss, 0.0, 1.0);
+    g.checkpointOverhead = 1.0 - ckptEfficiency;
+    g.failureLoss = ckptEfficiency - gCkpt;
+    g.sdcLoss = sdc;
+    g.stragglerLoss = s * (gCkpt - sdc);
+    g.goodput = (1.0 - s) * (gCkpt - sdc);
+    return g;
+}
+
+} // namespace
+
+const char* restartScopeName(RestartScope scope) {
+    switch (scope) {
+    case RestartScope::WholeJob:
+        return "whole job";
+    case RestartScope::ParallelGroup:
+        return "parallel group";
+    case RestartScope::HotSpare:
+        return "hot spare";
+    }
+    return "?";
+}
+
+Time checkpointIntervalYoung(Time delta, Time mtbf) {
+    const double d = delta.value(), m = mtbf.value();
+    if (!(d >= 0) || !std::isfinite(d) || !(m > 0)) return Time{};
+    if (std::isinf(m)) return d > 0 ? kInf * second : Time{};
+    // Young (1974): T = sqrt(2·δ·M).
+    return std::sqrt(2.0 * d * m) * second;
+}
+
+Time checkpointIntervalDaly(Time delta, Time mtbf) {
+    const double d = delta.value(), m = mtbf.value();
+    if (!(d >= 0) || !std::isfinite(d) || !(m > 0)) return Time{};
+    if (std::isinf(m)) return d > 0 ? kInf * second : Time{};
+    // Daly (2006), higher-order estimate: for δ < 2M,
+    // T = sqrt(2δM)·[1 + (1/3)·sqrt(δ/(2M)) + (1/9)·(δ/(2M))] - δ; for δ >= 2M, T = M.
+    if (d >= 2.0 * m) return m * second;
+    const double ratio = d / (2.0 * m);
+    return (std::sqrt(2.0 * d * m) * (1.0 + std::sqrt(ratio) / 3.0 + ratio / 9.0) - d) * second;
+}
+
+double checkpointEfficiency(Time interval, Time delta, Time restart, Time mtbf) {
+    FailureProcess p;
+    p.checkpointInterval = interval;
+    p.checkpointWrite = delta;
+    const double m = mtbf.value();
+    if (!(m > 0) || !(restart.value() >= 0) || !std::isfinite(restart.value())) return 0.0;
+    if (std::isfinite(m))
+        p.classes.push_back(ProcessClass{"failure", (1.0 / m) * hertz, restart, 1.0, 0.0, false});
+    // One class, f = 1: expectedGoodput reduces to Daly's T / (M·e^(R/M)·(e^((T+δ)/M) - 1)).
+    return goodputParts(p).goodput;
+}
+
+double expectedGoodput(const FailureProcess& process) {
+    return goodputParts(process).goodput;
+}
+
+ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catalog& catalog,
+                                     const BillOfMaterials& bom, const model::TrainingJob& job,
+                                     const ReliabilityOptions& opt) {
+    ReliabilityInput in;
+    in.jobId = job.id;
+    in.jobName = job.name;
+    in.jobGpus = job.gpus;
+    in.scope = opt.scope;
+    in.asyncCheckpoint = opt.asyncCheckpoint;
+    in.checkpointInterval = opt.checkpointInterval;
+    in.detectionTime = opt.detectionTime;
+    in.reschedulingTime = opt.reschedulingTime;
+    in.spareSwapTime = opt.spareSwapTime;
+    in.hostCopyBandwidthPerGpu = opt.hostCopyBandwidthPerGpu;
+    in.stragglerLoss = opt.stragglerLoss;
+    in.sdcExtraRollbackIntervals = opt.sdcExtraRollbackIntervals;
+    auto& rules = in.rules;
+    const std::string who = "Training job " + job.name;
+    const double n = std::isfinite(job.gpus) ? job.gpus : 0.0;
+    if (!(n > 0))
+        addRule(rules, Severity::Error, "job_no_gpus", job.id,
+                who + " has no GPUs: reliability cannot be estimated");
+
+    // ---- Footprint: the non-spare compute racks of the job's sites (empty list = every site) ----
+    const Layout layout(p);
+    const std::set<std::string> sites(job.sites.begin(), job.sites.end());
+    double siteGpus = 0, siteServers = 0, siteNics = 0, spareGpus = 0, frontendBytesPerS = 0;
+    Radius gpuRadius, serverRadius, nicRadius;
+    std::map<std::string, double> jobBuildingGpus; // non-spare GPUs of the job's sites by building
+    std::map<std::string, double> allBuildingGpus; // every compute GPU (spares too) by building
+    std::map<std::string, double> loopGpus;        // non-spare GPUs of the job's sites by cooling loop
+    std::map<std::string, double> feedGpus, feedSingleGpus;
+    for (const auto& rack : p.racks) {
+        const auto* type = catalog.find(rack.rackType);
+        const auto* building = layout.buildingOf(rack);
+        if (!type || type->kind != "compute" || !building) continue;
+        const double g = valueOr(*type, "gpus", 0.0);
+        if (!(g > 0)) continue;
+        allBuildingGpus[building->id] += g;
+        if (!sites.empty() && !sites.count(building->site)) continue;
+        if (rack.spare) {
+            spareGpus += g;
+            continue;
+        }
+        const double servers = valueOr(*type, "servers", 0.0);
+        const double serverGpus = servers > 0 ? g / servers : g;
+        // A GPU fault takes down its NVLink domain when the domain spans trays (NVL72: 72 GPUs), else its
+        // server (HGX: 8 GPUs): the tensor-parallel group cannot run with a member missing.
+        const double domain = std::max(serverGpus, valueOr(*type, "scale_up_domain_gpus", serverGpus));
+        const double nics = valueOr(*type, "backend_nics", g);
+        siteGpus += g, siteServers += servers, siteNics += nics;
+        gpuRadius.add(g, domain);
+        serverRadius.add(servers, serverGpus);
+        nicRadius.add(nics, serverGpus);
+        frontendBytesPerS +=
+            valueOr(*type, "frontend_nics", 0.0) * valueOr(*type, "frontend_nic_bit_per_s", 0.0) / 8.0;
+        jobBuildingGpus[building->id] += g;
+        if (!rack.coolingLoop.empty()) loopGpus[rack.coolingLoop] += g;
+        // A rack on one feed (or twice the same feed) goes down with it; A/B racks ride through on the other.
+        const bool singleFed = rack.feedA.empty() != rack.feedB.empty() || rack.feedA == rack.feedB;
+        for (const auto* feed : {&rack.feedA, &rack.feedB}) {
+            if (feed->empty() || (feed == &rack.feedB && rack.feedB == rack.feedA)) continue;
+            feedGpus[*feed] += g;
+            if (singleFed) feedSingleGpus[*feed] += g;
+        }
+    }
+    in.spareGpus = spareGpus;
+    if (siteGpus <= 0 && n > 0)
+        addRule(rules, Severity::Error, "job_no_racks", job.id,
+                who + ": its sites hold no compute racks (spares aside); hardware failures cannot be placed");
+    else if (n > siteGpus)
+        addRule(rules, Severity::Error, "job_exceeds_sites", job.id,
+                who + " needs " + fmt(n) + " GPUs; its sites hold " + fmt(siteGpus) +
+                    " (hot spares aside). Reliability figures extrapolate the footprint");
+    // The job's share of its sites. Counts scale with it, assuming the job packs onto whole servers, racks,
+    // loops and feeds (its footprint is that fraction of each population).
+    const double share = siteGpus > 0 ? n / siteGpus : 0.0;
+
+    // Back-end switches: the calibration population (Llama 3: 1,024 ToR + ~128 spine/aggregation back-end
+    // switches, data/catalog/failures.json). Front-end switches are not counted, for the same reason.
+    double switchUnits = 0, opticUnits = 0;
+    Radius switchRadius;
+    for (const auto& fb : bom.fabrics) {
+        if (fb.role != "backend" || fb.switches <= 0) continue;
+        const model::Fabric* fabric = nullptr;
+        for (const auto& f : p.fabrics)
+            if (f.id == fb.fabricId) fabric = &f;
+        if (!fabric) continue;
+        const std::set<std::string> scope(fabric->buildings.begin(), fabric->buildings.end());
+        double fabricGpus = 0, jobGpusHere = 0;
+        for (const auto& [b, g] : allBuildingGpus)
+            if (scope.empty() || scope.count(b)) fabricGpus += g;
+        for (const auto& [b, g] : jobBuildingGpus)
+            if (scope.empty() || scope.count(b)) jobGpusHere += share * g;
+        if (fabricGpus <= 0 || jobGpusHere <= 0) continue;
+        const double fraction = jobGpusHere / fabricGpus;
+        switchUnits += fb.switches * fraction;
+        opticUnits += fb.transceivers * fraction;
+        // A leaf takes down the GPUs whose NIC ports it terminates: the rack for a top-of-rack leaf, leafDown
+        // endpoints of one rail for a rail-optimized leaf. Per plane, fabric GPUs / leaves. A spine or core
+        // failure is rerouted by ECMP and assumed no wider.
+        const double perLeaf = fb.perPlane.leaves > 0 ? fabricGpus / fb.perPlane.leaves : fabricGpus;
+        switchRadius.add(fb.switches * fraction, perLeaf);
+    }
+
+    // Cooling loops: the catalog rate is a loop-level outage (leak, controls, common-mode), counted per
+    // installed CDU; unit redundancy (N+1) does not mask it. It takes down the GPUs on the loop.
+    double cduUnits = 0;
+    Radius cduRadius;
+    for (const auto& [loopId, g] : loopGpus) {
+        double cdus = 0;
+        for (const auto& lb : bom.loops)
+            if (lb.loopId == loopId) cdus = lb.cdusInstalled;
+        cduUnits += cdus * share;
+        cduRadius.add(cdus * share, std::min(n, g));
+    }
+
+    // Power feeds: a single feed loss only interrupts racks without a second feed (A/B redundancy).
+    double feedUnitsInterrupting = 0, feedUnitsRedundant = 0;
+    Radius feedRadius;
+    for (const auto& [feed, g] : feedGpus) {
+        const auto single = feedSingleGpus.find(feed);
+        if (single != feedSingleGpus.end() && single->second > 0) {
+            feedUnitsInterrupting += share;
+            feedRadius.add(share, std::min(n, single->second));
+        } else {
+            feedUnitsRedundant += share;
+        }
+    }
+
+    // WAN: route length of the links joining two of the job's sites; a cut stops data parallelism across
+    // them.
+    double wanKm = 0;
+    if (job.sites.size() > 1) {
+        for (size_t i = 0; i < p.links.size() && i < bom.links.size(); ++i) {
+            const auto a = layout.siteOfEndpoint(p.links[i].from), b = layout.siteOfEndpoint(p.links[i].to);
+            if (a != b && sites.count(a) && sites.count(b)) wanKm += bom.links[i].routeLength.value() / 1e3;
+        }
+    }
+
+    // ---- Failure classes from the catalog ----
+    const auto failures = catalog.byCategory("failures");
+    if (failures.empty())
+        addRule(rules, Severity::Warning, "failure_catalog_empty", job.id,
+                "The catalog has no failure classes: " + who + " is modelled without failures");
+    for (const auto* item : failures) {
+        const std::string unit = item->attribute("unit");
+        const auto* rate = item->find("rate_per_hour");
+        const double ratePerHour = rate ? rate->base : std::numeric_limits<double>::quiet_NaN();
+        if (!std::isfinite(ratePerHour) || ratePerHour < 0) {
+            addRule(rules, Severity::Error, "failure_rate_invalid", item->id,
+                    "Failure class " + item->name + ": rate_per_hour " +
+                        (rate ? fmtRate(ratePerHour) : "missing") +
+                        " must be a non-negative number; the class is ignored");
+            continue;
+        }
+        if (ratePerHour == 0) {
+            addRule(rules, Severity::Warning, "failure_rate_zero", item->id,
+                    "Failure class " + item->name + " has a zero rate: it never fails in this model");
+            continue;
+        }
+        FailureClass c;
+        c.id = item->id;
+        c.name = item->name;
+        c.unit = unit;
+        c.ratePerUnit = perHour(ratePerHour);
+        c.planned = item->attribute("planned") == "true";
+        c.silentDataCorruption =
+            item->id == "fail-sdc" || item->attribute("root_cause") == "Silent data corruption";
+        if (unit == "gpu") {
+            c.units = n, c.gpusAffected = gpuRadius.mean();
+        } else if (unit == "server") {
+            c.units = share * siteServers, c.gpusAffected = serverRadius.mean();
+        } else if (unit == "nic") {
+            c.units = share * siteNics, c.gpusAffected = nicRadius.mean();
+        } else if (unit == "switch") {
+            c.units = switchUnits, c.gpusAffected = switchRadius.mean();
+        } else if (unit == "optic") {
+            if (!opt.includeOpticFailures) continue; // folded into fail-switch-cable (see ReliabilityOptions)
+            c.units = opticUnits, c.gpusAffected = nicRadius.mean();
+        } else if (unit == "cdu") {
+            c.units = cduUnits, c.gpusAffected = cduRadius.mean();
+        } else if (unit == "power_feed") {
+            if (feedUnitsRedundant > 0) {
+                FailureClass redundant = c;
+                redundant.name += " (A/B racks: rides through on the other feed)";
+                redundant.units = feedUnitsRedundant;
+                redundant.interruptsJob = false;
+                in.classes.push_back(redundant);
+            }
+            c.name += " (single-fed racks)";
+            c.units = feedUnitsInterrupting, c.gpusAffected = feedRadius.mean();
+        } else if (unit == "wan_km") {
+            c.units = wanKm, c.gpusAffected = n, c.jobWide = true, c.hardware = false;
+        } else if (unit == "job_per_gpu") {
+            c.units = n, c.gpusAffected = n, c.jobWide = true, c.hardware = false;
+        } else {
+            addRule(rules, Severity::Warning, "failure_unit_unknown", item->id,
+                    "Failure class " + item->name + " has unit '" + unit +
+                        "', which the engine does not count");
+            continue;
+        }
+        // Corrupted gradients spread to every replica through the all-reduce: an SDC rolls back the job.
+        if (c.silentDataCorruption) c.jobWide = true;
+        c.gpusAffected = std::min(c.gpusAffected, n);
+        if (c.units > 0) in.classes.push_back(c);
+    }
+
+    // ---- Checkpoint: state bytes, storage bandwidth and the per-GPU path to it ----
+    in.checkpointBytes = job.checkpointBytesPerParam * job.modelParams * byte;
+    std::vector<const model::StorageTier*> tiers;
+    for (const auto& t : p.storageTiers)
+        if (t.id == job.storageTier) tiers.push_back(&t);
+    if (tiers.empty()) {
+        for (const auto& t : p.storageTiers)
+            if (jobBuildingGpus.count(t.building) || (sites.empty() && !t.building.empty()))
+                tiers.push_back(&t);
+        if (!tiers.empty())
+            addRule(rules, Severity::Warning, "checkpoint_tier_implicit", job.id,
+                    who + " names no storage tier; checkpoints use the tiers of its buildings");
+    }
+    for (const auto* t : tiers) {
+        const auto* type = catalog.find(t->type);
+        const double write =
+            type ? t->capacity.value() * valueOr(*type, "write_bytes_per_s_per_byte", 0.0) : 0.0;
+        const double read =
+            type ? t->capacity.value() * valueOr(*type, "read_bytes_per_s_per_byte", 0.0) : 0.0;
+        if (!(write > 0))
+            addRule(rules, Severity::Error, "checkpoint_no_bandwidth", t->id,
+                    "Storage tier " + t->name + " has zero write bandwidth (capacity " +
+                        fmt(t->capacity.value() / 1e12, 1) + " TB): " + who + " cannot write checkpoints");
+        in.storageWriteBandwidth += std::max(0.0, write) * byte / second;
+        in.storageReadBandwidth += std::max(0.0, read) * byte / second;
+    }
+    if (tiers.empty() && in.checkpointBytes.value() > 0)
+        addRule(rules, Severity::Error, "checkpoint_no_storage", job.id,
+                who + " has no storage tier to write checkpoints to");
+    // Storage traffic rides the front-end NICs: the rack's front-end bandwidth shared by its GPUs.
+    in.perGpuStorageBandwidth = (siteGpus > 0 ? frontendBytesPerS / siteGpus : 0.0) * byte / second;
+    if (siteGpus > 0 && frontendBytesPerS <= 0)
+        addRule(rules, Severity::Error, "checkpoint_no_frontend", job.id,
+                who + ": its racks have no front-end NIC bandwidth to reach storage");
+
+    // Restart group: one data-parallel replica (tp·pp GPUs; with expert parallelism folded into data
+    // parallelism, the ep replicas that share experts restart together).
+    in.groupGpus = std::clamp(double(job.tp) * job.pp * job.ep, 1.0, std::max(1.0, n));
+    if (opt.scope == RestartScope::HotSpare && spareGpus <= 0)
+        addRule(rules, Severity::Warning, "no_hot_spares", job.id,
+                who + ": hot-spare restart chosen but its sites have no spare racks; restarts reschedule");
+    return in;
+}
+
+ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
+    ReliabilityResult r;
+    r.rules = in.rules;
+    r.jobId = in.jobId;
+    auto& rules = r.rules;
+    const std::string who = "Training job " + (in.jobName.empty() ? in.jobId : in.jobName);
+    const double n = std::isfinite(in.jobGpus) && in.jobGpus > 0 ? in.jobGpus : 0.0;
+    r.jobGpus = n;
+    bool feasible = n > 0;
+    if (!feasible)
+        addRule(rules, Severity::Error, "job_no_gpus", in.jobId,
+                who + " has no GPUs: reliability cannot be estimated");
+
+    auto timeOrZero = [&](Time t, const char* what) {
+        if (std::isfinite(t.value()) && t.value() >= 0) return t.value();
+        addRule(rules, Severity::Error, "reliability_time_invalid", in.jobId,
+                who + ": " + what + " must be a non-negative time; zero is used");
+        return 0.0;
+    };
+    const double detection = timeOrZero(in.detectionTime, "detection time");
+    const double rescheduling = timeOrZero(in.reschedulingTime, "rescheduling time");
+    const double swap = timeOrZero(in.spareSwapTime, "spare swap time");
+
+    // ---- Checkpoint write, persist and restore times ----
+    double bytes = in.checkpointBytes.value();
+    if (!std::isfinite(bytes) || bytes < 0) {
+        addRule(rules, Severity::Error, "checkpoint_size_invalid", in.jobId,
+                who + ": checkpoint size must be a non-negative number of bytes");
+        bytes = 0;
+    }
+    // The job's aggregate path to storage: the tier's bandwidth, capped by N × the per-GPU link.
+    const double perGpu = in.perGpuStorageBandwidth.value();
+    const double cap = std::isfinite(perGpu) && perGpu > 0 ? n * perGpu : kInf;
+    const double writeBw = std::min(in.storageWriteBandwidth.value(), cap);
+    const double readBw = std::min(in.storageReadBandwidth.value(), cap);
+    double persist = 0, restore = 0, delta = 0;
+    if (bytes > 0 && feasible) {
+        if (!(writeBw > 0) || !std::isfinite(writeBw)) {
+            addRule(rules, Severity::Error, "checkpoint_no_bandwidth", in.jobId,
+                    who + ": zero storage write bandwidth, checkpoints cannot be written");
+            feasible = false;
+        } else {
+            persist = bytes / writeBw;
+        }
+        if (!(readBw > 0) || !std::isfinite(readBw)) {
+            addRule(rules, Severity::Error, "restore_no_bandwidth", in.jobId,
+                    who + ": zero storage read bandwidth, checkpoints cannot be restored");
+            feasible = false;
+        } else {
+            restore = bytes / readBw;
+        }
+        delta = persist;
+        if (in.asyncCheckpoint) {
+            // Asynchronous: training blocks only for the device-to-host copy of each GPU's share of the
+            // state.
+            const double host = in.hostCopyBandwidthPerGpu.value();
+            if (!(host > 0) || !std::isfinite(host)) {
+                addRule(rules, Severity::Error, "checkpoint_no_host_copy", in.jobId,
+                        who + ": asynchronous checkpoints need a device-to-host bandwidth above zero");
+                feasible = false;
+            } else {
+                delta = bytes / n / host;
+            }
+        }
+    }
+    r.checkpointWrite = delta * second;
+    r.checkpointPersist = persist * second;
+    r.restoreTime = restore * second;
+    const double restart = detection + rescheduling + restore;
+    r.restartTime = restart * second;
+
+    double straggler = in.stragglerLoss;
+    if (!std::isfinite(straggler) || straggler < 0 || straggler >= 1) {
+        addRule(rules, Severity::Error, "straggler_loss_invalid", in.jobId,
+                who + ": straggler loss " + fmtRate(straggler) + " must lie in [0, 1); zero is used");
+        straggler = 0;
+    }
+    double sdcExtra = in.sdcExtraRollbackIntervals;
+    if (!std::isfinite(sdcExtra) || sdcExtra < 0) {
+        addRule(rules, Severity::Error, "sdc_rollback_invalid", in.jobId,
+                who + ": SDC extra rollback must be a non-negative number of intervals; zero is used");
+        sdcExtra = 0;
+    }
+    const double group = std::clamp(std::isfinite(in.groupGpus) ? in.groupGpus : 1.0, 1.0, std::max(1.0, n));
+    const double spares = std::isfinite(in.spareGpus) ? std::max(0.0, in.spareGpus) : 0.0;
+    if (in.scope == RestartScope::HotSpare && spares <= 0)
+        addRule(rules, Severity::Warning, "no_hot_spares", in.jobId,
+                who + ": hot-spare restart chosen but there are no spare racks; restarts reschedule");
+
+    // ---- Classes: rates, blast radius, restart time and rollback per restart scope ----
+    FailureProcess& proc = r.process;
+    proc.jobId = in.jobId;
+    proc.jobName = in.jobName;
+    proc.jobGpus = n;
+    std::vector<int> processIndex; // per ClassImpact, index into proc.classes or -1
+    double unexpected = 0, planned = 0;
+    for (const auto& c : in.classes) {
+        const double rate = c.ratePerUnit.value(), units = c.units;
+        if (!std::isfinite(rate) || rate < 0 || !std::isfinite(units) || units < 0) {
+            addRule(rules, Severity::Error, "failure_rate_invalid", c.id,
+                    "Failure class " + c.name + ": rate " + fmtRate(rate * kSecondsPerHour) + " per hour × " +
+                        fmtRate(units) + " units is not a non-negative number; the class is ignored");
+            continue;
+        }
+        const double events = rate * units; // per second
+        ClassImpact ci;
+        ci.id = c.id, ci.name = c.name, ci.unit = c.unit;
+        ci.units = units;
+        ci.eventsPerDay = events * kSecondsPerDay;
+        ci.gpusAffected = std::isfinite(c.gpusAffected) ? std::clamp(c.gpusAffected, 0.0, n) : n;
+        ci.interruptsJob = c.interruptsJob;
+        ci.planned = c.planned;
+        int index = -1;
+        if (c.interruptsJob && events > 0 && feasible) {
+            ProcessClass pc;
+            pc.id = c.id;
+            pc.rate = events * hertz;
+            pc.planned = c.planned;
+            if (c.planned) {
+                // Planned: the job checkpoints on purpose and stops; no detection, no lost work.
+                pc.downtime = (persist + rescheduling + restore) * second;
+                pc.rollbackFraction = 0;
+            } else {
+                const bool spareFits = in.scope == RestartScope::HotSpare && c.hardware && spares > 0 &&
+                                       ci.gpusAffected <= spares;
+                pc.downtime = (detection + (spareFits ? swap : rescheduling) + restore) * second;
+                if (in.scope == RestartScope::ParallelGroup && !c.jobWide) {
+                    const double touched = std::ceil(std::max(ci.gpusAffected, 1.0) / group - 1e-9) * group;
+                    pc.rollbackFraction = std::min(1.0, touched / n);
+                }
+                pc.extraRollbackIntervals = c.silentDataCorruption ? sdcExtra : 0.0;
+            }
+            ci.rollbackGpus = pc.rollbackFraction * n;
+            ci.downtime = pc.downtime;
+            index = static_cast<int>(proc.classes.size());
+            proc.classes.push_back(pc);
+            (c.planned ? planned : unexpected) += events;
+        }
+        processIndex.push_back(index);
+        r.classes.push_back(ci);
+    }
+    r.interruptionsPerDay = unexpected * kSecondsPerDay;
+    r.plannedPerDay = planned * kSecondsPerDay;
+    r.jobMtbf = (unexpected > 0 ? 1.0 / unexpected : kInf) * second;
+
+    // ---- Checkpoint interval: Young and Daly on the MTBF of rollback events ----
+    const ProcessRates rates = processRates(proc);
+    const double rollbackMtbf = rates.rollback > 0 ? 1.0 / rates.rollback : kInf;
+    r.rollbackMtbf = rollbackMtbf * second;
+    r.checkpointIntervalYoung = checkpointIntervalYoung(delta * second, r.rollbackMtbf);
+    r.checkpointIntervalDaly = checkpointIntervalDaly(delta * second, r.rollbackMtbf);
+    double tau = r.checkpointIntervalDaly.value();
+    const double pinned = in.checkpointInterval.value();
+    if (pinned != 0) {
+        if (std::isfinite(pinned) && pinned > 0)
+            tau = pinned;
+        else
+            addRule(rules, Severity::Error, "checkpoint_interval_invalid", in.jobId,
+                    who + ": a pinned checkpoint interval must be a positive time; Daly's optimum is used");
+    }
+    const double floor = std::max(kMinCheckpointIntervalSeconds, in.asyncCheckpoint ? persist : 0.0);
+    if (in.asyncCheckpoint && tau < persist && feasible)
+        addRule(rules, Severity::Info, "checkpoint_interval_raised", in.jobId,
+                who + ": the checkpoint interval is raised to " + fmt(persist, 1) +
+                    " s so each background write finishes before the next snapshot");
+    tau = std::clamp(std::isfinite(tau) ? tau : kMaxCheckpointIntervalSeconds, floor,
+                     std::max(floor, kMaxCheckpointIntervalSeconds));
+    r.checkpointInterval = tau * second;
+    proc.checkpointInterval = r.checkpointInterval;
+    proc.checkpointWrite = r.checkpointWrite;
+    proc.stragglerLoss = straggler;
+    proc.feasible = feasible;
+
+    // ---- Goodput and losses ----
+    const GoodputParts g = goodputParts(proc);
+    r.goodput = g.goodput;
+    r.checkpointOverhead = g.checkpointOverhead;
+    r.failureLoss = g.failureLoss;
+    r.sdcLoss = g.sdcLoss;
+    r.stragglerLoss = g.stragglerLoss;
+    r.lostGpuHoursPerDay = n * 24.0 * (1.0 - r.goodput);
+
+    // Per class: first-order loss per event N·R_c + f_c·N·(T+δ)/2 (+ N·k_c·T for SDC); the exact failure loss
+    // is split over classes in proportion to λ_c·(R_c + f_c·(T+δ)/2), the SDC loss in proportion to λ_c·k_c.
+    const double len = tau + delta;
+    double weightSum = 0, sdcWeightSum = 0;
+    for (const auto& pc : proc.classes) {
+        weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0);
+        sdcWeightSum += pc.rate.value() * pc.extraRollbackIntervals;
+    }
+    for (size_t i = 0; i < r.classes.size(); ++i) {
+        if (processIndex[i] < 0) continue;
+        const auto& pc = proc.classes[static_cast<size_t>(processIndex[i])];
+        auto& ci = r.classes[i];
+        const double perEvent = pc.downtime.value() + pc.rollbackFraction * len / 2.0;
+        ci.lostGpuHoursPerEvent = n * (perEvent + pc.extraRollbackIntervals * tau) / kSecondsPerHour;
+        const double w = pc.rate.value() * perEvent, ws = pc.rate.value() * pc.extraRollbackIntervals;
+        ci.lostGpuHoursPerDay = n * 24.0 *
+                                ((weightSum > 0 ? g.failureLoss * w / weightSum : 0.0) +
+                                 (sdcWeightSum > 0 ? g.sdcLoss * ws / sdcWeightSum : 0.0));
+    }
+    return r;
+}
+
+} // namespace ctwin::cost
