@@ -24,6 +24,7 @@
 #include "input_error.h"
 #include "results_json.h"
 #include "monte_carlo.h"
+#include "render_command.h"
 #include "report/finance_report.h"
 #include "reliability.h"
 #include "scenarios.h"
@@ -534,6 +535,19 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     return kExitOk;
 }
 
+int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+    const Args a = parseArgs(argv, {}, {"--view", "--out", "--size"});
+    if (a.positional.size() != 1) throw UsageError("render needs exactly one FILE");
+    const auto opt = [&](const char* k, const char* d) { return a.options.count(k) ? a.options.at(k).back() : std::string(d); };
+    if (opt("--out", "").empty()) throw UsageError("render needs --out FILE.png");
+    int w = 0, h = 0;
+    if (std::sscanf(opt("--size", "1600x1000").c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
+        throw UsageError("--size expects WxH, e.g. 1920x1080");
+    const int rc = renderToPng(a.positional[0], opt("--view", "campus"), opt("--out", ""), w, h, err);
+    if (rc == kExitOk) out << "wrote " << opt("--out", "") << "\n";
+    return rc;
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"validate", "validate FILE...",
@@ -579,6 +593,11 @@ const std::vector<Command>& commands() {
          "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or a\n"
          "comparison report of 2 to 6 designs. Files are written atomically: nothing partial is left behind.",
          cmdReport},
+        {"render", "render FILE --out FILE.png [--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] [--size WxH]",
+         "Renders the 3D campus or the site map offscreen into a PNG (default 1600x1000).\n"
+         "Needs an X server: on a headless machine run `xvfb-run -a clustertwin-cli render ...`. Exit 4 when\n"
+         "no display is available or the image cannot be written.",
+         cmdRender},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
          "Builds the SQLite catalog database from the catalog JSON files (done by the build).", cmdCatalogDb},
     };

@@ -7,15 +7,6 @@
 // Frames are 1280x800, offscreen, finished with glFinish (vtkRenderWindow::WaitForCompletion) so the
 // asynchronous software rasterizer is timed to the end of each frame. Like every benchmark here, it
 // reports and never asserts.
-#include <benchmark/benchmark.h>
-
-#include <cstdio>
-#include <string>
-
-#include <vtkCamera.h>
-#include <vtkRenderWindow.h>
-#include <vtkRenderer.h>
-
 #include "catalog.h"
 #include "change_set.h"
 #include "design_file.h"
@@ -26,6 +17,13 @@
 #include "scene/campus_scene_builder.h"
 #include "scene/design_replicator.h"
 #include "scene/offscreen_renderer.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <string>
+#include <vtkCamera.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
 
 using namespace ctwin;
 
@@ -40,8 +38,8 @@ const model::Catalog& catalog() {
 }
 
 const model::Project& campus() {
-    static const model::Project p =
-        views::replicateCampus(store::loadDesign(kData + "/reference/neocloud-100k-gb200.json", &catalog()), 10);
+    static const model::Project p = views::replicateCampus(
+        store::loadDesign(kData + "/reference/neocloud-100k-gb200.json", &catalog()), 10);
     return p;
 }
 
@@ -51,7 +49,9 @@ const cost::Results& results() {
     return r;
 }
 
-views::SceneSource source() { return {campus(), catalog(), &results()}; }
+views::SceneSource source() {
+    return {campus(), catalog(), &results()};
+}
 
 bool needDisplay(benchmark::State& state) {
     std::string why;
@@ -75,7 +75,8 @@ BENCHMARK(BM_CampusSceneData)->Unit(benchmark::kMillisecond);
 /// before the first frame.
 void BM_CampusSceneBuild(benchmark::State& state) {
     views::CampusScene scene;
-    for (auto _ : state) scene.showProject(source(), views::ColorMetric::ThermalMargin);
+    for (auto _ : state)
+        scene.showProject(source(), views::ColorMetric::ThermalMargin);
     state.counters["racks"] = static_cast<double>(scene.data().placedRackCount());
 }
 BENCHMARK(BM_CampusSceneBuild)->Unit(benchmark::kMillisecond);
@@ -113,8 +114,10 @@ void BM_CampusOrbitFrame(benchmark::State& state) {
         r.window()->Render();
         r.window()->WaitForCompletion();
     }
-    state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["boxes"] = static_cast<double>(state.range(0) ? scene.lodBoxCount() : scene.data().placedRackCount());
+    state.counters["fps"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["boxes"] =
+        static_cast<double>(state.range(0) ? scene.lodBoxCount() : scene.data().placedRackCount());
     r.attach(nullptr);
 }
 BENCHMARK(BM_CampusOrbitFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
@@ -145,7 +148,8 @@ void BM_CampusPick(benchmark::State& state) {
     views::OffscreenRenderer r(kWidth, kHeight);
     r.attach(scene.renderer());
     scene.showProject(source(), views::ColorMetric::PowerDensity);
-    for (auto _ : state) benchmark::DoNotOptimize(scene.pickRack(kWidth / 2.0, kHeight / 2.0));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(scene.pickRack(kWidth / 2.0, kHeight / 2.0));
     r.attach(nullptr);
 }
 BENCHMARK(BM_CampusPick)->Unit(benchmark::kMicrosecond);

@@ -1,0 +1,91 @@
+#include "render_command.h"
+
+#include "cli.h"
+#include "data_paths.h"
+#include "design_file.h"
+#include "evaluate.h"
+#include "scene/campus_scene.h"
+#include "scene/color_metric.h"
+#include "scene/offscreen_renderer.h"
+#include "scene/site_map_scene.h"
+
+#include <exception>
+#include <optional>
+#include <ostream>
+
+namespace ctwin::app {
+
+int renderToPng(const std::string& designPath, const std::string& view, const std::string& outPng, int width,
+                int height, std::ostream& err) {
+    std::optional<views::ColorMetric> metric;
+    const bool map = view == "map";
+    if (view == "campus") {
+        metric = views::ColorMetric::PowerDensity;
+    } else if (view.rfind("campus:", 0) == 0) {
+        metric = views::colorMetricFromKey(view.substr(7));
+        if (!metric) {
+            err << "render: unknown colour metric '" << view.substr(7) << "' (power, thermal, type, loop)\n";
+            return kExitUsage;
+        }
+    } else if (!map) {
+        err << "render: --view must be campus, campus:<metric> or map, not '" << view << "'\n";
+        return kExitUsage;
+    }
+    constexpr int kMaxSize = 16384;
+    if (width < 16 || height < 16 || width > kMaxSize || height > kMaxSize) {
+        err << "render: size " << width << "x" << height << " is out of range (16 to " << kMaxSize
+            << " pixels)\n";
+        return kExitUsage;
+    }
+    if (outPng.empty()) {
+        err << "render: --out FILE.png is required\n";
+        return kExitUsage;
+    }
+    std::string why;
+    if (!views::OffscreenRenderer::displayAvailable(&why)) {
+        err << "render: " << why << "\n";
+        return kExitRenderFailed;
+    }
+
+    model::Catalog catalog;
+    model::Project project;
+    try {
+        catalog = loadDefaultCatalog();
+        project = store::loadDesign(designPath, &catalog);
+    } catch (const std::exception& e) {
+        err << e.what() << "\n";
+        return kExitInvalidInput;
+    }
+    std::optional<cost::Results> results;
+    try {
+        results = cost::evaluate(project, catalog, loadDefaultAssumptions());
+    } catch (const std::exception& e) {
+        // The picture is still useful without figures; the scene says what is missing.
+        err << "render: evaluation failed (" << e.what() << "); drawing without results\n";
+    }
+    const views::SceneSource source{project, catalog, results ? &*results : nullptr};
+
+    views::OffscreenRenderer offscreen(width, height);
+    std::string error;
+    bool ok = false;
+    if (map) {
+        views::SiteMapScene scene;
+        offscreen.attach(scene.renderer());
+        scene.showProject(source);
+        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(outPng, &error);
+        offscreen.attach(nullptr);
+    } else {
+        views::CampusScene scene;
+        offscreen.attach(scene.renderer());
+        scene.showProject(source, *metric);
+        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(outPng, &error);
+        offscreen.attach(nullptr);
+    }
+    if (!ok) {
+        err << "render: " << error << "\n";
+        return kExitRenderFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,236 @@
+#include "site_map_scene.h"
+
+#include "site_map_builder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkGlyph3DMapper.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRegularPolygonSource.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+namespace ctwin::views {
+
+namespace {
+
+/// 2D text anchored at a map point (cached texture; cheap for a software renderer).
+vtkSmartPointer<vtkTextActor> text3d(const std::string& s, double x, double y, double z, int size,
+                                     const double rgb[3], double bgOpacity) {
+    auto a = vtkSmartPointer<vtkTextActor>::New();
+    a->SetInput(s.c_str());
+    a->GetPositionCoordinate()->SetCoordinateSystemToWorld();
+    a->GetPositionCoordinate()->SetValue(x, y, z);
+    auto* tp = a->GetTextProperty();
+    tp->SetFontSize(size);
+    tp->SetColor(rgb[0], rgb[1], rgb[2]);
+    tp->SetJustificationToCentered();
+    tp->SetVerticalJustificationToCentered();
+    if (bgOpacity > 0) {
+        tp->SetBackgroundColor(0.05, 0.07, 0.1);
+        tp->SetBackgroundOpacity(bgOpacity);
+    }
+    return a;
+}
+
+} // namespace
+
+struct SiteMapScene::Vtk {
+    vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
+    std::vector<vtkSmartPointer<vtkProp>> texts;
+    vtkSmartPointer<vtkTextActor> notice = vtkSmartPointer<vtkTextActor>::New();
+    vtkSmartPointer<vtkTextActor> caption = vtkSmartPointer<vtkTextActor>::New();
+};
+
+SiteMapScene::SiteMapScene() : m_vtk(std::make_unique<Vtk>()) {
+    auto& v = *m_vtk;
+    v.renderer->GradientBackgroundOn();
+    v.renderer->SetBackground(0.05, 0.08, 0.13);
+    v.renderer->SetBackground2(0.12, 0.18, 0.27);
+    v.renderer->GetActiveCamera()->ParallelProjectionOn();
+    for (vtkTextActor* t : {v.notice.Get(), v.caption.Get()}) {
+        t->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+        t->GetTextProperty()->SetFontSize(13);
+    }
+    v.notice->SetPosition(0.01, 0.98);
+    v.notice->GetTextProperty()->SetVerticalJustificationToTop();
+    v.notice->GetTextProperty()->SetColor(1.0, 0.84, 0.35);
+    v.notice->GetTextProperty()->SetBackgroundColor(0.05, 0.05, 0.05);
+    v.notice->GetTextProperty()->SetBackgroundOpacity(0.7);
+    v.caption->SetPosition(0.01, 0.015);
+    v.caption->GetTextProperty()->SetColor(0.75, 0.8, 0.88);
+}
+
+SiteMapScene::~SiteMapScene() = default;
+
+vtkRenderer* SiteMapScene::renderer() const {
+    return m_vtk->renderer;
+}
+
+void SiteMapScene::showProject(const SceneSource& source) {
+    showData(SiteMapBuilder::build(source));
+}
+
+void SiteMapScene::showData(SiteMapData data) {
+    m_data = std::move(data);
+    rebuildActors();
+}
+
+void SiteMapScene::rebuildActors() {
+    auto& v = *m_vtk;
+    v.renderer->RemoveAllViewProps();
+    v.texts.clear();
+
+    // Graticule.
+    {
+        auto pts = vtkSmartPointer<vtkPoints>::New();
+        auto lines = vtkSmartPointer<vtkCellArray>::New();
+        for (const auto& line : m_data.graticule) {
+            lines->InsertNextCell(static_cast<int>(line.size()));
+            for (const auto& p : line)
+                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 0.0));
+        }
+        auto pd = vtkSmartPointer<vtkPolyData>::New();
+        pd->SetPoints(pts);
+        pd->SetLines(lines);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(pd);
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(0.45, 0.55, 0.68);
+        actor->GetProperty()->SetOpacity(0.45);
+        actor->GetProperty()->LightingOff();
+        v.renderer->AddActor(actor);
+    }
+    const double grey[3] = {0.62, 0.70, 0.80};
+    for (const auto& l : m_data.graticuleLabels) {
+        auto t = text3d(l.text, l.position[0], l.position[1], 0.5, 11, grey, 0.0);
+        v.texts.push_back(t);
+        v.renderer->AddActor2D(t);
+    }
+
+    // Links: polylines coloured per link.
+    {
+        auto pts = vtkSmartPointer<vtkPoints>::New();
+        auto lines = vtkSmartPointer<vtkCellArray>::New();
+        auto rgb = vtkSmartPointer<vtkUnsignedCharArray>::New();
+        rgb->SetName("rgb");
+        rgb->SetNumberOfComponents(3);
+        for (const auto& l : m_data.links) {
+            if (l.path.size() < 2) continue;
+            lines->InsertNextCell(static_cast<int>(l.path.size()));
+            for (const auto& p : l.path) {
+                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 1.0));
+                const unsigned char c[3] = {l.color.r, l.color.g, l.color.b};
+                rgb->InsertNextTypedTuple(c);
+            }
+        }
+        auto pd = vtkSmartPointer<vtkPolyData>::New();
+        pd->SetPoints(pts);
+        pd->SetLines(lines);
+        pd->GetPointData()->SetScalars(rgb);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(pd);
+        mapper->SetColorModeToDirectScalars();
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetLineWidth(3.0);
+        actor->GetProperty()->LightingOff();
+        v.renderer->AddActor(actor);
+    }
+    for (const auto& l : m_data.links) {
+        const double rgb[3] = {l.color.r / 255.0, l.color.g / 255.0, l.color.b / 255.0};
+        auto t = text3d(l.label, l.labelPosition[0], l.labelPosition[1], 3.0, 13, rgb, 0.75);
+        v.texts.push_back(t);
+        v.renderer->AddActor2D(t);
+    }
+
+    // Sites: discs and names.
+    {
+        auto pts = vtkSmartPointer<vtkPoints>::New();
+        for (const auto& s : m_data.sites)
+            pts->InsertNextPoint(s.position[0], s.position[1], 2.0);
+        auto pd = vtkSmartPointer<vtkPolyData>::New();
+        pd->SetPoints(pts);
+        auto disc = vtkSmartPointer<vtkRegularPolygonSource>::New();
+        disc->SetNumberOfSides(32);
+        disc->SetRadius(m_data.markerRadiusKm);
+        auto mapper = vtkSmartPointer<vtkGlyph3DMapper>::New();
+        mapper->SetInputData(pd);
+        mapper->SetSourceConnection(disc->GetOutputPort());
+        mapper->ScalingOff();
+        mapper->ScalarVisibilityOff();
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(1.0, 0.78, 0.3);
+        actor->GetProperty()->LightingOff();
+        v.renderer->AddActor(actor);
+    }
+    const double white[3] = {1.0, 1.0, 1.0};
+    for (const auto& s : m_data.sites) {
+        auto t =
+            text3d(s.name, s.position[0], s.position[1] + 3.5 * m_data.markerRadiusKm, 3.0, 14, white, 0.6);
+        v.texts.push_back(t);
+        v.renderer->AddActor2D(t);
+    }
+
+    std::string notice;
+    for (std::size_t i = 0; i < m_data.notices.size(); ++i)
+        notice += (i ? "\n" : "") + m_data.notices[i];
+    v.notice->SetInput(notice.c_str());
+    v.notice->SetVisibility(!notice.empty());
+    v.renderer->AddActor2D(v.notice);
+    char caption[200];
+    std::snprintf(caption, sizeof caption,
+                  "Equirectangular projection, standard parallel %.1f\xc2\xb0, graticule %.0f\xc2\xb0. "
+                  "Links: route km, "
+                  "one-way latency at 4.9 us/km, capacity.",
+                  m_data.standardParallelDeg, m_data.graticuleStepDeg);
+    v.caption->SetInput(caption);
+    v.renderer->AddActor2D(v.caption);
+    resetCamera();
+}
+
+void SiteMapScene::resetCamera() {
+    vtkRenderer* ren = m_vtk->renderer;
+    const auto& b = m_data.bounds;
+    const double cx = (b[0] + b[1]) / 2, cy = (b[2] + b[3]) / 2;
+    vtkCamera* cam = ren->GetActiveCamera();
+    cam->ParallelProjectionOn();
+    cam->SetFocalPoint(cx, cy, 0.0);
+    cam->SetPosition(cx, cy, 1000.0);
+    cam->SetViewUp(0.0, 1.0, 0.0);
+    // Fit the map: parallel scale is half the view height; respect the viewport's aspect when known.
+    double aspect = 1.6;
+    if (ren->GetRenderWindow()) {
+        const int* size = ren->GetSize();
+        if (size[0] > 0 && size[1] > 0) aspect = static_cast<double>(size[0]) / size[1];
+    }
+    const double halfH = (b[3] - b[2]) / 2, halfW = (b[1] - b[0]) / 2;
+    cam->SetParallelScale(std::max(halfH, halfW / aspect) * 1.05);
+    ren->ResetCameraClippingRange(b[0], b[1], b[2], b[3], -10.0, 10.0);
+}
+
+std::size_t SiteMapScene::textActorCount() const {
+    return m_vtk->texts.size();
+}
+bool SiteMapScene::noticeVisible() const {
+    return m_vtk->notice->GetVisibility() != 0;
+}
+std::string SiteMapScene::noticeText() const {
+    const char* t = m_vtk->notice->GetInput();
+    return t ? t : "";
+}
+
+} // namespace ctwin::views
