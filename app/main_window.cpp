@@ -1,73 +1,891 @@
 #include "main_window.h"
 
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QSplitter>
-#include <QStatusBar>
-
+#include "catalog_palette.h"
+#include "cdu_item.h"
 #include "data_paths.h"
 #include "design_file.h"
-#include "evaluate.h"
+#include "design_json.h"
+#include "design_rules_panel.h"
+#include "floor_plan_scene.h"
+#include "floor_plan_view.h"
+#include "gui/autosave.h"
+#include "gui/dialog_prompts.h"
+#include "gui/document_editor.h"
+#include "gui/settings_dialog.h"
+#include "gui/theme.h"
+#include "inspector_panel.h"
+#include "metrics_dashboard.h"
 #include "project_tree.h"
 #include "results_panel.h"
 
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QUndoView>
+#include <QVBoxLayout>
+
 namespace ctwin::app {
 
-MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QWidget* parent)
-    : QMainWindow(parent), m_catalog(std::move(catalog)), m_defaults(std::move(defaults)), m_document({}, &m_catalog) {
-    auto* split = new QSplitter(this);
-    m_tree = new views::ProjectTree(split);
-    m_results = new views::ResultsPanel(split);
-    split->setStretchFactor(1, 1);
-    setCentralWidget(split);
-    buildMenus();
-    m_document.addListener(this);
-    resize(1280, 800);
-    setWindowTitle(tr("ClusterTwin"));
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+const char* const kClipboardMime = "application/x-ctwin-racks+json";
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
 }
 
-MainWindow::~MainWindow() { m_document.removeListener(this); }
+/// The starter design of File > New: one site, one 10 MW building with a 30 x 20 m hall, A/B feeds and a
+/// liquid loop, ready for racks from the palette.
+model::Project starterProject(const model::Catalog& catalog) {
+    const ojson j = {
+        {"format", model::kDesignFormat},
+        {"schema_version", model::kSchemaVersion},
+        {"project",
+         {{"id", "untitled"}, {"name", "Untitled design"}, {"description", ""}, {"sources", ojson::array()}}},
+        {"assumptions", ojson::object()},
+        {"sites", {{{"id", "site-1"}, {"name", "Site 1"}}}},
+        {"buildings",
+         {{{"id", "b1"},
+           {"name", "Building 1"},
+           {"site", "site-1"},
+           {"power_capacity_w", 12e6},
+           {"width_m", 42.0},
+           {"depth_m", 32.0},
+           {"height_m", 12.0}}}},
+        {"halls",
+         {{{"id", "b1-h1"},
+           {"name", "Hall 1"},
+           {"building", "b1"},
+           {"x_m", 6.0},
+           {"y_m", 6.0},
+           {"width_m", 30.0},
+           {"depth_m", 20.0},
+           {"grid_m", 0.6}}}},
+        {"power_feeds",
+         {{{"id", "b1-feed-a"},
+           {"name", "Feed A"},
+           {"building", "b1"},
+           {"capacity_w", 10e6},
+           {"chain", {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}}},
+          {{"id", "b1-feed-b"},
+           {"name", "Feed B"},
+           {"building", "b1"},
+           {"capacity_w", 10e6},
+           {"chain", {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}}}}},
+        {"cooling_loops",
+         {{{"id", "b1-h1-loop"},
+           {"name", "Hall 1 loop"},
+           {"hall", "b1-h1"},
+           {"cdu_type", "cdu-2mw"},
+           {"cdu_count", 2},
+           {"redundancy", "N+1"},
+           {"plant", "plant-dry-cooler"},
+           {"cdus", {{{"x_m", 1.0}, {"y_m", 1.0}}, {{"x_m", 1.0}, {"y_m", 3.0}}}}}}},
+    };
+    return model::projectFromJson(j, "new design", &catalog);
+}
+
+} // namespace
+
+MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QWidget* parent)
+    : QMainWindow(parent), m_catalog(std::move(catalog)), m_defaults(std::move(defaults)),
+      m_document({}, &m_catalog), m_prompts(std::make_unique<DialogPrompts>()) {
+    setObjectName(QStringLiteral("ClusterTwinMainWindow"));
+    setWindowIcon(appIcon());
+    setDockNestingEnabled(true);
+    m_undo = new QUndoStack(this);
+    m_editor = std::make_unique<DocumentEditor>(m_document, *m_undo);
+    m_autosave = new Autosave(
+        m_document, [this] { return isModified(); }, this);
+    m_settings = AppSettings::load();
+
+    m_scene = new views::FloorPlanScene(m_catalog, this);
+    m_floor = new views::FloorPlanView(m_scene);
+    auto* planTab = new QWidget;
+    auto* planLayout = new QVBoxLayout(planTab);
+    planLayout->setContentsMargins(0, 0, 0, 0);
+    planLayout->setSpacing(2);
+    auto* planBar = new QHBoxLayout;
+    planBar->setContentsMargins(6, 2, 6, 0);
+    m_legend = new QLabel(planTab);
+    m_legend->setTextFormat(Qt::RichText);
+    planBar->addWidget(m_legend, 1);
+    planLayout->addLayout(planBar);
+    planLayout->addWidget(m_floor, 1);
+    m_figuresTable = new views::ResultsPanel;
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(planTab, tr("Floor plan"));
+    m_tabs->addTab(m_figuresTable, tr("Figures"));
+    setCentralWidget(m_tabs);
+
+    buildDocks();
+    buildActions();
+    buildMenus();
+    m_evalLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_evalLabel);
+
+    m_evalTimer.setSingleShot(true);
+    m_evalTimer.setInterval(0); // coalesces every change of one event-loop turn into one evaluation
+    connect(&m_evalTimer, &QTimer::timeout, this, &MainWindow::evaluateNow);
+
+    connect(m_undo, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
+    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
+
+    // Views -> intents.
+    connect(m_tree, &views::ProjectTree::selectionChangedByUser, this,
+            [this](const QStringList& ids) { setSelection(ids, Source::Tree); });
+    connect(m_tree, &views::ProjectTree::entityActivated, this, [this](const QString& id) {
+        m_tabs->setCurrentIndex(0);
+        m_floor->reveal(m_scene->entityRect(id));
+    });
+    connect(m_scene, &views::FloorPlanScene::selectionChangedByUser, this,
+            [this](const QStringList& ids) { setSelection(ids, Source::Plan); });
+    connect(m_scene, &views::FloorPlanScene::itemsMoved, this, [this](const QList<views::FloorMove>& moves) {
+        const QString error = m_editor->move(moves);
+        if (!error.isEmpty()) {
+            report(tr("Move rejected: %1").arg(error));
+            m_scene->showProject(m_document.project()); // put the items back where the model has them
+        }
+    });
+    connect(m_scene, &views::FloorPlanScene::catalogItemDropped, this,
+            [this](const QString& id, const QString& hall, const QPointF& pos) {
+                const auto* item = m_catalog.find(id.toStdString());
+                if (!item) return;
+                if (item->category == "racks") {
+                    QString newId;
+                    const QString error = m_editor->placeRack(id, hall, pos, &newId);
+                    if (!error.isEmpty())
+                        report(tr("Cannot place the rack: %1").arg(error));
+                    else
+                        select({newId});
+                } else {
+                    const QString error = m_editor->placeCdu(id, hall, pos);
+                    if (!error.isEmpty()) report(tr("Cannot place the CDU: %1").arg(error));
+                }
+            });
+    connect(m_scene, &views::FloorPlanScene::contextMenuRequested, this, &MainWindow::showPlanMenu);
+    connect(m_floor, &views::FloorPlanView::nudgeRequested, this, [this](int dx, int dy) {
+        const QString hall = hallOfSelection();
+        if (m_selection.isEmpty() || hall.isEmpty()) return;
+        double grid = 0.6;
+        for (const auto& h : m_document.project().halls)
+            if (qs(h.id) == hall && h.grid.value() > 0) grid = h.grid.value();
+        const QString error = m_editor->nudge(m_selection, QPointF(dx * grid, dy * grid));
+        if (!error.isEmpty()) report(tr("Move rejected: %1").arg(error));
+    });
+    connect(m_inspector, &views::InspectorPanel::editRequested, this,
+            [this](const QStringList& ids, const QString& field, const QString& json) {
+                QString error;
+                try {
+                    error = m_editor->setProperty(ids, field, ojson::parse(json.toStdString()), false);
+                } catch (const std::exception& e) {
+                    error = QString::fromUtf8(e.what());
+                }
+                if (!error.isEmpty()) {
+                    m_inspector->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
+                    m_inspector->refresh(m_document);
+                } else {
+                    m_inspector->clearError();
+                }
+            });
+    connect(m_rules, &views::DesignRulesPanel::entityActivated, this,
+            [this](const QString& id) { setSelection({id}, Source::Rules); });
+    connect(m_autosave, &Autosave::autosaved, this,
+            [this](const QString&) { statusBar()->showMessage(tr("Autosaved"), 2000); });
+
+    m_document.addListener(this);
+    applySettings(m_settings);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        resize(screen->availableSize().boundedTo(QSize(1600, 1000)));
+    QSettings s;
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() {
+    m_document.removeListener(this);
+    // Children outlive the members they would call back into (the scene emits selectionChanged while it
+    // deletes its items): cut every connection to this window first.
+    m_evalTimer.stop();
+    for (QObject* sender :
+         std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave,
+                                         m_colorModes, m_palette, m_dashboard})
+        if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
+    m_scene->blockSignals(true);
+    m_tree->blockSignals(true);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const char* name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_tree = new views::ProjectTree;
+    m_palette = new views::CatalogPalette(m_catalog);
+    m_inspector = new views::InspectorPanel(m_catalog);
+    m_dashboard = new views::MetricsDashboard;
+    m_rules = new views::DesignRulesPanel;
+    m_history = new QUndoView(m_undo);
+    m_history->setEmptyLabel(tr("<opened design>"));
+    auto* project = dock(tr("Project"), "projectDock", m_tree, Qt::LeftDockWidgetArea);
+    auto* palette = dock(tr("Catalog"), "catalogDock", m_palette, Qt::LeftDockWidgetArea);
+    splitDockWidget(project, palette, Qt::Vertical);
+    auto* inspector = dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::RightDockWidgetArea);
+    auto* rules = dock(tr("Design rules"), "rulesDock", m_rules, Qt::RightDockWidgetArea);
+    auto* history = dock(tr("History"), "historyDock", m_history, Qt::RightDockWidgetArea);
+    splitDockWidget(inspector, rules, Qt::Vertical);
+    tabifyDockWidget(rules, history);
+    rules->raise();
+    auto* dashboard = dock(tr("Dashboard"), "dashboardDock", m_dashboard, Qt::BottomDockWidgetArea);
+    resizeDocks({project, inspector}, {340, 340}, Qt::Horizontal);
+    resizeDocks({project, palette}, {520, 260}, Qt::Vertical);
+    resizeDocks({inspector, rules}, {520, 260}, Qt::Vertical);
+    resizeDocks({dashboard}, {300}, Qt::Vertical);
+}
+
+void MainWindow::buildActions() {
+    m_undoAction = m_undo->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    m_redoAction = m_undo->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    m_saveAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    connect(m_saveAction, &QAction::triggered, this, [this] { save(); });
+    m_deleteAction = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Delete"), this);
+    m_deleteAction->setShortcuts({QKeySequence::Delete, QKeySequence(Qt::Key_Backspace)});
+    m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_deleteAction, &QAction::triggered, this, &MainWindow::deleteSelection);
+    m_copyAction = new QAction(tr("&Copy racks"), this);
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_copyAction, &QAction::triggered, this, &MainWindow::copySelection);
+    m_pasteAction = new QAction(tr("&Paste racks"), this);
+    m_pasteAction->setShortcut(QKeySequence::Paste);
+    m_pasteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_pasteAction, &QAction::triggered, this, &MainWindow::pasteClipboard);
+    m_rotateAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Rotate 90°"), this);
+    m_rotateAction->setShortcut(QKeySequence(Qt::Key_R));
+    m_rotateAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_rotateAction, &QAction::triggered, this, [this] {
+        const QString error = m_editor->rotate(selectedRacks(), 90.0);
+        if (!error.isEmpty()) report(error);
+    });
+    m_fillRowAction = new QAction(style()->standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton),
+                                  tr("&Fill row"), this);
+    m_fillRowAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_fillRowAction->setToolTip(
+        tr("Fill the selected rack's row up to the wall (rack type: the row's own, or the "
+           "one picked in the catalog for an empty row)"));
+    connect(m_fillRowAction, &QAction::triggered, this, &MainWindow::fillRow);
+    // Shortcuts that only make sense on the plan act there, so typing in the inspector is never a delete.
+    m_floor->addActions({m_deleteAction, m_copyAction, m_pasteAction, m_rotateAction});
+    m_tree->addAction(m_deleteAction);
+    m_snapAction = new QAction(tr("Snap to &grid"), this);
+    m_snapAction->setCheckable(true);
+    m_snapAction->setChecked(true);
+    connect(m_snapAction, &QAction::toggled, this, [this](bool on) { m_scene->setSnapToGrid(on); });
+    m_colorModes = new QActionGroup(this);
+    const std::pair<QString, views::FloorPlanScene::ColorMode> modes[] = {
+        {tr("Colour by rack &type"), views::FloorPlanScene::ColorMode::RackType},
+        {tr("Colour by power &density"), views::FloorPlanScene::ColorMode::PowerDensity},
+        {tr("Colour by cooling &loop"), views::FloorPlanScene::ColorMode::CoolingLoop}};
+    for (const auto& [text, mode] : modes) {
+        auto* a = m_colorModes->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(mode == views::FloorPlanScene::ColorMode::RackType);
+        connect(a, &QAction::triggered, this, [this, m = mode] {
+            m_scene->setColorMode(m);
+            updateLegend();
+        });
+    }
+}
 
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open design"), QString(),
-                                                          tr("ClusterTwin designs (*.ctwin *.json)"));
-        if (!path.isEmpty()) openFile(path);
-    });
+    auto* newAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("&New"),
+                                      QKeySequence::New, this, [this] {
+                                          if (maybeSave()) newDesign();
+                                      });
     auto* fromReference = file->addMenu(tr("New from &reference"));
-    const QDir refs(QString::fromStdString(referenceDirectory()));
-    for (const QFileInfo& fi : refs.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        if (fi.fileName() == QLatin1String("index.json")) continue;
-        fromReference->addAction(fi.completeBaseName(), this, [this, p = fi.absoluteFilePath()] { openFile(p); });
+    // The reference index names and summarises each design; fall back to the file list without it.
+    const QString refDir = QString::fromStdString(referenceDirectory());
+    QFile index(refDir + QStringLiteral("/index.json"));
+    if (index.open(QIODevice::ReadOnly)) {
+        for (const auto& v : QJsonDocument::fromJson(index.readAll()).array()) {
+            const QJsonObject o = v.toObject();
+            const QString path = refDir + QLatin1Char('/') + o.value(QStringLiteral("file")).toString();
+            auto* a =
+                fromReference->addAction(o.value(QStringLiteral("name")).toString(), this, [this, path] {
+                    if (maybeSave()) newFromReference(path);
+                });
+            a->setToolTip(o.value(QStringLiteral("summary")).toString());
+            a->setStatusTip(o.value(QStringLiteral("summary")).toString());
+        }
+        fromReference->setToolTipsVisible(true);
     }
+    auto* openAction = file->addAction(
+        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), QKeySequence::Open, this, [this] {
+            const QString path =
+                m_prompts->openFileName(this, m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path());
+            if (!path.isEmpty()) openWithPrompt(path);
+        });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_undoAction);
+    edit->addAction(m_redoAction);
+    edit->addSeparator();
+    edit->addAction(m_copyAction);
+    edit->addAction(m_pasteAction);
+    edit->addAction(m_deleteAction);
+    edit->addSeparator();
+    edit->addAction(m_rotateAction);
+    edit->addAction(m_fillRowAction);
+    edit->addSeparator();
+    edit->addAction(tr("&Preferences..."), this, [this] {
+        SettingsDialog dialog(m_settings, this);
+        if (dialog.exec() == QDialog::Accepted) applySettings(dialog.settings());
+    });
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(tr("&Fit plan"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                          [this] { m_floor->fitAll(); });
+    m_viewMenu->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { m_floor->zoomBy(1.25); });
+    m_viewMenu->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { m_floor->zoomBy(0.8); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addActions(m_colorModes->actions());
+    m_viewMenu->addAction(m_snapAction);
+    m_viewMenu->addSeparator();
+    for (auto* d : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ClusterTwin"), this, [this] {
+        QMessageBox::about(this, tr("About ClusterTwin"),
+                           tr("<b>ClusterTwin %1</b><p>Digital twin and TCO planner for AI clusters.</p>"
+                              "<p>Hover any figure to see its formula, inputs and sources.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(newAction);
+    bar->addAction(openAction);
+    bar->addAction(m_saveAction);
+    bar->addSeparator();
+    bar->addAction(m_undoAction);
+    bar->addAction(m_redoAction);
+    bar->addSeparator();
+    bar->addAction(m_deleteAction);
+    bar->addAction(m_rotateAction);
+    bar->addAction(m_fillRowAction);
+    bar->addSeparator();
+    auto* colour = new QComboBox(bar);
+    colour->addItems({tr("Rack type"), tr("Power density"), tr("Cooling loop")});
+    colour->setToolTip(tr("Colour racks by"));
+    connect(colour, &QComboBox::activated, this, [this](int i) { m_colorModes->actions().at(i)->trigger(); });
+    connect(m_colorModes, &QActionGroup::triggered, colour, [this, colour](QAction* a) {
+        colour->setCurrentIndex(static_cast<int>(m_colorModes->actions().indexOf(a)));
+    });
+    bar->addWidget(new QLabel(tr(" Colour: "), bar));
+    bar->addWidget(colour);
+    bar->addAction(m_snapAction);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    for (const QString& path : std::as_const(m_settings.recentFiles))
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openWithPrompt(path); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!m_settings.recentFiles.isEmpty());
+}
+
+void MainWindow::applySettings(const AppSettings& settings) {
+    m_settings = settings;
+    m_settings.save();
+    m_dark = applyTheme(m_settings.theme);
+    m_scene->setDark(m_dark);
+    m_dashboard->setUnits(m_settings.units);
+    m_dashboard->setDark(m_dark);
+    m_inspector->setUnits(m_settings.units);
+    m_figuresTable->setUnits(m_settings.units);
+    m_autosave->setIntervalSeconds(m_settings.autosaveSeconds);
+    if (!m_document.project().halls.empty()) m_scene->showProject(m_document.project());
+    m_inspector->showSelection(m_document, m_selection);
+    if (m_document.revision() > 0) evaluateNow();
+}
+
+void MainWindow::setAutosaveInterval(int seconds) {
+    m_autosave->setIntervalSeconds(seconds);
+}
+
+void MainWindow::setPrompts(std::unique_ptr<UserPrompts> prompts) {
+    m_prompts = std::move(prompts);
+}
+
+// --- document lifecycle -------------------------------------------------------------------------------
+
+bool MainWindow::isModified() const {
+    return m_forceModified || !m_undo->isClean();
+}
+
+QString MainWindow::documentName() const {
+    if (!m_path.isEmpty()) return QFileInfo(m_path).fileName();
+    const auto& info = m_document.project().info;
+    return info.name.empty() ? tr("Untitled") : qs(info.name);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(QStringLiteral("%1[*] - ClusterTwin").arg(documentName()));
+    setWindowModified(isModified());
+    m_saveAction->setEnabled(true);
+}
+
+void MainWindow::afterLoad(const QString& path, bool modified) {
+    m_path = path;
+    m_undo->clear();
+    m_undo->setClean();
+    m_forceModified = modified;
+    m_autosave->setDocumentPath(path);
+    if (!path.isEmpty()) {
+        m_settings.addRecentFile(path);
+        m_settings.save();
+        rebuildRecentMenu();
+    }
+    updateTitle();
+    m_floor->fitAll();
 }
 
 bool MainWindow::openFile(const QString& path) {
+    model::Project project;
+    try {
+        project = store::loadDesign(path.toStdString(), &m_catalog);
+    } catch (const std::exception& e) {
+        m_prompts->showError(
+            this, tr("Cannot open design"),
+            tr("%1 could not be opened:\n\n%2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return false;
+    }
+    bool restored = false;
+    if (const auto recovery = Autosave::findRecovery(path)) {
+        if (m_prompts->askRestoreAutosave(this, QFileInfo(path).fileName(),
+                                          QLocale().toString(recovery->savedAt, QLocale::ShortFormat))) {
+            try {
+                project = store::loadDesign(recovery->autosavePath.toStdString(), &m_catalog);
+                restored = true;
+            } catch (const std::exception& e) {
+                m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
+            }
+        }
+        if (!restored) Autosave::remove(*recovery);
+    }
+    m_document.reset(std::move(project));
+    afterLoad(path, restored);
+    if (restored) statusBar()->showMessage(tr("Restored unsaved changes from the autosave"), 5000);
+    return true;
+}
+
+bool MainWindow::openWithPrompt(const QString& path) {
+    return maybeSave() && openFile(path);
+}
+
+void MainWindow::newDesign() {
+    m_document.reset(starterProject(m_catalog));
+    afterLoad(QString(), false);
+}
+
+bool MainWindow::newFromReference(const QString& path) {
     try {
         m_document.reset(store::loadDesign(path.toStdString(), &m_catalog));
-        m_path = path;
-        setWindowTitle(tr("%1 - ClusterTwin").arg(QFileInfo(path).fileName()));
+    } catch (const std::exception& e) {
+        m_prompts->showError(this, tr("Cannot open reference design"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    afterLoad(QString(), false);
+    return true;
+}
+
+bool MainWindow::offerUntitledRecovery() {
+    for (const auto& r : Autosave::orphanedUntitled()) {
+        if (!m_prompts->askRestoreAutosave(this, tr("an untitled design"),
+                                           QLocale().toString(r.savedAt, QLocale::ShortFormat))) {
+            Autosave::remove(r);
+            continue;
+        }
+        try {
+            m_document.reset(store::loadDesign(r.autosavePath.toStdString(), &m_catalog));
+        } catch (const std::exception& e) {
+            m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
+            continue;
+        }
+        Autosave::remove(r);
+        afterLoad(QString(), true);
+        return true;
+    }
+    return false;
+}
+
+bool MainWindow::writeTo(const QString& path) {
+    try {
+        store::saveDesign(m_document.project(), path.toStdString());
         return true;
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot open design"), QString::fromStdString(e.what()));
+        m_prompts->showError(this, tr("Cannot save design"),
+                             tr("%1 could not be written:\n\n%2").arg(path, QString::fromUtf8(e.what())));
         return false;
     }
 }
 
-void MainWindow::documentChanged(const model::ChangeSet&) { refresh(); }
-void MainWindow::documentReset() { refresh(); }
+bool MainWindow::save() {
+    const QString suffix = QFileInfo(m_path).suffix().toLower();
+    if (m_path.isEmpty() || (suffix != QLatin1String("ctwin") && suffix != QLatin1String("json")))
+        return saveAs();
+    if (!writeTo(m_path)) return false;
+    m_undo->setClean();
+    m_forceModified = false;
+    m_autosave->discard();
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(m_path), 3000);
+    return true;
+}
 
-void MainWindow::refresh() {
+bool MainWindow::saveAs(const QString& given) {
+    QString path = given;
+    if (path.isEmpty()) {
+        const QString base =
+            m_path.isEmpty()
+                ? QDir::homePath() + QLatin1Char('/') + qs(m_document.project().info.id)
+                : QFileInfo(m_path).path() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
+        path = m_prompts->saveFileName(this, base + QStringLiteral(".ctwin"), false);
+        if (path.isEmpty()) return false;
+    }
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".ctwin");
+    if (!writeTo(path)) return false;
+    m_autosave->discard();
+    m_autosave->setDocumentPath(path);
+    m_path = path;
+    m_undo->setClean();
+    m_forceModified = false;
+    m_settings.addRecentFile(path);
+    m_settings.save();
+    rebuildRecentMenu();
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::exportJson(const QString& given) {
+    QString path = given;
+    if (path.isEmpty()) {
+        path = m_prompts->saveFileName(this,
+                                       QDir::homePath() + QLatin1Char('/') +
+                                           qs(m_document.project().info.id) + QStringLiteral(".json"),
+                                       true);
+        if (path.isEmpty()) return false;
+    }
+    if (QFileInfo(path).suffix().toLower() != QLatin1String("json")) path += QStringLiteral(".json");
+    if (!writeTo(path)) return false;
+    statusBar()->showMessage(tr("Exported %1").arg(path), 3000);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!isModified()) return true;
+    switch (m_prompts->askSaveChanges(this, documentName())) {
+    case UserPrompts::SaveChoice::Save:
+        return save();
+    case UserPrompts::SaveChoice::Discard:
+        m_autosave->discard();
+        return true;
+    case UserPrompts::SaveChoice::Cancel:
+        break;
+    }
+    return false;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_autosave->discard();
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    event->accept();
+}
+
+// --- document events -> views ----------------------------------------------------------------------------
+
+void MainWindow::documentChanged(const model::ChangeSet& changes) {
+    m_tree->applyChanges(m_document.project(), changes);
+    m_scene->applyChanges(m_document.project(), changes);
+    // Drop selected ids that no longer exist (undo of an add, delete).
+    QStringList still;
+    for (const QString& id : std::as_const(m_selection)) {
+        QString loop;
+        if (views::CduItem::parseItemId(id, &loop, nullptr)
+                ? m_document.index().find(loop.toStdString()).has_value()
+                : m_document.index().find(id.toStdString()).has_value())
+            still << id;
+    }
+    if (still.size() != m_selection.size())
+        setSelection(still, Source::Program);
+    else
+        m_inspector->refresh(m_document);
+    if (changes.touches(model::EntityKind::RackPlacement) || changes.touches(model::EntityKind::CoolingLoop))
+        updateLegend();
+    if (!m_evalTimer.isActive()) m_evalTimer.start();
+    updateTitle();
+}
+
+void MainWindow::documentReset() {
+    m_selection.clear();
     m_tree->showProject(m_document.project());
-    const auto results = cost::evaluate(m_document.project(), m_catalog, m_defaults);
-    m_results->showResults(results);
-    statusBar()->showMessage(tr("%1 racks, %2 rules").arg(m_document.project().racks.size()).arg(results.rules.size()));
+    m_scene->showProject(m_document.project());
+    m_inspector->showSelection(m_document, {});
+    updateLegend();
+    m_evalTimer.stop();
+    evaluateNow();
+}
+
+void MainWindow::evaluateNow() {
+    m_evalTimer.stop();
+    QElapsedTimer clock;
+    clock.start();
+    m_results = cost::evaluate(m_document.project(), m_catalog, m_defaults);
+    const double evalMs = clock.nsecsElapsed() / 1e6;
+    m_dashboard->showResults(m_results);
+    m_rules->showRules(m_results.rules);
+    m_figuresTable->showResults(m_results);
+    m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
+    int errors = 0, warnings = 0;
+    for (const auto& r : m_results.rules)
+        (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;
+    m_evalLabel->setText(tr("%1 racks · %2 errors, %3 warnings · evaluated in %4 ms")
+                             .arg(m_document.project().racks.size())
+                             .arg(errors)
+                             .arg(warnings)
+                             .arg(evalMs, 0, 'f', 1));
+}
+
+void MainWindow::updateLegend() {
+    QString html;
+    for (const auto& e : m_scene->legend())
+        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
+                    .arg(e.color.name(), e.text.toHtmlEscaped());
+    m_legend->setText(html);
+}
+
+// --- selection ---------------------------------------------------------------------------------------------
+
+void MainWindow::select(const QStringList& ids) {
+    setSelection(ids, Source::Program);
+}
+
+void MainWindow::setSelection(const QStringList& ids, Source source) {
+    m_selection = ids;
+    if (source != Source::Tree) m_tree->selectIds(ids);
+    if (source != Source::Plan) {
+        const QRectF r = m_scene->selectIds(ids);
+        if (source == Source::Tree || source == Source::Rules) {
+            const QRectF target = r.isNull() && ids.size() == 1 ? m_scene->entityRect(ids.front()) : r;
+            if (!target.isNull()) m_floor->reveal(target);
+        }
+    }
+    // A CDU stands for its loop in the inspector.
+    QStringList entities;
+    for (const QString& id : ids) {
+        QString loop;
+        const QString e = views::CduItem::parseItemId(id, &loop, nullptr) ? loop : id;
+        if (!entities.contains(e)) entities << e;
+    }
+    m_inspector->showSelection(m_document, entities);
+    updateActions();
+}
+
+void MainWindow::updateActions() {
+    const bool any = !m_selection.isEmpty();
+    m_deleteAction->setEnabled(any);
+    m_rotateAction->setEnabled(!selectedRacks().isEmpty());
+    m_copyAction->setEnabled(!selectedRacks().isEmpty());
+}
+
+QStringList MainWindow::selectedRacks() const {
+    QStringList racks;
+    for (const QString& id : m_selection)
+        if (const auto slot = m_document.index().find(id.toStdString());
+            slot && slot->kind == model::EntityKind::RackPlacement)
+            racks << id;
+    return racks;
+}
+
+QString MainWindow::hallOfSelection() const {
+    const auto& p = m_document.project();
+    for (const QString& id : m_selection) {
+        QString loop;
+        if (views::CduItem::parseItemId(id, &loop, nullptr)) {
+            for (const auto& l : p.coolingLoops)
+                if (qs(l.id) == loop) return qs(l.hall);
+            continue;
+        }
+        const auto slot = m_document.index().find(id.toStdString());
+        if (!slot) continue;
+        if (slot->kind == model::EntityKind::RackPlacement) {
+            const std::string row = p.racks[slot->index].row;
+            for (const auto& r : p.rows)
+                if (r.id == row) return qs(r.hall);
+        }
+        if (slot->kind == model::EntityKind::Row) return qs(p.rows[slot->index].hall);
+        if (slot->kind == model::EntityKind::DataHall) return id;
+    }
+    return {};
+}
+
+void MainWindow::report(const QString& error) {
+    statusBar()->showMessage(error, 8000);
+}
+
+// --- editing commands ------------------------------------------------------------------------------------
+
+void MainWindow::deleteSelection() {
+    if (m_selection.isEmpty()) return;
+    const QString error = m_editor->remove(m_selection);
+    if (!error.isEmpty()) report(tr("Cannot delete: %1").arg(error));
+}
+
+void MainWindow::copySelection() {
+    const ojson clip = m_editor->copy(selectedRacks());
+    if (clip.is_null()) return;
+    auto* mime = new QMimeData;
+    const QByteArray text = QByteArray::fromStdString(clip.dump(2));
+    mime->setData(kClipboardMime, text);
+    mime->setText(QString::fromUtf8(text));
+    QApplication::clipboard()->setMimeData(mime);
+    statusBar()->showMessage(tr("Copied %n racks", nullptr, static_cast<int>(clip["racks"].size())), 2000);
+}
+
+void MainWindow::pasteClipboard() {
+    const QMimeData* mime = QApplication::clipboard()->mimeData();
+    if (!mime) return;
+    const QByteArray data =
+        mime->hasFormat(kClipboardMime) ? mime->data(kClipboardMime) : mime->text().toUtf8();
+    const ojson clip = ojson::parse(data.toStdString(), nullptr, false);
+    // Paste where the mouse last was on the plan; otherwise just below the copied racks.
+    QString hall;
+    QPointF anchor;
+    if (const auto hit = m_scene->hallAt(m_scene->lastMousePos())) {
+        hall = hit->hallId;
+        anchor = m_scene->snapInHall(hall, hit->hallPos);
+    } else if (clip.is_object() && clip.contains("racks") && !clip["racks"].empty()) {
+        hall = qs(clip.value("hall", ""));
+        double minX = 1e300, maxY = -1e300;
+        for (const auto& r : clip["racks"])
+            minX = std::min(minX, r.value("x_m", 0.0)), maxY = std::max(maxY, r.value("y_m", 0.0));
+        anchor = QPointF(minX, maxY + 3.0);
+    }
+    QStringList added;
+    const QString error = m_editor->paste(clip, hall, anchor, &added);
+    if (!error.isEmpty())
+        report(tr("Cannot paste: %1").arg(error));
+    else
+        select(added);
+}
+
+void MainWindow::fillRow() {
+    QString row;
+    const auto& p = m_document.project();
+    for (const QString& id : std::as_const(m_selection)) {
+        const auto slot = m_document.index().find(id.toStdString());
+        if (!slot) continue;
+        if (slot->kind == model::EntityKind::Row) row = id;
+        if (slot->kind == model::EntityKind::RackPlacement) row = qs(p.racks[slot->index].row);
+        if (!row.isEmpty()) break;
+    }
+    int added = 0;
+    const QString error = m_editor->fillRow(row, m_palette->currentRackType(), &added);
+    if (!error.isEmpty())
+        report(tr("Cannot fill the row: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Added %n racks", nullptr, added), 3000);
+}
+
+void MainWindow::showPlanMenu(const QPoint& screenPos, const QStringList& ids) {
+    QMenu menu(this);
+    const QStringList racks = selectedRacks();
+    if (!racks.isEmpty()) {
+        const QString hall = hallOfSelection();
+        std::string building;
+        for (const auto& h : m_document.project().halls)
+            if (qs(h.id) == hall) building = h.building;
+        auto* loops = menu.addMenu(tr("Cooling loop"));
+        loops->addAction(tr("(air-cooled)"), this, [this, racks] {
+            report(m_editor->setProperty(racks, QStringLiteral("cooling_loop"), "", false));
+        });
+        for (const auto& l : m_document.project().coolingLoops)
+            if (qs(l.hall) == hall)
+                loops->addAction(qs(l.name.empty() ? l.id : l.name), this, [this, racks, id = l.id] {
+                    report(m_editor->setProperty(racks, QStringLiteral("cooling_loop"), id, false));
+                });
+        for (const char* field : {"feed_a", "feed_b"}) {
+            auto* feeds =
+                menu.addMenu(QString::fromLatin1(field) == QLatin1String("feed_a") ? tr("Power feed A")
+                                                                                   : tr("Power feed B"));
+            for (const auto& f : m_document.project().powerFeeds)
+                if (f.building == building)
+                    feeds->addAction(
+                        qs(f.name.empty() ? f.id : f.name), this, [this, racks, id = f.id, field] {
+                            report(m_editor->setProperty(racks, QString::fromLatin1(field), id, false));
+                        });
+        }
+        menu.addSeparator();
+        menu.addAction(m_rotateAction);
+        menu.addAction(m_fillRowAction);
+        menu.addAction(m_copyAction);
+    }
+    menu.addAction(m_pasteAction);
+    if (!ids.isEmpty()) menu.addAction(m_deleteAction);
+    menu.exec(screenPos);
 }
 
 } // namespace ctwin::app

@@ -1,40 +1,160 @@
 #pragma once
-#include <QMainWindow>
-#include <memory>
-
 #include "catalog.h"
 #include "document.h"
+#include "evaluate.h"
+#include "gui/app_settings.h"
+
+#include <QMainWindow>
+#include <QTimer>
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QUndoStack;
+class QUndoView;
 
 namespace ctwin::views {
+class CatalogPalette;
+class DesignRulesPanel;
+class FloorPlanScene;
+class FloorPlanView;
+class InspectorPanel;
+class MetricsDashboard;
 class ProjectTree;
 class ResultsPanel;
 } // namespace ctwin::views
 
 namespace ctwin::app {
 
-/// The desktop main window: project tree, evaluation figures with provenance, File > Open / New from
-/// reference. The full editor (floor plan, inspector, undo) builds on this window.
+class Autosave;
+class DocumentEditor;
+class UserPrompts;
+
+/// The desktop main window: project tree, floor-plan editor and figures in the centre, inspector, catalog
+/// palette, metrics dashboard, design rules and undo history in docks. Owns the open Document, its undo
+/// stack and its lifecycle (new, open, save, autosave, close). Views emit intents; the DocumentEditor turns
+/// them into undoable transactions; the document's change events refresh the views and schedule one
+/// evaluation (STYLE.md "Edits flow one way").
 class MainWindow : public QMainWindow, private model::DocumentListener {
     Q_OBJECT
 public:
     MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QWidget* parent = nullptr);
     ~MainWindow() override;
-    /// Opens a design; on failure shows the reason and keeps the current document. Returns success.
+
+    /// Opens a design (offering an autosave newer than the file); on failure shows the reason through the
+    /// prompts and keeps the current document. Does not ask to save the current one (see openWithPrompt).
     bool openFile(const QString& path);
+    /// Asks to save unsaved changes first, then opens.
+    bool openWithPrompt(const QString& path);
+    /// A new untitled design: a starter site with one building, one empty hall, two feeds and a loop.
+    void newDesign();
+    /// A copy of a reference design as a new untitled design.
+    bool newFromReference(const QString& path);
+    bool save();
+    bool saveAs(const QString& path = {});
+    bool exportJson(const QString& path = {});
+    /// Asks what to do with unsaved changes; false when the user cancels.
+    bool maybeSave();
+    /// Untitled autosaves of crashed sessions: offers each for recovery. Returns true when one was restored.
+    bool offerUntitledRecovery();
+
+    void setPrompts(std::unique_ptr<UserPrompts> prompts);
+    void setAutosaveInterval(int seconds);
+    void applySettings(const AppSettings& settings);
+
     const model::Document& document() const { return m_document; }
+    DocumentEditor& editor() { return *m_editor; }
+    QUndoStack& undoStack() { return *m_undo; }
+    Autosave& autosave() { return *m_autosave; }
+    views::FloorPlanScene* floorScene() const { return m_scene; }
+    views::FloorPlanView* floorView() const { return m_floor; }
+    views::InspectorPanel* inspector() const { return m_inspector; }
+    views::MetricsDashboard* dashboard() const { return m_dashboard; }
+    views::ProjectTree* projectTree() const { return m_tree; }
+    views::DesignRulesPanel* rulesPanel() const { return m_rules; }
+    views::CatalogPalette* palette() const { return m_palette; }
+    const cost::Results& lastResults() const { return m_results; }
+    double lastEvaluationMs() const { return m_lastEvaluationMs; }
+    const QString& filePath() const { return m_path; }
+    bool isModified() const;
+    const QStringList& selection() const { return m_selection; }
+    void select(const QStringList& ids);
+    /// Runs a pending evaluation now (tests; the UI coalesces edits with a zero-delay timer).
+    void evaluateNow();
+    bool evaluationPending() const { return m_evalTimer.isActive(); }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    enum class Source { Program, Tree, Plan, Rules };
     void documentChanged(const model::ChangeSet& changes) override;
     void documentReset() override;
-    void refresh();
+    void buildDocks();
+    void buildActions();
     void buildMenus();
+    void rebuildRecentMenu();
+    void setSelection(const QStringList& ids, Source source);
+    void afterLoad(const QString& path, bool modified);
+    void updateTitle();
+    void updateActions();
+    void updateLegend();
+    void report(const QString& error);
+    bool writeTo(const QString& path);
+    QString documentName() const;
+    QStringList selectedRacks() const;
+    QString hallOfSelection() const;
+    void showPlanMenu(const QPoint& screenPos, const QStringList& ids);
+    void copySelection();
+    void pasteClipboard();
+    void fillRow();
+    void deleteSelection();
 
     model::Catalog m_catalog;
     model::AssumptionSet m_defaults;
     model::Document m_document;
+    QUndoStack* m_undo = nullptr;
+    std::unique_ptr<DocumentEditor> m_editor;
+    std::unique_ptr<UserPrompts> m_prompts;
+    Autosave* m_autosave = nullptr;
+    AppSettings m_settings;
+    bool m_dark = false;
+
+    QTabWidget* m_tabs = nullptr;
     views::ProjectTree* m_tree = nullptr;
-    views::ResultsPanel* m_results = nullptr;
+    views::FloorPlanScene* m_scene = nullptr;
+    views::FloorPlanView* m_floor = nullptr;
+    views::ResultsPanel* m_figuresTable = nullptr;
+    views::InspectorPanel* m_inspector = nullptr;
+    views::CatalogPalette* m_palette = nullptr;
+    views::MetricsDashboard* m_dashboard = nullptr;
+    views::DesignRulesPanel* m_rules = nullptr;
+    QUndoView* m_history = nullptr;
+    QLabel* m_legend = nullptr;
+    QLabel* m_evalLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+
+    QAction* m_saveAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QAction* m_deleteAction = nullptr;
+    QAction* m_copyAction = nullptr;
+    QAction* m_pasteAction = nullptr;
+    QAction* m_rotateAction = nullptr;
+    QAction* m_fillRowAction = nullptr;
+    QAction* m_snapAction = nullptr;
+    QActionGroup* m_colorModes = nullptr;
+
     QString m_path;
+    QStringList m_selection;
+    bool m_forceModified = false;
+    QTimer m_evalTimer;
+    cost::Results m_results;
+    double m_lastEvaluationMs = 0.0;
 };
 
 } // namespace ctwin::app

@@ -1,55 +1,170 @@
 #include "project_tree.h"
 
+#include <QHeaderView>
+#include <QSet>
+#include <functional>
 #include <map>
 
 namespace ctwin::views {
 
+namespace {
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+/// Ids of expanded items (and group titles) so a rebuild keeps what the user opened.
+void collectExpanded(QTreeWidgetItem* item, QSet<QString>& out) {
+    if (item->isExpanded()) {
+        const QString id = item->data(0, Qt::UserRole).toString();
+        out.insert(id.isEmpty() ? QStringLiteral("#") + item->text(0) : id);
+    }
+    for (int i = 0; i < item->childCount(); ++i)
+        collectExpanded(item->child(i), out);
+}
+} // namespace
+
 ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
     setHeaderLabels({tr("Entity"), tr("Details")});
-    setColumnWidth(0, 260);
+    setColumnWidth(0, 230);
+    setSelectionMode(ExtendedSelection);
+    setUniformRowHeights(true);
+    connect(this, &QTreeWidget::itemSelectionChanged, this, [this] {
+        if (!m_syncing) emit selectionChangedByUser(selectedIds());
+    });
+    connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* it) {
+        const QString id = it->data(0, Qt::UserRole).toString();
+        if (!id.isEmpty()) emit entityActivated(id);
+    });
+}
+
+ProjectTree::~ProjectTree() {
+    m_syncing = true;
+    blockSignals(true);
+    clear();
+}
+
+QStringList ProjectTree::selectedIds() const {
+    QStringList ids;
+    for (auto* it : selectedItems()) {
+        const QString id = it->data(0, Qt::UserRole).toString();
+        if (!id.isEmpty()) ids << id;
+    }
+    return ids;
+}
+
+void ProjectTree::selectIds(const QStringList& ids) {
+    m_syncing = true;
+    clearSelection();
+    QTreeWidgetItem* first = nullptr;
+    for (const QString& id : ids)
+        if (auto* it = m_items.value(id)) {
+            it->setSelected(true);
+            if (!first) first = it;
+        }
+    if (first) scrollToItem(first);
+    m_syncing = false;
+}
+
+void ProjectTree::applyChanges(const model::Project& p, const model::ChangeSet& changes) {
+    // Moves and assignments do not change the tree; adds, removes, renames and re-parenting do.
+    bool rebuild = changes.structural();
+    for (const auto& c : changes.entities)
+        for (const auto& prop : c.properties)
+            if (prop == "name" || prop == "row" || prop == "hall" || prop == "building" || prop == "site" ||
+                prop == "cdu_count" || prop == "cdu_type" || prop == "gpus" || prop == "power_capacity_w" ||
+                prop == "rack_type" || prop == "spare")
+                rebuild = true;
+    if (changes.projectInfoChanged) rebuild = true;
+    if (rebuild) showProject(p);
 }
 
 void ProjectTree::showProject(const model::Project& p) {
+    QSet<QString> expanded;
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        collectExpanded(topLevelItem(i), expanded);
+    const bool firstTime = topLevelItemCount() == 0;
+    const QStringList selected = selectedIds();
+    m_syncing = true;
+    setUpdatesEnabled(false);
     clear();
-    auto item = [](QTreeWidgetItem* parent, const std::string& id, const std::string& name, const QString& details) {
-        auto* it = new QTreeWidgetItem(parent, {QString::fromStdString(name.empty() ? id : name), details});
-        it->setData(0, Qt::UserRole, QString::fromStdString(id));
+    m_items.clear();
+    auto item = [this](QTreeWidgetItem* parent, const std::string& id, const std::string& name,
+                       const QString& details) {
+        auto* it = new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details});
+        it->setData(0, Qt::UserRole, qs(id));
+        it->setToolTip(0, qs(id));
+        m_items.insert(qs(id), it);
         return it;
     };
-    std::map<std::string, int> racksPerRow;
-    for (const auto& r : p.racks) ++racksPerRow[r.row];
-    auto* root = new QTreeWidgetItem(this, {QString::fromStdString(p.info.name), QString()});
+    std::map<std::string, std::vector<const model::RackPlacement*>> racksPerRow;
+    for (const auto& r : p.racks)
+        racksPerRow[r.row].push_back(&r);
+    auto* root = new QTreeWidgetItem(this, {qs(p.info.name.empty() ? p.info.id : p.info.name), QString()});
+    root->setData(0, Qt::UserRole, QString());
     for (const auto& s : p.sites) {
-        auto* si = item(root, s.id, s.name, QStringLiteral("%1°, %2°").arg(s.latDeg, 0, 'f', 3).arg(s.lonDeg, 0, 'f', 3));
+        auto* si = item(root, s.id, s.name,
+                        QStringLiteral("%1°, %2°").arg(s.latDeg, 0, 'f', 3).arg(s.lonDeg, 0, 'f', 3));
         for (const auto& b : p.buildings) {
             if (b.site != s.id) continue;
-            auto* bi = item(si, b.id, b.name, QStringLiteral("%1 MW").arg(b.powerCapacity.value() / 1e6, 0, 'f', 1));
+            auto* bi =
+                item(si, b.id, b.name, QStringLiteral("%1 MW").arg(b.powerCapacity.value() / 1e6, 0, 'f', 1));
             for (const auto& h : p.halls) {
                 if (h.building != b.id) continue;
                 auto* hi = item(bi, h.id, h.name,
-                                QStringLiteral("%1 x %2 m").arg(h.width.value(), 0, 'f', 0).arg(h.depth.value(), 0, 'f', 0));
-                for (const auto& r : p.rows)
-                    if (r.hall == h.id) item(hi, r.id, r.name, tr("%n racks", nullptr, racksPerRow[r.id]));
+                                QStringLiteral("%1 x %2 m")
+                                    .arg(h.width.value(), 0, 'f', 0)
+                                    .arg(h.depth.value(), 0, 'f', 0));
+                for (const auto& r : p.rows) {
+                    if (r.hall != h.id) continue;
+                    const auto& racks = racksPerRow[r.id];
+                    auto* ri =
+                        item(hi, r.id, r.name, tr("%n racks", nullptr, static_cast<int>(racks.size())));
+                    for (const auto* rack : racks)
+                        item(ri, rack->id, rack->name,
+                             qs(rack->rackType) + (rack->spare ? tr(", spare") : QString()));
+                }
             }
         }
     }
     auto group = [&](const QString& title, const auto& collection, auto details) {
         auto* g = new QTreeWidgetItem(root, {title, QString::number(collection.size())});
-        for (const auto& e : collection) item(g, e.id, e.name, details(e));
+        g->setData(0, Qt::UserRole, QString());
+        for (const auto& e : collection)
+            item(g, e.id, e.name, details(e));
     };
+    group(tr("Power feeds"), p.powerFeeds,
+          [](const auto& f) { return QStringLiteral("%1 MW").arg(f.capacity.value() / 1e6, 0, 'f', 1); });
     group(tr("Cooling loops"), p.coolingLoops, [](const auto& l) {
-        return QStringLiteral("%1 x %2, %3").arg(l.cduCount).arg(QString::fromStdString(l.cduType), QString::fromStdString(l.redundancy));
+        return QStringLiteral("%1 x %2, %3").arg(l.cduCount).arg(qs(l.cduType), qs(l.redundancy));
     });
     group(tr("Fabrics"), p.fabrics, [](const auto& f) {
-        return QStringLiteral("%1, %2 tiers, %3 planes").arg(QString::fromStdString(f.role)).arg(f.tiers).arg(f.planes);
+        return QStringLiteral("%1, %2 tiers, %3 planes").arg(qs(f.role)).arg(f.tiers).arg(f.planes);
     });
-    group(tr("Scale-across links"), p.links, [](const auto& l) {
-        return QStringLiteral("%1 Tb/s").arg(l.capacityBitPerS / 1e12, 0, 'f', 1);
-    });
-    group(tr("Training jobs"), p.trainingJobs, [](const auto& j) { return QStringLiteral("%1 GPUs").arg(j.gpus, 0, 'f', 0); });
+    group(tr("Storage tiers"), p.storageTiers,
+          [](const auto& s) { return QStringLiteral("%1 PB").arg(s.capacity.value() / 1e15, 0, 'f', 1); });
+    group(tr("Scale-across links"), p.links,
+          [](const auto& l) { return QStringLiteral("%1 Tb/s").arg(l.capacityBitPerS / 1e12, 0, 'f', 1); });
+    group(tr("Training jobs"), p.trainingJobs,
+          [](const auto& j) { return QStringLiteral("%1 GPUs").arg(j.gpus, 0, 'f', 0); });
     group(tr("Inference services"), p.inferenceServices,
           [](const auto& s) { return QStringLiteral("%1 GPUs").arg(s.gpus, 0, 'f', 0); });
-    expandToDepth(1);
+    if (firstTime || expanded.isEmpty()) {
+        expandToDepth(2);
+    } else {
+        std::function<void(QTreeWidgetItem*)> restore = [&](QTreeWidgetItem* it) {
+            const QString id = it->data(0, Qt::UserRole).toString();
+            if (expanded.contains(id.isEmpty() ? QStringLiteral("#") + it->text(0) : id))
+                it->setExpanded(true);
+            for (int i = 0; i < it->childCount(); ++i)
+                restore(it->child(i));
+        };
+        restore(root);
+        root->setExpanded(true);
+    }
+    for (const QString& id : selected)
+        if (auto* it = m_items.value(id)) it->setSelected(true);
+    setUpdatesEnabled(true);
+    m_syncing = false;
 }
 
 } // namespace ctwin::views

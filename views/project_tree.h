@@ -1,17 +1,34 @@
 #pragma once
-#include <QTreeWidget>
-
+#include "change_set.h"
 #include "project.h"
+
+#include <QHash>
+#include <QTreeWidget>
 
 namespace ctwin::views {
 
-/// The project tree: sites -> buildings -> halls -> rows (with rack counts), then loops, fabrics, links
-/// and workloads. Read only; each item carries its entity id (Qt::UserRole).
+/// The project tree: sites -> buildings -> halls -> rows -> racks, then power feeds, cooling loops,
+/// fabrics, storage, links and workloads. Read only; each item carries its entity id (Qt::UserRole).
+/// Selecting items reports their ids; the app mirrors selections made elsewhere with selectIds.
 class ProjectTree : public QTreeWidget {
     Q_OBJECT
 public:
     explicit ProjectTree(QWidget* parent = nullptr);
+    ~ProjectTree() override;
     void showProject(const model::Project& project);
+    /// Refreshes after an edit: a rebuild when the tree's shape or names changed, nothing otherwise.
+    void applyChanges(const model::Project& project, const model::ChangeSet& changes);
+    void selectIds(const QStringList& ids);
+    QStringList selectedIds() const;
+    QTreeWidgetItem* itemForId(const QString& id) const { return m_items.value(id); }
+
+signals:
+    void selectionChangedByUser(const QStringList& ids);
+    void entityActivated(const QString& id);
+
+private:
+    QHash<QString, QTreeWidgetItem*> m_items;
+    bool m_syncing = false;
 };
 
 } // namespace ctwin::views

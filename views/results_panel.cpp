@@ -2,43 +2,44 @@
 
 #include <QHeaderView>
 
-#include "results_json.h"
-
 namespace ctwin::views {
 
 ResultsPanel::ResultsPanel(QWidget* parent) : QTableWidget(parent) {
-    setColumnCount(2);
-    setHorizontalHeaderLabels({tr("Figure"), tr("Value")});
+    setColumnCount(3);
+    setHorizontalHeaderLabels({tr("Section"), tr("Figure"), tr("Value")});
     horizontalHeader()->setStretchLastSection(true);
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setAlternatingRowColors(true);
+    setSelectionBehavior(SelectRows);
 }
 
 void ResultsPanel::showResults(const cost::Results& r) {
+    setUpdatesEnabled(false);
     setRowCount(0);
-    auto addRow = [&](const QString& label, const QString& value, const QString& tip) {
-        const int row = rowCount();
-        insertRow(row);
-        auto* l = new QTableWidgetItem(label);
-        auto* v = new QTableWidgetItem(value);
-        v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        l->setToolTip(tip);
-        v->setToolTip(tip);
-        setItem(row, 0, l);
-        setItem(row, 1, v);
-    };
     for (const auto& f : r.figures) {
         if (f.key.rfind("capex.share.", 0) == 0) continue;
-        QString tip = QString::fromStdString(f.key + "\n" + f.provenance.formula);
-        for (const auto& [name, value] : f.provenance.inputs)
-            tip += QStringLiteral("\n  %1 = %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 6);
-        for (const auto& s : f.provenance.sources) tip += "\n  source: " + QString::fromStdString(s);
-        addRow(QString::fromStdString(f.label), QString::fromStdString(cost::formatHuman(f.value, f.unit)), tip);
+        const int row = rowCount();
+        insertRow(row);
+        const QString tip = DisplayUnits::provenanceTooltip(f);
+        const QString section = QString::fromStdString(f.key.substr(0, f.key.find('.')));
+        QString value = m_units.formatFigure(f);
+        if (f.key.rfind("capex.by_category_usd.", 0) == 0)
+            if (const auto* share = r.figure("capex.share." + f.key.substr(22)))
+                value += QStringLiteral("  (%1%)").arg(share->value * 100, 0, 'f', 1);
+        auto* s = new QTableWidgetItem(section);
+        auto* l = new QTableWidgetItem(QString::fromStdString(f.label));
+        auto* v = new QTableWidgetItem(value);
+        v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        for (auto* it : {s, l, v})
+            it->setToolTip(tip);
+        setItem(row, 0, s);
+        setItem(row, 1, l);
+        setItem(row, 2, v);
     }
-    for (const auto& rule : r.rules)
-        addRow(QString::fromLatin1(cost::severityName(rule.severity)), QString::fromStdString(rule.message),
-               QString::fromStdString(rule.entity));
     resizeColumnToContents(0);
+    resizeColumnToContents(1);
+    setUpdatesEnabled(true);
 }
 
 } // namespace ctwin::views

@@ -1,0 +1,56 @@
+#include "dialog_prompts.h"
+
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QMessageBox>
+
+namespace ctwin::app {
+
+namespace {
+QString tr(const char* s) {
+    return QCoreApplication::translate("ctwin::app::DialogPrompts", s);
+}
+} // namespace
+
+UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QString& name) {
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+                    tr("The design \"%1\" has unsaved changes.").arg(name),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setInformativeText(tr("Save them before closing it?"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return SaveChoice::Save;
+    case QMessageBox::Discard:
+        return SaveChoice::Discard;
+    default:
+        return SaveChoice::Cancel;
+    }
+}
+
+bool DialogPrompts::askRestoreAutosave(QWidget* parent, const QString& name, const QString& savedAt) {
+    return QMessageBox::question(
+               parent, tr("Recover unsaved work"),
+               tr("ClusterTwin found unsaved changes to \"%1\" from %2, newer than the file "
+                  "(the app may have stopped unexpectedly).\n\nRestore them?")
+                   .arg(name, savedAt),
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+}
+
+void DialogPrompts::showError(QWidget* parent, const QString& title, const QString& message) {
+    QMessageBox::warning(parent, title, message);
+}
+
+QString DialogPrompts::openFileName(QWidget* parent, const QString& directory) {
+    return QFileDialog::getOpenFileName(parent, tr("Open design"), directory,
+                                        tr("ClusterTwin designs (*.ctwin *.json);;All files (*)"));
+}
+
+QString DialogPrompts::saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) {
+    return QFileDialog::getSaveFileName(
+        parent, jsonOnly ? tr("Export JSON") : tr("Save design"), suggested,
+        jsonOnly ? tr("Design interchange JSON (*.json)")
+                 : tr("ClusterTwin design (*.ctwin);;Design interchange JSON (*.json)"));
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,16 @@
+#pragma once
+#include "user_prompts.h"
+
+namespace ctwin::app {
+
+/// UserPrompts answered by the user through message boxes and file dialogs.
+class DialogPrompts : public UserPrompts {
+public:
+    SaveChoice askSaveChanges(QWidget* parent, const QString& documentName) override;
+    bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) override;
+    void showError(QWidget* parent, const QString& title, const QString& message) override;
+    QString openFileName(QWidget* parent, const QString& directory) override;
+    QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
+};
+
+} // namespace ctwin::app

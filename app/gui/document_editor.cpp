@@ -1,0 +1,632 @@
+#include "document_editor.h"
+
+#include "catalog.h"
+#include "cdu_item.h"
+#include "design_json.h"
+#include "document.h"
+#include "document_command.h"
+#include "field_spec.h"
+
+#include <QObject>
+#include <QUndoStack>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ctwin::app {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kEps = 1e-3; // racks may touch, not overlap (1 mm)
+
+double catalogValue(const model::Document& doc, const std::string& id, const char* field, double fallback) {
+    if (!doc.catalog()) return fallback;
+    if (const auto* item = doc.catalog()->find(id))
+        if (const auto* v = item->find(field)) return v->base;
+    return fallback;
+}
+
+bool sideways(double rotationDeg) {
+    return (((static_cast<long>(std::lround(rotationDeg / 90.0)) % 2) + 2) % 2) == 1;
+}
+
+QRectF rackRect(const model::Document& doc, const std::string& type, double x, double y, double rotation) {
+    const double w = catalogValue(doc, type, "width_m", 0.6), d = catalogValue(doc, type, "depth_m", 1.2);
+    return sideways(rotation) ? QRectF(x, y, d, w) : QRectF(x, y, w, d);
+}
+
+QRectF cduRect(const model::Document& doc, const std::string& type, double x, double y) {
+    return QRectF(x, y, catalogValue(doc, type, "width_m", 1.2), catalogValue(doc, type, "depth_m", 1.2));
+}
+
+template <class C> const typename C::value_type* findById(const C& c, const std::string& id) {
+    for (const auto& e : c)
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+std::string hallOfRow(const model::Project& p, const std::string& row) {
+    const auto* r = findById(p.rows, row);
+    return r ? r->hall : std::string();
+}
+
+std::runtime_error rejected(const std::string& why) {
+    return std::runtime_error(why);
+}
+
+std::string joinIds(QStringList ids) {
+    ids.sort();
+    return ids.join(QLatin1Char(',')).toStdString();
+}
+
+} // namespace
+
+DocumentEditor::DocumentEditor(model::Document& document, QUndoStack& stack)
+    : m_doc(document), m_stack(stack) {}
+
+QString DocumentEditor::run(const std::string& label, const std::function<void(model::Transaction&)>& edit,
+                            const QString& mergeKey) {
+    try {
+        model::Transaction t(m_doc, label);
+        edit(t);
+        model::ChangeSet changes = t.commit();
+        if (changes.empty()) return {};
+        m_stack.push(new DocumentCommand(m_doc, std::move(changes), mergeKey));
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+std::string DocumentEditor::freeId(const std::string& base) const {
+    if (!m_doc.index().find(base)) return base;
+    for (int n = 2;; ++n) {
+        const std::string id = base + "-" + std::to_string(n);
+        if (!m_doc.index().find(id)) return id;
+    }
+}
+
+QString DocumentEditor::setProperty(const QStringList& ids, const QString& field, const ojson& value,
+                                    bool mergeable) {
+    if (ids.isEmpty()) return QObject::tr("Nothing selected.");
+    const std::string f = field.toStdString();
+    const std::string label = ids.size() == 1
+                                  ? "Set " + f + " of " + ids.front().toStdString()
+                                  : "Set " + f + " of " + std::to_string(ids.size()) + " entities";
+    return run(
+        label,
+        [&](model::Transaction& t) {
+            for (const QString& id : ids)
+                t.setProperty(id.toStdString(), f, value);
+        },
+        mergeable ? QStringLiteral("set:%1:%2").arg(field, QString::fromStdString(joinIds(ids))) : QString());
+}
+
+QString DocumentEditor::rowAt(const QString& hallId, QPointF pos, const QString& rackType) const {
+    const auto& p = m_doc.project();
+    const double depth = catalogValue(m_doc, rackType.toStdString(), "depth_m", 1.2);
+    const model::Row* best = nullptr;
+    double bestDistance = depth + kEps; // rows are depth + aisle apart, so within one depth is unambiguous
+    for (const auto& r : p.rows) {
+        if (QString::fromStdString(r.hall) != hallId) continue;
+        const double d =
+            sideways(r.rotationDeg) ? std::abs(pos.x() - r.x.value()) : std::abs(pos.y() - r.y.value());
+        if (d <= bestDistance) best = &r, bestDistance = d;
+    }
+    return best ? QString::fromStdString(best->id) : QString();
+}
+
+std::string DocumentEditor::ensureRow(model::Transaction& t, const std::string& hall, QPointF& pos,
+                                      const std::string& rackType, double rotation) {
+    const QString row = rowAt(QString::fromStdString(hall), pos, QString::fromStdString(rackType));
+    if (!row.isEmpty()) {
+        const auto* r = findById(m_doc.project().rows, row.toStdString());
+        // Line the rack up with its row.
+        if (sideways(r->rotationDeg))
+            pos.setX(r->x.value());
+        else
+            pos.setY(r->y.value());
+        return r->id;
+    }
+    int n = 0;
+    for (const auto& r : m_doc.project().rows)
+        n += r.hall == hall;
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-R%02d", n + 1);
+    const std::string id = freeId(hall + suffix);
+    t.add(model::EntityKind::Row, ojson{{"id", id},
+                                        {"name", "Row " + std::to_string(n + 1)},
+                                        {"hall", hall},
+                                        {"x_m", pos.x()},
+                                        {"y_m", pos.y()},
+                                        {"rotation_deg", rotation}});
+    return id;
+}
+
+void DocumentEditor::checkPlacement(const std::string& hall, const QRectF& fp,
+                                    const QStringList& ignore) const {
+    const auto& p = m_doc.project();
+    const auto* h = findById(p.halls, hall);
+    if (!h) throw rejected("hall '" + hall + "' does not exist");
+    const QRectF inside(0, 0, h->width.value(), h->depth.value());
+    if (!inside.adjusted(-kEps, -kEps, kEps, kEps).contains(fp))
+        throw rejected("the position is outside hall '" + (h->name.empty() ? h->id : h->name) + "'");
+    const QRectF shrunk = fp.adjusted(kEps, kEps, -kEps, -kEps);
+    std::set<std::string> rows;
+    for (const auto& r : p.rows)
+        if (r.hall == hall) rows.insert(r.id);
+    for (const auto& r : p.racks) {
+        if (!rows.count(r.row) || ignore.contains(QString::fromStdString(r.id))) continue;
+        if (rackRect(m_doc, r.rackType, r.x.value(), r.y.value(), r.rotationDeg).intersects(shrunk))
+            throw rejected("the position is taken by rack '" + (r.name.empty() ? r.id : r.name) + "'");
+    }
+    for (const auto& l : p.coolingLoops) {
+        if (l.hall != hall) continue;
+        for (size_t i = 0; i < l.cdus.size(); ++i) {
+            if (ignore.contains(views::CduItem::itemId(QString::fromStdString(l.id), static_cast<int>(i))))
+                continue;
+            if (cduRect(m_doc, l.cduType, l.cdus[i].xM, l.cdus[i].yM).intersects(shrunk))
+                throw rejected("the position is taken by a CDU of loop '" + l.id + "'");
+        }
+    }
+}
+
+namespace {
+
+/// Feeds and loop for a new rack: from the nearest rack of its row, else of its hall, else the hall's
+/// first loop and the building's first two feeds.
+struct Services {
+    std::string feedA, feedB, loop;
+};
+
+Services servicesFor(const model::Document& doc, const std::string& hall, const std::string& row, QPointF pos,
+                     const std::string& rackType) {
+    const auto& p = doc.project();
+    std::set<std::string> rows;
+    for (const auto& r : p.rows)
+        if (r.hall == hall) rows.insert(r.id);
+    const model::RackPlacement* best = nullptr;
+    double bestScore = 1e300;
+    for (const auto& r : p.racks) {
+        if (!rows.count(r.row)) continue;
+        const double d =
+            std::hypot(r.x.value() - pos.x(), r.y.value() - pos.y()) + (r.row == row ? 0.0 : 1e6);
+        if (d < bestScore) best = &r, bestScore = d;
+    }
+    if (best) return {best->feedA, best->feedB, best->coolingLoop};
+    Services s;
+    const auto* h = findById(p.halls, hall);
+    for (const auto& f : p.powerFeeds) {
+        if (!h || f.building != h->building) continue;
+        if (s.feedA.empty())
+            s.feedA = f.id;
+        else if (s.feedB.empty())
+            s.feedB = f.id;
+    }
+    if (catalogValue(doc, rackType, "liquid_fraction", 0.0) > 0.0)
+        for (const auto& l : p.coolingLoops)
+            if (l.hall == hall) {
+                s.loop = l.id;
+                break;
+            }
+    return s;
+}
+
+std::string rackName(const model::Project& p, const std::string& row) {
+    const auto* r = findById(p.rows, row);
+    std::string prefix = r ? (r->name.empty() ? r->id : r->name) : row;
+    if (const auto space = prefix.rfind(' '); space != std::string::npos) prefix = prefix.substr(space + 1);
+    int n = 0;
+    for (const auto& rack : p.racks)
+        n += rack.row == row;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "-%02d", n + 1);
+    return prefix + buf;
+}
+
+} // namespace
+
+QString DocumentEditor::placeRack(const QString& rackType, const QString& hallId, QPointF pos,
+                                  QString* newId) {
+    const std::string type = rackType.toStdString(), hall = hallId.toStdString();
+    if (!m_doc.catalog() || !m_doc.catalog()->find(type))
+        return QObject::tr("Unknown rack type '%1'.").arg(rackType);
+    std::string added;
+    const QString error = run("Place " + type + " rack", [&](model::Transaction& t) {
+        const std::string row = ensureRow(t, hall, pos, type, 0.0);
+        const auto* r = findById(m_doc.project().rows, row);
+        const double rotation = r ? r->rotationDeg : 0.0;
+        checkPlacement(hall, rackRect(m_doc, type, pos.x(), pos.y(), rotation), {});
+        const Services s = servicesFor(m_doc, hall, row, pos, type);
+        int n = 0;
+        for (const auto& rack : m_doc.project().racks)
+            n += rack.row == row;
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "-%02d", n + 1);
+        added = freeId(row + suffix);
+        t.add(model::EntityKind::RackPlacement, ojson{{"id", added},
+                                                      {"name", rackName(m_doc.project(), row)},
+                                                      {"row", row},
+                                                      {"rack_type", type},
+                                                      {"x_m", pos.x()},
+                                                      {"y_m", pos.y()},
+                                                      {"rotation_deg", rotation},
+                                                      {"feed_a", s.feedA},
+                                                      {"feed_b", s.feedB},
+                                                      {"cooling_loop", s.loop},
+                                                      {"spare", false}});
+    });
+    if (error.isEmpty() && newId) *newId = QString::fromStdString(added);
+    return error;
+}
+
+QString DocumentEditor::placeCdu(const QString& cduType, const QString& hallId, QPointF pos) {
+    const std::string type = cduType.toStdString(), hall = hallId.toStdString();
+    if (!m_doc.catalog() || !m_doc.catalog()->find(type))
+        return QObject::tr("Unknown CDU type '%1'.").arg(cduType);
+    return run("Place " + type + " CDU", [&](model::Transaction& t) {
+        checkPlacement(hall, cduRect(m_doc, type, pos.x(), pos.y()), {});
+        const auto& p = m_doc.project();
+        const model::CoolingLoop* best = nullptr;
+        double bestDistance = 1e300;
+        for (const auto& l : p.coolingLoops) {
+            if (l.hall != hall || l.cduType != type) continue;
+            double d = 1e299;
+            for (const auto& c : l.cdus)
+                d = std::min(d, std::hypot(c.xM - pos.x(), c.yM - pos.y()));
+            if (d < bestDistance) best = &l, bestDistance = d;
+        }
+        const ojson point{{"x_m", pos.x()}, {"y_m", pos.y()}};
+        if (best) {
+            ojson cdus = model::entityToJson(*best)["cdus"];
+            cdus.push_back(point);
+            const std::string id = best->id;
+            const int count = best->cduCount;
+            t.setProperty(id, "cdus", cdus);
+            t.setProperty(id, "cdu_count", count + 1);
+            return;
+        }
+        std::string plant;
+        for (const auto& l : p.coolingLoops)
+            if (!l.plant.empty()) plant = l.plant;
+        if (plant.empty())
+            for (const auto* item : m_doc.catalog()->byCategory("cooling"))
+                if (item->kind == "plant") {
+                    plant = item->id;
+                    break;
+                }
+        t.add(model::EntityKind::CoolingLoop, ojson{{"id", freeId(hall + "-loop")},
+                                                    {"name", "Loop (" + type + ")"},
+                                                    {"hall", hall},
+                                                    {"cdu_type", type},
+                                                    {"cdu_count", 1},
+                                                    {"redundancy", "N"},
+                                                    {"plant", plant},
+                                                    {"cdus", ojson::array({point})}});
+    });
+}
+
+QString DocumentEditor::move(const QList<views::FloorMove>& moves) {
+    if (moves.isEmpty()) return {};
+    const std::string label = moves.size() == 1 ? "Move " + moves.front().id.toStdString()
+                                                : "Move " + std::to_string(moves.size()) + " items";
+    QStringList moving;
+    for (const auto& m : moves)
+        moving << m.id;
+    return run(label, [&](model::Transaction& t) {
+        std::map<std::string, ojson> cduLists; // loop -> edited cdus
+        for (const auto& m : moves) {
+            QString loopId;
+            int index = 0;
+            if (views::CduItem::parseItemId(m.id, &loopId, &index)) {
+                const auto* l = findById(m_doc.project().coolingLoops, loopId.toStdString());
+                if (!l || index >= static_cast<int>(l->cdus.size()))
+                    throw rejected("unknown CDU " + m.id.toStdString());
+                checkPlacement(l->hall, cduRect(m_doc, l->cduType, m.hallPos.x(), m.hallPos.y()), moving);
+                auto& list = cduLists[l->id];
+                if (list.is_null()) list = model::entityToJson(*l)["cdus"];
+                list[static_cast<size_t>(index)] = ojson{{"x_m", m.hallPos.x()}, {"y_m", m.hallPos.y()}};
+                continue;
+            }
+            const auto* rack = findById(m_doc.project().racks, m.id.toStdString());
+            if (!rack) throw rejected("unknown rack " + m.id.toStdString());
+            const std::string id = rack->id, type = rack->rackType;
+            const double rotation = rack->rotationDeg;
+            const std::string fromHall = hallOfRow(m_doc.project(), rack->row);
+            const std::string toHall = m.hallId.isEmpty() ? fromHall : m.hallId.toStdString();
+            QPointF pos = m.hallPos;
+            if (toHall != fromHall) {
+                const std::string row = ensureRow(t, toHall, pos, type, rotation);
+                t.setProperty(id, "row", row);
+                const Services s = servicesFor(m_doc, toHall, row, pos, type);
+                t.setProperty(id, "feed_a", s.feedA);
+                t.setProperty(id, "feed_b", s.feedB);
+                t.setProperty(id, "cooling_loop", s.loop);
+            }
+            checkPlacement(toHall, rackRect(m_doc, type, pos.x(), pos.y(), rotation), moving);
+            t.setProperty(id, "x_m", pos.x());
+            t.setProperty(id, "y_m", pos.y());
+        }
+        for (const auto& [loop, list] : cduLists)
+            t.setProperty(loop, "cdus", list);
+    });
+}
+
+QString DocumentEditor::nudge(const QStringList& ids, QPointF delta) {
+    QList<views::FloorMove> moves;
+    const auto& p = m_doc.project();
+    for (const QString& id : ids) {
+        QString loopId;
+        int index = 0;
+        if (views::CduItem::parseItemId(id, &loopId, &index)) {
+            if (const auto* l = findById(p.coolingLoops, loopId.toStdString());
+                l && index < static_cast<int>(l->cdus.size()))
+                moves.push_back(
+                    {id, QString::fromStdString(l->hall),
+                     QPointF(l->cdus[static_cast<size_t>(index)].xM, l->cdus[static_cast<size_t>(index)].yM) +
+                         delta});
+        } else if (const auto* r = findById(p.racks, id.toStdString())) {
+            moves.push_back({id, QString::fromStdString(hallOfRow(p, r->row)),
+                             QPointF(r->x.value(), r->y.value()) + delta});
+        }
+    }
+    if (moves.isEmpty()) return {};
+    QStringList moving;
+    for (const auto& m : moves)
+        moving << m.id;
+    return run(
+        "Nudge " + std::to_string(moves.size()) + " items",
+        [&](model::Transaction& t) {
+            std::map<std::string, ojson> cduLists;
+            for (const auto& m : moves) {
+                QString loopId;
+                int index = 0;
+                if (views::CduItem::parseItemId(m.id, &loopId, &index)) {
+                    const auto* l = findById(m_doc.project().coolingLoops, loopId.toStdString());
+                    checkPlacement(l->hall, cduRect(m_doc, l->cduType, m.hallPos.x(), m.hallPos.y()), moving);
+                    auto& list = cduLists[l->id];
+                    if (list.is_null()) list = model::entityToJson(*l)["cdus"];
+                    list[static_cast<size_t>(index)] = ojson{{"x_m", m.hallPos.x()}, {"y_m", m.hallPos.y()}};
+                    continue;
+                }
+                const auto* r = findById(m_doc.project().racks, m.id.toStdString());
+                checkPlacement(m.hallId.toStdString(),
+                               rackRect(m_doc, r->rackType, m.hallPos.x(), m.hallPos.y(), r->rotationDeg),
+                               moving);
+                const std::string id = r->id;
+                t.setProperty(id, "x_m", m.hallPos.x());
+                t.setProperty(id, "y_m", m.hallPos.y());
+            }
+            for (const auto& [loop, list] : cduLists)
+                t.setProperty(loop, "cdus", list);
+        },
+        QStringLiteral("nudge:%1").arg(QString::fromStdString(joinIds(moving))));
+}
+
+QString DocumentEditor::rotate(const QStringList& ids, double degrees) {
+    return run("Rotate " + std::to_string(ids.size()) + " racks", [&](model::Transaction& t) {
+        int n = 0;
+        for (const QString& id : ids) {
+            const auto* r = findById(m_doc.project().racks, id.toStdString());
+            if (!r) continue;
+            double next = std::fmod(r->rotationDeg + degrees, 360.0);
+            if (next < 0) next += 360.0;
+            const std::string rid = r->id;
+            t.setProperty(rid, "rotation_deg", next);
+            ++n;
+        }
+        if (n == 0) throw rejected("select racks to rotate");
+    });
+}
+
+QString DocumentEditor::remove(const QStringList& ids) {
+    if (ids.isEmpty()) return QObject::tr("Nothing selected.");
+    const auto& p = m_doc.project();
+    // Who refers to whom, in one pass over the design (entity JSON: string and list-of-string fields).
+    struct Ref {
+        std::string from;
+        model::EntityKind kind;
+        std::string field;
+    };
+    std::map<std::string, std::vector<Ref>> refs;
+    p.forEachCollection([&](const auto& c) {
+        for (const auto& e : c) {
+            const ojson j = model::entityToJson(e);
+            const auto kind = std::decay_t<decltype(e)>::kKind;
+            for (const auto& [key, v] : j.items()) {
+                if (key == "id" || key == "name") continue;
+                if (v.is_string() && !v.template get<std::string>().empty())
+                    refs[v.template get<std::string>()].push_back({e.id, kind, key});
+                else if (v.is_array())
+                    for (const auto& x : v)
+                        if (x.is_string()) refs[x.template get<std::string>()].push_back({e.id, kind, key});
+            }
+        }
+    });
+    std::set<std::string> removing;
+    std::map<std::string, std::set<int>> cdusRemoved;
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> listRemovals;
+    std::map<std::pair<std::string, std::string>, bool> clears;
+    std::vector<std::string> work;
+    for (const QString& id : ids) {
+        QString loop;
+        int index = 0;
+        if (views::CduItem::parseItemId(id, &loop, &index))
+            cdusRemoved[loop.toStdString()].insert(index);
+        else if (m_doc.index().find(id.toStdString()))
+            work.push_back(id.toStdString());
+    }
+    std::vector<std::string> order;
+    while (!work.empty()) {
+        const std::string id = work.back();
+        work.pop_back();
+        if (!removing.insert(id).second) continue;
+        order.push_back(id);
+        for (const auto& r : refs[id]) {
+            const auto specs = views::FieldSpec::forKind(r.kind);
+            const auto spec =
+                std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.key == r.field; });
+            if (spec == specs.end()) continue;
+            if (spec->type == views::FieldSpec::Type::Json)
+                listRemovals[{r.from, r.field}].insert(id);
+            else if (spec->type == views::FieldSpec::Type::Ref && spec->optional)
+                clears[{r.from, r.field}] = true;
+            else
+                work.push_back(r.from);
+        }
+    }
+    const size_t cduCount = [&] {
+        size_t n = 0;
+        for (const auto& [l, s] : cdusRemoved)
+            n += removing.count(l) ? 0 : s.size();
+        return n;
+    }();
+    const size_t total = order.size() + cduCount;
+    if (total == 0) return QObject::tr("Nothing to delete.");
+    const std::string label = total == 1 ? "Delete " + (order.empty() ? std::string("CDU") : order.front())
+                                         : "Delete " + std::to_string(total) + " items";
+    return run(label, [&](model::Transaction& t) {
+        for (const auto& [where, on] : clears)
+            if (!removing.count(where.first)) t.setProperty(where.first, where.second, "");
+        for (const auto& [where, gone] : listRemovals) {
+            if (removing.count(where.first)) continue;
+            const auto slot = m_doc.index().find(where.first);
+            ojson list = m_doc.project().withCollection(
+                slot->kind, [&](const auto& c) { return model::entityToJson(c[slot->index])[where.second]; });
+            ojson kept = ojson::array();
+            for (const auto& x : list)
+                if (!x.is_string() || !gone.count(x.get<std::string>())) kept.push_back(x);
+            t.setProperty(where.first, where.second, kept);
+        }
+        for (const auto& [loop, indices] : cdusRemoved) {
+            if (removing.count(loop)) continue;
+            const auto* l = findById(m_doc.project().coolingLoops, loop);
+            if (!l) continue;
+            ojson kept = ojson::array();
+            for (size_t i = 0; i < l->cdus.size(); ++i)
+                if (!indices.count(static_cast<int>(i)))
+                    kept.push_back(ojson{{"x_m", l->cdus[i].xM}, {"y_m", l->cdus[i].yM}});
+            const int count = std::max(0, l->cduCount - static_cast<int>(l->cdus.size() - kept.size()));
+            t.setProperty(loop, "cdus", kept);
+            t.setProperty(loop, "cdu_count", count);
+        }
+        // Children before parents keeps every intermediate state referentially sound for readers.
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+            t.remove(*it);
+    });
+}
+
+QString DocumentEditor::fillRow(const QString& rowId, const QString& rackTypeIn, int* addedCount) {
+    const auto& p = m_doc.project();
+    const auto* row = findById(p.rows, rowId.toStdString());
+    if (!row) return QObject::tr("Select a row (or a rack in it) to fill.");
+    std::string type = rackTypeIn.toStdString();
+    for (const auto& r : p.racks)
+        if (r.row == row->id && rackTypeIn.isEmpty()) type = r.rackType;
+    if (type.empty()) return QObject::tr("Pick a rack type in the catalog palette to fill an empty row.");
+    const std::string hall = row->hall, rowName = row->name.empty() ? row->id : row->name;
+    int added = 0;
+    const QString error = run("Fill row " + rowName, [&](model::Transaction& t) {
+        const auto* r = findById(m_doc.project().rows, rowId.toStdString());
+        const bool alongY = sideways(r->rotationDeg);
+        const double rotation = r->rotationDeg;
+        QPointF next(r->x.value(), r->y.value());
+        for (const auto& rack : m_doc.project().racks) {
+            if (rack.row != r->id) continue;
+            const QRectF fp =
+                rackRect(m_doc, rack.rackType, rack.x.value(), rack.y.value(), rack.rotationDeg);
+            if (alongY)
+                next.setY(std::max(next.y(), fp.bottom()));
+            else
+                next.setX(std::max(next.x(), fp.right()));
+        }
+        const std::string rid = r->id;
+        for (int guard = 0; guard < 1000; ++guard) {
+            const QRectF fp = rackRect(m_doc, type, next.x(), next.y(), rotation);
+            try {
+                checkPlacement(hall, fp, {});
+            } catch (const std::exception&) {
+                break; // the wall or the next rack/CDU ends the row
+            }
+            const Services s = servicesFor(m_doc, hall, rid, next, type);
+            int n = 0;
+            for (const auto& rack : m_doc.project().racks)
+                n += rack.row == rid;
+            char suffix[16];
+            std::snprintf(suffix, sizeof suffix, "-%02d", n + 1);
+            t.add(model::EntityKind::RackPlacement, ojson{{"id", freeId(rid + suffix)},
+                                                          {"name", rackName(m_doc.project(), rid)},
+                                                          {"row", rid},
+                                                          {"rack_type", type},
+                                                          {"x_m", next.x()},
+                                                          {"y_m", next.y()},
+                                                          {"rotation_deg", rotation},
+                                                          {"feed_a", s.feedA},
+                                                          {"feed_b", s.feedB},
+                                                          {"cooling_loop", s.loop},
+                                                          {"spare", false}});
+            ++added;
+            if (alongY)
+                next.setY(fp.bottom());
+            else
+                next.setX(fp.right());
+        }
+        if (added == 0) throw rejected("row '" + rowName + "' is full up to the wall or the next obstacle");
+    });
+    if (addedCount) *addedCount = error.isEmpty() ? added : 0;
+    return error;
+}
+
+ojson DocumentEditor::copy(const QStringList& ids) const {
+    ojson racks = ojson::array();
+    std::string hall;
+    for (const QString& id : ids)
+        if (const auto* r = findById(m_doc.project().racks, id.toStdString())) {
+            racks.push_back(model::entityToJson(*r));
+            if (hall.empty()) hall = hallOfRow(m_doc.project(), r->row);
+        }
+    if (racks.empty()) return nullptr;
+    return ojson{{"format", "clustertwin-clipboard"}, {"hall", hall}, {"racks", racks}};
+}
+
+QString DocumentEditor::paste(const ojson& clip, const QString& hallId, QPointF anchor, QStringList* newIds) {
+    if (!clip.is_object() || clip.value("format", "") != "clustertwin-clipboard" || !clip.contains("racks"))
+        return QObject::tr("The clipboard holds no ClusterTwin racks.");
+    const std::string hall = hallId.toStdString();
+    const bool sameHall = clip.value("hall", "") == hall;
+    double minX = 1e300, minY = 1e300;
+    for (const auto& r : clip["racks"]) {
+        minX = std::min(minX, r.value("x_m", 0.0));
+        minY = std::min(minY, r.value("y_m", 0.0));
+    }
+    QStringList added;
+    const QString error =
+        run("Paste " + std::to_string(clip["racks"].size()) + " racks", [&](model::Transaction& t) {
+            for (ojson r : clip["racks"]) {
+                QPointF pos = anchor + QPointF(r.value("x_m", 0.0) - minX, r.value("y_m", 0.0) - minY);
+                const std::string type = r.value("rack_type", "");
+                const double rotation = r.value("rotation_deg", 0.0);
+                const std::string row = ensureRow(t, hall, pos, type, rotation);
+                checkPlacement(hall, rackRect(m_doc, type, pos.x(), pos.y(), rotation), {});
+                if (!sameHall) {
+                    const Services s = servicesFor(m_doc, hall, row, pos, type);
+                    r["feed_a"] = s.feedA, r["feed_b"] = s.feedB, r["cooling_loop"] = s.loop;
+                }
+                const std::string id = freeId(r.value("id", std::string("rack")) + "-copy");
+                r["id"] = id;
+                r["row"] = row;
+                r["x_m"] = pos.x();
+                r["y_m"] = pos.y();
+                t.add(model::EntityKind::RackPlacement, r);
+                added << QString::fromStdString(id);
+            }
+        });
+    if (error.isEmpty() && newIds) *newIds = added;
+    return error;
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,68 @@
+#pragma once
+#include "floor_plan_scene.h"
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+class QUndoStack;
+
+namespace ctwin::model {
+class Document;
+class Transaction;
+} // namespace ctwin::model
+
+namespace ctwin::app {
+
+/// Turns the views' intents into model transactions and pushes each committed change set on the undo
+/// stack as a DocumentCommand. Every operation is all-or-nothing: it returns an empty string on success,
+/// or the reason it was rejected (for the inspector's inline message or the status bar), with the document
+/// unchanged. Positions are metres in the hall's frame.
+class DocumentEditor {
+public:
+    DocumentEditor(model::Document& document, QUndoStack& stack);
+
+    QString setProperty(const QStringList& ids, const QString& field, const nlohmann::ordered_json& value,
+                        bool mergeable = true);
+    /// Places a rack of a catalog type: it joins the row it lines up with, or starts a new row; it takes
+    /// feeds and cooling loop from its neighbours. `newId` receives the rack's id.
+    QString placeRack(const QString& rackType, const QString& hallId, QPointF hallPos,
+                      QString* newId = nullptr);
+    /// Adds a CDU to the nearest loop of that CDU type in the hall, or to a new loop.
+    QString placeCdu(const QString& cduType, const QString& hallId, QPointF hallPos);
+    /// Moves racks (possibly into another hall, joining a row there) and CDUs ("<loop>#<n>").
+    QString move(const QList<views::FloorMove>& moves);
+    /// Moves by a delta; repeated nudges of the same selection merge into one undo entry.
+    QString nudge(const QStringList& ids, QPointF delta);
+    QString rotate(const QStringList& ids, double degrees);
+    /// Removes entities and what depends on them (a hall takes its rows and racks); optional references
+    /// to removed entities (a rack's loop or feed) are cleared instead.
+    QString remove(const QStringList& ids);
+    /// Extends a row with racks (its own type, or `rackType`) up to the hall wall or the next obstacle.
+    QString fillRow(const QString& rowId, const QString& rackType = {}, int* added = nullptr);
+    /// The selected racks as a clipboard JSON document; null when nothing copyable is selected.
+    nlohmann::ordered_json copy(const QStringList& ids) const;
+    /// Pastes copied racks with their layout, the top-left one at `anchor` in `hallId`.
+    QString paste(const nlohmann::ordered_json& clip, const QString& hallId, QPointF anchor,
+                  QStringList* newIds = nullptr);
+
+    /// The row a rack at this position belongs to, or empty when none lines up.
+    QString rowAt(const QString& hallId, QPointF hallPos, const QString& rackType) const;
+
+private:
+    QString run(const std::string& label, const std::function<void(model::Transaction&)>& edit,
+                const QString& mergeKey = {});
+    std::string freeId(const std::string& base) const;
+    std::string ensureRow(model::Transaction& t, const std::string& hall, QPointF& pos,
+                          const std::string& rackType, double rotation);
+    void checkPlacement(const std::string& hall, const QRectF& footprint, const QStringList& ignore) const;
+
+    model::Document& m_doc;
+    QUndoStack& m_stack;
+    std::vector<std::string> m_reserved; // ids taken inside the open transaction
+};
+
+} // namespace ctwin::app

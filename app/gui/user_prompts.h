@@ -1,0 +1,24 @@
+#pragma once
+#include <QString>
+
+class QWidget;
+
+namespace ctwin::app {
+
+/// Every question the app asks the user, behind one interface so tests (and scripted runs) can answer
+/// them without dialogs. DialogPrompts is the interactive implementation.
+class UserPrompts {
+public:
+    enum class SaveChoice { Save, Discard, Cancel };
+    virtual ~UserPrompts() = default;
+    /// "Save changes to <name> before <action>?"
+    virtual SaveChoice askSaveChanges(QWidget* parent, const QString& documentName) = 0;
+    /// An autosave newer than the file exists: restore it?
+    virtual bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) = 0;
+    virtual void showError(QWidget* parent, const QString& title, const QString& message) = 0;
+    /// Empty when cancelled.
+    virtual QString openFileName(QWidget* parent, const QString& directory) = 0;
+    virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
+};
+
+} // namespace ctwin::app

@@ -1,0 +1,88 @@
+# ctest package_contents: cpack -G DEB into a scratch folder, dpkg -x the package, check its contents.
+# Run as: cmake -DBINARY_DIR=<build> -DCPACK=<cpack> -DAPP_ID=<id> -P check_deb.cmake
+set(_out ${BINARY_DIR}/package-test)
+file(REMOVE_RECURSE ${_out})
+file(MAKE_DIRECTORY ${_out})
+execute_process(COMMAND ${CPACK} -G DEB -B ${_out} --config ${BINARY_DIR}/CPackConfig.cmake
+                WORKING_DIRECTORY ${BINARY_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cpack failed (${rc}):\n${out}\n${err}")
+endif()
+file(GLOB _debs ${_out}/*.deb)
+list(LENGTH _debs _n)
+if(NOT _n EQUAL 1)
+  message(FATAL_ERROR "expected one .deb in ${_out}, found: ${_debs}")
+endif()
+set(_root ${_out}/root)
+execute_process(COMMAND dpkg-deb -x ${_debs} ${_root} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dpkg-deb -x failed: ${err}")
+endif()
+execute_process(COMMAND dpkg-deb -f ${_debs} Package Depends OUTPUT_VARIABLE control)
+message(STATUS "control:\n${control}")
+if(NOT control MATCHES "Package: clustertwin" OR NOT control MATCHES "libqt6widgets6")
+  message(FATAL_ERROR "control fields lack the package name or the Qt dependency:\n${control}")
+endif()
+
+set(_missing "")
+foreach(f
+    usr/bin/clustertwin
+    usr/bin/clustertwin-cli
+    usr/share/clustertwin/catalog.db
+    usr/share/clustertwin/assumptions.json
+    usr/share/clustertwin/catalog/racks.json
+    usr/share/clustertwin/catalog/cooling.json
+    usr/share/clustertwin/reference/index.json
+    usr/share/applications/${APP_ID}.desktop
+    usr/share/metainfo/${APP_ID}.metainfo.xml
+    usr/share/mime/packages/clustertwin.xml
+    usr/share/icons/hicolor/scalable/apps/clustertwin.svg)
+  if(NOT EXISTS ${_root}/${f})
+    list(APPEND _missing ${f})
+  endif()
+endforeach()
+# Every reference design listed in the index is shipped.
+file(READ ${_root}/usr/share/clustertwin/reference/index.json _index)
+string(JSON _count LENGTH "${_index}")
+math(EXPR _last "${_count} - 1")
+foreach(i RANGE ${_last})
+  string(JSON _file GET "${_index}" ${i} file)
+  if(NOT EXISTS ${_root}/usr/share/clustertwin/reference/${_file})
+    list(APPEND _missing usr/share/clustertwin/reference/${_file})
+  endif()
+endforeach()
+file(GLOB _catalog ${_root}/usr/share/clustertwin/catalog/*.json)
+list(LENGTH _catalog _ncat)
+if(_ncat LESS 9)
+  list(APPEND _missing "catalog/*.json (found ${_ncat}, expected 9)")
+endif()
+if(_missing)
+  message(FATAL_ERROR "missing from the package: ${_missing}")
+endif()
+
+# The packaged CLI runs against the packaged data (no build tree involved).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env CTWIN_DATA_DIR=${_root}/usr/share/clustertwin
+                        ${_root}/usr/bin/clustertwin-cli validate ${_root}/usr/share/clustertwin/reference/vera-rubin-504.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "packaged clustertwin-cli failed on a packaged reference design: ${out}${err}")
+endif()
+
+find_program(DESKTOP_VALIDATE desktop-file-validate)
+if(DESKTOP_VALIDATE)
+  execute_process(COMMAND ${DESKTOP_VALIDATE} ${_root}/usr/share/applications/${APP_ID}.desktop
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "desktop-file-validate: ${out}${err}")
+  endif()
+endif()
+find_program(APPSTREAMCLI appstreamcli)
+if(APPSTREAMCLI)
+  execute_process(COMMAND ${APPSTREAMCLI} validate --no-net ${_root}/usr/share/metainfo/${APP_ID}.metainfo.xml
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "appstreamcli validate: ${out}${err}")
+  endif()
+endif()
+message(STATUS "package ${_debs}: contents ok")
+file(REMOVE_RECURSE ${_root})

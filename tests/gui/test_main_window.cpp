@@ -1,0 +1,385 @@
+// The desktop app driven as a user drives it (offscreen): opening designs, placing and moving racks on the
+// floor plan, undo/redo round trips on the serialized document, inspector edits reaching the dashboard,
+// rejected values, the unsaved-changes prompt and unreadable files.
+#include "catalog_palette.h"
+#include "data_paths.h"
+#include "design_json.h"
+#include "floor_plan_scene.h"
+#include "floor_plan_view.h"
+#include "gui/document_editor.h"
+#include "inspector_panel.h"
+#include "main_window.h"
+#include "metric_tile.h"
+#include "metrics_dashboard.h"
+#include "rack_item.h"
+#include "scripted_prompts.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QGraphicsView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <memory>
+
+using ctwin::app::MainWindow;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+const QString kRef = QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference");
+
+std::string dump(const MainWindow& w) {
+    return ctwin::model::dumpJson(ctwin::model::projectToJson(w.document().project()));
+}
+
+QStringList referenceFiles() {
+    QFile f(kRef + "/index.json");
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QStringList out;
+    for (const auto& v : QJsonDocument::fromJson(f.readAll()).array())
+        out << kRef + "/" + v.toObject()["file"].toString();
+    return out;
+}
+
+/// Sends a drag of a catalog item from the palette onto the floor plan at a scene position.
+void dropCatalogItem(ctwin::views::FloorPlanView* view, const QString& catalogId, const QPointF& scenePos) {
+    QMimeData mime;
+    mime.setData(ctwin::views::CatalogPalette::kMimeType, catalogId.toUtf8());
+    const QPoint at = view->mapFromScene(scenePos);
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &enter);
+    QDragMoveEvent move(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &move);
+    QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &drop);
+}
+
+void mouse(QWidget* viewport, QEvent::Type type, QPoint at, Qt::MouseButtons buttons,
+           Qt::KeyboardModifiers mods = {}) {
+    const QPointF global = viewport->mapToGlobal(at);
+    QMouseEvent e(type, at, global, type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons, mods);
+    QCoreApplication::sendEvent(viewport, &e);
+}
+
+/// Presses on `from`, drags in steps to `to` and releases, as a user's mouse drag.
+void dragOnPlan(ctwin::views::FloorPlanView* view, const QPointF& fromScene, const QPointF& toScene) {
+    QWidget* vp = view->viewport();
+    const QPoint a = view->mapFromScene(fromScene), b = view->mapFromScene(toScene);
+    mouse(vp, QEvent::MouseButtonPress, a, Qt::LeftButton);
+    for (int i = 1; i <= 5; ++i)
+        mouse(vp, QEvent::MouseMove, a + (b - a) * i / 5, Qt::LeftButton);
+    mouse(vp, QEvent::MouseButtonRelease, b, Qt::NoButton);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    std::unique_ptr<MainWindow> m_window;
+    ScriptedPrompts* m_prompts = nullptr;
+
+    MainWindow& window() { return *m_window; }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
+        qputenv("CTWIN_AUTOSAVE_DIR", (m_tmp.path() + "/autosave").toUtf8());
+    }
+
+    void init() {
+        m_window = std::make_unique<MainWindow>(ctwin::app::loadDefaultCatalog(),
+                                                ctwin::app::loadDefaultAssumptions());
+        auto prompts = std::make_unique<ScriptedPrompts>();
+        m_prompts = prompts.get();
+        m_window->setPrompts(std::move(prompts));
+        m_window->setAutosaveInterval(0);
+        m_window->resize(1400, 900);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup() {
+        m_prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        m_window.reset();
+    }
+
+    void opensEveryReferenceDesign() {
+        const QStringList files = referenceFiles();
+        QCOMPARE(files.size(), 6);
+        for (const QString& f : files) {
+            QVERIFY2(window().openFile(f), qPrintable(f));
+            QVERIFY2(m_prompts->errors.isEmpty(), qPrintable(m_prompts->errors.join('\n')));
+            QCOMPARE(window().floorScene()->rackItemCount(),
+                     static_cast<int>(window().document().project().racks.size()));
+            const QString gpus = window().dashboard()->tile("gpus")->value();
+            QVERIFY2(gpus != QStringLiteral("—") && !gpus.isEmpty(), qPrintable(f));
+            QVERIFY(!window().isModified());
+            QVERIFY(window().windowTitle().contains(QFileInfo(f).fileName()));
+        }
+    }
+
+    void placesMovesAndFillsRacksOnThePlan() {
+        window().newDesign();
+        auto* view = window().floorView();
+        auto* scene = window().floorScene();
+        view->fitAll();
+        QCOMPARE(window().document().project().racks.size(), size_t(0));
+        // Drop a GB200 NVL72 from the palette 10.1 m x 6.2 m into the hall: it snaps to the 0.6 m grid.
+        const QPointF hallOrigin = scene->hallOrigin("b1-h1");
+        dropCatalogItem(view, "gb200-nvl72", hallOrigin + QPointF(10.1, 6.2));
+        const auto& racks = window().document().project().racks;
+        QCOMPARE(racks.size(), size_t(1));
+        const ctwin::model::RackPlacement r = racks.front(); // a copy: later adds reallocate the vector
+        QCOMPARE(r.rackType, std::string("gb200-nvl72"));
+        QVERIFY2(std::abs(r.x.value() - 10.2) < 1e-9 && std::abs(r.y.value() - 6.0) < 1e-9,
+                 qPrintable(QStringLiteral("%1, %2").arg(r.x.value()).arg(r.y.value())));
+        QCOMPARE(r.feedA, std::string("b1-feed-a"));
+        QCOMPARE(r.coolingLoop, std::string("b1-h1-loop")); // liquid-cooled rack joins the hall's loop
+        QCOMPARE(window().undoStack().count(), 1);
+        QCOMPARE(window().selection(), QStringList{QString::fromStdString(r.id)});
+        const std::string id = r.id;
+
+        // A second rack dropped beside it lines up with the same row.
+        dropCatalogItem(view, "gb200-nvl72", hallOrigin + QPointF(12.0, 6.5));
+        QCOMPARE(racks.size(), size_t(2));
+        QCOMPARE(racks[1].row, racks[0].row);
+        QCOMPARE(racks[1].y.value(), racks[0].y.value());
+        // Dropping onto an occupied spot is rejected and changes nothing.
+        const std::string before = dump(window());
+        dropCatalogItem(view, "gb200-nvl72", hallOrigin + QPointF(10.3, 6.4));
+        QCOMPARE(dump(window()), before);
+
+        // Drag the first rack 3 m down (mouse on the plan): one undo entry, snapped to the grid.
+        view->reveal(scene->entityRect("b1-h1"));
+        window().select({QString::fromStdString(id)});
+        const QRectF rr = scene->entityRect(QString::fromStdString(id));
+        const int undoBefore = window().undoStack().count();
+        dragOnPlan(view, rr.center(), rr.center() + QPointF(0.1, 3.05));
+        QCOMPARE(window().undoStack().count(), undoBefore + 1);
+        // 3.05 m down snaps to 5 grid steps (3.0 m); 0.1 m across snaps to none.
+        QVERIFY2(
+            std::abs(racks.front().y.value() - (r.y.value() + 3.0)) < 1e-6 &&
+                std::abs(racks.front().x.value() - r.x.value()) < 1e-6,
+            qPrintable(QStringLiteral("%1, %2").arg(racks.front().x.value()).arg(racks.front().y.value())));
+        window().undoStack().undo();
+        QCOMPARE(dump(window()), before);
+        window().undoStack().redo();
+
+        // Rubber-band selection of both racks, then delete.
+        window().undoStack().undo(); // back to both racks in one row
+        scene->clearSelection();
+        const QRectF both = scene->entityRect(QString::fromStdString(racks[0].id)) |
+                            scene->entityRect(QString::fromStdString(racks[1].id));
+        QWidget* vp = view->viewport();
+        const QPoint a = view->mapFromScene(both.topLeft() - QPointF(0.4, 0.4));
+        const QPoint b = view->mapFromScene(both.bottomRight() + QPointF(0.4, 0.4));
+        mouse(vp, QEvent::MouseButtonPress, a, Qt::LeftButton);
+        for (int i = 1; i <= 4; ++i)
+            mouse(vp, QEvent::MouseMove, a + (b - a) * i / 4, Qt::LeftButton);
+        mouse(vp, QEvent::MouseButtonRelease, b, Qt::NoButton);
+        QCOMPARE(window().selection().size(), 2);
+
+        // Fill the row from the selected racks to the wall.
+        QString fillError;
+        int added = 0;
+        fillError = window().editor().fillRow(QString::fromStdString(racks[0].row), {}, &added);
+        QVERIFY2(fillError.isEmpty(), qPrintable(fillError));
+        QVERIFY2(added > 10, qPrintable(QString::number(added)));
+        const size_t filled = window().document().project().racks.size();
+        // The row ends inside the 30 m hall.
+        for (const auto& rack : window().document().project().racks)
+            QVERIFY(rack.x.value() + 0.6 <= 30.0 + 1e-6);
+        QCOMPARE(window().editor().fillRow(QString::fromStdString(racks[0].row)).isEmpty(),
+                 false); // full now
+        window().undoStack().undo();
+        QCOMPARE(window().document().project().racks.size(), size_t(2));
+        window().undoStack().redo();
+        QCOMPARE(window().document().project().racks.size(), filled);
+    }
+
+    void undoRedoRoundTripsCompareTheDocument() {
+        QVERIFY(window().openFile(kRef + "/neocloud-100k-gb200.json"));
+        auto& ed = window().editor();
+        auto& stack = window().undoStack();
+        const std::string s0 = dump(window());
+        const auto& p = window().document().project();
+        const QString rack = QString::fromStdString(p.racks[5].id);
+        const QString hall = QString::fromStdString(p.halls[1].id);
+        std::vector<std::string> states{s0};
+        auto step = [&](const QString& error) {
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            states.push_back(dump(window()));
+            QVERIFY(states.back() != states[states.size() - 2]);
+        };
+        step(ed.setProperty({rack}, "spare", true));
+        step(ed.rotate({rack}, 90));
+        step(ed.setProperty({"b1"}, "power_capacity_w", 70e6));
+        // Free floor: the first hall's perimeter zone (racks keep >= 3 m from the walls).
+        QString placed;
+        step(ed.placeRack("gb300-nvl72", hall, QPointF(0.6, 0.6), &placed));
+        step(ed.nudge({placed}, QPointF(0.6, 0)));
+        step(ed.placeCdu("cdu-2mw", hall, QPointF(3.0, 0.5)));
+        step(ed.paste(ed.copy({placed}), hall, QPointF(0.6, 19.8)));
+        step(ed.remove({QString::fromStdString(p.rows[0].id)})); // a row with its racks
+        step(
+            ed.remove({QString::fromStdString(p.coolingLoops[3].id)})); // racks lose the loop, not themselves
+        step(ed.remove({hall}));                                        // hall, rows, racks, loops
+        QCOMPARE(stack.count(), static_cast<int>(states.size()) - 1);
+        for (int i = static_cast<int>(states.size()) - 2; i >= 0; --i) {
+            stack.undo();
+            QVERIFY2(dump(window()) == states[static_cast<size_t>(i)],
+                     qPrintable(QStringLiteral("undo to state %1").arg(i)));
+        }
+        for (size_t i = 1; i < states.size(); ++i) {
+            stack.redo();
+            QVERIFY2(dump(window()) == states[i], qPrintable(QStringLiteral("redo to state %1").arg(i)));
+        }
+        QCOMPARE(window().floorScene()->rackItemCount(), static_cast<int>(p.racks.size()));
+    }
+
+    void nudgesMergeIntoOneUndoEntry() {
+        QVERIFY(window().openFile(kRef + "/vera-rubin-504.json"));
+        const auto& p = window().document().project();
+        const QString rack = QString::fromStdString(p.racks[0].id);
+        const std::string s0 = dump(window());
+        const double x0 = p.racks[0].x.value();
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(window().editor().nudge({rack}, QPointF(0, -0.6)).isEmpty());
+        QCOMPARE(window().undoStack().count(), 1);
+        QVERIFY(std::abs(p.racks[0].x.value() - x0) < 1e-9);
+        // Nudging back to the start makes the merged entry a no-op, which disappears.
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(window().editor().nudge({rack}, QPointF(0, 0.6)).isEmpty());
+        QCOMPARE(dump(window()), s0);
+        QCOMPARE(window().undoStack().count(), 0);
+    }
+
+    void inspectorEditsUpdateTheDashboard() {
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        const auto& p = window().document().project();
+        const QString gpusBefore = window().dashboard()->tile("gpus")->value();
+        // Select a whole row and change its rack type in the inspector (as a user picks from the combo).
+        QStringList row;
+        for (const auto& r : p.racks)
+            if (r.row == p.racks.front().row) row << QString::fromStdString(r.id);
+        window().select(row);
+        auto* combo = qobject_cast<QComboBox*>(window().inspector()->editor("rack_type"));
+        QVERIFY(combo);
+        const int b200 = combo->findData(QStringLiteral("hgx-b200-4srv"));
+        QVERIFY(b200 >= 0);
+        const int updates = window().dashboard()->updateCount();
+        combo->setCurrentIndex(b200);
+        emit combo->activated(b200);
+        QTRY_VERIFY(window().dashboard()->updateCount() > updates);
+        QVERIFY(!window().evaluationPending());
+        QVERIFY2(window().dashboard()->tile("gpus")->value() != gpusBefore, qPrintable(gpusBefore));
+        QCOMPARE(p.racks.front().rackType, std::string("hgx-b200-4srv"));
+        QVERIFY(window().isModified());
+        QVERIFY(window().windowTitle().contains("*"));
+
+        // A number typed in display units (MW) arrives in SI.
+        window().select({QString::fromStdString(p.buildings.front().id)});
+        auto* power = qobject_cast<QLineEdit*>(window().inspector()->editor("power_capacity_w"));
+        QVERIFY(power);
+        power->setText("31.5");
+        power->setModified(true);
+        emit power->editingFinished();
+        QCOMPARE(p.buildings.front().powerCapacity.value(), 31.5e6);
+        QVERIFY(!window().inspector()->errorVisible());
+
+        // Rejected values leave an inline message and the model unchanged.
+        const std::string before = dump(window());
+        const int entries = window().undoStack().count();
+        for (const char* bad : {"-5", "lots", "1e30"}) {
+            power = qobject_cast<QLineEdit*>(window().inspector()->editor("power_capacity_w"));
+            power->setText(bad);
+            power->setModified(true);
+            emit power->editingFinished();
+            QVERIFY2(window().inspector()->errorVisible(), bad);
+            QVERIFY2(!window().inspector()->errorText().isEmpty(), bad);
+            QCOMPARE(dump(window()), before);
+            QCOMPARE(window().undoStack().count(), entries);
+        }
+        QVERIFY(window().inspector()->errorText().contains("power_capacity_w") ||
+                window().inspector()->errorText().contains("Power capacity"));
+    }
+
+    void asksBeforeClosingUnsavedWork() {
+        const QString path = m_tmp.path() + "/prompt.ctwin";
+        window().newDesign();
+        QVERIFY(window().saveAs(path));
+        QVERIFY(!window().isModified());
+        QVERIFY(window().editor().placeRack("gb200-nvl72", "b1-h1", QPointF(6, 6)).isEmpty());
+        QVERIFY(window().isModified());
+        m_prompts->saveChoice = ScriptedPrompts::SaveChoice::Cancel;
+        QVERIFY(!window().close());
+        QCOMPARE(m_prompts->saveQuestions, 1);
+        QVERIFY(window().isVisible());
+        // Opening another design asks too; cancelling keeps the edit.
+        QVERIFY(!window().openWithPrompt(kRef + "/vera-rubin-504.json"));
+        QCOMPARE(window().document().project().racks.size(), size_t(1));
+        m_prompts->saveChoice = ScriptedPrompts::SaveChoice::Save;
+        QVERIFY(window().close());
+        QCOMPARE(m_prompts->saveQuestions, 3);
+        // What was saved is what was on screen.
+        MainWindow again(ctwin::app::loadDefaultCatalog(), ctwin::app::loadDefaultAssumptions());
+        QVERIFY(again.openFile(path));
+        QCOMPARE(again.document().project().racks.size(), size_t(1));
+        QCOMPARE(dump(again), dump(window()));
+    }
+
+    void unreadableFilesShowTheReason() {
+        window().newDesign();
+        const std::string before = dump(window());
+        const struct {
+            const char* name;
+            QByteArray content;
+            const char* expect;
+        } cases[] = {{"garbage.json", "{ this is not json", "garbage.json"},
+                     {"wrong.json",
+                      R"({"format":"clustertwin-design","schema_version":1,"racks":[{"id":5}]})",
+                      "wrong.json"},
+                     {"garbage.ctwin", QByteArray(4096, 'x'), "garbage.ctwin"}};
+        for (const auto& c : cases) {
+            const QString path = m_tmp.path() + "/" + c.name;
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(c.content);
+            f.close();
+            m_prompts->errors.clear();
+            QVERIFY(!window().openFile(path));
+            QCOMPARE(m_prompts->errors.size(), 1);
+            QVERIFY2(m_prompts->errors.front().contains(c.expect), qPrintable(m_prompts->errors.front()));
+            QCOMPARE(dump(window()), before);
+        }
+        m_prompts->errors.clear();
+        QVERIFY(!window().openFile(m_tmp.path() + "/missing.json"));
+        QCOMPARE(m_prompts->errors.size(), 1);
+    }
+
+    void saveAsCtwinAndJsonRoundTrip() {
+        QVERIFY(window().openFile(kRef + "/two-site-wan.json"));
+        const std::string s0 = dump(window());
+        QVERIFY(window().saveAs(m_tmp.path() + "/copy.ctwin"));
+        QVERIFY(window().exportJson(m_tmp.path() + "/copy.json"));
+        QCOMPARE(window().filePath(), m_tmp.path() + "/copy.ctwin");
+        for (const char* f : {"/copy.ctwin", "/copy.json"}) {
+            QVERIFY(window().openFile(m_tmp.path() + f));
+            QCOMPARE(dump(window()), s0);
+        }
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

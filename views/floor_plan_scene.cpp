@@ -1,0 +1,420 @@
+#include "floor_plan_scene.h"
+
+#include "cdu_item.h"
+#include "design_json.h"
+#include "outline_item.h"
+#include "rack_item.h"
+
+#include <QGraphicsSceneContextMenuEvent>
+#include <QGraphicsSceneDragDropEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QMimeData>
+#include <algorithm>
+#include <cmath>
+
+namespace ctwin::views {
+
+namespace {
+
+const char* const kCatalogMime = "application/x-ctwin-catalog-item";
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+/// Distinct, print-friendly colours (Tableau 10) for rack types and loops.
+const QColor kCategorical[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+                               QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                               QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+                               QColor(0xba, 0xb0, 0xac)};
+constexpr int kCategoricalCount = sizeof(kCategorical) / sizeof(kCategorical[0]);
+
+/// Power density ramp over kW per rack: blue (air-cooled, ~20 kW) through green and yellow to red (200 kW+).
+QColor densityColor(double kw) {
+    const double t = std::clamp(kw / 200.0, 0.0, 1.0);
+    return QColor::fromHsvF((1.0 - t) * 0.66, 0.75, 0.9);
+}
+
+double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback) {
+    if (const auto* item = c.find(id))
+        if (const auto* v = item->find(field)) return v->base;
+    return fallback;
+}
+
+} // namespace
+
+FloorPlanScene::FloorPlanScene(const model::Catalog& catalog, QObject* parent)
+    : QGraphicsScene(parent), m_catalog(catalog) {
+    connect(this, &QGraphicsScene::selectionChanged, this, &FloorPlanScene::onSelectionChanged);
+    setItemIndexMethod(BspTreeIndex);
+}
+
+FloorPlanScene::~FloorPlanScene() {
+    // QGraphicsScene's destructor deletes the items and emits selectionChanged into this half-destroyed
+    // object; delete them while it is still whole, and silently.
+    m_syncing = true;
+    blockSignals(true);
+    clear();
+}
+
+void FloorPlanScene::setDark(bool dark) {
+    m_dark = dark;
+    setBackgroundBrush(dark ? QColor(0x20, 0x22, 0x26) : QColor(0xf4, 0xf4, 0xf0));
+}
+
+void FloorPlanScene::showProject(const model::Project& p) {
+    const QStringList selected = selectedIds();
+    rebuild(p);
+    m_syncing = true;
+    selectIds(selected);
+    m_syncing = false;
+}
+
+QRectF FloorPlanScene::rackFootprint(const std::string& rackType, double rotationDeg) const {
+    const double w = catalogValue(m_catalog, rackType, "width_m", 0.6);
+    const double d = catalogValue(m_catalog, rackType, "depth_m", 1.2);
+    const bool sideways = (((static_cast<int>(std::lround(rotationDeg / 90.0)) % 2) + 2) % 2) == 1;
+    return sideways ? QRectF(0, 0, d, w) : QRectF(0, 0, w, d);
+}
+
+void FloorPlanScene::rebuild(const model::Project& p) {
+    m_syncing = true;
+    clear();
+    m_halls.clear();
+    m_buildingOrigins.clear();
+    m_buildingRects.clear();
+    m_rowHall.clear();
+    m_loopIndex.clear();
+    m_rackLoop.clear();
+    m_rackType.clear();
+    m_racks.clear();
+    m_cdus.clear();
+
+    const QColor buildingFill = m_dark ? QColor(0x33, 0x36, 0x3c) : QColor(0xe2, 0xe0, 0xda);
+    const QColor hallFill = m_dark ? QColor(0x2a, 0x2d, 0x33) : QColor(0xfb, 0xfb, 0xf8);
+    // Sites have no common frame (their buildings are placed in each campus' own metres), so they are laid
+    // out side by side, 100 m apart.
+    double siteX = 0.0;
+    for (const auto& s : p.sites) {
+        double minX = 0, maxX = 0;
+        bool any = false;
+        for (const auto& b : p.buildings) {
+            if (b.site != s.id) continue;
+            const double x0 = b.x.value(), x1 = b.x.value() + std::max(b.width.value(), 10.0);
+            minX = any ? std::min(minX, x0) : x0;
+            maxX = any ? std::max(maxX, x1) : x1;
+            any = true;
+        }
+        for (const auto& b : p.buildings) {
+            if (b.site != s.id) continue;
+            const QPointF origin(siteX - minX + b.x.value(), b.y.value());
+            m_buildingOrigins.insert(qs(b.id), origin);
+            const QRectF r(origin, QSizeF(b.width.value(), b.depth.value()));
+            m_buildingRects.insert(qs(b.id), r);
+            auto* item = new OutlineItem(qs(b.id), r, qs(b.name.empty() ? b.id : b.name), buildingFill);
+            item->setZValue(-2);
+            addItem(item);
+        }
+        siteX += (maxX - minX) + 100.0;
+    }
+    for (const auto& h : p.halls) {
+        Hall hall;
+        hall.origin = m_buildingOrigins.value(qs(h.building)) + QPointF(h.x.value(), h.y.value());
+        hall.rect = QRectF(hall.origin, QSizeF(h.width.value(), h.depth.value()));
+        hall.grid = h.grid.value();
+        hall.item =
+            new OutlineItem(qs(h.id), hall.rect, qs(h.name.empty() ? h.id : h.name), hallFill, hall.grid);
+        hall.item->setZValue(-1);
+        addItem(hall.item);
+        m_halls.insert(qs(h.id), hall);
+    }
+    for (const auto& r : p.rows) {
+        m_rowHall.insert(qs(r.id), qs(r.hall));
+        const auto it = m_halls.constFind(qs(r.hall));
+        if (it != m_halls.constEnd())
+            it->item->addRowLabel(it->origin + QPointF(r.x.value(), r.y.value()),
+                                  qs(r.name.empty() ? r.id : r.name));
+    }
+    int loopNo = 0;
+    for (const auto& l : p.coolingLoops) {
+        const QString loopId = qs(l.id);
+        m_loopIndex.insert(loopId, loopNo++);
+        const auto hall = m_halls.constFind(qs(l.hall));
+        if (hall == m_halls.constEnd()) continue;
+        const QRectF fp(0, 0, catalogValue(m_catalog, l.cduType, "width_m", 1.2),
+                        catalogValue(m_catalog, l.cduType, "depth_m", 1.2));
+        for (size_t i = 0; i < l.cdus.size(); ++i) {
+            auto* item = new CduItem(loopId, static_cast<int>(i), qs(l.hall), fp);
+            item->setPos(hall->origin + QPointF(l.cdus[i].xM, l.cdus[i].yM));
+            item->setLabel(loopId);
+            addItem(item);
+            m_cdus.insert(item->entityId(), item);
+        }
+    }
+    for (const auto& r : p.racks)
+        updateRack(r);
+    recolor();
+    QRectF bounds = itemsBoundingRect();
+    setSceneRect(bounds.adjusted(-50, -50, 50, 50));
+    m_syncing = false;
+}
+
+void FloorPlanScene::updateRack(const model::RackPlacement& r) {
+    const QString id = qs(r.id);
+    const QString hallId = m_rowHall.value(qs(r.row));
+    const QRectF fp = rackFootprint(r.rackType, r.rotationDeg);
+    RackItem* item = m_racks.value(id);
+    if (!item) {
+        item = new RackItem(id, hallId, fp);
+        addItem(item);
+        m_racks.insert(id, item);
+    }
+    item->setFootprint(fp);
+    item->setRotation(r.rotationDeg);
+    item->setSpare(r.spare);
+    item->setRowId(qs(r.row));
+    item->setLabel(qs(r.name));
+    item->setToolTip(QStringLiteral("%1 (%2)%3")
+                         .arg(qs(r.name.empty() ? r.id : r.name), qs(r.rackType),
+                              r.spare ? tr(", hot spare") : QString()));
+    const auto hall = m_halls.constFind(hallId);
+    const QPointF origin = hall == m_halls.constEnd() ? QPointF() : hall->origin;
+    item->setPos(origin + QPointF(r.x.value(), r.y.value()));
+    m_rackLoop.insert(id, qs(r.coolingLoop));
+    m_rackType.insert(id, qs(r.rackType));
+    item->setBrushColor(rackColor(qs(r.rackType), qs(r.coolingLoop)));
+}
+
+void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSet& changes) {
+    const bool racksOnly = std::all_of(changes.entities.begin(), changes.entities.end(), [](const auto& c) {
+        return c.kind == model::EntityKind::RackPlacement;
+    });
+    // Feeds, fabrics, storage, links, workloads and site/building attributes other than their layout are
+    // not drawn: edits of them (a tariff, a job size) leave the plan alone.
+    const bool drawn = std::any_of(changes.entities.begin(), changes.entities.end(), [](const auto& c) {
+        using K = model::EntityKind;
+        switch (c.kind) {
+        case K::DataHall:
+        case K::Row:
+        case K::CoolingLoop:
+        case K::RackPlacement:
+            return true;
+        case K::Site:
+        case K::Building:
+            if (c.type != model::ChangeType::Modified) return true;
+            for (const auto& prop : c.properties)
+                if (prop == "name" || prop == "x_m" || prop == "y_m" || prop == "width_m" ||
+                    prop == "depth_m")
+                    return true;
+            return false;
+        default:
+            return false;
+        }
+    });
+    if (!drawn) return;
+    if (!racksOnly) {
+        showProject(p);
+        return;
+    }
+    m_syncing = true;
+    bool selectionTouched = false;
+    for (const auto& c : changes.entities) {
+        const QString id = qs(c.id);
+        if (c.type == model::ChangeType::Removed) {
+            if (RackItem* item = m_racks.take(id)) {
+                selectionTouched |= item->isSelected();
+                delete item;
+            }
+            m_rackLoop.remove(id);
+            m_rackType.remove(id);
+        } else {
+            updateRack(model::entityFromJson<model::RackPlacement>(c.after, ""));
+        }
+    }
+    m_syncing = false;
+    if (selectionTouched) emit selectionChangedByUser(selectedIds());
+}
+
+QColor FloorPlanScene::rackColor(const QString& rackType, const QString& loop) const {
+    switch (m_colorMode) {
+    case ColorMode::PowerDensity:
+        return densityColor(catalogValue(m_catalog, rackType.toStdString(), "power_load_w", 0.0) / 1e3);
+    case ColorMode::CoolingLoop: {
+        if (loop.isEmpty()) return QColor(0x9a, 0x9a, 0x9a);
+        return kCategorical[m_loopIndex.value(loop) % kCategoricalCount];
+    }
+    case ColorMode::RackType:
+        break;
+    }
+    const auto racks = m_catalog.byCategory("racks");
+    for (size_t i = 0; i < racks.size(); ++i)
+        if (qs(racks[i]->id) == rackType) return kCategorical[i % kCategoricalCount];
+    return Qt::gray;
+}
+
+void FloorPlanScene::recolor() {
+    for (auto it = m_racks.cbegin(); it != m_racks.cend(); ++it)
+        it.value()->setBrushColor(rackColor(m_rackType.value(it.key()), m_rackLoop.value(it.key())));
+    const QColor cdu = m_dark ? QColor(0x3f, 0xa7, 0xd6) : QColor(0x1f, 0x77, 0xb4);
+    for (auto* c : std::as_const(m_cdus))
+        c->setBrushColor(cdu);
+}
+
+void FloorPlanScene::setColorMode(ColorMode mode) {
+    m_colorMode = mode;
+    recolor();
+}
+
+std::vector<FloorPlanScene::LegendEntry> FloorPlanScene::legend() const {
+    std::vector<LegendEntry> out;
+    switch (m_colorMode) {
+    case ColorMode::PowerDensity:
+        for (double kw : {20.0, 50.0, 100.0, 150.0, 200.0})
+            out.push_back({densityColor(kw), QStringLiteral("%1 kW").arg(kw, 0, 'f', 0)});
+        break;
+    case ColorMode::CoolingLoop: {
+        out.push_back({QColor(0x9a, 0x9a, 0x9a), tr("air")});
+        std::vector<std::pair<int, QString>> loops;
+        for (auto it = m_loopIndex.cbegin(); it != m_loopIndex.cend(); ++it)
+            loops.emplace_back(it.value(), it.key());
+        std::sort(loops.begin(), loops.end());
+        for (const auto& [i, id] : loops) {
+            if (out.size() > 12) break;
+            out.push_back({kCategorical[i % kCategoricalCount], id});
+        }
+        break;
+    }
+    case ColorMode::RackType: {
+        QSet<QString> used;
+        for (const auto& t : m_rackType)
+            used.insert(t);
+        const auto racks = m_catalog.byCategory("racks");
+        for (size_t i = 0; i < racks.size(); ++i)
+            if (used.contains(qs(racks[i]->id)))
+                out.push_back({kCategorical[i % kCategoricalCount], qs(racks[i]->name)});
+        break;
+    }
+    }
+    return out;
+}
+
+QStringList FloorPlanScene::selectedIds() const {
+    QStringList ids;
+    for (QGraphicsItem* item : selectedItems())
+        if (auto* f = dynamic_cast<FloorItem*>(item)) ids << f->entityId();
+    return ids;
+}
+
+QRectF FloorPlanScene::selectIds(const QStringList& ids) {
+    const bool wasSyncing = m_syncing;
+    m_syncing = true;
+    clearSelection();
+    QRectF bounds;
+    for (const QString& id : ids) {
+        FloorItem* item = m_racks.value(id);
+        if (!item) item = m_cdus.value(id);
+        if (!item) continue;
+        item->setSelected(true);
+        bounds |= item->sceneBoundingRect();
+    }
+    m_syncing = wasSyncing;
+    return bounds;
+}
+
+QRectF FloorPlanScene::entityRect(const QString& id) const {
+    if (auto* r = m_racks.value(id)) return r->sceneBoundingRect();
+    if (auto* c = m_cdus.value(id)) return c->sceneBoundingRect();
+    if (m_halls.contains(id)) return m_halls.value(id).rect;
+    if (m_buildingRects.contains(id)) return m_buildingRects.value(id);
+    QRectF bounds;
+    for (auto* r : m_racks)
+        if (r->rowId() == id || m_rackLoop.value(r->entityId()) == id) bounds |= r->sceneBoundingRect();
+    for (auto* c : m_cdus)
+        if (static_cast<CduItem*>(c)->loopId() == id) bounds |= c->sceneBoundingRect();
+    return bounds;
+}
+
+std::optional<FloorPlanScene::HallHit> FloorPlanScene::hallAt(const QPointF& scenePos) const {
+    for (auto it = m_halls.cbegin(); it != m_halls.cend(); ++it)
+        if (it->rect.contains(scenePos)) return HallHit{it.key(), scenePos - it->origin, it->grid};
+    return std::nullopt;
+}
+
+QPointF FloorPlanScene::hallOrigin(const QString& hallId) const {
+    return m_halls.value(hallId).origin;
+}
+
+QPointF FloorPlanScene::snapInHall(const QString& hallId, const QPointF& p) const {
+    const double g = m_halls.value(hallId).grid;
+    if (!m_snap || g <= 0.0) return p;
+    return QPointF(std::round(p.x() / g) * g, std::round(p.y() / g) * g);
+}
+
+void FloorPlanScene::onSelectionChanged() {
+    if (!m_syncing) emit selectionChangedByUser(selectedIds());
+}
+
+void FloorPlanScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    QGraphicsScene::mousePressEvent(event);
+    if (event->button() != Qt::LeftButton) return;
+    m_dragging = false;
+    for (QGraphicsItem* item : selectedItems())
+        if (auto* f = dynamic_cast<FloorItem*>(item)) {
+            f->beginDrag(m_snap ? m_halls.value(f->hallId()).grid : 0.0);
+            m_dragging = true;
+        }
+}
+
+void FloorPlanScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event) {
+    m_lastMouse = event->scenePos();
+    QGraphicsScene::mouseMoveEvent(event);
+}
+
+void FloorPlanScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
+    QGraphicsScene::mouseReleaseEvent(event);
+    if (!m_dragging || event->button() != Qt::LeftButton) return;
+    m_dragging = false;
+    QList<FloorMove> moves;
+    for (QGraphicsItem* item : selectedItems()) {
+        auto* f = dynamic_cast<FloorItem*>(item);
+        if (!f) continue;
+        f->endDrag();
+        if (f->pos() == f->dragStart()) continue;
+        // A rack dropped into another hall moves there; anything else stays in its hall's frame.
+        QString hall = f->hallId();
+        if (f->type() == RackItem::Type)
+            if (const auto hit = hallAt(f->sceneBoundingRect().center())) hall = hit->hallId;
+        moves.push_back(FloorMove{f->entityId(), hall, f->pos() - m_halls.value(hall).origin});
+    }
+    if (!moves.isEmpty()) emit itemsMoved(moves);
+}
+
+void FloorPlanScene::dragEnterEvent(QGraphicsSceneDragDropEvent* event) {
+    event->setAccepted(event->mimeData()->hasFormat(kCatalogMime));
+}
+
+void FloorPlanScene::dragMoveEvent(QGraphicsSceneDragDropEvent* event) {
+    event->setAccepted(event->mimeData()->hasFormat(kCatalogMime) && hallAt(event->scenePos()).has_value());
+}
+
+void FloorPlanScene::dropEvent(QGraphicsSceneDragDropEvent* event) {
+    const auto hit = hallAt(event->scenePos());
+    if (!hit || !event->mimeData()->hasFormat(kCatalogMime)) {
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    const QString id = QString::fromUtf8(event->mimeData()->data(kCatalogMime));
+    emit catalogItemDropped(id, hit->hallId, snapInHall(hit->hallId, hit->hallPos));
+}
+
+void FloorPlanScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
+    m_lastMouse = event->scenePos();
+    if (auto* f = dynamic_cast<FloorItem*>(itemAt(event->scenePos(), QTransform())); f && !f->isSelected()) {
+        clearSelection();
+        f->setSelected(true);
+    }
+    emit contextMenuRequested(event->screenPos(), selectedIds());
+}
+
+} // namespace ctwin::views

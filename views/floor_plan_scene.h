@@ -1,0 +1,115 @@
+#pragma once
+#include "catalog.h"
+#include "change_set.h"
+#include "project.h"
+
+#include <QGraphicsScene>
+#include <QHash>
+#include <optional>
+#include <vector>
+
+namespace ctwin::views {
+
+class FloorItem;
+class OutlineItem;
+class RackItem;
+
+/// A rack or CDU moved on the plan, in the frame of the hall it was dropped in.
+struct FloorMove {
+    QString id;
+    QString hallId;
+    QPointF hallPos;
+};
+
+/// The campus floor plan to scale (1 scene unit = 1 m): sites side by side, buildings, halls with their
+/// grids, racks and CDUs. Reads the project, never edits it: moves, drops and deletes leave as signals
+/// (STYLE.md "Edits flow one way"). Rack edits update single items; other edits rebuild the scene.
+class FloorPlanScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    enum class ColorMode { RackType, PowerDensity, CoolingLoop };
+    struct LegendEntry {
+        QColor color;
+        QString text;
+    };
+    struct HallHit {
+        QString hallId;
+        QPointF hallPos;
+        double grid = 0.0;
+    };
+
+    explicit FloorPlanScene(const model::Catalog& catalog, QObject* parent = nullptr);
+    ~FloorPlanScene() override;
+
+    void showProject(const model::Project& project);
+    void applyChanges(const model::Project& project, const model::ChangeSet& changes);
+
+    void setColorMode(ColorMode mode);
+    ColorMode colorMode() const { return m_colorMode; }
+    std::vector<LegendEntry> legend() const;
+    void setSnapToGrid(bool snap) { m_snap = snap; }
+    bool snapToGrid() const { return m_snap; }
+    void setDark(bool dark);
+
+    QStringList selectedIds() const;
+    /// Selects the items of these ids (racks, CDUs); returns the bounding rectangle of what was selected.
+    QRectF selectIds(const QStringList& ids);
+    /// Scene rectangle of any entity with a footprint (building, hall, row's racks, rack, CDU).
+    QRectF entityRect(const QString& id) const;
+    std::optional<HallHit> hallAt(const QPointF& scenePos) const;
+    QPointF hallOrigin(const QString& hallId) const;
+    /// Snaps a hall-relative position to the hall grid (when snapping is on).
+    QPointF snapInHall(const QString& hallId, const QPointF& hallPos) const;
+    /// Last position of the mouse over the scene (paste target).
+    QPointF lastMousePos() const { return m_lastMouse; }
+    int rackItemCount() const { return static_cast<int>(m_racks.size()); }
+    RackItem* rackItem(const QString& id) const { return m_racks.value(id); }
+
+signals:
+    void selectionChangedByUser(const QStringList& ids);
+    void itemsMoved(const QList<ctwin::views::FloorMove>& moves);
+    void catalogItemDropped(const QString& catalogId, const QString& hallId, const QPointF& hallPos);
+    void contextMenuRequested(const QPoint& screenPos, const QStringList& ids);
+
+protected:
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dragMoveEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dropEvent(QGraphicsSceneDragDropEvent* event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
+
+private:
+    struct Hall {
+        QPointF origin;
+        QRectF rect; // scene
+        double grid = 0.6;
+        OutlineItem* item = nullptr;
+    };
+    void rebuild(const model::Project& project);
+    void updateRack(const model::RackPlacement& rack);
+    QColor rackColor(const QString& rackType, const QString& loop) const;
+    QRectF rackFootprint(const std::string& rackType, double rotationDeg) const;
+    void recolor();
+    void onSelectionChanged();
+
+    const model::Catalog& m_catalog;
+    ColorMode m_colorMode = ColorMode::RackType;
+    bool m_snap = true;
+    bool m_dark = false;
+    bool m_syncing = false;
+    bool m_dragging = false;
+    QPointF m_lastMouse;
+    QHash<QString, Hall> m_halls;
+    QHash<QString, QPointF> m_buildingOrigins;
+    QHash<QString, QRectF> m_buildingRects;
+    QHash<QString, QString> m_rowHall;
+    QHash<QString, int> m_loopIndex;
+    QHash<QString, QString> m_rackLoop;
+    QHash<QString, QString> m_rackType;
+    QHash<QString, RackItem*> m_racks;
+    QHash<QString, FloorItem*> m_cdus;
+};
+
+} // namespace ctwin::views

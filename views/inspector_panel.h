@@ -1,0 +1,70 @@
+#pragma once
+#include "catalog.h"
+#include "display_units.h"
+#include "document.h"
+#include "field_spec.h"
+
+#include <QHash>
+#include <QWidget>
+#include <vector>
+
+class QFormLayout;
+class QLabel;
+
+namespace ctwin::views {
+
+/// The inspector: every field of the selected entity (or the common fields of several entities of one
+/// kind) with an editor in display units. Edits leave as editRequested (JSON in SI, as in files); the app
+/// commits them and reports a rejected value back with showError, which leaves an inline message.
+class InspectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InspectorPanel(const model::Catalog& catalog, QWidget* parent = nullptr);
+
+    void setUnits(const DisplayUnits& units);
+    /// Builds the editors for these entities (ignored ids: unknown ones and CDU item ids).
+    void showSelection(const model::Document& document, const QStringList& ids);
+    /// Re-reads the values of the shown entities after a change (keeps editors and focus).
+    void refresh(const model::Document& document);
+    void showError(const QString& message);
+    void clearError();
+
+    const QStringList& ids() const { return m_ids; }
+    /// The editor widget of a field (QLineEdit, QComboBox or QCheckBox), for tests and focus.
+    QWidget* editor(const QString& key) const;
+    QString errorText() const;
+    bool errorVisible() const;
+
+signals:
+    void editRequested(const QStringList& ids, const QString& field, const QString& jsonValue);
+
+private:
+    struct Editor {
+        FieldSpec spec;
+        QWidget* widget = nullptr;
+        QString unit;
+        double scale = 1.0; // SI value = shown value x scale
+        bool mixed = false;
+    };
+    void build(const model::Document& document);
+    void fill(const model::Document& document);
+    QWidget* makeEditor(Editor& e, const model::Document& document);
+    void commitText(const QString& key);
+    void unitFor(const std::string& key, double typical, QString* unit, double* scale) const;
+    QString shown(const Editor& e, const nlohmann::ordered_json& v) const;
+
+    const model::Catalog& m_catalog;
+    DisplayUnits m_units;
+    QStringList m_ids;
+    model::EntityKind m_kind = model::EntityKind::Site;
+    bool m_filling = false;
+    QLabel* m_title = nullptr;
+    QLabel* m_error = nullptr;
+    QLabel* m_summary = nullptr;
+    QWidget* m_form = nullptr;
+    QFormLayout* m_layout = nullptr;
+    std::vector<Editor> m_editors;
+    QHash<QString, int> m_byKey;
+};
+
+} // namespace ctwin::views

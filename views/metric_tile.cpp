@@ -1,0 +1,39 @@
+#include "metric_tile.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace ctwin::views {
+
+MetricTile::MetricTile(const QString& caption, QWidget* parent) : QFrame(parent) {
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 6);
+    layout->setSpacing(0);
+    m_caption = new QLabel(caption, this);
+    m_caption->setForegroundRole(QPalette::PlaceholderText);
+    m_value = new QLabel(QStringLiteral("—"), this);
+    QFont f = m_value->font();
+    f.setPointSizeF(f.pointSizeF() * 1.45);
+    f.setBold(true);
+    m_value->setFont(f);
+    m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_value);
+    setMinimumWidth(120);
+}
+
+void MetricTile::setValue(const QString& value, const QString& tooltip) {
+    m_value->setText(value);
+    setToolTip(tooltip);
+    m_value->setToolTip(tooltip);
+    m_caption->setToolTip(tooltip);
+}
+
+QString MetricTile::value() const {
+    return m_value->text();
+}
+
+} // namespace ctwin::views

@@ -1,0 +1,282 @@
+#include "metrics_dashboard.h"
+
+#include "metric_tile.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPieSeries>
+#include <QStackedBarSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace ctwin::views {
+
+namespace {
+
+const QColor kCategoryColors[] = {
+    QColor(0x4e, 0x79, 0xa7), QColor(0xa0, 0xcb, 0xe8), QColor(0xf2, 0x8e, 0x2b), QColor(0xff, 0xbe, 0x7d),
+    QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2), QColor(0xb0, 0x7a, 0xa1),
+    QColor(0xed, 0xc9, 0x48), QColor(0x9c, 0x75, 0x5f)};
+
+QString categoryLabel(const std::string& category) {
+    QString s = QString::fromStdString(category).replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!s.isEmpty()) s[0] = s[0].toUpper();
+    return s;
+}
+
+QChartView* chartView(QChart* chart, QWidget* parent) {
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setBackgroundRoundness(0);
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(260, 200);
+    return view;
+}
+
+} // namespace
+
+MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(4, 4, 4, 4);
+    auto* tiles = new QGridLayout;
+    tiles->setSpacing(4);
+    grid->addLayout(tiles, 0, 0);
+    const struct {
+        const char* key;
+        const char* caption;
+    } tileDefs[] = {{"gpus", QT_TR_NOOP("GPUs")},
+                    {"it_power", QT_TR_NOOP("IT power")},
+                    {"facility_power", QT_TR_NOOP("Facility power")},
+                    {"pue", QT_TR_NOOP("PUE")},
+                    {"goodput", QT_TR_NOOP("Goodput")},
+                    {"tokens_per_mw", QT_TR_NOOP("Tokens/s per MW")},
+                    {"cost_per_gpu_hour", QT_TR_NOOP("Cost per GPU-hour")},
+                    {"cost_per_m_tokens", QT_TR_NOOP("Cost per M tokens")}};
+    int n = 0;
+    for (const auto& t : tileDefs) {
+        auto* tile = new MetricTile(tr(t.caption), this);
+        tiles->addWidget(tile, n / 2, n % 2);
+        m_tiles.insert(QString::fromLatin1(t.key), tile);
+        ++n;
+    }
+
+    m_pie = new QPieSeries;
+    m_pie->setPieSize(0.62);
+    m_pieChart = new QChart;
+    m_pieChart->addSeries(m_pie);
+    m_pieChart->setTitle(tr("Capex by category"));
+    m_pieChart->legend()->setAlignment(Qt::AlignRight);
+    m_pieChart->legend()->setFont(QFont(font().family(), 7));
+    connect(m_pie, &QPieSeries::hovered, this, [this](QPieSlice* slice, bool on) {
+        slice->setExploded(on);
+        if (on)
+            QToolTip::showText(QCursor::pos(),
+                               tooltipFor(slice->property("figure").toString().toStdString()));
+        else
+            QToolTip::hideText();
+    });
+    grid->addWidget(chartView(m_pieChart, this), 0, 1);
+
+    m_waterBase = new QBarSet(QStringLiteral("base"));
+    m_waterBase->setColor(Qt::transparent);
+    m_waterBase->setBorderColor(Qt::transparent);
+    m_waterUp = new QBarSet(tr("Cost"));
+    m_waterUp->setColor(QColor(0x4e, 0x79, 0xa7));
+    m_waterTotal = new QBarSet(tr("Total"));
+    m_waterTotal->setColor(QColor(0xe1, 0x57, 0x59));
+    m_waterSeries = new QStackedBarSeries;
+    m_waterSeries->append(m_waterBase);
+    m_waterSeries->append(m_waterUp);
+    m_waterSeries->append(m_waterTotal);
+    m_waterSeries->setBarWidth(0.7);
+    m_waterChart = new QChart;
+    m_waterChart->addSeries(m_waterSeries);
+    m_waterChart->setTitle(tr("Annual cost waterfall"));
+    m_waterChart->legend()->hide();
+    m_waterX = new QBarCategoryAxis;
+    m_waterY = new QValueAxis;
+    m_waterY->setLabelFormat(QStringLiteral("%.0f"));
+    m_waterChart->addAxis(m_waterX, Qt::AlignBottom);
+    m_waterChart->addAxis(m_waterY, Qt::AlignLeft);
+    m_waterSeries->attachAxis(m_waterX);
+    m_waterSeries->attachAxis(m_waterY);
+    const auto hover = [this](bool on, int index) {
+        if (on && index >= 0 && index < m_waterKeys.size())
+            QToolTip::showText(QCursor::pos(), tooltipFor(m_waterKeys.at(index).toStdString()));
+        else if (!on)
+            QToolTip::hideText();
+    };
+    connect(m_waterUp, &QBarSet::hovered, this, hover);
+    connect(m_waterTotal, &QBarSet::hovered, this, hover);
+    grid->addWidget(chartView(m_waterChart, this), 0, 2);
+
+    auto* chain = new QHBoxLayout;
+    chain->setSpacing(6);
+    auto arrow = [this] {
+        auto* a = new QLabel(QStringLiteral("→"), this);
+        a->setForegroundRole(QPalette::PlaceholderText);
+        return a;
+    };
+    m_chainCapex = chainStep();
+    m_chainAnnual = chainStep();
+    m_chainTco = chainStep();
+    m_chainGpuHour = chainStep();
+    m_chainTokens = chainStep();
+    chain->addWidget(m_chainCapex);
+    chain->addWidget(arrow());
+    chain->addWidget(m_chainAnnual);
+    chain->addWidget(arrow());
+    chain->addWidget(m_chainTco);
+    chain->addWidget(arrow());
+    chain->addWidget(m_chainGpuHour);
+    chain->addWidget(arrow());
+    chain->addWidget(m_chainTokens);
+    chain->addStretch(1);
+    grid->addLayout(chain, 1, 0, 1, 3);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 1);
+}
+
+QLabel* MetricsDashboard::chainStep() {
+    auto* l = new QLabel(this);
+    l->setFrameShape(QFrame::StyledPanel);
+    l->setMargin(3);
+    return l;
+}
+
+void MetricsDashboard::setUnits(const DisplayUnits& units) {
+    m_units = units;
+}
+
+void MetricsDashboard::setDark(bool dark) {
+    for (QChart* c : {m_pieChart, m_waterChart}) {
+        const QBrush bg = palette().brush(QPalette::Window);
+        c->setBackgroundBrush(bg);
+        c->setTitleBrush(palette().brush(QPalette::WindowText));
+        c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+    }
+    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(m_waterX), static_cast<QAbstractAxis*>(m_waterY)}) {
+        a->setLabelsColor(palette().color(QPalette::WindowText));
+        a->setGridLineColor(dark ? QColor(0x50, 0x50, 0x50) : QColor(0xdd, 0xdd, 0xdd));
+    }
+}
+
+QString MetricsDashboard::tooltipFor(const std::string& key) const {
+    const auto it = m_figures.find(key);
+    return it == m_figures.end() ? QString() : DisplayUnits::provenanceTooltip(it->second);
+}
+
+void MetricsDashboard::setTile(const QString& key, const cost::Figure* f, const QString& missing) {
+    if (auto* t = m_tiles.value(key)) {
+        if (f)
+            t->setValue(m_units.formatFigure(*f), DisplayUnits::provenanceTooltip(*f));
+        else
+            t->setValue(QStringLiteral("—"), missing);
+    }
+}
+
+void MetricsDashboard::setChain(QLabel* label, const QString& caption, const cost::Figure* f) {
+    if (!f) {
+        label->setText(caption + QStringLiteral(" —"));
+        label->setToolTip(QString());
+        return;
+    }
+    label->setText(QStringLiteral("%1 <b>%2</b>").arg(caption, m_units.formatFigure(*f).toHtmlEscaped()));
+    label->setToolTip(DisplayUnits::provenanceTooltip(*f));
+}
+
+void MetricsDashboard::showResults(const cost::Results& r) {
+    ++m_updates;
+    m_figures.clear();
+    for (const auto& f : r.figures)
+        m_figures.emplace(f.key, f);
+    const auto fig = [&](const char* key) { return r.figure(key); };
+
+    setTile(QStringLiteral("gpus"), fig("inventory.gpus"));
+    setTile(QStringLiteral("it_power"), fig("power.it_mw"));
+    setTile(QStringLiteral("facility_power"), fig("power.facility_mw"));
+    setTile(QStringLiteral("pue"), fig("power.pue"));
+    setTile(QStringLiteral("goodput"), fig("reliability.goodput"));
+    setTile(QStringLiteral("tokens_per_mw"), fig("inference.tokens_per_second_per_mw"),
+            tr("The design has no inference service."));
+    setTile(QStringLiteral("cost_per_gpu_hour"), fig("finance.cost_per_gpu_hour_usd"));
+    const cost::Figure* perToken = fig("inference.cost_per_million_output_tokens_usd");
+    if (!perToken) perToken = fig("training.cost_per_million_tokens_usd");
+    setTile(QStringLiteral("cost_per_m_tokens"), perToken,
+            tr("The design has no training job or inference service."));
+
+    // Capex pie: one slice per category with a cost, in report order.
+    m_pie->clear();
+    int ci = 0;
+    for (const auto& cat : cost::kCapexCategories) {
+        const auto* f = r.figure("capex.by_category_usd." + cat);
+        const QColor color = kCategoryColors[ci++ % 10];
+        if (!f || f->value <= 0) continue;
+        auto* slice = m_pie->append(categoryLabel(cat), f->value);
+        slice->setColor(color);
+        slice->setProperty("figure", QString::fromStdString(f->key));
+    }
+    for (int i = 0; i < m_pie->count(); ++i) {
+        QPieSlice* s = m_pie->slices().at(i);
+        s->setLabel(QStringLiteral("%1 %2%").arg(s->label()).arg(s->percentage() * 100, 0, 'f', 0));
+    }
+
+    // Waterfall of the annual cost: annualized capex, then each opex line, ending in the TCO per year.
+    const auto& fin = r.finance;
+    const double scale = fin.tcoAnnual.value() >= 5e9 ? 1e9 : 1e6;
+    const QString unit = scale == 1e9 ? QStringLiteral("B") : QStringLiteral("M");
+    const double other = fin.opexAnnual.value() - fin.energyAnnual.value() - fin.maintenanceAnnual.value() -
+                         fin.staffAnnual.value() - fin.wanLeaseAnnual.value();
+    const struct {
+        QString label;
+        double value;
+        const char* key;
+    } steps[] = {{tr("Capex/yr"), fin.annualizedCapex.value(), "finance.annualized_capex_usd"},
+                 {tr("Energy"), fin.energyAnnual.value(), "finance.energy_annual_usd"},
+                 {tr("Maint."), fin.maintenanceAnnual.value(), "finance.opex_annual_usd"},
+                 {tr("Staff"), fin.staffAnnual.value(), "finance.opex_annual_usd"},
+                 {tr("WAN"), fin.wanLeaseAnnual.value(), "finance.opex_annual_usd"},
+                 {tr("Other"), std::max(0.0, other), "finance.opex_annual_usd"}};
+    QStringList cats;
+    m_waterKeys.clear();
+    m_waterBase->remove(0, m_waterBase->count());
+    m_waterUp->remove(0, m_waterUp->count());
+    m_waterTotal->remove(0, m_waterTotal->count());
+    double running = 0.0;
+    for (const auto& s : steps) {
+        // Lines under 0.2 % of the annual cost would be invisible bars; they stay in the TCO total.
+        if (s.value <= 0.002 * fin.tcoAnnual.value() && s.label != tr("Capex/yr")) continue;
+        cats << s.label;
+        m_waterKeys << QString::fromLatin1(s.key);
+        m_waterBase->append(running / scale);
+        m_waterUp->append(s.value / scale);
+        m_waterTotal->append(0.0);
+        running += s.value;
+    }
+    cats << tr("TCO/yr");
+    m_waterKeys << QStringLiteral("finance.tco_annual_usd");
+    m_waterBase->append(0.0);
+    m_waterUp->append(0.0);
+    m_waterTotal->append(fin.tcoAnnual.value() / scale);
+    m_waterX->clear();
+    m_waterX->append(cats);
+    m_waterY->setRange(0.0, std::max(1.0, std::max(running, fin.tcoAnnual.value()) / scale * 1.08));
+    m_waterY->setTitleText(QStringLiteral("%1%2 per year").arg(m_units.currency, unit));
+    m_waterY->applyNiceNumbers();
+
+    setChain(m_chainCapex, tr("Capex"), fig("capex.total_usd"));
+    setChain(m_chainAnnual, tr("annualized"), fig("finance.annualized_capex_usd"));
+    setChain(m_chainTco, tr("TCO/yr"), fig("finance.tco_annual_usd"));
+    setChain(m_chainGpuHour, tr("per GPU-hour"), fig("finance.cost_per_gpu_hour_usd"));
+    setChain(m_chainTokens, tr("per M tokens"), perToken);
+}
+
+} // namespace ctwin::views

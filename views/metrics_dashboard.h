@@ -1,0 +1,69 @@
+#pragma once
+#include "display_units.h"
+#include "evaluate.h"
+
+#include <QHash>
+#include <QWidget>
+#include <map>
+#include <string>
+
+class QLabel;
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QPieSeries;
+class QBarSet;
+class QBarCategoryAxis;
+class QValueAxis;
+class QStackedBarSeries;
+QT_END_NAMESPACE
+
+namespace ctwin::views {
+
+class MetricTile;
+
+/// The live metrics dashboard: tiles for the headline figures, a capex pie by category and the cost
+/// waterfall from annualized capex and opex to the annual TCO, followed by the chain to $/GPU-hour and
+/// $/M tokens. Every figure's tooltip is its provenance (formula, inputs, sources).
+class MetricsDashboard : public QWidget {
+    Q_OBJECT
+public:
+    explicit MetricsDashboard(QWidget* parent = nullptr);
+    void setUnits(const DisplayUnits& units);
+    void setDark(bool dark);
+    void showResults(const cost::Results& results);
+
+    /// Tile keys: gpus, it_power, facility_power, pue, goodput, tokens_per_mw, cost_per_gpu_hour,
+    /// cost_per_m_tokens.
+    MetricTile* tile(const QString& key) const { return m_tiles.value(key); }
+    int updateCount() const { return m_updates; }
+
+private:
+    void addTile(const QString& key, const QString& caption, int row, int column);
+    void setTile(const QString& key, const cost::Figure* figure, const QString& missing = QString());
+    QLabel* chainStep();
+    void setChain(QLabel* label, const QString& caption, const cost::Figure* figure);
+    QString tooltipFor(const std::string& key) const;
+
+    DisplayUnits m_units;
+    QHash<QString, MetricTile*> m_tiles;
+    std::map<std::string, cost::Figure> m_figures;
+    QChart* m_pieChart = nullptr;
+    QPieSeries* m_pie = nullptr;
+    QChart* m_waterChart = nullptr;
+    QStackedBarSeries* m_waterSeries = nullptr;
+    QBarSet* m_waterBase = nullptr;
+    QBarSet* m_waterUp = nullptr;
+    QBarSet* m_waterTotal = nullptr;
+    QBarCategoryAxis* m_waterX = nullptr;
+    QValueAxis* m_waterY = nullptr;
+    QStringList m_waterKeys;
+    QLabel* m_chainCapex = nullptr;
+    QLabel* m_chainAnnual = nullptr;
+    QLabel* m_chainTco = nullptr;
+    QLabel* m_chainGpuHour = nullptr;
+    QLabel* m_chainTokens = nullptr;
+    int m_updates = 0;
+};
+
+} // namespace ctwin::views

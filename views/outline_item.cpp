@@ -1,0 +1,53 @@
+#include "outline_item.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <cmath>
+
+namespace ctwin::views {
+
+OutlineItem::OutlineItem(QString id, QRectF rect, QString title, QColor fill, double grid)
+    : m_id(std::move(id)), m_rect(rect), m_title(std::move(title)), m_fill(std::move(fill)), m_grid(grid) {}
+
+namespace {
+/// Draws text `pixels` high on screen at a scene point, whatever the zoom.
+void drawScreenText(QPainter* p, const QPointF& at, const QString& text, int pixels, const QColor& color) {
+    const QTransform t = p->worldTransform();
+    const QPointF screen = t.map(at);
+    p->save();
+    p->resetTransform();
+    QFont f = p->font();
+    f.setPixelSize(pixels);
+    p->setFont(f);
+    p->setPen(color);
+    p->drawText(screen + QPointF(2, pixels + 1), text);
+    p->restore();
+}
+} // namespace
+
+void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    painter->fillRect(m_rect, m_fill);
+    const QColor line = m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170);
+    if (m_grid > 0.0 && m_grid * lod >= 6.0) {
+        painter->setPen(QPen(QColor(line.red(), line.green(), line.blue(), 70), 0));
+        const QRectF area = option->exposedRect.intersected(m_rect);
+        const double x0 = m_rect.left() + std::ceil((area.left() - m_rect.left()) / m_grid) * m_grid;
+        const double y0 = m_rect.top() + std::ceil((area.top() - m_rect.top()) / m_grid) * m_grid;
+        for (double x = x0; x <= area.right(); x += m_grid)
+            painter->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        for (double y = y0; y <= area.bottom(); y += m_grid)
+            painter->drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+    }
+    painter->setPen(QPen(line, 0));
+    painter->drawRect(m_rect);
+    const bool hall = m_grid > 0.0;
+    // Titles only when the outline is big enough on screen to hold them.
+    if (m_rect.width() * lod > 60)
+        drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, line.darker(hall ? 130 : 160));
+    if (hall && lod > 9.0)
+        for (const auto& l : m_rowLabels)
+            drawScreenText(painter, l.at - QPointF(0, 1.2), l.text, 10, line.darker(150));
+}
+
+} // namespace ctwin::views

@@ -1,0 +1,35 @@
+#pragma once
+#include <QGraphicsItem>
+#include <vector>
+
+namespace ctwin::views {
+
+/// A building or a data hall on the floor plan: a filled outline with a title and, for halls, the placement
+/// grid (drawn only where it is at least a few pixels apart) and the row names. Not selectable, so a drag
+/// that starts on the floor draws a rubber band.
+class OutlineItem : public QGraphicsItem {
+public:
+    OutlineItem(QString id, QRectF rect, QString title, QColor fill, double grid = 0.0);
+
+    const QString& entityId() const { return m_id; }
+    double grid() const { return m_grid; }
+    QRectF rect() const { return m_rect; }
+    void addRowLabel(const QPointF& at, const QString& text) { m_rowLabels.push_back({at, text}); }
+
+    QRectF boundingRect() const override { return m_rect; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    struct Label {
+        QPointF at;
+        QString text;
+    };
+    QString m_id;
+    QRectF m_rect;
+    QString m_title;
+    QColor m_fill;
+    double m_grid;
+    std::vector<Label> m_rowLabels;
+};
+
+} // namespace ctwin::views
