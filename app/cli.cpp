@@ -1,5 +1,20 @@
 #include "cli.h"
 
+#include "catalog.h"
+#include "catalog_database.h"
+#include "data_paths.h"
+#include "design_file.h"
+#include "design_json.h"
+#include "evaluate.h"
+#include "input_error.h"
+#include "monte_carlo.h"
+#include "reliability.h"
+#include "render_command.h"
+#include "report/finance_report.h"
+#include "results_json.h"
+#include "scenarios.h"
+
+#include <QGuiApplication>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,25 +24,8 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <vector>
-
 #include <unistd.h>
-
-#include <QGuiApplication>
-
-#include "catalog.h"
-#include "catalog_database.h"
-#include "data_paths.h"
-#include "design_file.h"
-#include "design_json.h"
-#include "evaluate.h"
-#include "input_error.h"
-#include "results_json.h"
-#include "monte_carlo.h"
-#include "render_command.h"
-#include "report/finance_report.h"
-#include "reliability.h"
-#include "scenarios.h"
+#include <vector>
 
 namespace ctwin::app {
 
@@ -58,7 +56,8 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
         const std::string& s = argv[i];
         if (s.rfind("--", 0) == 0) {
             std::string key = s, value;
-            if (auto eq = s.find('='); eq != std::string::npos && std::find(valued.begin(), valued.end(), s.substr(0, eq)) != valued.end())
+            if (auto eq = s.find('='); eq != std::string::npos && std::find(valued.begin(), valued.end(),
+                                                                            s.substr(0, eq)) != valued.end())
                 key = s.substr(0, eq), value = s.substr(eq + 1);
             if (std::find(flags.begin(), flags.end(), key) != flags.end()) {
                 a.options[key].push_back("");
@@ -85,7 +84,8 @@ model::Catalog& catalog() {
 
 model::AssumptionSet defaultsWithOverrides(const Args& args) {
     model::AssumptionSet set = loadDefaultAssumptions();
-    for (const auto& kv : args.options.count("--set") ? args.options.at("--set") : std::vector<std::string>{}) {
+    for (const auto& kv :
+         args.options.count("--set") ? args.options.at("--set") : std::vector<std::string>{}) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos) throw UsageError("--set expects KEY=VALUE, got '" + kv + "'");
         const std::string key = kv.substr(0, eq), text = kv.substr(eq + 1);
@@ -104,7 +104,8 @@ int cmdValidate(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (a.positional.empty()) throw UsageError("validate needs at least one FILE");
     for (const auto& file : a.positional) {
         const auto project = store::loadDesign(file, &catalog());
-        out << file << ": ok (" << project.racks.size() << " racks, " << project.entityCount() << " entities)\n";
+        out << file << ": ok (" << project.racks.size() << " racks, " << project.entityCount()
+            << " entities)\n";
     }
     return kExitOk;
 }
@@ -124,8 +125,10 @@ int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const auto defaults = defaultsWithOverrides(a);
     const auto project = store::loadDesign(a.positional[0], &catalog());
     const auto results = cost::evaluate(project, catalog(), defaults);
-    if (a.flag("--json")) out << cost::resultsToJson(results).dump(2) << "\n";
-    else out << project.info.name << "  (" << a.positional[0] << ")\n" << cost::resultsToText(results);
+    if (a.flag("--json"))
+        out << cost::resultsToJson(results).dump(2) << "\n";
+    else
+        out << project.info.name << "  (" << a.positional[0] << ")\n" << cost::resultsToText(results);
     return kExitOk;
 }
 
@@ -142,7 +145,8 @@ double parseNumber(const std::string& text, const std::string& what) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !std::isfinite(v))
-        throw model::InputError(model::InputLocation{"command line", "", "", "", what}, "'" + text + "' is not a finite number");
+        throw model::InputError(model::InputLocation{"command line", "", "", "", what},
+                                "'" + text + "' is not a finite number");
     return v;
 }
 
@@ -168,8 +172,9 @@ cost::ProgressCallback terminalProgress(std::ostream& err) {
     if (!::isatty(STDERR_FILENO)) return {};
     return [&err](double f) {
         const int width = 40, done = static_cast<int>(f * width + 0.5);
-        err << "\r[" << std::string(static_cast<size_t>(done), '#') << std::string(static_cast<size_t>(width - done), ' ')
-            << "] " << static_cast<int>(f * 100 + 0.5) << "%" << (f >= 1.0 ? "\n" : "") << std::flush;
+        err << "\r[" << std::string(static_cast<size_t>(done), '#')
+            << std::string(static_cast<size_t>(width - done), ' ') << "] " << static_cast<int>(f * 100 + 0.5)
+            << "%" << (f >= 1.0 ? "\n" : "") << std::flush;
     };
 }
 
@@ -208,16 +213,22 @@ int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ost
         j["baseline"] = cmp.baseline;
         auto& rows = j["rows"] = nlohmann::ordered_json::array();
         for (const auto& r : cmp.rows)
-            rows.push_back({{"key", r.key}, {"label", r.label}, {"unit", r.unit}, {"values", r.values},
-                            {"delta_absolute", r.deltaAbsolute}, {"delta_percent", r.deltaPercent},
-                            {"best", r.best}, {"worst", r.worst}});
+            rows.push_back({{"key", r.key},
+                            {"label", r.label},
+                            {"unit", r.unit},
+                            {"values", r.values},
+                            {"delta_absolute", r.deltaAbsolute},
+                            {"delta_percent", r.deltaPercent},
+                            {"best", r.best},
+                            {"worst", r.worst}});
         j["explanations"] = cmp.explanations;
         out << j.dump(2) << "\n";
         return kExitOk;
     }
     char line[512];
     out << "baseline: " << cmp.names[cmp.baseline] << "\n";
-    for (size_t i = 0; i < cmp.names.size(); ++i) out << "  [" << i + 1 << "] " << cmp.names[i] << "\n";
+    for (size_t i = 0; i < cmp.names.size(); ++i)
+        out << "  [" << i + 1 << "] " << cmp.names[i] << "\n";
     std::snprintf(line, sizeof line, "\n%-34s", "figure");
     out << line;
     for (size_t i = 0; i < cmp.names.size(); ++i) {
@@ -244,7 +255,8 @@ int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ost
         out << "  " << r.unit << "\n";
     }
     out << "\n(+ best, - worst; % against the baseline)\n";
-    for (const auto& e : cmp.explanations) out << "  * " << e << "\n";
+    for (const auto& e : cmp.explanations)
+        out << "  * " << e << "\n";
     return kExitOk;
 }
 
@@ -271,26 +283,20 @@ std::vector<cost::SweepAxis> parseAxes(const Args& a) {
     return axes;
 }
 
-std::vector<std::string> defaultOutputs(const cost::Results& r) {
-    std::vector<std::string> outs = {"finance.cost_per_gpu_hour_usd", "finance.tco_annual_usd"};
-    if (r.figure("inference.cost_per_million_output_tokens_usd")) outs.push_back("inference.cost_per_million_output_tokens_usd");
-    if (r.figure("training.cost_per_million_tokens_usd")) outs.push_back("training.cost_per_million_tokens_usd");
-    return outs;
-}
-
 int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
     const Args a = parseArgs(argv, {"--json", "--csv"}, {"--set", "--vary", "--output"});
     if (a.positional.size() != 1) throw UsageError("sweep needs exactly one FILE");
     const auto axes = parseAxes(a);
     auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
     auto outputs = optionValues(a, "--output");
-    if (outputs.empty()) outputs = defaultOutputs(e.results);
+    if (outputs.empty()) outputs = cost::headlineOutputs(e.results);
     cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
     const auto result = cost::sweep(in, axes, outputs, terminalProgress(err));
     const int n1 = axes.size() > 1 ? axes[1].steps : 1;
     if (a.flag("--json")) {
         nlohmann::ordered_json j;
-        for (const auto& ax : axes) j["axes"].push_back({{"key", ax.key}, {"low", ax.low}, {"high", ax.high}, {"steps", ax.steps}});
+        for (const auto& ax : axes)
+            j["axes"].push_back({{"key", ax.key}, {"low", ax.low}, {"high", ax.high}, {"steps", ax.steps}});
         auto& pts = j["points"] = nlohmann::ordered_json::array();
         for (int i0 = 0; i0 < axes[0].steps; ++i0)
             for (int i1 = 0; i1 < n1; ++i1) {
@@ -299,7 +305,8 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
                 if (axes.size() > 1) p[axes[1].key] = axes[1].value(i1);
                 for (size_t k = 0; k < outputs.size(); ++k) {
                     const size_t idx = static_cast<size_t>(i0 * n1 + i1);
-                    p[outputs[k]] = result.defined[k][idx] ? nlohmann::ordered_json(result.values[k][idx]) : nlohmann::ordered_json();
+                    p[outputs[k]] = result.defined[k][idx] ? nlohmann::ordered_json(result.values[k][idx])
+                                                           : nlohmann::ordered_json();
                 }
                 pts.push_back(std::move(p));
             }
@@ -309,7 +316,8 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     const char sep = a.flag("--csv") ? ',' : '\t';
     out << axes[0].key;
     if (axes.size() > 1) out << sep << axes[1].key;
-    for (const auto& o : outputs) out << sep << o;
+    for (const auto& o : outputs)
+        out << sep << o;
     out << "\n";
     for (int i0 = 0; i0 < axes[0].steps; ++i0)
         for (int i1 = 0; i1 < n1; ++i1) {
@@ -334,10 +342,15 @@ int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std:
     cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
     const auto t = cost::tornado(in, key);
     if (a.flag("--json")) {
-        nlohmann::ordered_json j{{"output", t.output}, {"base", t.base}, {"bars", nlohmann::ordered_json::array()}};
+        nlohmann::ordered_json j{
+            {"output", t.output}, {"base", t.base}, {"bars", nlohmann::ordered_json::array()}};
         for (const auto& b : t.bars)
-            j["bars"].push_back({{"assumption", b.assumption}, {"input_low", b.inputLow}, {"input_high", b.inputHigh},
-                                 {"output_at_low", b.outputAtLow}, {"output_at_high", b.outputAtHigh}, {"swing", b.swing}});
+            j["bars"].push_back({{"assumption", b.assumption},
+                                 {"input_low", b.inputLow},
+                                 {"input_high", b.inputHigh},
+                                 {"output_at_low", b.outputAtLow},
+                                 {"output_at_high", b.outputAtHigh},
+                                 {"swing", b.swing}});
         out << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -345,8 +358,8 @@ int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std:
     char line[256];
     for (const auto& b : t.bars) {
         std::snprintf(line, sizeof line, "  %-36s %14s .. %-14s  swing %s\n", b.assumption.c_str(),
-                      cost::formatHuman(b.outputAtLow, "").c_str(), cost::formatHuman(b.outputAtHigh, "").c_str(),
-                      cost::formatHuman(b.swing, "").c_str());
+                      cost::formatHuman(b.outputAtLow, "").c_str(),
+                      cost::formatHuman(b.outputAtHigh, "").c_str(), cost::formatHuman(b.swing, "").c_str());
         out << line;
     }
     return kExitOk;
@@ -357,17 +370,20 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     if (a.positional.size() != 1) throw UsageError("uncertainty needs exactly one FILE");
     auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
     auto outs = optionValues(a, "--output");
-    if (outs.empty()) outs = defaultOutputs(e.results);
+    if (outs.empty()) outs = cost::headlineOutputs(e.results);
     const auto samplesArg = optionValues(a, "--samples"), seedArg = optionValues(a, "--seed");
     const double samples = samplesArg.empty() ? 1000 : parseNumber(samplesArg.back(), "--samples");
     const double seed = seedArg.empty() ? 1 : parseNumber(seedArg.back(), "--seed");
     if (samples != std::floor(samples) || samples < 1 || samples > 100000)
-        throw model::InputError(model::InputLocation{"--samples", "", "", "", ""}, "samples must be from 1 to 100,000");
+        throw model::InputError(model::InputLocation{"--samples", "", "", "", ""},
+                                "samples must be from 1 to 100,000");
     cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
-    const auto pct = cost::uncertainty(in, outs, static_cast<int>(samples), static_cast<std::uint64_t>(std::abs(seed)));
+    const auto pct =
+        cost::uncertainty(in, outs, static_cast<int>(samples), static_cast<std::uint64_t>(std::abs(seed)));
     if (a.flag("--json")) {
         nlohmann::ordered_json j;
-        for (const auto& [k, p] : pct) j[k] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}, {"mean", p.mean}};
+        for (const auto& [k, p] : pct)
+            j[k] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}, {"mean", p.mean}};
         out << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -375,25 +391,32 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     std::snprintf(line, sizeof line, "%-48s %14s %14s %14s\n", "figure", "P10", "P50", "P90");
     out << line;
     for (const auto& [k, p] : pct) {
-        std::snprintf(line, sizeof line, "%-48s %14s %14s %14s\n", k.c_str(), cost::formatHuman(p.p10, "").c_str(),
-                      cost::formatHuman(p.p50, "").c_str(), cost::formatHuman(p.p90, "").c_str());
+        std::snprintf(line, sizeof line, "%-48s %14s %14s %14s\n", k.c_str(),
+                      cost::formatHuman(p.p10, "").c_str(), cost::formatHuman(p.p50, "").c_str(),
+                      cost::formatHuman(p.p90, "").c_str());
         out << line;
     }
     return kExitOk;
 }
 
 int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-    const Args a = parseArgs(argv, {"--json"}, {"--set", "--trials", "--seed", "--days", "--job", "--threads"});
+    const Args a =
+        parseArgs(argv, {"--json"}, {"--set", "--trials", "--seed", "--days", "--job", "--threads"});
     if (a.positional.size() != 1) throw UsageError("simulate needs exactly one FILE");
     auto number = [&](const char* key, double fallback) {
         const auto v = optionValues(a, key);
         return v.empty() ? fallback : parseNumber(v.back(), key);
     };
-    const double trials = number("--trials", 1000), seed = number("--seed", 1), threads = number("--threads", 0);
-    if (trials != std::floor(trials) || trials < 1 || trials > static_cast<double>(cost::kMaxMonteCarloTrials))
+    const double trials = number("--trials", 1000), seed = number("--seed", 1),
+                 threads = number("--threads", 0);
+    if (trials != std::floor(trials) || trials < 1 ||
+        trials > static_cast<double>(cost::kMaxMonteCarloTrials))
         throw model::InputError(model::InputLocation{"--trials", "", "", "", ""},
-                                "trials must be a whole number from 1 to " + std::to_string(cost::kMaxMonteCarloTrials));
-    if (seed < 0 || seed != std::floor(seed)) throw model::InputError(model::InputLocation{"--seed", "", "", "", ""}, "seed must be a whole number >= 0");
+                                "trials must be a whole number from 1 to " +
+                                    std::to_string(cost::kMaxMonteCarloTrials));
+    if (seed < 0 || seed != std::floor(seed))
+        throw model::InputError(model::InputLocation{"--seed", "", "", "", ""},
+                                "seed must be a whole number >= 0");
     auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
     if (e.results.training.empty())
         throw model::InputError(model::InputLocation{a.positional[0], "", "", "", "training_jobs"},
@@ -404,14 +427,17 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
         job = nullptr;
         for (const auto& t : e.results.training)
             if (t.jobId == jobIds.back()) job = &t;
-        if (!job) throw model::InputError(model::InputLocation{a.positional[0], "training job", jobIds.back(), "", ""}, "no such job");
+        if (!job)
+            throw model::InputError(
+                model::InputLocation{a.positional[0], "training job", jobIds.back(), "", ""}, "no such job");
     }
     // Useful work at full speed: the job's training time with goodput 1, unless --days gives it.
     const double fullSpeedDays = units::toDays(job->estimate.time) * job->reliability.goodput;
     const double days = number("--days", fullSpeedDays);
     if (!(days > 0) || days > cost::kMaxMonteCarloJobDays)
         throw model::InputError(model::InputLocation{"--days", "", "", "", ""},
-                                "job duration must lie in (0, " + std::to_string(static_cast<int>(cost::kMaxMonteCarloJobDays)) + "] days");
+                                "job duration must lie in (0, " +
+                                    std::to_string(static_cast<int>(cost::kMaxMonteCarloJobDays)) + "] days");
     cost::MonteCarloConfig cfg;
     cfg.trials = static_cast<std::int64_t>(trials);
     cfg.jobDuration = units::days(days);
@@ -421,32 +447,45 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const auto mc = cost::simulateReliability(job->reliability.process, cfg);
     const auto& rel = job->reliability;
     auto dist = [](const auto& d, double scale) {
-        return nlohmann::ordered_json{{"mean", d.mean * scale}, {"p10", d.p10 * scale}, {"p50", d.p50 * scale}, {"p90", d.p90 * scale}};
+        return nlohmann::ordered_json{
+            {"mean", d.mean * scale}, {"p10", d.p10 * scale}, {"p50", d.p50 * scale}, {"p90", d.p90 * scale}};
     };
     auto timeDist = [](const cost::Distribution<units::Time>& d) {
-        return nlohmann::ordered_json{{"mean", units::toDays(d.mean)}, {"p10", units::toDays(d.p10)},
-                                      {"p50", units::toDays(d.p50)}, {"p90", units::toDays(d.p90)}};
+        return nlohmann::ordered_json{{"mean", units::toDays(d.mean)},
+                                      {"p10", units::toDays(d.p10)},
+                                      {"p50", units::toDays(d.p50)},
+                                      {"p90", units::toDays(d.p90)}};
     };
     if (a.flag("--json")) {
-        nlohmann::ordered_json j{{"job", job->jobId}, {"trials", mc.trials}, {"seed", cfg.seed}, {"work_days", days},
-                                 {"goodput", dist(mc.goodput, 1.0)}, {"interruptions", dist(mc.interruptions, 1.0)},
-                                 {"completion_days", timeDist(mc.completion)},
-                                 {"analytic", {{"goodput", rel.goodput}, {"interruptions_per_day", rel.interruptionsPerDay}}}};
+        nlohmann::ordered_json j{
+            {"job", job->jobId},
+            {"trials", mc.trials},
+            {"seed", cfg.seed},
+            {"work_days", days},
+            {"goodput", dist(mc.goodput, 1.0)},
+            {"interruptions", dist(mc.interruptions, 1.0)},
+            {"completion_days", timeDist(mc.completion)},
+            {"analytic", {{"goodput", rel.goodput}, {"interruptions_per_day", rel.interruptionsPerDay}}}};
         out << j.dump(2) << "\n";
         return kExitOk;
     }
     char line[256];
-    out << "job " << job->jobId << ": " << mc.trials << " trials of " << cost::formatHuman(days, "days") << " of work (seed " << cfg.seed << ")\n";
+    out << "job " << job->jobId << ": " << mc.trials << " trials of " << cost::formatHuman(days, "days")
+        << " of work (seed " << cfg.seed << ")\n";
     std::snprintf(line, sizeof line, "%-24s %12s %12s %12s %12s\n", "", "mean", "P10", "P50", "P90");
     out << line;
-    std::snprintf(line, sizeof line, "%-24s %12.4f %12.4f %12.4f %12.4f\n", "goodput", mc.goodput.mean, mc.goodput.p10, mc.goodput.p50, mc.goodput.p90);
+    std::snprintf(line, sizeof line, "%-24s %12.4f %12.4f %12.4f %12.4f\n", "goodput", mc.goodput.mean,
+                  mc.goodput.p10, mc.goodput.p50, mc.goodput.p90);
     out << line;
-    std::snprintf(line, sizeof line, "%-24s %12.1f %12.1f %12.1f %12.1f\n", "interruptions", mc.interruptions.mean, mc.interruptions.p10, mc.interruptions.p50, mc.interruptions.p90);
+    std::snprintf(line, sizeof line, "%-24s %12.1f %12.1f %12.1f %12.1f\n", "interruptions",
+                  mc.interruptions.mean, mc.interruptions.p10, mc.interruptions.p50, mc.interruptions.p90);
     out << line;
-    std::snprintf(line, sizeof line, "%-24s %12.2f %12.2f %12.2f %12.2f\n", "completion (days)", units::toDays(mc.completion.mean),
-                  units::toDays(mc.completion.p10), units::toDays(mc.completion.p50), units::toDays(mc.completion.p90));
+    std::snprintf(line, sizeof line, "%-24s %12.2f %12.2f %12.2f %12.2f\n", "completion (days)",
+                  units::toDays(mc.completion.mean), units::toDays(mc.completion.p10),
+                  units::toDays(mc.completion.p50), units::toDays(mc.completion.p90));
     out << line;
-    std::snprintf(line, sizeof line, "analytic goodput %.4f (Monte Carlo mean %.4f +- %.4f s.e.)\n", rel.goodput, mc.goodput.mean, mc.goodputStandardError);
+    std::snprintf(line, sizeof line, "analytic goodput %.4f (Monte Carlo mean %.4f +- %.4f s.e.)\n",
+                  rel.goodput, mc.goodput.mean, mc.goodputStandardError);
     out << line;
     return kExitOk;
 }
@@ -460,21 +499,32 @@ int cmdCheckpoint(const std::vector<std::string>& argv, std::ostream& out, std::
         if (x < 0) throw model::InputError(model::InputLocation{key, "", "", "", ""}, "must not be negative");
         return x;
     };
-    const double mtbfH = required("--mtbf-hours"), saveMin = required("--save-minutes"), restartMin = required("--restart-minutes");
-    if (mtbfH <= 0) throw model::InputError(model::InputLocation{"--mtbf-hours", "", "", "", ""}, "MTBF must be positive");
-    const auto mtbf = units::hours(mtbfH), delta = units::seconds(60 * saveMin), restart = units::seconds(60 * restartMin);
-    const auto young = cost::checkpointIntervalYoung(delta, mtbf), daly = cost::checkpointIntervalDaly(delta, mtbf);
+    const double mtbfH = required("--mtbf-hours"), saveMin = required("--save-minutes"),
+                 restartMin = required("--restart-minutes");
+    if (mtbfH <= 0)
+        throw model::InputError(model::InputLocation{"--mtbf-hours", "", "", "", ""},
+                                "MTBF must be positive");
+    const auto mtbf = units::hours(mtbfH), delta = units::seconds(60 * saveMin),
+               restart = units::seconds(60 * restartMin);
+    const auto young = cost::checkpointIntervalYoung(delta, mtbf),
+               daly = cost::checkpointIntervalDaly(delta, mtbf);
     const double effYoung = cost::checkpointEfficiency(young, delta, restart, mtbf);
     const double effDaly = cost::checkpointEfficiency(daly, delta, restart, mtbf);
     if (a.flag("--json")) {
-        out << nlohmann::ordered_json{{"young_minutes", young.value() / 60}, {"daly_minutes", daly.value() / 60},
-                                      {"efficiency_young", effYoung}, {"efficiency_daly", effDaly}}.dump(2) << "\n";
+        out << nlohmann::ordered_json{{"young_minutes", young.value() / 60},
+                                      {"daly_minutes", daly.value() / 60},
+                                      {"efficiency_young", effYoung},
+                                      {"efficiency_daly", effDaly}}
+                   .dump(2)
+            << "\n";
         return kExitOk;
     }
     char line[256];
-    std::snprintf(line, sizeof line, "Young (1974)  interval %8.2f min   expected efficiency %.4f\n", young.value() / 60, effYoung);
+    std::snprintf(line, sizeof line, "Young (1974)  interval %8.2f min   expected efficiency %.4f\n",
+                  young.value() / 60, effYoung);
     out << line;
-    std::snprintf(line, sizeof line, "Daly (2006)   interval %8.2f min   expected efficiency %.4f\n", daly.value() / 60, effDaly);
+    std::snprintf(line, sizeof line, "Daly (2006)   interval %8.2f min   expected efficiency %.4f\n",
+                  daly.value() / 60, effDaly);
     out << line;
     return kExitOk;
 }
@@ -492,16 +542,23 @@ void ensureGuiApplication() {
 
 int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--samples"});
-    if (a.positional.empty() || a.positional.size() > 6) throw UsageError("report needs 1 design (or 2 to 6 to compare)");
+    if (a.positional.empty() || a.positional.size() > 6)
+        throw UsageError("report needs 1 design (or 2 to 6 to compare)");
     std::vector<std::pair<ReportFormat, std::string>> targets;
-    for (const auto& [flag, format] : {std::pair{"--pdf", ReportFormat::Pdf}, {"--xlsx", ReportFormat::Xlsx},
-                                       {"--csv", ReportFormat::Csv}, {"--json", ReportFormat::Json}})
-        for (const auto& path : optionValues(a, flag)) targets.emplace_back(format, path);
-    if (targets.empty()) throw UsageError("report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT");
+    for (const auto& [flag, format] : {std::pair{"--pdf", ReportFormat::Pdf},
+                                       {"--xlsx", ReportFormat::Xlsx},
+                                       {"--csv", ReportFormat::Csv},
+                                       {"--json", ReportFormat::Json}})
+        for (const auto& path : optionValues(a, flag))
+            targets.emplace_back(format, path);
+    if (targets.empty())
+        throw UsageError("report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT");
     const auto defaults = defaultsWithOverrides(a);
     std::vector<Evaluated> designs;
-    for (const auto& f : a.positional) designs.push_back(loadAndEvaluate(f, defaults));
-    if (std::any_of(targets.begin(), targets.end(), [](const auto& t) { return t.first == ReportFormat::Pdf; }))
+    for (const auto& f : a.positional)
+        designs.push_back(loadAndEvaluate(f, defaults));
+    if (std::any_of(targets.begin(), targets.end(),
+                    [](const auto& t) { return t.first == ReportFormat::Pdf; }))
         ensureGuiApplication();
     if (designs.size() == 1) {
         auto& d = designs.front();
@@ -514,8 +571,11 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         const auto samples = optionValues(a, "--samples");
         const double n = samples.empty() ? 300 : parseNumber(samples.back(), "--samples");
         if (n != std::floor(n) || n < 0 || n > 100000)
-            throw model::InputError(model::InputLocation{"--samples", "", "", "", ""}, "samples must be from 0 to 100,000");
-        if (n > 0) in.uncertainty = cost::uncertainty(scenario, defaultOutputs(d.results), static_cast<int>(n), 1);
+            throw model::InputError(model::InputLocation{"--samples", "", "", "", ""},
+                                    "samples must be from 0 to 100,000");
+        if (n > 0)
+            in.uncertainty =
+                cost::uncertainty(scenario, cost::headlineOutputs(d.results), static_cast<int>(n), 1);
         for (const auto& [format, path] : targets) {
             writeReport(in, format, path);
             out << "wrote " << path << " (" << reportFormatName(format) << ")\n";
@@ -524,13 +584,17 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     }
     std::vector<std::string> names;
     std::vector<cost::Results> results;
-    for (const auto& d : designs) names.push_back(d.project.info.name.empty() ? d.file : d.project.info.name), results.push_back(d.results);
+    for (const auto& d : designs)
+        names.push_back(d.project.info.name.empty() ? d.file : d.project.info.name),
+            results.push_back(d.results);
     ComparisonInput in;
     in.comparison = cost::compareDesigns(names, results, 0);
-    for (const auto& r : results) in.results.push_back(&r);
+    for (const auto& r : results)
+        in.results.push_back(&r);
     for (const auto& [format, path] : targets) {
         writeComparisonReport(in, format, path);
-        out << "wrote " << path << " (" << reportFormatName(format) << " comparison of " << names.size() << " designs)\n";
+        out << "wrote " << path << " (" << reportFormatName(format) << " comparison of " << names.size()
+            << " designs)\n";
     }
     return kExitOk;
 }
@@ -538,7 +602,9 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
 int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
     const Args a = parseArgs(argv, {}, {"--view", "--out", "--size"});
     if (a.positional.size() != 1) throw UsageError("render needs exactly one FILE");
-    const auto opt = [&](const char* k, const char* d) { return a.options.count(k) ? a.options.at(k).back() : std::string(d); };
+    const auto opt = [&](const char* k, const char* d) {
+        return a.options.count(k) ? a.options.at(k).back() : std::string(d);
+    };
     if (opt("--out", "").empty()) throw UsageError("render needs --out FILE.png");
     int w = 0, h = 0;
     if (std::sscanf(opt("--size", "1600x1000").c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
@@ -567,7 +633,8 @@ const std::vector<Command>& commands() {
          "the baseline (the first design unless --baseline N), best (+) and worst (-) marked, and a line\n"
          "explaining each big delta.",
          cmdCompare},
-        {"sweep", "sweep FILE --vary assumptions.KEY=LOW:HIGH:STEPS [--vary ...] [--output KEY ...] [--json|--csv]",
+        {"sweep",
+         "sweep FILE --vary assumptions.KEY=LOW:HIGH:STEPS [--vary ...] [--output KEY ...] [--json|--csv]",
          "Evaluates the design over a 1-D or 2-D grid of assumption values (e.g. electricity price x\n"
          "utilization) and prints one row per point: the varied values and each output figure.",
          cmdSweep},
@@ -580,7 +647,8 @@ const std::vector<Command>& commands() {
          "of the output figures; deterministic for a seed.",
          cmdUncertainty},
         {"simulate", "simulate FILE [--trials N] [--seed S] [--days D] [--job ID] [--threads T] [--json]",
-         "Monte Carlo of a training job's failures, checkpoints and restarts (event-driven; deterministic for\n"
+         "Monte Carlo of a training job's failures, checkpoints and restarts (event-driven; deterministic "
+         "for\n"
          "a seed, whatever the thread count). Prints mean and P10/P50/P90 of goodput, interruptions and\n"
          "completion time, beside the analytic goodput. --days sets the job's work at full speed\n"
          "(default: its training time at goodput 1). Limits: 1 to 1,000,000 trials, at most 3,650 days.",
@@ -588,14 +656,20 @@ const std::vector<Command>& commands() {
         {"checkpoint", "checkpoint --mtbf-hours M --save-minutes S --restart-minutes R [--json]",
          "Optimal checkpoint interval by Young (1974) and Daly (2006) and the expected efficiency.",
          cmdCheckpoint},
-        {"report", "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--samples N] [--set ...]",
-         "Finance report of one design (summary, capex, depreciation, cash flow, TCO, unit costs, reliability,\n"
-         "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or a\n"
+        {"report",
+         "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--samples N] [--set ...]",
+         "Finance report of one design (summary, capex, depreciation, cash flow, TCO, unit costs, "
+         "reliability,\n"
+         "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or "
+         "a\n"
          "comparison report of 2 to 6 designs. Files are written atomically: nothing partial is left behind.",
          cmdReport},
-        {"render", "render FILE --out FILE.png [--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] [--size WxH]",
+        {"render",
+         "render FILE --out FILE.png [--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] "
+         "[--size WxH]",
          "Renders the 3D campus or the site map offscreen into a PNG (default 1600x1000).\n"
-         "Needs an X server: on a headless machine run `xvfb-run -a clustertwin-cli render ...`. Exit 4 when\n"
+         "Needs an X server: on a headless machine run `xvfb-run -a clustertwin-cli render ...`. Exit 4 "
+         "when\n"
          "no display is available or the image cannot be written.",
          cmdRender},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
@@ -606,8 +680,10 @@ const std::vector<Command>& commands() {
 
 void printUsage(std::ostream& s) {
     s << "usage: clustertwin-cli COMMAND [ARGS]\n\ncommands:\n";
-    for (const auto& c : commands()) s << "  " << c.synopsis << "\n";
-    s << "\n'clustertwin-cli COMMAND --help' describes one command. Exit codes: 0 ok, 2 usage error, 3 invalid input.\n";
+    for (const auto& c : commands())
+        s << "  " << c.synopsis << "\n";
+    s << "\n'clustertwin-cli COMMAND --help' describes one command. Exit codes: 0 ok, 2 usage error, 3 "
+         "invalid input.\n";
 }
 
 } // namespace
@@ -622,21 +698,24 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         printUsage(out);
         return kExitOk;
     }
-    const auto it = std::find_if(commands().begin(), commands().end(), [&](const Command& c) { return args[0] == c.name; });
+    const auto it = std::find_if(commands().begin(), commands().end(),
+                                 [&](const Command& c) { return args[0] == c.name; });
     if (it == commands().end()) {
         err << "clustertwin-cli: unknown command '" << args[0] << "'\n";
         printUsage(err);
         return kExitUsage;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() || std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+        std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
         out << "usage: clustertwin-cli " << it->synopsis << "\n\n" << it->help << "\n";
         return kExitOk;
     }
     try {
         return it->run(rest, out, err);
     } catch (const UsageError& e) {
-        err << "clustertwin-cli " << it->name << ": " << e.what() << "\nusage: clustertwin-cli " << it->synopsis << "\n";
+        err << "clustertwin-cli " << it->name << ": " << e.what() << "\nusage: clustertwin-cli "
+            << it->synopsis << "\n";
         return kExitUsage;
     } catch (const model::InputError& e) {
         err << "error: " << e.what() << "\n";

@@ -13,9 +13,12 @@
 #include "gui/document_editor.h"
 #include "gui/settings_dialog.h"
 #include "gui/theme.h"
+#include "gui/uncertainty_runner.h"
+#include "input_error.h"
 #include "inspector_panel.h"
 #include "metrics_dashboard.h"
 #include "project_tree.h"
+#include "report/finance_report.h"
 #include "results_panel.h"
 
 #include <QActionGroup>
@@ -38,6 +41,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -154,6 +158,20 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     m_evalTimer.setInterval(0); // coalesces every change of one event-loop turn into one evaluation
     connect(&m_evalTimer, &QTimer::timeout, this, &MainWindow::evaluateNow);
 
+    m_uncertainty = new UncertaintyRunner(m_catalog, this);
+    m_uncertaintyTimer.setSingleShot(true);
+    m_uncertaintyTimer.setInterval(300);
+    connect(&m_uncertaintyTimer, &QTimer::timeout, this, [this] {
+        m_uncertaintyFailed = false;
+        m_uncertainty->request(m_document.project(), m_defaults, cost::headlineOutputs(m_results));
+    });
+    connect(m_uncertainty, &UncertaintyRunner::finished, this,
+            [this] { m_dashboard->showUncertainty(m_uncertainty->last(), UncertaintyRunner::kSamples); });
+    connect(m_uncertainty, &UncertaintyRunner::failed, this, [this](const QString& reason) {
+        m_uncertaintyFailed = true;
+        m_dashboard->clearUncertainty(reason);
+    });
+
     connect(m_undo, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
     connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
 
@@ -235,9 +253,10 @@ MainWindow::~MainWindow() {
     // Children outlive the members they would call back into (the scene emits selectionChanged while it
     // deletes its items): cut every connection to this window first.
     m_evalTimer.stop();
+    m_uncertaintyTimer.stop();
     for (QObject* sender :
          std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave,
-                                         m_colorModes, m_palette, m_dashboard})
+                                         m_colorModes, m_palette, m_dashboard, m_uncertainty})
         if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
     m_scene->blockSignals(true);
     m_tree->blockSignals(true);
@@ -367,6 +386,8 @@ void MainWindow::buildMenus() {
     file->addAction(m_saveAction);
     file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
+    file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON)..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    [this] { exportReport(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -629,6 +650,58 @@ bool MainWindow::exportJson(const QString& given) {
     return true;
 }
 
+bool MainWindow::exportReport(const QString& given) {
+    const auto& project = m_document.project();
+    QString path = given;
+    if (path.isEmpty()) {
+        const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path();
+        path = m_prompts->reportFileName(this, dir + QLatin1Char('/') + qs(project.info.id) +
+                                                   QStringLiteral("-report.pdf"));
+        if (path.isEmpty()) return false;
+    }
+    if (evaluationPending()) evaluateNow();
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+    const ReportFormat format = reportFormatForPath(path.toStdString());
+    try {
+        ReportInput in;
+        in.project = &project;
+        in.results = &m_results;
+        in.assumptions = model::mergeAssumptions(m_defaults, project.assumptions);
+        const cost::ScenarioInput scenario{&project, &m_catalog, m_defaults};
+        // The sensitivity and uncertainty sections need a defined $/GPU-hour; a design without GPUs still
+        // gets the rest of its report.
+        try {
+            in.tornado = cost::tornado(scenario, "finance.cost_per_gpu_hour_usd");
+        } catch (const model::InputError&) {
+        }
+        if (!uncertaintyPending() && !m_uncertaintyFailed && !m_uncertainty->last().empty()) {
+            in.uncertainty = m_uncertainty->last(); // what the dashboard shows, same samples and seed
+        } else {
+            try {
+                in.uncertainty = cost::uncertainty(scenario, cost::headlineOutputs(m_results),
+                                                   UncertaintyRunner::kSamples, UncertaintyRunner::kSeed);
+            } catch (const model::InputError&) {
+            }
+        }
+        writeReport(in, format, path.toStdString());
+    } catch (const std::exception& e) {
+        m_prompts->showError(
+            this, tr("Export report"),
+            tr("The report was not written to %1:\n%2").arg(path, QString::fromUtf8(e.what())));
+        return false;
+    }
+    statusBar()->showMessage(
+        tr("Exported the %1 report to %2").arg(QString::fromLatin1(reportFormatName(format)).toUpper(), path),
+        5000);
+    return true;
+}
+
+bool MainWindow::uncertaintyPending() const {
+    return !m_uncertaintyFailed &&
+           (m_uncertaintyTimer.isActive() || m_uncertainty->lastGeneration() != m_uncertainty->generation());
+}
+
 bool MainWindow::maybeSave() {
     if (!isModified()) return true;
     switch (m_prompts->askSaveChanges(this, documentName())) {
@@ -699,6 +772,8 @@ void MainWindow::evaluateNow() {
     m_rules->showRules(m_results.rules);
     m_figuresTable->showResults(m_results);
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
+    m_uncertainty->cancel(); // its answer would be for the design before this change
+    m_uncertaintyTimer.start();
     int errors = 0, warnings = 0;
     for (const auto& r : m_results.rules)
         (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;

@@ -31,6 +31,7 @@ namespace ctwin::app {
 
 class Autosave;
 class DocumentEditor;
+class UncertaintyRunner;
 class UserPrompts;
 
 /// The desktop main window: project tree, floor-plan editor and figures in the centre, inspector, catalog
@@ -56,6 +57,10 @@ public:
     bool save();
     bool saveAs(const QString& path = {});
     bool exportJson(const QString& path = {});
+    /// File > Export report: a finance report of the design as it is now (PDF, XLSX, JSON, or CSV tables in
+    /// a folder — by the path's extension, as `clustertwin-cli report` does), with the $/GPU-hour tornado and
+    /// the dashboard's P10/P50/P90. Asks for the path when none is given; errors go through the prompts.
+    bool exportReport(const QString& path = {});
     /// Asks what to do with unsaved changes; false when the user cancels.
     bool maybeSave();
     /// Untitled autosaves of crashed sessions: offers each for recovery. Returns true when one was restored.
@@ -85,6 +90,9 @@ public:
     /// Runs a pending evaluation now (tests; the UI coalesces edits with a zero-delay timer).
     void evaluateNow();
     bool evaluationPending() const { return m_evalTimer.isActive(); }
+    /// True until the P10/P50/P90 of the current design are on the dashboard (or failed).
+    bool uncertaintyPending() const;
+    UncertaintyRunner& uncertainty() { return *m_uncertainty; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -153,6 +161,11 @@ private:
     QStringList m_selection;
     bool m_forceModified = false;
     QTimer m_evalTimer;
+    UncertaintyRunner* m_uncertainty = nullptr;
+    /// Waits for a pause in editing before sampling the assumptions again (a drag or typing would otherwise
+    /// start and cancel hundreds of runs).
+    QTimer m_uncertaintyTimer;
+    bool m_uncertaintyFailed = false;
     cost::Results m_results;
     double m_lastEvaluationMs = 0.0;
 };

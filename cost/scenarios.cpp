@@ -578,7 +578,7 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
 
 std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
                                                const std::vector<std::string>& outputs, int samples,
-                                               std::uint64_t seed) {
+                                               std::uint64_t seed, const std::atomic<bool>* cancel) {
     if (samples < 1 || samples > kMaxSamples)
         throw InputError(InputLocation{"uncertainty", "", "", "", "samples"},
                          "samples must lie in [1, 100000]; got " + std::to_string(samples));
@@ -605,15 +605,19 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
 
     std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(n, 0.0));
     std::vector<std::vector<char>> defined(outputs.size(), std::vector<char>(n, 0));
-    parallelFor(n, [&](size_t s) {
-        model::AssumptionSet set = ev.merged();
-        // Sampled values stay within [low, high], so only the base moves.
-        for (size_t k = 0; k < varied.size(); ++k)
-            set.at(varied[k]).base = draws[s * varied.size() + k];
-        const Results r = bomVaries ? ev.evaluate(set) : ev.evaluate(set, &ev.baseBom());
-        for (size_t k = 0; k < outputs.size(); ++k)
-            if (const auto* f = r.figure(outputs[k])) values[k][s] = finite(f->value), defined[k][s] = 1;
-    });
+    const size_t done = parallelFor(
+        n,
+        [&](size_t s) {
+            model::AssumptionSet set = ev.merged();
+            // Sampled values stay within [low, high], so only the base moves.
+            for (size_t k = 0; k < varied.size(); ++k)
+                set.at(varied[k]).base = draws[s * varied.size() + k];
+            const Results r = bomVaries ? ev.evaluate(set) : ev.evaluate(set, &ev.baseBom());
+            for (size_t k = 0; k < outputs.size(); ++k)
+                if (const auto* f = r.figure(outputs[k])) values[k][s] = finite(f->value), defined[k][s] = 1;
+        },
+        cancel);
+    if (done < n) return {}; // cancelled
 
     std::map<std::string, Percentiles> out;
     for (size_t k = 0; k < outputs.size(); ++k) {
@@ -634,6 +638,15 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
         out[outputs[k]] = p;
     }
     return out;
+}
+
+std::vector<std::string> headlineOutputs(const Results& r) {
+    std::vector<std::string> outs = {"finance.cost_per_gpu_hour_usd", "finance.tco_annual_usd"};
+    if (r.figure("inference.cost_per_million_output_tokens_usd"))
+        outs.push_back("inference.cost_per_million_output_tokens_usd");
+    if (r.figure("training.cost_per_million_tokens_usd"))
+        outs.push_back("training.cost_per_million_tokens_usd");
+    return outs;
 }
 
 } // namespace ctwin::cost

@@ -1,4 +1,6 @@
 #pragma once
+#include "evaluate.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -6,8 +8,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "evaluate.h"
 
 namespace ctwin::cost {
 
@@ -20,13 +20,13 @@ struct ScenarioInput {
 
 // ---- Comparison (SPEC.md §4.9, §6) ----
 struct ComparisonRow {
-    std::string key;          // figure key, e.g. "finance.cost_per_gpu_hour_usd"
+    std::string key; // figure key, e.g. "finance.cost_per_gpu_hour_usd"
     std::string label, unit;
     std::vector<double> values;        // one per design
     std::vector<double> deltaAbsolute; // value - baseline value
     std::vector<double> deltaPercent;  // 100 x delta / |baseline| (0 when the baseline is 0)
     bool lowerIsBetter = true;
-    int best = -1, worst = -1;         // design indices; -1 when all equal
+    int best = -1, worst = -1; // design indices; -1 when all equal
 };
 struct Comparison {
     std::vector<std::string> names;
@@ -44,7 +44,8 @@ std::optional<FigurePreference> figurePreference(const std::string& key);
 /// Compares evaluated designs figure by figure against `baseline`: rows for the figures every design has
 /// (first-seen order), best/worst by figurePreference (-1 when all equal or neither). Throws InputError for
 /// fewer than 2 or more than 6 designs, a names/results size mismatch or a baseline out of range.
-Comparison compareDesigns(const std::vector<std::string>& names, const std::vector<Results>& results, size_t baseline);
+Comparison compareDesigns(const std::vector<std::string>& names, const std::vector<Results>& results,
+                          size_t baseline);
 
 // ---- Sensitivity (tornado) ----
 struct TornadoBar {
@@ -77,8 +78,8 @@ struct SweepAxis {
     }
 };
 struct SweepResult {
-    std::vector<SweepAxis> axes;             // 1 or 2
-    std::vector<std::string> outputs;        // figure keys
+    std::vector<SweepAxis> axes;      // 1 or 2
+    std::vector<std::string> outputs; // figure keys
     /// outputs[k] grid, row-major over axes (axis 0 outer): values[k][i0 * steps1 + i1].
     std::vector<std::vector<double>> values;
     /// Same shape as `values`: false where the point was not evaluated (cancelled) or the figure does not
@@ -91,8 +92,9 @@ using ProgressCallback = std::function<void(double fraction)>;
 /// steps < 1 or > 1000, low > high, no or more than 2 axes, the same key on both axes, no outputs, or an
 /// output figure that is unknown or absent for this design. `progress` is called from the calling thread;
 /// `cancel` is checked between evaluations and stops early (result marked cancelled).
-SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes, const std::vector<std::string>& outputs,
-                  const ProgressCallback& progress = {}, const std::atomic<bool>* cancel = nullptr);
+SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
+                  const std::vector<std::string>& outputs, const ProgressCallback& progress = {},
+                  const std::atomic<bool>* cancel = nullptr);
 
 // ---- Uncertainty ----
 struct Percentiles {
@@ -104,8 +106,14 @@ struct Percentiles {
 /// (low, mode = base, high) — documented choice for three-point estimates (PERT-style) —, deterministic for
 /// a seed. Returns P10/P50/P90 of each output key: linear interpolation between order statistics (Hyndman &
 /// Fan 1996 definition 7, the default of R and NumPy). Throws InputError for samples outside [1, 100000] or
-/// an output figure that is unknown or absent for this design.
-std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in, const std::vector<std::string>& outputs,
-                                               int samples, std::uint64_t seed);
+/// an output figure that is unknown or absent for this design. `cancel` is checked between evaluations;
+/// a cancelled run returns an empty map (the desktop dashboard restarts it after every edit).
+std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
+                                               const std::vector<std::string>& outputs, int samples,
+                                               std::uint64_t seed, const std::atomic<bool>* cancel = nullptr);
+
+/// The figures scenario tools report when the user names none: $/GPU-hour and annual TCO always, plus
+/// $/M output tokens (inference) and $/M training tokens when the design has those workloads.
+std::vector<std::string> headlineOutputs(const Results& results);
 
 } // namespace ctwin::cost

@@ -20,8 +20,14 @@ MetricTile::MetricTile(const QString& caption, QWidget* parent) : QFrame(parent)
     f.setBold(true);
     m_value->setFont(f);
     m_value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_range = new QLabel(this);
+    QFont small = m_range->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_range->setFont(small);
+    m_range->setVisible(false);
     layout->addWidget(m_caption);
     layout->addWidget(m_value);
+    layout->addWidget(m_range);
     setMinimumWidth(120);
 }
 
@@ -34,6 +40,18 @@ void MetricTile::setValue(const QString& value, const QString& tooltip) {
 
 QString MetricTile::value() const {
     return m_value->text();
+}
+
+void MetricTile::setRange(const QString& text, const QString& tooltip, bool stale) {
+    m_range->setText(text);
+    m_range->setToolTip(tooltip);
+    m_range->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
+    m_range->setVisible(!text.isEmpty());
+    m_rangeStale = stale;
+}
+
+QString MetricTile::range() const {
+    return m_range->text();
 }
 
 } // namespace ctwin::views

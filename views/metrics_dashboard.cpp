@@ -141,6 +141,10 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
     chain->addWidget(m_chainTokens);
     chain->addStretch(1);
     grid->addLayout(chain, 1, 0, 1, 3);
+    m_uncertaintyLine = new QLabel(this);
+    m_uncertaintyLine->setTextFormat(Qt::RichText);
+    m_uncertaintyLine->setVisible(false);
+    grid->addWidget(m_uncertaintyLine, 2, 0, 1, 3);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(2, 1);
 }
@@ -212,6 +216,14 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     if (!perToken) perToken = fig("training.cost_per_million_tokens_usd");
     setTile(QStringLiteral("cost_per_m_tokens"), perToken,
             tr("The design has no training job or inference service."));
+    m_rangeFigures.clear();
+    m_rangeFigures[QStringLiteral("cost_per_gpu_hour")] = "finance.cost_per_gpu_hour_usd";
+    if (perToken) m_rangeFigures[QStringLiteral("cost_per_m_tokens")] = perToken->key;
+    // The last ranges describe the design before this change: keep them visible but greyed until the
+    // uncertainty run for the new state arrives.
+    for (auto* t : m_tiles)
+        if (!t->range().isEmpty()) t->setRange(t->range(), tr("Updating for the latest edit…"), true);
+    if (m_uncertaintyLine->isVisible()) m_uncertaintyLine->setForegroundRole(QPalette::PlaceholderText);
 
     // Capex pie: one slice per category with a cost, in report order.
     m_pie->clear();
@@ -277,6 +289,62 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     setChain(m_chainTco, tr("TCO/yr"), fig("finance.tco_annual_usd"));
     setChain(m_chainGpuHour, tr("per GPU-hour"), fig("finance.cost_per_gpu_hour_usd"));
     setChain(m_chainTokens, tr("per M tokens"), perToken);
+}
+
+QString MetricsDashboard::formatAs(const std::string& key, double value) const {
+    const auto it = m_figures.find(key);
+    if (it == m_figures.end()) return m_units.formatNumber(value);
+    cost::Figure f = it->second;
+    f.value = value;
+    return m_units.formatFigure(f);
+}
+
+void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percentiles>& pct, int samples) {
+    // The distribution is documented with cost::uncertainty (cost/scenarios.h): every assumption with a range
+    // drawn from a triangular (low, base, high) distribution; percentiles by Hyndman & Fan definition 7.
+    const QString method = tr("Uncertainty from %1 samples: every assumption with a range drawn from a "
+                              "triangular distribution (low, base, high of data/assumptions.json).")
+                               .arg(samples);
+    const auto describe = [&](const std::string& key, const cost::Percentiles& p) {
+        return tr("P10 %1 · P50 %2 · P90 %3 · mean %4")
+            .arg(formatAs(key, p.p10), formatAs(key, p.p50), formatAs(key, p.p90), formatAs(key, p.mean));
+    };
+    for (auto it = m_tiles.begin(); it != m_tiles.end(); ++it) {
+        const auto f = m_rangeFigures.find(it.key());
+        const auto p = f == m_rangeFigures.end() ? pct.end() : pct.find(f->second);
+        if (p == pct.end() || p->second.count == 0) {
+            it.value()->setRange({}, {});
+            continue;
+        }
+        it.value()->setRange(
+            tr("P10–P90 %1 – %2").arg(formatAs(f->second, p->second.p10), formatAs(f->second, p->second.p90)),
+            method + QStringLiteral("\n") + describe(f->second, p->second));
+    }
+    QStringList parts;
+    for (const auto& [key, label] : {std::pair<std::string, QString>{"finance.tco_annual_usd", tr("TCO/yr")},
+                                     {"finance.cost_per_gpu_hour_usd", tr("per GPU-hour")}}) {
+        const auto p = pct.find(key);
+        if (p == pct.end() || p->second.count == 0) continue;
+        parts << QStringLiteral("%1 <b>%2</b>").arg(label, describe(key, p->second).toHtmlEscaped());
+    }
+    m_uncertaintyLine->setText(parts.isEmpty() ? QString()
+                                               : tr("Uncertainty (%1 samples): ").arg(samples) +
+                                                     parts.join(QStringLiteral(" &nbsp;|&nbsp; ")));
+    m_uncertaintyLine->setToolTip(method);
+    m_uncertaintyLine->setForegroundRole(QPalette::WindowText);
+    m_uncertaintyLine->setVisible(!parts.isEmpty());
+}
+
+void MetricsDashboard::clearUncertainty(const QString& reason) {
+    for (auto* t : m_tiles)
+        t->setRange({}, {});
+    m_uncertaintyLine->clear();
+    m_uncertaintyLine->setToolTip(reason);
+    m_uncertaintyLine->setVisible(false);
+}
+
+QString MetricsDashboard::uncertaintyText() const {
+    return m_uncertaintyLine->isVisible() ? m_uncertaintyLine->text() : QString();
 }
 
 } // namespace ctwin::views

@@ -1,6 +1,7 @@
 #pragma once
 #include "display_units.h"
 #include "evaluate.h"
+#include "scenarios.h"
 
 #include <QHash>
 #include <QWidget>
@@ -32,6 +33,14 @@ public:
     void setUnits(const DisplayUnits& units);
     void setDark(bool dark);
     void showResults(const cost::Results& results);
+    /// P10/P50/P90 of the headline figures (cost::uncertainty over `samples` draws) under the cost tiles and
+    /// in a line below the chain. showResults() greys the ranges until the next call, since they belong to
+    /// the design as it was before the edit.
+    void showUncertainty(const std::map<std::string, cost::Percentiles>& percentiles, int samples);
+    /// Hides the ranges (uncertainty could not be computed for this design); `reason` becomes the tooltip.
+    void clearUncertainty(const QString& reason = {});
+    /// The line under the chain ("Uncertainty (300 samples): TCO/yr P10 … P90 …"); empty when hidden.
+    QString uncertaintyText() const;
 
     /// Tile keys: gpus, it_power, facility_power, pue, goodput, tokens_per_mw, cost_per_gpu_hour,
     /// cost_per_m_tokens.
@@ -44,6 +53,8 @@ private:
     QLabel* chainStep();
     void setChain(QLabel* label, const QString& caption, const cost::Figure* figure);
     QString tooltipFor(const std::string& key) const;
+    /// The figure `key` formatted with `value` in place of its own (same unit and display rules).
+    QString formatAs(const std::string& key, double value) const;
 
     DisplayUnits m_units;
     QHash<QString, MetricTile*> m_tiles;
@@ -63,6 +74,9 @@ private:
     QLabel* m_chainTco = nullptr;
     QLabel* m_chainGpuHour = nullptr;
     QLabel* m_chainTokens = nullptr;
+    QLabel* m_uncertaintyLine = nullptr;
+    /// Tile key -> figure key of the tiles that show a P10–P90 range.
+    std::map<QString, std::string> m_rangeFigures;
     int m_updates = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
 
 namespace ctwin::app {
@@ -51,6 +52,24 @@ QString DialogPrompts::saveFileName(QWidget* parent, const QString& suggested, b
         parent, jsonOnly ? tr("Export JSON") : tr("Save design"), suggested,
         jsonOnly ? tr("Design interchange JSON (*.json)")
                  : tr("ClusterTwin design (*.ctwin);;Design interchange JSON (*.json)"));
+}
+
+QString DialogPrompts::reportFileName(QWidget* parent, const QString& suggested) {
+    const QString pdf = tr("PDF report (*.pdf)"), xlsx = tr("Excel workbook with live formulas (*.xlsx)"),
+                  json = tr("JSON for pipelines (*.json)"),
+                  csv = tr("CSV tables, one file each, in a folder (*)");
+    QString filter = pdf;
+    QString path =
+        QFileDialog::getSaveFileName(parent, tr("Export report"), suggested,
+                                     QStringList{pdf, xlsx, json, csv}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return path;
+    // The dialog does not add the extension of the chosen filter on every platform: add it here so the
+    // format follows what the user picked.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (filter == pdf && suffix != QLatin1String("pdf")) path += QStringLiteral(".pdf");
+    if (filter == xlsx && suffix != QLatin1String("xlsx")) path += QStringLiteral(".xlsx");
+    if (filter == json && suffix != QLatin1String("json")) path += QStringLiteral(".json");
+    return path;
 }
 
 } // namespace ctwin::app

@@ -11,6 +11,7 @@ public:
     void showError(QWidget* parent, const QString& title, const QString& message) override;
     QString openFileName(QWidget* parent, const QString& directory) override;
     QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
+    QString reportFileName(QWidget* parent, const QString& suggested) override;
 };
 
 } // namespace ctwin::app

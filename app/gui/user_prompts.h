@@ -19,6 +19,9 @@ public:
     /// Empty when cancelled.
     virtual QString openFileName(QWidget* parent, const QString& directory) = 0;
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
+    /// Where to write a finance report: a .pdf, .xlsx or .json file, or a folder for the CSV tables (any
+    /// other name). Empty when cancelled.
+    virtual QString reportFileName(QWidget* parent, const QString& suggested) = 0;
 };
 
 } // namespace ctwin::app

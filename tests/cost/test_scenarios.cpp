@@ -111,6 +111,7 @@ private slots:
     void uncertaintyMatchesTriangularQuantiles();
     void uncertaintyIsOrderedAndDeterministic();
     void uncertaintyRejectsBadInputs();
+    void headlineOutputsFollowTheWorkloads();
 
 private:
     const model::Project& design(const std::string& name) const { return m_designs.at(name); }
@@ -381,7 +382,8 @@ void TestScenarios::tornadoEnergyIsLinearInElectricityPrice() {
 
     // A site's own tariff takes precedence over the assumption: with it set, the price bar does not move.
     auto pinnedDesign = design("neocloud-100k-gb200");
-    for (auto& s : pinnedDesign.sites) s.electricityUsdPerKwh = 0.055;
+    for (auto& s : pinnedDesign.sites)
+        s.electricityUsdPerKwh = 0.055;
     const auto pinned = cost::tornado(input(pinnedDesign), "finance.energy_annual_usd");
     for (const auto& b : pinned.bars)
         if (b.assumption == "electricity_usd_per_kwh") QCOMPARE(b.swing, 0.0);
@@ -636,6 +638,22 @@ void TestScenarios::uncertaintyIsOrderedAndDeterministic() {
         cost::uncertainty(in, {"finance.cost_per_gpu_hour_usd"}, 1, 1).at("finance.cost_per_gpu_hour_usd");
     QCOMPARE(one.p10, one.p90);
     QCOMPARE(one.mean, one.p50);
+    // A run cancelled before it starts returns nothing (the dashboard then waits for the next run).
+    const std::atomic<bool> stop{true};
+    QVERIFY(cost::uncertainty(in, out, 200, 42, &stop).empty());
+    const std::atomic<bool> go{false};
+    QCOMPARE(cost::uncertainty(in, out, 200, 42, &go).at("finance.cost_per_gpu_hour_usd").p50,
+             a.at("finance.cost_per_gpu_hour_usd").p50);
+}
+
+void TestScenarios::headlineOutputsFollowTheWorkloads() {
+    // Training-only reference: $/GPU-hour, TCO and $/M training tokens; no inference figure.
+    const auto training = cost::headlineOutputs(m_results.at("llama3-16k-h100"));
+    QCOMPARE(training, (std::vector<std::string>{"finance.cost_per_gpu_hour_usd", "finance.tco_annual_usd",
+                                                 "training.cost_per_million_tokens_usd"}));
+    const auto serving = cost::headlineOutputs(m_results.at("agentic-inference-gb300"));
+    QCOMPARE(serving, (std::vector<std::string>{"finance.cost_per_gpu_hour_usd", "finance.tco_annual_usd",
+                                                "inference.cost_per_million_output_tokens_usd"}));
 }
 
 void TestScenarios::uncertaintyRejectsBadInputs() {

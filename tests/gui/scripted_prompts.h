@@ -27,4 +27,6 @@ public:
     }
     QString openFileName(QWidget*, const QString&) override { return openPath; }
     QString saveFileName(QWidget*, const QString&, bool) override { return savePath; }
+    QString reportPath;
+    QString reportFileName(QWidget*, const QString&) override { return reportPath; }
 };
