@@ -20,6 +20,8 @@
 #include "project_tree.h"
 #include "report/finance_report.h"
 #include "results_panel.h"
+#include "vtk_bridge/campus_view.h"
+#include "vtk_bridge/site_map_view.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -146,6 +148,15 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(planTab, tr("Floor plan"));
     m_tabs->addTab(m_figuresTable, tr("Figures"));
+    m_campusTab = new QWidget;
+    m_siteMapTab = new QWidget;
+    for (QWidget* w : {m_campusTab, m_siteMapTab}) {
+        auto* l = new QVBoxLayout(w);
+        l->setContentsMargins(0, 0, 0, 0);
+    }
+    m_tabs->addTab(m_campusTab, tr("3D campus"));
+    m_tabs->addTab(m_siteMapTab, tr("Site map"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshSpatialTab(); });
     setCentralWidget(m_tabs);
 
     buildDocks();
@@ -254,9 +265,9 @@ MainWindow::~MainWindow() {
     // deletes its items): cut every connection to this window first.
     m_evalTimer.stop();
     m_uncertaintyTimer.stop();
-    for (QObject* sender :
-         std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave,
-                                         m_colorModes, m_palette, m_dashboard, m_uncertainty})
+    for (QObject* sender : std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules,
+                                                           m_undo, m_autosave, m_colorModes, m_palette,
+                                                           m_dashboard, m_uncertainty, m_tabs, m_campus})
         if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
     m_scene->blockSignals(true);
     m_tree->blockSignals(true);
@@ -748,6 +759,16 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
         m_inspector->refresh(m_document);
     if (changes.touches(model::EntityKind::RackPlacement) || changes.touches(model::EntityKind::CoolingLoop))
         updateLegend();
+    // Visible 3D views follow each change in place (results follow in evaluateNow); hidden ones rebuild
+    // when shown.
+    if (m_campus && !m_campusStale && m_tabs->currentWidget() == m_campusTab)
+        m_campus->applyChanges(changes, m_document.project(), m_catalog, nullptr);
+    else
+        m_campusStale = true;
+    if (m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab)
+        m_siteMap->applyChanges(changes, m_document.project(), m_catalog, &m_results);
+    else
+        m_siteMapStale = true;
     if (!m_evalTimer.isActive()) m_evalTimer.start();
     updateTitle();
 }
@@ -760,6 +781,8 @@ void MainWindow::documentReset() {
     updateLegend();
     m_evalTimer.stop();
     evaluateNow();
+    m_campusStale = m_siteMapStale = true;
+    refreshSpatialTab();
 }
 
 void MainWindow::evaluateNow() {
@@ -774,6 +797,7 @@ void MainWindow::evaluateNow() {
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();
+    if (m_campus && !m_campusStale) m_campus->showResults(&m_results);
     int errors = 0, warnings = 0;
     for (const auto& r : m_results.rules)
         (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;
@@ -816,7 +840,62 @@ void MainWindow::setSelection(const QStringList& ids, Source source) {
         if (!entities.contains(e)) entities << e;
     }
     m_inspector->showSelection(m_document, entities);
+    if (m_campus && source != Source::Campus) {
+        const QStringList racks = selectedRacks();
+        m_campus->setSelectedRack(racks.isEmpty() ? QString() : racks.front());
+    }
     updateActions();
+}
+
+views::CampusView* MainWindow::showCampus() {
+    m_tabs->setCurrentWidget(m_campusTab);
+    return m_campus;
+}
+
+views::SiteMapView* MainWindow::showSiteMap() {
+    m_tabs->setCurrentWidget(m_siteMapTab);
+    return m_siteMap;
+}
+
+void MainWindow::refreshSpatialTab() {
+    QWidget* current = m_tabs->currentWidget();
+    if (current != m_campusTab && current != m_siteMapTab) return;
+    // QOpenGLWidget needs a platform with OpenGL; the offscreen platform of the widget tests has none.
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        if (current->layout()->isEmpty()) {
+            auto* note =
+                new QLabel(tr("The 3D views need OpenGL, which this display platform lacks."), current);
+            note->setAlignment(Qt::AlignCenter);
+            current->layout()->addWidget(note);
+        }
+        return;
+    }
+    if (evaluationPending()) evaluateNow();
+    const auto& project = m_document.project();
+    if (current == m_campusTab) {
+        if (!m_campus) {
+            m_campus = new views::CampusView(m_campusTab);
+            m_campusTab->layout()->addWidget(m_campus);
+            connect(m_campus, &views::CampusView::rackPicked, this, [this](const QString& id) {
+                setSelection(id.isEmpty() ? QStringList{} : QStringList{id}, Source::Campus);
+            });
+        }
+        if (m_campusStale) {
+            m_campus->showProject(project, m_catalog, &m_results);
+            const QStringList racks = selectedRacks();
+            m_campus->setSelectedRack(racks.isEmpty() ? QString() : racks.front());
+            m_campusStale = false;
+        }
+    } else {
+        if (!m_siteMap) {
+            m_siteMap = new views::SiteMapView(m_siteMapTab);
+            m_siteMapTab->layout()->addWidget(m_siteMap);
+        }
+        if (m_siteMapStale) {
+            m_siteMap->showProject(project, m_catalog, &m_results);
+            m_siteMapStale = false;
+        }
+    }
 }
 
 void MainWindow::updateActions() {

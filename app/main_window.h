@@ -17,7 +17,9 @@ class QUndoStack;
 class QUndoView;
 
 namespace ctwin::views {
+class CampusView;
 class CatalogPalette;
+class SiteMapView;
 class DesignRulesPanel;
 class FloorPlanScene;
 class FloorPlanView;
@@ -90,6 +92,10 @@ public:
     /// Runs a pending evaluation now (tests; the UI coalesces edits with a zero-delay timer).
     void evaluateNow();
     bool evaluationPending() const { return m_evalTimer.isActive(); }
+    /// Shows the 3D campus / site map tab (creating the view on first use); null on platforms without GL
+    /// widgets (offscreen).
+    views::CampusView* showCampus();
+    views::SiteMapView* showSiteMap();
     /// True until the P10/P50/P90 of the current design are on the dashboard (or failed).
     bool uncertaintyPending() const;
     UncertaintyRunner& uncertainty() { return *m_uncertainty; }
@@ -98,9 +104,12 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    enum class Source { Program, Tree, Plan, Rules };
+    enum class Source { Program, Tree, Plan, Rules, Campus };
     void documentChanged(const model::ChangeSet& changes) override;
     void documentReset() override;
+    /// The 3D campus and the site map are built the first time their tab is shown (a GL context and a
+    /// 14,000-rack scene are not free) and rebuilt on show when the design changed while they were hidden.
+    void refreshSpatialTab();
     void buildDocks();
     void buildActions();
     void buildMenus();
@@ -141,6 +150,12 @@ private:
     views::MetricsDashboard* m_dashboard = nullptr;
     views::DesignRulesPanel* m_rules = nullptr;
     QUndoView* m_history = nullptr;
+    QWidget* m_campusTab = nullptr;
+    QWidget* m_siteMapTab = nullptr;
+    views::CampusView* m_campus = nullptr;
+    views::SiteMapView* m_siteMap = nullptr;
+    bool m_campusStale = true;
+    bool m_siteMapStale = true;
     QLabel* m_legend = nullptr;
     QLabel* m_evalLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

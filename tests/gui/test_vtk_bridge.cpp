@@ -4,12 +4,16 @@
 // are clean; snapshots and glTF export. Needs an X server for GL (the suite runs under xvfb-run); skips
 // without DISPLAY.
 #include "catalog.h"
+#include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "gui/document_editor.h"
+#include "main_window.h"
 #include "scene/campus_scene.h"
 #include "scene/design_replicator.h"
 #include "scene/site_map_scene.h"
+#include "scripted_prompts.h"
 #include "vtk_bridge/campus_view.h"
 #include "vtk_bridge/site_map_view.h"
 #include "vtk_bridge/vtk_render_widget.h"
@@ -19,7 +23,9 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QWheelEvent>
 #include <QtTest>
 #include <cmath>
@@ -34,6 +40,13 @@ using namespace ctwin;
 namespace {
 
 const std::string kData = CTWIN_SOURCE_DATA_DIR;
+
+/// The campus scene's base point of a rack (world metres), or nullopt when the scene lacks it.
+std::optional<std::array<double, 3>> rackBase(views::CampusView& v, const std::string& id) {
+    for (const auto& r : v.scene().data().racks)
+        if (r.id == id) return r.base;
+    return std::nullopt;
+}
 
 const model::Catalog& catalog() {
     static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
@@ -265,6 +278,61 @@ private slots:
         QTemporaryDir dir;
         QString error;
         QVERIFY2(view.saveSnapshot(dir.filePath("map.png"), QSize(1200, 800), &error), qPrintable(error));
+    }
+
+    void mainWindowTabsFollowTheDesign() {
+        QStandardPaths::setTestModeEnabled(true);
+        QTemporaryDir tmp;
+        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
+        qputenv("CTWIN_AUTOSAVE_DIR", (tmp.path() + "/autosave").toUtf8());
+        app::MainWindow w(app::loadDefaultCatalog(), app::loadDefaultAssumptions());
+        auto prompts = std::make_unique<ScriptedPrompts>();
+        prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        w.setPrompts(std::move(prompts));
+        w.setAutosaveInterval(0);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QString::fromStdString(kData + "/reference/vera-rubin-504.json")));
+        const auto& racks = w.document().project().racks;
+
+        // Built on first show, with every rack of the design.
+        views::CampusView* campus = w.showCampus();
+        QVERIFY(campus);
+        QTRY_VERIFY(campus->renderWidget()->framesRendered() > 0);
+        QCOMPARE(campus->scene().data().racks.size(), racks.size());
+        keep(w.grab().toImage(), "main-window-campus");
+
+        // Selection both ways: the window's selection outlines the rack, a 3D pick selects in the window.
+        const QString a = QString::fromStdString(racks[3].id), b = QString::fromStdString(racks[5].id);
+        w.select({a});
+        QCOMPARE(campus->scene().highlightedRack(), racks[3].id);
+        emit campus->rackPicked(b);
+        QCOMPARE(w.selection(), QStringList{b});
+
+        // An edit while the campus is shown moves the rack in place; the hall grid is 0.6 m.
+        const auto before = rackBase(*campus, racks[5].id);
+        QVERIFY(before);
+        // Racks stand side by side along their row: move across it, into the aisle on one side or the other.
+        QString error = w.editor().nudge({b}, QPointF(0, 1.2));
+        if (!error.isEmpty()) error = w.editor().nudge({b}, QPointF(0, -1.2));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto moved = rackBase(*campus, racks[5].id);
+        QVERIFY(moved);
+        QCOMPARE(std::hypot((*moved)[0] - (*before)[0], (*moved)[1] - (*before)[1]), 1.2);
+
+        // An edit while it is hidden: rebuilt when shown again, at the undone position.
+        w.showSiteMap();
+        w.undoStack().undo();
+        QCOMPARE(rackBase(*campus, racks[5].id), moved); // hidden: not touched yet
+        QCOMPARE(w.showCampus(), campus);
+        QCOMPARE(rackBase(*campus, racks[5].id), before);
+
+        // The site map tab: one site, drawn.
+        views::SiteMapView* map = w.showSiteMap();
+        QVERIFY(map);
+        QCOMPARE(map->scene().data().sites.size(), w.document().project().sites.size());
+        QTRY_VERIFY(map->renderWidget()->framesRendered() > 0);
     }
 };
 
