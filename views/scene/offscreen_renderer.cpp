@@ -4,9 +4,11 @@
 
 #include <X11/Xlib.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 #include <vtkImageData.h>
 #include <vtkOpenGLRenderWindow.h>
 #include <vtkPNGWriter.h>
@@ -29,21 +31,40 @@ OffscreenRenderer::OffscreenRenderer(int width, int height)
 OffscreenRenderer::~OffscreenRenderer() {
     if (m_current) m_window->RemoveRenderer(m_current);
     m_window->Finalize();
+    // VTK does not close a display it was given; the window is finalized, so nothing uses it any more.
+    m_window = nullptr;
+    if (m_display) XCloseDisplay(static_cast<Display*>(m_display));
 }
 
-bool OffscreenRenderer::displayAvailable(std::string* why) {
+namespace {
+
+/// Opens the X display named by DISPLAY. A loaded Xvfb can refuse a connection for a moment (seen once in
+/// CI: one failed XOpenDisplay between successful ones in the same process), so this retries for up to
+/// about 3 s with a growing pause before giving up with a message.
+Display* openDisplay(std::string* why) {
     const char* name = std::getenv("DISPLAY");
     if (!name || !*name) {
         if (why)
             *why = "no X display (DISPLAY is not set): VTK here renders through GLX; run under Xvfb, e.g. "
                    "xvfb-run -a";
-        return false;
+        return nullptr;
     }
-    Display* d = XOpenDisplay(name);
-    if (!d) {
-        if (why) *why = std::string("cannot open X display '") + name + "': run under Xvfb, e.g. xvfb-run -a";
-        return false;
+    auto pause = std::chrono::milliseconds(25);
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        if (Display* d = XOpenDisplay(name)) return d;
+        if (attempt == 7) break;
+        std::this_thread::sleep_for(pause); // 25 ms, doubling: 3.2 s in all
+        pause *= 2;
     }
+    if (why) *why = std::string("cannot open X display '") + name + "': run under Xvfb, e.g. xvfb-run -a";
+    return nullptr;
+}
+
+} // namespace
+
+bool OffscreenRenderer::displayAvailable(std::string* why) {
+    Display* d = openDisplay(why);
+    if (!d) return false;
     XCloseDisplay(d);
     return true;
 }
@@ -57,7 +78,11 @@ void OffscreenRenderer::attach(vtkRenderer* renderer) {
 }
 
 bool OffscreenRenderer::render(vtkRenderer* renderer, std::string* error) {
-    if (!displayAvailable(error)) return false;
+    if (!m_display) {
+        m_display = openDisplay(error);
+        if (!m_display) return false;
+        m_window->SetDisplayId(m_display);
+    }
     attach(renderer);
     const bool first = !m_rendered;
     m_window->Render();

@@ -16,7 +16,9 @@ namespace ctwin::views {
 ///
 /// Debian's VTK 9.1 renders through GLX only (no EGL/OSMesa build), so offscreen rendering still needs an
 /// X server: on a headless machine run under Xvfb, e.g. `xvfb-run -a clustertwin-cli render ...`.
-/// displayAvailable() checks for one first, because VTK aborts the process when it cannot open a display.
+/// VTK aborts the process when it cannot open a display, so this class opens the X connection itself
+/// (retrying briefly: a busy Xvfb can refuse a connection for a moment), hands it to VTK and closes it
+/// after the window; render() fails with a message instead of aborting when no display answers.
 class OffscreenRenderer {
 public:
     OffscreenRenderer(int width, int height);
@@ -24,7 +26,8 @@ public:
     OffscreenRenderer(const OffscreenRenderer&) = delete;
     OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
 
-    /// True when an X display can be opened; otherwise `why` says what to do.
+    /// True when an X display can be opened (with the same brief retries as render()); otherwise `why`
+    /// says what to do.
     static bool displayAvailable(std::string* why = nullptr);
 
     /// Puts `renderer` in this window (until another is attached), so that its camera can be fitted to
@@ -50,6 +53,7 @@ private:
     vtkSmartPointer<vtkRenderer> m_current;
     vtkSmartPointer<vtkImageData> m_frame;
     bool m_rendered = false;
+    void* m_display = nullptr; // X11 Display*, owned; kept out of the header so that Xlib's macros stay out
 };
 
 } // namespace ctwin::views
