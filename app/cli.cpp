@@ -614,6 +614,16 @@ int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     return rc;
 }
 
+int cmdVersion(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    if (!argv.empty()) throw UsageError("version takes no arguments");
+    // The data line shows where an installed binary found its catalog and reference designs (next to the
+    // executable, ../share/clustertwin, unless CTWIN_DATA_DIR says otherwise); the package test checks it.
+    out << "clustertwin-cli " << CTWIN_VERSION << "\n"
+        << "data: " << dataDirectory() << "\n"
+        << "catalog: " << catalog().items().size() << " items\n";
+    return kExitOk;
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"validate", "validate FILE...",
@@ -672,6 +682,8 @@ const std::vector<Command>& commands() {
          "when\n"
          "no display is available or the image cannot be written.",
          cmdRender},
+        {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",
+         cmdVersion},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
          "Builds the SQLite catalog database from the catalog JSON files (done by the build).", cmdCatalogDb},
     };

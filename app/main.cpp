@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ClusterTwin"));
     QApplication::setOrganizationName(QStringLiteral("ClusterTwin"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(CTWIN_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.clustertwin.ClusterTwin"));
     QApplication::setWindowIcon(ctwin::app::appIcon());
     try {

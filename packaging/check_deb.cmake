@@ -60,11 +60,20 @@ if(_missing)
   message(FATAL_ERROR "missing from the package: ${_missing}")
 endif()
 
-# The packaged CLI runs against the packaged data (no build tree involved).
-execute_process(COMMAND ${CMAKE_COMMAND} -E env CTWIN_DATA_DIR=${_root}/usr/share/clustertwin
-                        ${_root}/usr/bin/clustertwin-cli validate ${_root}/usr/share/clustertwin/reference/vera-rubin-504.json
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
+# The packaged CLI finds the packaged data by itself, next to its executable (../share/clustertwin), from
+# another working directory and with no CTWIN_DATA_DIR, and evaluates a packaged reference design with it.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CTWIN_DATA_DIR ${_root}/usr/bin/clustertwin-cli version
+                WORKING_DIRECTORY ${_out} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(REAL_PATH ${_root}/usr/share/clustertwin _data)
+string(FIND "${out}" "data: ${_data}\n" _at)
+if(NOT rc EQUAL 0 OR _at LESS 0)
+  message(FATAL_ERROR "packaged clustertwin-cli does not use the packaged data (${_data}):\n${out}${err}")
+endif()
+message(STATUS "packaged CLI: ${out}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CTWIN_DATA_DIR
+                        ${_root}/usr/bin/clustertwin-cli evaluate ${_root}/usr/share/clustertwin/reference/vera-rubin-504.json
+                WORKING_DIRECTORY ${_out} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "504")
   message(FATAL_ERROR "packaged clustertwin-cli failed on a packaged reference design: ${out}${err}")
 endif()
 

@@ -7,10 +7,11 @@
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
-#include "scripted_prompts.h"
+#include "test_window.h"
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 #include <algorithm>
@@ -31,15 +32,12 @@ class TestGuiTiming : public QObject {
 
 private slots:
     void editToDashboardOn100kReference() {
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
-        MainWindow w(ctwin::app::loadDefaultCatalog(), ctwin::app::loadDefaultAssumptions());
-        auto prompts = std::make_unique<ScriptedPrompts>();
+        QTemporaryDir tmp;
+        useTestEnvironment(tmp.path() + "/autosave");
+        ScriptedPrompts* prompts = nullptr;
+        const auto window = makeTestWindow(&prompts, QSize(1600, 1000));
         prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
-        w.setPrompts(std::move(prompts));
-        w.setAutosaveInterval(0);
-        w.resize(1600, 1000);
-        w.show();
+        MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QElapsedTimer t;
         t.start();

@@ -12,7 +12,7 @@
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
 #include "rack_item.h"
-#include "scripted_prompts.h"
+#include "test_window.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -91,21 +91,10 @@ class TestMainWindow : public QObject {
     MainWindow& window() { return *m_window; }
 
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
-        qputenv("CTWIN_AUTOSAVE_DIR", (m_tmp.path() + "/autosave").toUtf8());
-    }
+    void initTestCase() { useTestEnvironment(m_tmp.path() + "/autosave"); }
 
     void init() {
-        m_window = std::make_unique<MainWindow>(ctwin::app::loadDefaultCatalog(),
-                                                ctwin::app::loadDefaultAssumptions());
-        auto prompts = std::make_unique<ScriptedPrompts>();
-        m_prompts = prompts.get();
-        m_window->setPrompts(std::move(prompts));
-        m_window->setAutosaveInterval(0);
-        m_window->resize(1400, 900);
-        m_window->show();
+        m_window = makeTestWindow(&m_prompts);
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 

@@ -8,7 +8,7 @@
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
 #include "scenarios.h"
-#include "scripted_prompts.h"
+#include "test_window.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,21 +66,13 @@ class TestReportExport : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
-        qputenv("CTWIN_AUTOSAVE_DIR", (m_tmp.path() + "/autosave").toUtf8());
+        useTestEnvironment(m_tmp.path() + "/autosave");
         m_catalog = app::loadDefaultCatalog();
         m_defaults = app::loadDefaultAssumptions();
     }
 
     void init() {
-        m_window = std::make_unique<MainWindow>(m_catalog, m_defaults);
-        auto prompts = std::make_unique<ScriptedPrompts>();
-        m_prompts = prompts.get();
-        m_window->setPrompts(std::move(prompts));
-        m_window->setAutosaveInterval(0);
-        m_window->resize(1400, 900);
-        m_window->show();
+        m_window = makeTestWindow(&m_prompts);
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 

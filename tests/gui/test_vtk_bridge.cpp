@@ -13,7 +13,7 @@
 #include "scene/campus_scene.h"
 #include "scene/design_replicator.h"
 #include "scene/site_map_scene.h"
-#include "scripted_prompts.h"
+#include "test_window.h"
 #include "vtk_bridge/campus_view.h"
 #include "vtk_bridge/site_map_view.h"
 #include "vtk_bridge/vtk_render_widget.h"
@@ -281,17 +281,12 @@ private slots:
     }
 
     void mainWindowTabsFollowTheDesign() {
-        QStandardPaths::setTestModeEnabled(true);
         QTemporaryDir tmp;
-        qputenv("CTWIN_DATA_DIR", CTWIN_BUILD_DATA_DIR);
-        qputenv("CTWIN_AUTOSAVE_DIR", (tmp.path() + "/autosave").toUtf8());
-        app::MainWindow w(app::loadDefaultCatalog(), app::loadDefaultAssumptions());
-        auto prompts = std::make_unique<ScriptedPrompts>();
+        useTestEnvironment(tmp.path() + "/autosave");
+        ScriptedPrompts* prompts = nullptr;
+        const auto window = makeTestWindow(&prompts);
         prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
-        w.setPrompts(std::move(prompts));
-        w.setAutosaveInterval(0);
-        w.resize(1400, 900);
-        w.show();
+        auto& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(QString::fromStdString(kData + "/reference/vera-rubin-504.json")));
         const auto& racks = w.document().project().racks;
