@@ -8,6 +8,7 @@
 #include "design_rules_panel.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
+#include "gui/analysis_controller.h"
 #include "gui/autosave.h"
 #include "gui/dialog_prompts.h"
 #include "gui/document_editor.h"
@@ -47,6 +48,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
@@ -157,7 +159,24 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     m_tabs->addTab(m_campusTab, tr("3D campus"));
     m_tabs->addTab(m_siteMapTab, tr("Site map"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshSpatialTab(); });
+    // The four design tabs stay; the analysis tabs opened from the Analysis menu can be closed.
+    m_tabs->setTabsClosable(true);
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        m_tabs->tabBar()->setTabButton(i, QTabBar::RightSide, nullptr);
+        m_tabs->tabBar()->setTabButton(i, QTabBar::LeftSide, nullptr);
+    }
+    m_fixedTabs = m_tabs->count();
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        if (index < m_fixedTabs) return;
+        QWidget* w = m_tabs->widget(index);
+        m_tabs->removeTab(index);
+        w->deleteLater(); // a running sweep is cancelled and joined by its view
+    });
     setCentralWidget(m_tabs);
+    m_analysis = std::make_unique<AnalysisController>(
+        this, m_catalog, m_defaults, [this]() -> const model::Project& { return m_document.project(); },
+        [this] { return m_path.isEmpty() ? documentName() : m_path; },
+        [this](QWidget* w, const QString& title) { m_tabs->setCurrentIndex(m_tabs->addTab(w, title)); });
 
     buildDocks();
     buildActions();
@@ -430,6 +449,8 @@ void MainWindow::buildMenus() {
     for (auto* d : findChildren<QDockWidget*>())
         m_viewMenu->addAction(d->toggleViewAction());
 
+    m_analysis->populateMenu(menuBar()->addMenu(tr("&Analysis")));
+
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterTwin"), this, [this] {
         QMessageBox::about(this, tr("About ClusterTwin"),
@@ -482,6 +503,7 @@ void MainWindow::applySettings(const AppSettings& settings) {
     m_dashboard->setDark(m_dark);
     m_inspector->setUnits(m_settings.units);
     m_figuresTable->setUnits(m_settings.units);
+    m_analysis->setUnits(m_settings.units);
     m_autosave->setIntervalSeconds(m_settings.autosaveSeconds);
     if (!m_document.project().halls.empty()) m_scene->showProject(m_document.project());
     m_inspector->showSelection(m_document, m_selection);

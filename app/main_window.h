@@ -31,6 +31,7 @@ class ResultsPanel;
 
 namespace ctwin::app {
 
+class AnalysisController;
 class Autosave;
 class DocumentEditor;
 class UncertaintyRunner;
@@ -99,6 +100,9 @@ public:
     /// True until the P10/P50/P90 of the current design are on the dashboard (or failed).
     bool uncertaintyPending() const;
     UncertaintyRunner& uncertainty() { return *m_uncertainty; }
+    /// The Analysis menu's comparison, tornado and sweep tools; their views open as closable tabs.
+    AnalysisController& analysis() { return *m_analysis; }
+    QTabWidget* tabs() const { return m_tabs; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -136,11 +140,15 @@ private:
     QUndoStack* m_undo = nullptr;
     std::unique_ptr<DocumentEditor> m_editor;
     std::unique_ptr<UserPrompts> m_prompts;
+    /// Comparison, tornado and sweep tabs (Analysis menu). Declared after the catalog and assumptions it
+    /// reads, so that it goes before them.
+    std::unique_ptr<AnalysisController> m_analysis;
     Autosave* m_autosave = nullptr;
     AppSettings m_settings;
     bool m_dark = false;
 
     QTabWidget* m_tabs = nullptr;
+    int m_fixedTabs = 0; ///< floor plan, figures, 3D campus, site map; analysis tabs follow and can close
     views::ProjectTree* m_tree = nullptr;
     views::FloorPlanScene* m_scene = nullptr;
     views::FloorPlanView* m_floor = nullptr;

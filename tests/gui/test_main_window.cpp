@@ -2,17 +2,21 @@
 // floor plan, undo/redo round trips on the serialized document, inspector edits reaching the dashboard,
 // rejected values, the unsaved-changes prompt and unreadable files.
 #include "catalog_palette.h"
+#include "comparison_view.h"
 #include "data_paths.h"
 #include "design_json.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
+#include "gui/analysis_controller.h"
 #include "gui/document_editor.h"
 #include "inspector_panel.h"
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
 #include "rack_item.h"
+#include "sweep_view.h"
 #include "test_window.h"
+#include "tornado_view.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -23,8 +27,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMimeData>
+#include <QPointer>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -367,6 +375,48 @@ private slots:
             QVERIFY(window().openFile(m_tmp.path() + f));
             QCOMPARE(dump(window()), s0);
         }
+    }
+
+    void analysisToolsOpenAsClosableTabs() {
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        QMenu* analysis = nullptr;
+        for (QAction* a : window().menuBar()->actions())
+            if (a->text().remove('&') == QLatin1String("Analysis")) analysis = a->menu();
+        QVERIFY(analysis);
+        QCOMPARE(analysis->actions().size(), 3);
+
+        QTabWidget* tabs = window().tabs();
+        const int fixed = tabs->count();
+        QCOMPARE(fixed, 4);
+        QString error;
+        QPointer<ctwin::views::TornadoView> tornado =
+            window().analysis().openTornado("finance.cost_per_gpu_hour_usd", &error);
+        QVERIFY2(tornado, qPrintable(error));
+        QPointer<ctwin::views::ComparisonView> comparison =
+            window().analysis().compareWith({kRef + "/vera-rubin-504.json"}, &error);
+        QVERIFY2(comparison, qPrintable(error));
+        QPointer<ctwin::views::SweepView> sweep = window().analysis().openSweep(&error);
+        QVERIFY2(sweep, qPrintable(error));
+        QCOMPARE(tabs->count(), fixed + 3);
+        QCOMPARE(tabs->currentWidget(), sweep.data());
+
+        // Only the analysis tabs carry a close button, and only they close.
+        for (int i = 0; i < tabs->count(); ++i)
+            QCOMPARE(tabs->tabBar()->tabButton(i, QTabBar::RightSide) != nullptr, i >= fixed);
+        emit tabs->tabCloseRequested(0);
+        QCOMPARE(tabs->count(), fixed + 3);
+        emit tabs->tabCloseRequested(tabs->indexOf(tornado));
+        QCOMPARE(tabs->count(), fixed + 2);
+        QTRY_VERIFY(tornado.isNull());
+        QVERIFY(comparison);
+
+        // Closing the window just after starting a sweep: the view cancels and joins its worker (which
+        // works on copies), the controller goes before the catalog it reads.
+        QVERIFY2(sweep->run(), qPrintable(sweep->message()));
+        m_prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        m_window.reset();
+        QVERIFY(sweep.isNull());
+        m_window = makeTestWindow(&m_prompts); // for cleanup()
     }
 };
 
