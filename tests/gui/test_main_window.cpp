@@ -399,6 +399,16 @@ private slots:
         QVERIFY2(sweep, qPrintable(error));
         QCOMPARE(tabs->count(), fixed + 3);
         QCOMPARE(tabs->currentWidget(), sweep.data());
+        // Pictures of the window on each analysis tab when CTWIN_SCREENSHOT_DIR is set (to look at).
+        if (const QByteArray dir = qgetenv("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            const std::pair<QWidget*, const char*> shots[] = {{tornado, "tornado"},
+                                                              {comparison, "comparison"}};
+            for (const auto& [w, name] : shots) {
+                tabs->setCurrentWidget(w);
+                QTest::qWait(50);
+                QVERIFY(window().grab().save(QString::fromUtf8(dir) + "/main_window_" + name + ".png"));
+            }
+        }
 
         // Only the analysis tabs carry a close button, and only they close.
         for (int i = 0; i < tabs->count(); ++i)
