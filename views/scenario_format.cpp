@@ -1,6 +1,9 @@
 #include "scenario_format.h"
 
+#include <QComboBox>
 #include <QLocale>
+#include <QSignalBlocker>
+#include <algorithm>
 #include <cmath>
 
 namespace ctwin::views::scenario_format {
@@ -52,6 +55,23 @@ QString assumptionLabel(const std::string& key) {
     std::string k = key;
     if (k.rfind("assumptions.", 0) == 0) k = k.substr(12);
     return QString::fromStdString(k).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+void OutputChoices::fill(QComboBox* combo, const std::vector<cost::Figure>& figures,
+                         const std::string& current, bool firstWhenAbsent) {
+    const QSignalBlocker block(combo);
+    combo->clear();
+    unitOf.clear();
+    labelOf.clear();
+    for (const auto& f : figures) {
+        unitOf[f.key] = f.unit;
+        labelOf[f.key] = f.label;
+        combo->addItem(
+            QStringLiteral("%1  (%2)").arg(QString::fromStdString(f.label), QString::fromStdString(f.key)),
+            QString::fromStdString(f.key));
+    }
+    const int index = combo->findData(QString::fromStdString(current));
+    combo->setCurrentIndex(firstWhenAbsent ? std::max(0, index) : index);
 }
 
 } // namespace ctwin::views::scenario_format

@@ -1,8 +1,13 @@
 #pragma once
 #include "display_units.h"
+#include "figure.h"
 
 #include <QString>
+#include <map>
 #include <string>
+#include <vector>
+
+class QComboBox;
 
 namespace ctwin::views {
 
@@ -23,6 +28,18 @@ QString percentDelta(double percent);
 QString inputValue(double value);
 /// "electricity_usd_per_kwh" (or "assumptions.electricity_usd_per_kwh") -> "electricity usd per kwh".
 QString assumptionLabel(const std::string& key);
+
+/// The figures a tornado or a sweep can show: unit and label by figure key.
+struct OutputChoices {
+    std::map<std::string, std::string> unitOf;
+    std::map<std::string, std::string> labelOf;
+
+    /// Records `figures` and refills `combo` with them ("Label  (key)", the key as item data) without
+    /// emitting signals; selects `current`, or when it is not among them the first figure
+    /// (`firstWhenAbsent`) or nothing.
+    void fill(QComboBox* combo, const std::vector<cost::Figure>& figures, const std::string& current,
+              bool firstWhenAbsent);
+};
 
 } // namespace scenario_format
 

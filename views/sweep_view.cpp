@@ -214,18 +214,7 @@ void SweepView::prefillRange(int axis) {
 }
 
 void SweepView::setOutputs(const std::vector<cost::Figure>& figures, const std::string& current) {
-    const QSignalBlocker block(m_output);
-    m_output->clear();
-    m_unitOf.clear();
-    m_labelOf.clear();
-    for (const auto& f : figures) {
-        m_unitOf[f.key] = f.unit;
-        m_labelOf[f.key] = f.label;
-        m_output->addItem(
-            QStringLiteral("%1  (%2)").arg(QString::fromStdString(f.label), QString::fromStdString(f.key)),
-            QString::fromStdString(f.key));
-    }
-    m_output->setCurrentIndex(std::max(0, m_output->findData(QString::fromStdString(current))));
+    m_outputs.fill(m_output, figures, current, true);
 }
 
 bool SweepView::setAxis(int axis, const std::string& key, double low, double high, int steps) {
@@ -272,14 +261,14 @@ void SweepView::setState(State state) {
 
 QString SweepView::formatOutput(double value) const {
     const std::string key = m_result.outputs.empty() ? std::string() : m_result.outputs.front();
-    const auto it = m_unitOf.find(key);
-    return fmt::figureValue(m_units, key, value, it == m_unitOf.end() ? std::string() : it->second);
+    const auto it = m_outputs.unitOf.find(key);
+    return fmt::figureValue(m_units, key, value, it == m_outputs.unitOf.end() ? std::string() : it->second);
 }
 
 QString SweepView::outputLabel() const {
     const std::string key = m_result.outputs.empty() ? std::string() : m_result.outputs.front();
-    const auto it = m_labelOf.find(key);
-    return QString::fromStdString(it == m_labelOf.end() ? key : it->second);
+    const auto it = m_outputs.labelOf.find(key);
+    return QString::fromStdString(it == m_outputs.labelOf.end() ? key : it->second);
 }
 
 bool SweepView::run() {
@@ -489,8 +478,8 @@ void SweepView::showResult() {
         const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(1e-9, std::abs(hi) * 0.05);
         y->setRange(lo - pad, hi + pad);
         y->applyNiceNumbers();
-        const auto unit = m_unitOf.find(r.outputs.front());
-        y->setTitleText(unit == m_unitOf.end() || unit->second.empty()
+        const auto unit = m_outputs.unitOf.find(r.outputs.front());
+        y->setTitleText(unit == m_outputs.unitOf.end() || unit->second.empty()
                             ? output
                             : QStringLiteral("%1 (%2)").arg(output, QString::fromStdString(unit->second)));
         m_lineChart->addAxis(x, Qt::AlignBottom);

@@ -3,6 +3,7 @@
 #include "display_units.h"
 #include "evaluate.h"
 #include "project.h"
+#include "scenario_format.h"
 #include "scenarios.h"
 
 #include <QWidget>
@@ -106,9 +107,8 @@ private:
     std::function<const model::Project&()> m_project;
     model::Catalog m_catalog;
     model::AssumptionSet m_defaults;
-    model::AssumptionSet m_merged;                // defaults + the design's overrides, for the ranges offered
-    std::map<std::string, std::string> m_unitOf;  // figure key -> unit
-    std::map<std::string, std::string> m_labelOf; // figure key -> label
+    model::AssumptionSet m_merged; // defaults + the design's overrides, for the ranges offered
+    scenario_format::OutputChoices m_outputs;
 
     AxisControls m_axes[2];
     QComboBox* m_output = nullptr;

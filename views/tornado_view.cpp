@@ -91,18 +91,7 @@ TornadoView::TornadoView(QWidget* parent) : QWidget(parent) {
 }
 
 void TornadoView::setOutputs(const std::vector<cost::Figure>& figures, const std::string& current) {
-    const QSignalBlocker block(m_output);
-    m_output->clear();
-    m_unitOf.clear();
-    m_labelOf.clear();
-    for (const auto& f : figures) {
-        m_unitOf[f.key] = f.unit;
-        m_labelOf[f.key] = f.label;
-        m_output->addItem(
-            QStringLiteral("%1  (%2)").arg(QString::fromStdString(f.label), QString::fromStdString(f.key)),
-            QString::fromStdString(f.key));
-    }
-    m_output->setCurrentIndex(m_output->findData(QString::fromStdString(current)));
+    m_outputs.fill(m_output, figures, current, false);
 }
 
 std::string TornadoView::currentOutput() const {
@@ -114,14 +103,14 @@ QString TornadoView::message() const {
 }
 
 QString TornadoView::outputLabel() const {
-    const auto it = m_labelOf.find(m_tornado.output);
-    return QString::fromStdString(it == m_labelOf.end() ? m_tornado.output : it->second);
+    const auto it = m_outputs.labelOf.find(m_tornado.output);
+    return QString::fromStdString(it == m_outputs.labelOf.end() ? m_tornado.output : it->second);
 }
 
 QString TornadoView::format(double value) const {
-    const auto it = m_unitOf.find(m_tornado.output);
+    const auto it = m_outputs.unitOf.find(m_tornado.output);
     return fmt::figureValue(m_units, m_tornado.output, value,
-                            it == m_unitOf.end() ? std::string() : it->second);
+                            it == m_outputs.unitOf.end() ? std::string() : it->second);
 }
 
 void TornadoView::showError(const QString& message) {
@@ -229,11 +218,11 @@ void TornadoView::fillChart() {
         seen.insert(label);
         ticks.append({label, tick});
     }
-    const auto it = m_unitOf.find(t.output);
+    const auto it = m_outputs.unitOf.find(t.output);
     for (const auto& [label, tick] : ticks)
         x->append(unique ? label
                          : fmt::figureDelta(m_units, t.output, tick,
-                                            it == m_unitOf.end() ? std::string() : it->second),
+                                            it == m_outputs.unitOf.end() ? std::string() : it->second),
                   tick);
     const QString title = unique ? tr("%1 (base %2)") : tr("Change of %1 from the base %2");
     x->setTitleText(t.output.empty() ? QString() : title.arg(outputLabel(), format(t.base)));
@@ -266,8 +255,8 @@ void TornadoView::fillTable() {
         number(2, b.inputHigh, fmt::inputValue(b.inputHigh));
         number(3, b.outputAtLow, b.definedAtLow ? format(b.outputAtLow) : tr("n/a"));
         number(4, b.outputAtHigh, b.definedAtHigh ? format(b.outputAtHigh) : tr("n/a"));
-        const auto it = m_unitOf.find(t.output);
-        const std::string unit = it == m_unitOf.end() ? std::string() : it->second;
+        const auto it = m_outputs.unitOf.find(t.output);
+        const std::string unit = it == m_outputs.unitOf.end() ? std::string() : it->second;
         number(5, b.swing,
                b.swing == 0.0 ? QStringLiteral("0") : fmt::figureValue(m_units, t.output, b.swing, unit));
     }

@@ -1,6 +1,7 @@
 #pragma once
 #include "display_units.h"
 #include "evaluate.h"
+#include "scenario_format.h"
 #include "scenarios.h"
 
 #include <QWidget>
@@ -59,8 +60,7 @@ private:
     QString format(double value) const;
 
     DisplayUnits m_units;
-    std::map<std::string, std::string> m_unitOf;  // figure key -> unit
-    std::map<std::string, std::string> m_labelOf; // figure key -> label
+    scenario_format::OutputChoices m_outputs;
     QString outputLabel() const;
     cost::Tornado m_tornado;
     QComboBox* m_output = nullptr;
