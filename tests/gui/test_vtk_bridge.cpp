@@ -12,6 +12,7 @@
 #include "main_window.h"
 #include "scene/campus_scene.h"
 #include "scene/design_replicator.h"
+#include "scene/offscreen_renderer.h"
 #include "scene/site_map_scene.h"
 #include "test_window.h"
 #include "vtk_bridge/campus_view.h"
@@ -29,6 +30,7 @@
 #include <QWheelEvent>
 #include <QtTest>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <vtkCamera.h>
@@ -334,7 +336,16 @@ private slots:
 int main(int argc, char** argv) {
     // ctest sets QT_QPA_PLATFORM=offscreen for every test, but Qt's offscreen platform cannot host a
     // QOpenGLWidget: with an X server (xvfb-run) these tests use the xcb platform instead.
-    if (!qgetenv("DISPLAY").isEmpty()) qputenv("QT_QPA_PLATFORM", "xcb");
+    // Qt's xcb platform aborts when the display does not answer; check first (with the renderer's brief
+    // retries) and fail with the reason instead.
+    if (!qgetenv("DISPLAY").isEmpty()) {
+        std::string why;
+        if (!views::OffscreenRenderer::displayAvailable(&why)) {
+            std::fprintf(stderr, "test_vtk_bridge: %s\n", why.c_str());
+            return 1;
+        }
+        qputenv("QT_QPA_PLATFORM", "xcb");
+    }
     QApplication app(argc, argv);
     TestVtkBridge test;
     return QTest::qExec(&test, argc, argv);
