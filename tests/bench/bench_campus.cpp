@@ -7,6 +7,7 @@
 // Frames are 1280x800, offscreen, finished with glFinish (vtkRenderWindow::WaitForCompletion) so the
 // asynchronous software rasterizer is timed to the end of each frame. Like every benchmark here, it
 // reports and never asserts.
+#include "../test_support.h"
 #include "catalog.h"
 #include "change_set.h"
 #include "design_file.h"
@@ -29,13 +30,9 @@ using namespace ctwin;
 
 namespace {
 
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
+using test_support::catalog;
+using test_support::kData;
 constexpr int kWidth = 1280, kHeight = 800;
-
-const model::Catalog& catalog() {
-    static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
-    return c;
-}
 
 const model::Project& campus() {
     static const model::Project p = views::replicateCampus(
@@ -44,8 +41,7 @@ const model::Project& campus() {
 }
 
 const cost::Results& results() {
-    static const cost::Results r =
-        cost::evaluate(campus(), catalog(), model::loadAssumptionsFile(kData + "/assumptions.json"));
+    static const cost::Results r = cost::evaluate(campus(), catalog(), test_support::defaults());
     return r;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "../test_support.h"
 #include "catalog.h"
 #include "design_file.h"
 #include "design_json.h"
@@ -13,16 +14,8 @@
 using namespace ctwin;
 
 namespace {
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
-
-const model::Catalog& catalog() {
-    static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
-    return c;
-}
-const model::AssumptionSet& defaults() {
-    static const model::AssumptionSet a = model::loadAssumptionsFile(kData + "/assumptions.json");
-    return a;
-}
+using test_support::catalog;
+using test_support::defaults;
 
 /// 1M GPUs: three sites, each with 4 buildings of 4 halls of ~290 GB200 NVL72 racks on N+1 loops, A/B
 /// feeds, a 4-plane 3-tier back-end per site and WAN links between the sites: 13,876 racks, 999,072 GPUs.
@@ -91,7 +84,7 @@ model::Project millionGpuDesign() {
 }
 
 void BM_Evaluate100k(benchmark::State& state) {
-    const auto p = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &catalog());
+    const auto p = test_support::reference("neocloud-100k-gb200");
     for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }

@@ -1,6 +1,7 @@
 // Reliability Monte Carlo against SPEC.md §7: 10,000 trials of a 100K-GPU 54-day job under 2 s on 2 cores.
 // The design is the neocloud-100k-gb200 reference (97,920-GPU job, ~49 unexpected interruptions a day with
 // the Llama 3 calibrated rates), whole-job restarts, 2 worker threads. Benchmarks never assert on time.
+#include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
 #include "evaluate.h"
@@ -12,15 +13,14 @@
 using namespace ctwin;
 
 namespace {
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
+using test_support::catalog;
+using test_support::defaults;
 
 const cost::ReliabilityResult& neocloud() {
     static const cost::ReliabilityResult r = [] {
-        const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
-        const auto defaults = model::loadAssumptionsFile(kData + "/assumptions.json");
-        const auto p = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &catalog);
-        const auto bom = cost::evaluate(p, catalog, defaults).bom;
-        return cost::analyzeReliability(cost::reliabilityInputFor(p, catalog, bom, p.trainingJobs.front()));
+        const auto p = test_support::reference("neocloud-100k-gb200");
+        const auto bom = cost::evaluate(p, catalog(), defaults()).bom;
+        return cost::analyzeReliability(cost::reliabilityInputFor(p, catalog(), bom, p.trainingJobs.front()));
     }();
     return r;
 }
@@ -46,13 +46,11 @@ BENCHMARK(BM_MonteCarlo100kGpu54Days)->Arg(2)->Arg(1)->Unit(benchmark::kMillisec
 
 /// The analytic model from the layout (runs on every edit inside evaluate once wired).
 void BM_ReliabilityAnalytic100k(benchmark::State& state) {
-    const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
-    const auto defaults = model::loadAssumptionsFile(kData + "/assumptions.json");
-    const auto p = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &catalog);
-    const auto bom = cost::evaluate(p, catalog, defaults).bom;
+    const auto p = test_support::reference("neocloud-100k-gb200");
+    const auto bom = cost::evaluate(p, catalog(), defaults()).bom;
     for (auto _ : state)
         benchmark::DoNotOptimize(
-            cost::analyzeReliability(cost::reliabilityInputFor(p, catalog, bom, p.trainingJobs.front())));
+            cost::analyzeReliability(cost::reliabilityInputFor(p, catalog(), bom, p.trainingJobs.front())));
 }
 BENCHMARK(BM_ReliabilityAnalytic100k)->Unit(benchmark::kMicrosecond);
 } // namespace

@@ -2,6 +2,7 @@
 // a tornado over every assumption under 50 ms and a 50 x 50 sweep (electricity price x utilization) under
 // 1 s, both on the 2 threads the tools use (SPEC.md §7 sets multi-core bars on 2 cores). Timings are real
 // (wall) time, since the work runs on two threads; the benchmark never asserts on time (STYLE.md).
+#include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
 #include "scenarios.h"
@@ -11,21 +12,14 @@
 using namespace ctwin;
 
 namespace {
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
+using test_support::catalog;
+using test_support::defaults;
 
-const model::Catalog& catalog() {
-    static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
-    return c;
-}
-const model::AssumptionSet& defaults() {
-    static const model::AssumptionSet a = model::loadAssumptionsFile(kData + "/assumptions.json");
-    return a;
-}
 /// The reference with its site tariff cleared: a site tariff takes precedence over
 /// assumptions.electricity_usd_per_kwh (model/site.h), and the sweep should move the energy cost.
 const model::Project& neocloud() {
     static const model::Project p = [] {
-        auto q = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &catalog());
+        auto q = test_support::reference("neocloud-100k-gb200");
         for (auto& s : q.sites)
             s.electricityUsdPerKwh = 0;
         return q;

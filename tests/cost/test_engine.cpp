@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "../test_support.h"
 #include "catalog.h"
 #include "clos_sizing.h"
 #include "design_json.h"
@@ -16,7 +17,7 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
+using test_support::kData;
 
 model::CatalogItem item(std::string id, std::string category, std::string kind,
                         std::initializer_list<std::pair<const char*, double>> values,
@@ -131,9 +132,9 @@ private slots:
         // Leaves: 1,024 ToRs with 16 down and 16 up each -> 16,384 leaf-spine links.
         // Spine at 1:7: d2 = floor(128 x 7/8) = 112 down, 16 up -> ceil(16,384 / 112) = 147 spines.
         // Spine-core links: ceil(16,384 / 7) = 2,341 -> ceil(2,341 / 128) = 19 cores. Total 1,190 per plane.
-        const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
-        const auto p = model::loadProjectJson(kData + "/reference/llama3-16k-h100.json", &catalog);
-        const auto r = cost::evaluate(p, catalog, model::loadAssumptionsFile(kData + "/assumptions.json"));
+        const auto& catalog = test_support::catalog();
+        const auto p = test_support::reference("llama3-16k-h100");
+        const auto r = cost::evaluate(p, catalog, test_support::defaults());
         QCOMPARE(fig(r, "inventory.gpus"), 16384.0);
         const auto& backend = r.bom.fabrics.front();
         QCOMPARE(backend.role, std::string("backend"));
@@ -208,9 +209,9 @@ private slots:
     }
     void sharesSumToOneAndEverythingIsFinite() {
         QFETCH(QString, file);
-        const auto catalog = model::loadCatalogDirectory(kData + "/catalog");
+        const auto& catalog = test_support::catalog();
         const auto p = model::loadProjectJson(file.toStdString(), &catalog);
-        const auto r = cost::evaluate(p, catalog, model::loadAssumptionsFile(kData + "/assumptions.json"));
+        const auto r = cost::evaluate(p, catalog, test_support::defaults());
         double sum = 0;
         for (const auto& c : cost::kCapexCategories) sum += r.capex.share(c);
         QVERIFY(std::abs(sum - 1.0) < 1e-12);

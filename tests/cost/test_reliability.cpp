@@ -2,6 +2,7 @@
 // Llama 3 calibration, blast radius from the layout, restart scopes, the Monte Carlo simulator against the
 // analytic model, determinism across thread counts, and bad inputs. Hand calculations are in the comments
 // (python3 for the digits); tolerances are stated per check.
+#include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
 #include "evaluate.h"
@@ -42,16 +43,8 @@ using namespace ctwin::cost;
 
 namespace {
 
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
-
-const model::Catalog& catalog() {
-    static const model::Catalog c = model::loadCatalogDirectory(kData + "/catalog");
-    return c;
-}
-const model::AssumptionSet& defaults() {
-    static const model::AssumptionSet a = model::loadAssumptionsFile(kData + "/assumptions.json");
-    return a;
-}
+using test_support::catalog;
+using test_support::defaults;
 
 struct Design {
     model::Project project;
@@ -63,7 +56,7 @@ const Design& design(const std::string& name) {
     auto it = cache.find(name);
     if (it == cache.end()) {
         Design d;
-        d.project = model::loadProjectJson(kData + "/reference/" + name + ".json", &catalog());
+        d.project = test_support::reference(name);
         d.bom = evaluate(d.project, catalog(), defaults()).bom;
         it = cache.emplace(name, std::move(d)).first;
     }

@@ -2,6 +2,7 @@
 // Expected values are either worked by hand in the comment beside the check (linear energy cost, the
 // triangular distribution's quantiles) or come from a direct evaluate() of the same variation, which checks
 // that the tools' BOM reuse, threading and override folding change nothing. Tolerances are stated per check.
+#include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
 #include "input_error.h"
@@ -16,8 +17,6 @@
 using namespace ctwin;
 
 namespace {
-
-const std::string kData = CTWIN_SOURCE_DATA_DIR;
 
 const std::vector<std::string> kReferences = {"agentic-inference-gb300", "campus-1gw",   "llama3-16k-h100",
                                               "neocloud-100k-gb200",     "two-site-wan", "vera-rubin-504"};
@@ -133,10 +132,10 @@ private:
 };
 
 void TestScenarios::initTestCase() {
-    m_catalog = model::loadCatalogDirectory(kData + "/catalog");
-    m_defaults = model::loadAssumptionsFile(kData + "/assumptions.json");
+    m_catalog = test_support::catalog();
+    m_defaults = test_support::defaults();
     for (const auto& name : kReferences) {
-        m_designs[name] = model::loadProjectJson(kData + "/reference/" + name + ".json", &m_catalog);
+        m_designs[name] = test_support::reference(name);
         m_results[name] = cost::evaluate(m_designs[name], m_catalog, m_defaults);
     }
 }
