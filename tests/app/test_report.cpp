@@ -10,7 +10,6 @@
 #include "results_json.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -438,23 +437,6 @@ private slots:
         // Successful writes leave no temporaries.
         for (const QString& e : entries(m_dir.path()))
             QVERIFY2(!e.endsWith(".tmp"), qPrintable(e));
-    }
-
-    void reportGenerationTime() {
-        // Not a timed test (STYLE.md): prints the time for the benchmark record, target under 3 s.
-        const auto in = input();
-        QElapsedTimer t;
-        qint64 ms[4];
-        const app::ReportFormat formats[] = {app::ReportFormat::Pdf, app::ReportFormat::Xlsx,
-                                             app::ReportFormat::Csv, app::ReportFormat::Json};
-        const char* targets[] = {"time.pdf", "time.xlsx", "time-csv", "time.json"};
-        for (int i = 0; i < 4; ++i) {
-            t.start();
-            app::writeReport(in, formats[i], path(targets[i]).toStdString());
-            ms[i] = t.elapsed();
-        }
-        qInfo("report generation: pdf %lld ms, xlsx %lld ms, csv %lld ms, json %lld ms, total %lld ms", ms[0],
-              ms[1], ms[2], ms[3], ms[0] + ms[1] + ms[2] + ms[3]);
     }
 };
 
