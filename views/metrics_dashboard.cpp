@@ -79,7 +79,9 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
         slice->setExploded(on);
         if (on)
             QToolTip::showText(QCursor::pos(),
-                               tooltipFor(slice->property("figure").toString().toStdString()));
+                               slice->property("tooltip").isValid()
+                                   ? slice->property("tooltip").toString()
+                                   : tooltipFor(slice->property("figure").toString().toStdString()));
         else
             QToolTip::hideText();
     });
@@ -225,16 +227,52 @@ void MetricsDashboard::showResults(const cost::Results& r) {
         if (!t->range().isEmpty()) t->setRange(t->range(), tr("Updating for the latest edit…"), true);
     if (m_uncertaintyLine->isVisible()) m_uncertaintyLine->setForegroundRole(QPalette::PlaceholderText);
 
-    // Capex pie: one slice per category with a cost, in report order.
+    // Capex pie: one slice per category with a cost, in report order; the small ones (under
+    // kPieGroupShare of the total) go into one "Other" slice at the end so that the legend fits the dock
+    // (ten categories at a readable size do not); its tooltip lists them with their values.
     m_pie->clear();
+    double capexTotal = 0;
+    for (const auto& cat : cost::kCapexCategories)
+        if (const auto* f = r.figure("capex.by_category_usd." + cat); f && f->value > 0)
+            capexTotal += f->value;
+    struct Part {
+        QString label;
+        double value;
+        QColor color;
+        QString key;
+    };
+    std::vector<Part> small;
+    auto append = [this](const Part& part) {
+        auto* slice = m_pie->append(part.label, part.value);
+        slice->setColor(part.color);
+        slice->setProperty("figure", part.key);
+    };
     int ci = 0;
     for (const auto& cat : cost::kCapexCategories) {
         const auto* f = r.figure("capex.by_category_usd." + cat);
-        const QColor color = kCategoryColors[ci++ % 10];
-        if (!f || f->value <= 0) continue;
-        auto* slice = m_pie->append(categoryLabel(cat), f->value);
-        slice->setColor(color);
-        slice->setProperty("figure", QString::fromStdString(f->key));
+        const Part part{categoryLabel(cat), f ? f->value : 0.0, kCategoryColors[ci++ % 10],
+                        f ? QString::fromStdString(f->key) : QString()};
+        if (part.value <= 0) continue;
+        if (part.value < kPieGroupShare * capexTotal)
+            small.push_back(part);
+        else
+            append(part);
+    }
+    if (small.size() == 1) append(small.front()); // one small category keeps its own slice
+    if (small.size() > 1) {
+        double otherValue = 0;
+        QStringList lines;
+        for (const auto& part : small) {
+            otherValue += part.value;
+            lines << QStringLiteral("%1: %2 (%3%)")
+                         .arg(part.label, m_units.formatMoney(part.value))
+                         .arg(part.value / capexTotal * 100, 0, 'f', 1);
+        }
+        auto* slice = m_pie->append(tr("Other"), otherValue);
+        slice->setColor(QColor(150, 150, 150));
+        slice->setProperty("tooltip", tr("<b>Other capex</b> (categories under %1% each)<br>%2")
+                                          .arg(kPieGroupShare * 100, 0, 'f', 1)
+                                          .arg(lines.join(QStringLiteral("<br>"))));
     }
     for (int i = 0; i < m_pie->count(); ++i) {
         QPieSlice* s = m_pie->slices().at(i);
@@ -345,6 +383,13 @@ void MetricsDashboard::clearUncertainty(const QString& reason) {
 
 QString MetricsDashboard::uncertaintyText() const {
     return m_uncertaintyLine->isVisible() ? m_uncertaintyLine->text() : QString();
+}
+
+QList<QPair<QString, double>> MetricsDashboard::pieSlices() const {
+    QList<QPair<QString, double>> out;
+    for (const QPieSlice* slice : m_pie->slices())
+        out.append({slice->label(), slice->value()});
+    return out;
 }
 
 } // namespace ctwin::views

@@ -46,6 +46,10 @@ public:
     /// cost_per_m_tokens.
     MetricTile* tile(const QString& key) const { return m_tiles.value(key); }
     int updateCount() const { return m_updates; }
+    /// The capex pie's slices as shown: legend label and value (USD). Categories under kPieGroupShare of the
+    /// capex share one "Other" slice, so that the legend fits the dock; its tooltip lists them.
+    QList<QPair<QString, double>> pieSlices() const;
+    static constexpr double kPieGroupShare = 0.025;
 
 private:
     void addTile(const QString& key, const QString& caption, int row, int column);

@@ -377,6 +377,36 @@ private slots:
         }
     }
 
+    void capexPieGroupsTheSmallCategories() {
+        // neocloud-100k-gb200: the capex by category from the engine; categories under 2.5% of the total
+        // share one "Other" slice, the rest keep their own, and the slices add up to the capex total.
+        QVERIFY(window().openFile(kRef + "/neocloud-100k-gb200.json"));
+        window().evaluateNow();
+        const auto& r = window().lastResults();
+        const double total = r.figure("capex.total_usd")->value;
+        double small = 0;
+        int smallCount = 0, bigCount = 0;
+        for (const auto& cat : ctwin::cost::kCapexCategories) {
+            const auto* f = r.figure("capex.by_category_usd." + cat);
+            if (!f || f->value <= 0) continue;
+            if (f->value < ctwin::views::MetricsDashboard::kPieGroupShare * total) {
+                small += f->value;
+                ++smallCount;
+            } else {
+                ++bigCount;
+            }
+        }
+        QVERIFY2(smallCount >= 2 && bigCount >= 3, "the reference should have both kinds");
+        const auto slices = window().dashboard()->pieSlices();
+        QCOMPARE(slices.size(), bigCount + 1);
+        QVERIFY(slices.back().first.startsWith(QLatin1String("Other")));
+        QVERIFY(std::abs(slices.back().second - small) <= 1e-9 * total);
+        double sum = 0;
+        for (const auto& [label, value] : slices)
+            sum += value;
+        QVERIFY(std::abs(sum - total) <= 1e-9 * total); // relative 1e-9: the same numbers, re-added
+    }
+
     void analysisToolsOpenAsClosableTabs() {
         QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
         QMenu* analysis = nullptr;
