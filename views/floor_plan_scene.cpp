@@ -9,6 +9,8 @@
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QMimeData>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
 #include <algorithm>
 #include <cmath>
 
@@ -415,6 +417,12 @@ void FloorPlanScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
         f->setSelected(true);
     }
     emit contextMenuRequested(event->screenPos(), selectedIds());
+}
+
+void FloorPlanScene::drawForeground(QPainter* painter, const QRectF& rect) {
+    const qreal lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    for (const Hall& hall : std::as_const(m_halls))
+        if (hall.item && hall.rect.intersects(rect)) hall.item->paintTitle(painter, lod);
 }
 
 } // namespace ctwin::views

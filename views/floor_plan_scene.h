@@ -72,6 +72,8 @@ signals:
     void contextMenuRequested(const QPoint& screenPos, const QStringList& ids);
 
 protected:
+    /// Hall titles, over the racks (OutlineItem::paintTitle).
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;

@@ -1,5 +1,6 @@
 #include "outline_item.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
@@ -10,8 +11,10 @@ OutlineItem::OutlineItem(QString id, QRectF rect, QString title, QColor fill, do
     : m_id(std::move(id)), m_rect(rect), m_title(std::move(title)), m_fill(std::move(fill)), m_grid(grid) {}
 
 namespace {
-/// Draws text `pixels` high on screen at a scene point, whatever the zoom.
-void drawScreenText(QPainter* p, const QPointF& at, const QString& text, int pixels, const QColor& color) {
+/// Draws text `pixels` high on screen at a scene point, whatever the zoom; on a `backdrop` plate when given
+/// (hall titles sit over the racks at overview zoom and would be unreadable without one).
+void drawScreenText(QPainter* p, const QPointF& at, const QString& text, int pixels, const QColor& color,
+                    const QColor& backdrop = QColor()) {
     const QTransform t = p->worldTransform();
     const QPointF screen = t.map(at);
     p->save();
@@ -19,8 +22,17 @@ void drawScreenText(QPainter* p, const QPointF& at, const QString& text, int pix
     QFont f = p->font();
     f.setPixelSize(pixels);
     p->setFont(f);
+    const QPointF baseline = screen + QPointF(2, pixels + 1);
+    if (backdrop.isValid()) {
+        const QFontMetricsF m(f);
+        QColor plate = backdrop;
+        plate.setAlpha(225);
+        p->fillRect(QRectF(baseline.x() - 2, baseline.y() - m.ascent() - 1, m.horizontalAdvance(text) + 4,
+                           m.height() + 2),
+                    plate);
+    }
     p->setPen(color);
-    p->drawText(screen + QPointF(2, pixels + 1), text);
+    p->drawText(baseline, text);
     p->restore();
 }
 } // namespace
@@ -42,12 +54,20 @@ void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->setPen(QPen(line, 0));
     painter->drawRect(m_rect);
     const bool hall = m_grid > 0.0;
-    // Titles only when the outline is big enough on screen to hold them.
-    if (m_rect.width() * lod > 60)
-        drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, line.darker(hall ? 130 : 160));
+    // A hall's title goes over its racks, so the scene draws it in the foreground (paintTitle).
+    if (!hall) paintTitle(painter, lod);
     if (hall && lod > 9.0)
         for (const auto& l : m_rowLabels)
             drawScreenText(painter, l.at - QPointF(0, 1.2), l.text, 10, line.darker(150));
+}
+
+void OutlineItem::paintTitle(QPainter* painter, qreal lod) const {
+    // Titles only when the outline is big enough on screen to hold them.
+    if (m_rect.width() * lod <= 60) return;
+    const QColor line = m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170);
+    const bool hall = m_grid > 0.0;
+    drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, line.darker(hall ? 130 : 160),
+                   hall ? m_fill : QColor());
 }
 
 } // namespace ctwin::views

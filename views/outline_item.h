@@ -18,6 +18,10 @@ public:
 
     QRectF boundingRect() const override { return m_rect; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    /// The title at the outline's top-left, a fixed size on screen, when the outline is wide enough on
+    /// screen (`lod`: pixels per metre) to hold it; a hall's title sits on a plate of the hall's colour.
+    /// Halls leave this to the scene's foreground so that their racks do not cover it.
+    void paintTitle(QPainter* painter, qreal lod) const;
 
 private:
     struct Label {
