@@ -137,6 +137,7 @@ private slots:
     void blastRadiusFollowsLayout();
     void restartScopes();
     void asyncCheckpoint();
+    void optionsComeFromTheJobAndTheAssumptions();
     void monteCarloAgreesWithAnalytic_data();
     void monteCarloAgreesWithAnalytic();
     void monteCarloDeterministicAcrossThreads();
@@ -595,6 +596,41 @@ void TestReliability::monteCarloLimits() {
     QCOMPARE(one.trials, std::int64_t(1));
     QCOMPARE(one.goodput.p10, one.goodput.p90);
     QCOMPARE(one.goodputStandardError, 0.0);
+}
+
+void TestReliability::optionsComeFromTheJobAndTheAssumptions() {
+    // reliabilityOptionsFor maps the job's restart scope and checkpoint mode and the five reliability
+    // assumptions (minutes -> seconds x 60) into the options; values chosen to differ from every default.
+    auto set = defaults();
+    set["failure_detection_minutes"].base = 7;    // 420 s
+    set["rescheduling_minutes"].base = 11;        // 660 s
+    set["spare_swap_minutes"].base = 3;           // 180 s
+    set["straggler_loss"].base = 0.04;            // fraction, unchanged
+    set["sdc_extra_rollback_intervals"].base = 2; // intervals, unchanged
+    const AssumptionValues a(set);
+    model::TrainingJob job;
+    job.restartScope = "hot_spare";
+    job.asyncCheckpoint = true;
+    const auto o = reliabilityOptionsFor(job, a);
+    QCOMPARE(o.scope, RestartScope::HotSpare);
+    QVERIFY(o.asyncCheckpoint);
+    // Exact: integers times 60 in double.
+    QCOMPARE(o.detectionTime.value(), 420.0);
+    QCOMPARE(o.reschedulingTime.value(), 660.0);
+    QCOMPARE(o.spareSwapTime.value(), 180.0);
+    QCOMPARE(o.stragglerLoss, 0.04);
+    QCOMPARE(o.sdcExtraRollbackIntervals, 2.0);
+
+    job.restartScope = "parallel_group";
+    job.asyncCheckpoint = false;
+    QCOMPARE(reliabilityOptionsFor(job, a).scope, RestartScope::ParallelGroup);
+    QVERIFY(!reliabilityOptionsFor(job, a).asyncCheckpoint);
+    job.restartScope = "whole_job";
+    QCOMPARE(reliabilityOptionsFor(job, a).scope, RestartScope::WholeJob);
+
+    // A missing assumption is an input error naming it, not a silent default.
+    set.erase("spare_swap_minutes");
+    QVERIFY_THROWS_EXCEPTION(model::InputError, reliabilityOptionsFor(job, AssumptionValues(set)));
 }
 
 QTEST_APPLESS_MAIN(TestReliability)
