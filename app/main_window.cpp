@@ -500,7 +500,6 @@ void MainWindow::applySettings(const AppSettings& settings) {
     m_dark = applyTheme(m_settings.theme);
     m_scene->setDark(m_dark);
     m_dashboard->setUnits(m_settings.units);
-    m_dashboard->setDark(m_dark);
     m_inspector->setUnits(m_settings.units);
     m_figuresTable->setUnits(m_settings.units);
     m_analysis->setUnits(m_settings.units);

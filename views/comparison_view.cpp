@@ -1,5 +1,6 @@
 #include "comparison_view.h"
 
+#include "chart_style.h"
 #include "scenario_format.h"
 
 #include <QBarCategoryAxis>
@@ -397,6 +398,15 @@ void ComparisonView::fillCharts(const std::vector<cost::Results>& results) {
                                  tr("%1 per million tokens").arg(m_units.currency));
     m_tokenChart->setTitle(tokens ? tr("Cost per million tokens")
                                   : tr("Cost per million tokens (no design has a workload)"));
+    for (QChart* chart : {m_capexChart, m_gpuHourChart, m_tokenChart})
+        styleChartForPalette(chart, palette());
+}
+
+void ComparisonView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        for (QChart* chart : {m_capexChart, m_gpuHourChart, m_tokenChart})
+            styleChartForPalette(chart, palette());
 }
 
 } // namespace ctwin::views

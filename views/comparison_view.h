@@ -59,6 +59,10 @@ signals:
     void baselineChangeRequested(int design);
     void exportRequested();
 
+protected:
+    /// Follows the app's light/dark palette (chart_style.h).
+    void changeEvent(QEvent* event) override;
+
 private:
     void fillTable();
     void fillCharts(const std::vector<cost::Results>& results);

@@ -1,5 +1,6 @@
 #include "metrics_dashboard.h"
 
+#include "chart_style.h"
 #include "metric_tile.h"
 
 #include <QBarCategoryAxis>
@@ -149,6 +150,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_uncertaintyLine, 2, 0, 1, 3);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(2, 1);
+    styleCharts();
 }
 
 QLabel* MetricsDashboard::chainStep() {
@@ -162,17 +164,14 @@ void MetricsDashboard::setUnits(const DisplayUnits& units) {
     m_units = units;
 }
 
-void MetricsDashboard::setDark(bool dark) {
-    for (QChart* c : {m_pieChart, m_waterChart}) {
-        const QBrush bg = palette().brush(QPalette::Window);
-        c->setBackgroundBrush(bg);
-        c->setTitleBrush(palette().brush(QPalette::WindowText));
-        c->legend()->setLabelColor(palette().color(QPalette::WindowText));
-    }
-    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(m_waterX), static_cast<QAbstractAxis*>(m_waterY)}) {
-        a->setLabelsColor(palette().color(QPalette::WindowText));
-        a->setGridLineColor(dark ? QColor(0x50, 0x50, 0x50) : QColor(0xdd, 0xdd, 0xdd));
-    }
+void MetricsDashboard::styleCharts() {
+    for (QChart* c : {m_pieChart, m_waterChart})
+        styleChartForPalette(c, palette());
+}
+
+void MetricsDashboard::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) styleCharts();
 }
 
 QString MetricsDashboard::tooltipFor(const std::string& key) const {

@@ -31,7 +31,6 @@ class MetricsDashboard : public QWidget {
 public:
     explicit MetricsDashboard(QWidget* parent = nullptr);
     void setUnits(const DisplayUnits& units);
-    void setDark(bool dark);
     void showResults(const cost::Results& results);
     /// P10/P50/P90 of the headline figures (cost::uncertainty over `samples` draws) under the cost tiles and
     /// in a line below the chain. showResults() greys the ranges until the next call, since they belong to
@@ -51,7 +50,13 @@ public:
     QList<QPair<QString, double>> pieSlices() const;
     static constexpr double kPieGroupShare = 0.025;
 
+protected:
+    /// Follows the app's light/dark palette (chart_style.h).
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// Chart colours from the palette (the app's light or dark theme).
+    void styleCharts();
     void addTile(const QString& key, const QString& caption, int row, int column);
     void setTile(const QString& key, const cost::Figure* figure, const QString& missing = QString());
     QLabel* chainStep();

@@ -1,5 +1,6 @@
 #include "sweep_view.h"
 
+#include "chart_style.h"
 #include "heatmap_widget.h"
 #include "scenario_format.h"
 
@@ -487,6 +488,7 @@ void SweepView::showResult() {
         series->attachAxis(x);
         series->attachAxis(y);
         m_lineChart->setTitle(tr("%1 over %2").arg(output, name0));
+        styleChartForPalette(m_lineChart, palette());
         m_plots->setCurrentIndex(1);
     } else {
         // 2-D: the grid itself, axis 0 down the rows and axis 1 across the columns.
@@ -514,6 +516,13 @@ void SweepView::showResult() {
         m_table->horizontalHeader()->setDefaultSectionSize(
             m_table->fontMetrics().horizontalAdvance(formatOutput(values.empty() ? 0 : values.front())) + 16);
     m_table->setUpdatesEnabled(true);
+}
+
+void SweepView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        for (QChart* chart : {m_lineChart})
+            styleChartForPalette(chart, palette());
 }
 
 } // namespace ctwin::views

@@ -86,6 +86,10 @@ signals:
     /// A run ended (finished, cancelled or failed).
     void runEnded(State state);
 
+protected:
+    /// Follows the app's light/dark palette (chart_style.h).
+    void changeEvent(QEvent* event) override;
+
 private:
     struct AxisControls {
         QComboBox* key = nullptr;

@@ -1,5 +1,6 @@
 #include "tornado_view.h"
 
+#include "chart_style.h"
 #include "scenario_format.h"
 
 #include <QBarCategoryAxis>
@@ -213,7 +214,10 @@ void TornadoView::fillChart() {
     QList<std::pair<QString, double>> ticks;
     for (double v = from; v <= to + step * 0.5; v += step) {
         const double tick = std::abs(v) < step * 1e-6 ? 0.0 : v;
-        const QString label = format(t.base + tick);
+        // "$2.31/GPU-h" -> "$2.31": the per-unit suffix is in the axis title, and long tick labels get
+        // elided when the tab is narrow.
+        QString label = format(t.base + tick);
+        if (const auto slash = label.indexOf(QLatin1Char('/')); slash > 0) label.truncate(slash);
         unique = unique && !seen.contains(label);
         seen.insert(label);
         ticks.append({label, tick});
@@ -233,6 +237,14 @@ void TornadoView::fillChart() {
                                              .arg(outputLabel())
                                              .arg(shown)
                                              .arg(t.bars.size()));
+    styleChartForPalette(m_chart, palette());
+}
+
+void TornadoView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        for (QChart* chart : {m_chart})
+            styleChartForPalette(chart, palette());
 }
 
 void TornadoView::fillTable() {

@@ -54,6 +54,10 @@ signals:
     /// Recompute with the design as it is now (it may have changed since this tornado).
     void refreshRequested();
 
+protected:
+    /// Follows the app's light/dark palette (chart_style.h).
+    void changeEvent(QEvent* event) override;
+
 private:
     void fillChart();
     void fillTable();

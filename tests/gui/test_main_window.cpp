@@ -8,6 +8,7 @@
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
 #include "gui/analysis_controller.h"
+#include "gui/app_settings.h"
 #include "gui/document_editor.h"
 #include "inspector_panel.h"
 #include "main_window.h"
@@ -18,6 +19,9 @@
 #include "test_window.h"
 #include "tornado_view.h"
 
+#include <QAbstractAxis>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -405,6 +409,46 @@ private slots:
         for (const auto& [label, value] : slices)
             sum += value;
         QVERIFY(std::abs(sum - total) <= 1e-9 * total); // relative 1e-9: the same numbers, re-added
+    }
+
+    void chartsFollowTheTheme() {
+        // Dark theme: the dashboard's and an analysis tab's charts take the palette's window colour and
+        // text colour; back to light, the open tab follows (PaletteChange) without being recomputed.
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        QString error;
+        auto* tornado = window().analysis().openTornado("finance.cost_per_gpu_hour_usd", &error);
+        QVERIFY2(tornado, qPrintable(error));
+        QChart* chart = tornado->findChild<QChartView*>()->chart();
+        QList<QChart*> charts{chart};
+        for (auto* view : window().dashboard()->findChildren<QChartView*>())
+            charts << view->chart();
+        QCOMPARE(charts.size(), 3); // tornado, capex pie, waterfall
+
+        const ctwin::app::AppSettings original = ctwin::app::AppSettings::load();
+        auto withTheme = [&](ctwin::app::AppSettings::Theme theme) {
+            ctwin::app::AppSettings s = original;
+            s.theme = theme;
+            window().applySettings(s);
+        };
+        auto check = [&](bool dark) {
+            const QPalette palette = QApplication::palette();
+            QCOMPARE(palette.color(QPalette::Window).lightnessF() < 0.5, dark);
+            for (QChart* c : charts) {
+                QVERIFY2(c->backgroundBrush().color() == palette.color(QPalette::Window),
+                         qPrintable(c->title()));
+                for (QAbstractAxis* axis : c->axes())
+                    QCOMPARE(axis->labelsColor(), palette.color(QPalette::WindowText));
+            }
+        };
+        withTheme(ctwin::app::AppSettings::Theme::Dark);
+        QCoreApplication::processEvents();
+        check(true);
+        if (const QByteArray dir = qgetenv("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(window().grab().save(QString::fromUtf8(dir) + "/main_window_dark_tornado.png"));
+        withTheme(ctwin::app::AppSettings::Theme::Light);
+        QCoreApplication::processEvents();
+        check(false);
+        window().applySettings(original);
     }
 
     void analysisToolsOpenAsClosableTabs() {
