@@ -1,4 +1,6 @@
 #pragma once
+#include <deque>
+#include <filesystem>
 #include <string>
 
 namespace ctwin::app {
@@ -29,6 +31,28 @@ private:
     std::string m_target;
     std::string m_temp;
     bool m_committed = false;
+};
+
+/// A report made of several files in one directory (CSV tables, chart images), all or nothing: the
+/// directory is created when missing, each file is an AtomicFile, and commit() renames them all. Destroyed
+/// without commit(), it removes the temporaries and any directory it created.
+class AtomicDirectory {
+public:
+    /// Throws model::InputError naming `directory` when it is empty, is a file, or cannot be created.
+    explicit AtomicDirectory(const std::string& directory);
+    ~AtomicDirectory();
+    AtomicDirectory(const AtomicDirectory&) = delete;
+    AtomicDirectory& operator=(const AtomicDirectory&) = delete;
+
+    /// A new file `name` in the directory; write to its tempPath() (or fail() on a write error).
+    AtomicFile& file(const std::string& name);
+    void commit();
+
+private:
+    std::filesystem::path m_dir;
+    std::filesystem::path m_created; // outermost directory this object created, removed on failure
+    std::deque<AtomicFile> m_files;  // a deque: file() hands out references that stay valid
+    bool m_done = false;
 };
 
 } // namespace ctwin::app

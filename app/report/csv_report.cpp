@@ -14,8 +14,6 @@
 
 namespace ctwin::app {
 
-namespace fs = std::filesystem;
-
 namespace {
 
 /// The shortest decimal that reads back to the same double (std::to_chars round trip, C++17 [charconv]);
@@ -41,62 +39,26 @@ using Line = std::vector<std::string>;
 /// Collects CSV files as temporaries in one directory and renames them all at the end.
 class CsvDirectory {
 public:
-    explicit CsvDirectory(const std::string& directory) : m_dir(directory) {
-        std::error_code ec;
-        if (directory.empty())
-            throw model::InputError({"<report>", "", "", "", ""}, "no output directory given");
-        if (fs::exists(m_dir, ec) && !fs::is_directory(m_dir, ec))
-            throw model::InputError({directory, "", "", "", ""}, "exists and is not a directory");
-        if (!fs::exists(m_dir, ec)) {
-            // Remember the outermost directory this call creates, to remove it again on failure.
-            fs::path first = m_dir;
-            while (first.has_parent_path() && first.parent_path() != first &&
-                   !fs::exists(first.parent_path(), ec))
-                first = first.parent_path();
-            if (!fs::create_directories(m_dir, ec) || ec)
-                throw model::InputError({directory, "", "", "", ""},
-                                        "cannot create the report directory: " + ec.message());
-            m_created = first;
-        }
-    }
-    ~CsvDirectory() {
-        if (!m_done && !m_created.empty()) {
-            m_files.clear(); // removes the temporaries first
-            std::error_code ec;
-            fs::remove_all(m_created, ec);
-        }
-    }
-    CsvDirectory(const CsvDirectory&) = delete;
-    CsvDirectory& operator=(const CsvDirectory&) = delete;
+    explicit CsvDirectory(const std::string& directory) : m_dir(directory) {}
 
     void write(const std::string& name, const Line& header, const std::vector<Line>& lines) {
-        AtomicFile file((m_dir / name).string());
-        {
-            std::ofstream out(file.tempPath(), std::ios::binary | std::ios::trunc);
-            auto put = [&](const Line& line) {
-                for (size_t i = 0; i < line.size(); ++i)
-                    out << (i ? "," : "") << field(line[i]);
-                out << '\n'; // LF rather than RFC 4180's CRLF: Unix pipelines (cut, awk) keep no stray '\r'
-            };
-            put(header);
-            for (const auto& l : lines)
-                put(l);
-            out.close();
-            if (!out) file.fail("cannot write the CSV file");
-        }
-        m_files.push_back(std::move(file));
+        AtomicFile& file = m_dir.file(name);
+        std::ofstream out(file.tempPath(), std::ios::binary | std::ios::trunc);
+        auto put = [&](const Line& line) {
+            for (size_t i = 0; i < line.size(); ++i)
+                out << (i ? "," : "") << field(line[i]);
+            out << '\n'; // LF rather than RFC 4180's CRLF: Unix pipelines (cut, awk) keep no stray '\r'
+        };
+        put(header);
+        for (const auto& l : lines)
+            put(l);
+        out.close();
+        if (!out) file.fail("cannot write the CSV file");
     }
-    void commit() {
-        for (auto& f : m_files)
-            f.commit();
-        m_done = true;
-    }
+    void commit() { m_dir.commit(); }
 
 private:
-    fs::path m_dir;
-    fs::path m_created;
-    std::vector<AtomicFile> m_files;
-    bool m_done = false;
+    AtomicDirectory m_dir;
 };
 
 } // namespace
