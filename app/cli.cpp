@@ -541,24 +541,28 @@ void ensureGuiApplication() {
 }
 
 int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-    const Args a = parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--samples"});
+    const Args a =
+        parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples"});
     if (a.positional.empty() || a.positional.size() > 6)
         throw UsageError("report needs 1 design (or 2 to 6 to compare)");
     std::vector<std::pair<ReportFormat, std::string>> targets;
     for (const auto& [flag, format] : {std::pair{"--pdf", ReportFormat::Pdf},
                                        {"--xlsx", ReportFormat::Xlsx},
                                        {"--csv", ReportFormat::Csv},
-                                       {"--json", ReportFormat::Json}})
+                                       {"--json", ReportFormat::Json},
+                                       {"--charts", ReportFormat::Charts}})
         for (const auto& path : optionValues(a, flag))
             targets.emplace_back(format, path);
     if (targets.empty())
-        throw UsageError("report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT");
+        throw UsageError(
+            "report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT, --charts DIR");
     const auto defaults = defaultsWithOverrides(a);
     std::vector<Evaluated> designs;
     for (const auto& f : a.positional)
         designs.push_back(loadAndEvaluate(f, defaults));
-    if (std::any_of(targets.begin(), targets.end(),
-                    [](const auto& t) { return t.first == ReportFormat::Pdf; }))
+    if (std::any_of(targets.begin(), targets.end(), [](const auto& t) {
+            return t.first == ReportFormat::Pdf || t.first == ReportFormat::Charts;
+        }))
         ensureGuiApplication();
     if (designs.size() == 1) {
         auto& d = designs.front();
@@ -667,12 +671,16 @@ const std::vector<Command>& commands() {
          "Optimal checkpoint interval by Young (1974) and Daly (2006) and the expected efficiency.",
          cmdCheckpoint},
         {"report",
-         "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--samples N] [--set ...]",
+         "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--charts DIR] [--samples "
+         "N] "
+         "[--set ...]",
          "Finance report of one design (summary, capex, depreciation, cash flow, TCO, unit costs, "
          "reliability,\n"
          "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or "
          "a\n"
-         "comparison report of 2 to 6 designs. Files are written atomically: nothing partial is left behind.",
+         "comparison report of 2 to 6 designs. --charts writes the report's charts as PNG (300 dpi) and "
+         "SVG.\n"
+         "Files are written atomically: nothing partial is left behind.",
          cmdReport},
         {"render",
          "render FILE --out FILE.png [--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] "

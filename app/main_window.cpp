@@ -682,19 +682,21 @@ bool MainWindow::exportJson(const QString& given) {
     return true;
 }
 
-bool MainWindow::exportReport(const QString& given) {
+bool MainWindow::exportReport(const QString& given, std::optional<ReportFormat> givenFormat) {
     const auto& project = m_document.project();
     QString path = given;
     if (path.isEmpty()) {
         const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path();
-        path = m_prompts->reportFileName(this, dir + QLatin1Char('/') + qs(project.info.id) +
-                                                   QStringLiteral("-report.pdf"));
-        if (path.isEmpty()) return false;
+        const auto target = m_prompts->reportTarget(this, dir + QLatin1Char('/') + qs(project.info.id) +
+                                                              QStringLiteral("-report.pdf"));
+        if (!target || target->path.isEmpty()) return false;
+        path = target->path;
+        givenFormat = target->format;
     }
     if (evaluationPending()) evaluateNow();
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
-    const ReportFormat format = reportFormatForPath(path.toStdString());
+    const ReportFormat format = givenFormat.value_or(reportFormatForPath(path.toStdString()));
     try {
         ReportInput in;
         in.project = &project;

@@ -3,10 +3,12 @@
 #include "document.h"
 #include "evaluate.h"
 #include "gui/app_settings.h"
+#include "report/finance_report.h"
 
 #include <QMainWindow>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -60,10 +62,11 @@ public:
     bool save();
     bool saveAs(const QString& path = {});
     bool exportJson(const QString& path = {});
-    /// File > Export report: a finance report of the design as it is now (PDF, XLSX, JSON, or CSV tables in
-    /// a folder — by the path's extension, as `clustertwin-cli report` does), with the $/GPU-hour tornado and
-    /// the dashboard's P10/P50/P90. Asks for the path when none is given; errors go through the prompts.
-    bool exportReport(const QString& path = {});
+    /// File > Export report: a finance report of the design as it is now (PDF, XLSX, JSON, CSV tables or the
+    /// charts as PNG and SVG in a folder; without `format`, by the path's extension as `clustertwin-cli
+    /// report` does), with the $/GPU-hour tornado and the dashboard's P10/P50/P90. Asks for the path and
+    /// format when no path is given; errors go through the prompts.
+    bool exportReport(const QString& path = {}, std::optional<ReportFormat> format = std::nullopt);
     /// Asks what to do with unsaved changes; false when the user cancels.
     bool maybeSave();
     /// Untitled autosaves of crashed sessions: offers each for recovery. Returns true when one was restored.

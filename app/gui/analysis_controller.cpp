@@ -4,6 +4,7 @@
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
+#include "dialog_prompts.h"
 #include "report/finance_report.h"
 #include "scenarios.h"
 #include "sweep_view.h"
@@ -302,7 +303,8 @@ void AnalysisController::recomputeComparison(views::ComparisonView* view, int ba
     view->showComparison(data.comparison, data.results);
 }
 
-bool AnalysisController::exportComparison(views::ComparisonView* view, const QString& path, QString* error) {
+bool AnalysisController::exportComparison(views::ComparisonView* view, const QString& path, QString* error,
+                                          std::optional<ReportFormat> format) {
     const auto it = m_comparisons.find(view);
     if (it == m_comparisons.end()) {
         if (error) *error = tr("This comparison is no longer open.");
@@ -314,7 +316,8 @@ bool AnalysisController::exportComparison(views::ComparisonView* view, const QSt
         in.results.push_back(&r);
     try {
         const WaitCursor wait;
-        writeComparisonReport(in, reportFormatForPath(path.toStdString()), path.toStdString());
+        writeComparisonReport(in, format.value_or(reportFormatForPath(path.toStdString())),
+                              path.toStdString());
     } catch (const std::exception& e) {
         if (error) *error = tr("The comparison could not be written:\n\n%1").arg(QString::fromUtf8(e.what()));
         return false;
@@ -323,28 +326,14 @@ bool AnalysisController::exportComparison(views::ComparisonView* view, const QSt
 }
 
 void AnalysisController::exportWithDialog(views::ComparisonView* view) {
-    const QString pdf = tr("PDF report (*.pdf)"), xlsx = tr("Excel workbook (*.xlsx)"),
-                  json = tr("JSON (*.json)"), csv = tr("CSV files in a folder (*)");
-    QString filter = pdf;
     const QString dir = m_lastDirectory.isEmpty() ? QDir::homePath() : m_lastDirectory;
-    QString path = QFileDialog::getSaveFileName(
-        m_window, tr("Export comparison"), dir + QStringLiteral("/comparison.pdf"),
-        QStringList{pdf, xlsx, json, csv}.join(QStringLiteral(";;")), &filter);
-    if (path.isEmpty()) return;
-    // The format follows the extension (reportFormatForPath); supply the one of the chosen filter if typed
-    // without, so "report" with the PDF filter does not become a CSV folder.
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix.isEmpty()) {
-        if (filter == pdf)
-            path += QStringLiteral(".pdf");
-        else if (filter == xlsx)
-            path += QStringLiteral(".xlsx");
-        else if (filter == json)
-            path += QStringLiteral(".json");
-    }
-    m_lastDirectory = QFileInfo(path).path();
+    const auto target =
+        askReportTarget(m_window, tr("Export comparison"), dir + QStringLiteral("/comparison.pdf"));
+    if (!target) return;
+    m_lastDirectory = QFileInfo(target->path).path();
     QString error;
-    if (!exportComparison(view, path, &error)) showError(tr("Cannot export the comparison"), error);
+    if (!exportComparison(view, target->path, &error, target->format))
+        showError(tr("Cannot export the comparison"), error);
 }
 
 views::TornadoView* AnalysisController::openTornado(const std::string& output, QString* error) {

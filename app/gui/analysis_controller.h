@@ -4,6 +4,7 @@
 #include "display_units.h"
 #include "evaluate.h"
 #include "project.h"
+#include "report/finance_report.h"
 
 #include <QObject>
 #include <QString>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 class QMenu;
@@ -59,7 +61,8 @@ public:
     views::SweepView* openSweep(QString* error = nullptr);
     /// Writes the comparison shown by `view` (one this controller opened) as a report; the format follows
     /// the extension (.pdf, .xlsx, .json; anything else is a CSV directory).
-    bool exportComparison(views::ComparisonView* view, const QString& path, QString* error = nullptr);
+    bool exportComparison(views::ComparisonView* view, const QString& path, QString* error = nullptr,
+                          std::optional<ReportFormat> format = std::nullopt);
 
     /// The reference designs (from index.json in referenceDirectory()): display name and path.
     static QList<std::pair<QString, QString>> referenceDesigns();

@@ -54,22 +54,34 @@ QString DialogPrompts::saveFileName(QWidget* parent, const QString& suggested, b
                  : tr("ClusterTwin design (*.ctwin);;Design interchange JSON (*.json)"));
 }
 
-QString DialogPrompts::reportFileName(QWidget* parent, const QString& suggested) {
+std::optional<UserPrompts::ReportTarget> DialogPrompts::reportTarget(QWidget* parent,
+                                                                     const QString& suggested) {
+    return askReportTarget(parent, tr("Export report"), suggested);
+}
+
+std::optional<UserPrompts::ReportTarget> askReportTarget(QWidget* parent, const QString& title,
+                                                         const QString& suggested) {
     const QString pdf = tr("PDF report (*.pdf)"), xlsx = tr("Excel workbook with live formulas (*.xlsx)"),
                   json = tr("JSON for pipelines (*.json)"),
-                  csv = tr("CSV tables, one file each, in a folder (*)");
+                  csv = tr("CSV tables, one file each, in a folder (*)"),
+                  charts = tr("Charts as PNG and SVG images, in a folder (*)");
     QString filter = pdf;
-    QString path =
-        QFileDialog::getSaveFileName(parent, tr("Export report"), suggested,
-                                     QStringList{pdf, xlsx, json, csv}.join(QStringLiteral(";;")), &filter);
-    if (path.isEmpty()) return path;
+    QString path = QFileDialog::getSaveFileName(
+        parent, title, suggested, QStringList{pdf, xlsx, json, csv, charts}.join(QStringLiteral(";;")),
+        &filter);
+    if (path.isEmpty()) return std::nullopt;
     // The dialog does not add the extension of the chosen filter on every platform: add it here so the
     // format follows what the user picked.
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (filter == pdf && suffix != QLatin1String("pdf")) path += QStringLiteral(".pdf");
     if (filter == xlsx && suffix != QLatin1String("xlsx")) path += QStringLiteral(".xlsx");
     if (filter == json && suffix != QLatin1String("json")) path += QStringLiteral(".json");
-    return path;
+    const ReportFormat format = filter == pdf    ? ReportFormat::Pdf
+                                : filter == xlsx ? ReportFormat::Xlsx
+                                : filter == json ? ReportFormat::Json
+                                : filter == csv  ? ReportFormat::Csv
+                                                 : ReportFormat::Charts;
+    return UserPrompts::ReportTarget{path, format};
 }
 
 } // namespace ctwin::app

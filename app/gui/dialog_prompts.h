@@ -11,7 +11,12 @@ public:
     void showError(QWidget* parent, const QString& title, const QString& message) override;
     QString openFileName(QWidget* parent, const QString& directory) override;
     QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
-    QString reportFileName(QWidget* parent, const QString& suggested) override;
+    std::optional<ReportTarget> reportTarget(QWidget* parent, const QString& suggested) override;
 };
+
+/// The save dialog of a report or comparison export: PDF, XLSX, JSON, a CSV folder or a charts folder, the
+/// format following the chosen filter (its extension added when typed without). Empty when cancelled.
+std::optional<UserPrompts::ReportTarget> askReportTarget(QWidget* parent, const QString& title,
+                                                         const QString& suggested);
 
 } // namespace ctwin::app

@@ -1,5 +1,8 @@
 #pragma once
+#include "report/finance_report.h"
+
 #include <QString>
+#include <optional>
 
 class QWidget;
 
@@ -19,9 +22,13 @@ public:
     /// Empty when cancelled.
     virtual QString openFileName(QWidget* parent, const QString& directory) = 0;
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
-    /// Where to write a finance report: a .pdf, .xlsx or .json file, or a folder for the CSV tables (any
-    /// other name). Empty when cancelled.
-    virtual QString reportFileName(QWidget* parent, const QString& suggested) = 0;
+    /// Where and how to write a finance report: a .pdf, .xlsx or .json file, or a folder for the CSV tables
+    /// or the chart images. Empty when cancelled.
+    struct ReportTarget {
+        QString path;
+        ReportFormat format;
+    };
+    virtual std::optional<ReportTarget> reportTarget(QWidget* parent, const QString& suggested) = 0;
 };
 
 } // namespace ctwin::app

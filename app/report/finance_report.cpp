@@ -1,5 +1,7 @@
 #include "report/finance_report.h"
 
+#include "report/report_charts.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -23,6 +25,7 @@ std::optional<ReportFormat> reportFormatFromName(std::string_view name) {
     if (n == "xlsx") return ReportFormat::Xlsx;
     if (n == "csv") return ReportFormat::Csv;
     if (n == "json") return ReportFormat::Json;
+    if (n == "charts") return ReportFormat::Charts;
     return std::nullopt;
 }
 
@@ -42,6 +45,8 @@ const char* reportFormatName(ReportFormat format) {
         return "xlsx";
     case ReportFormat::Json:
         return "json";
+    case ReportFormat::Charts:
+        return "charts";
     case ReportFormat::Csv:
         break;
     }
@@ -56,6 +61,8 @@ void writeReport(const ReportInput& input, ReportFormat format, const std::strin
         return writeXlsxReport(input, path);
     case ReportFormat::Json:
         return writeJsonReport(input, path);
+    case ReportFormat::Charts:
+        return writeCharts(reportCharts(input), path);
     case ReportFormat::Csv:
         break;
     }
@@ -70,6 +77,8 @@ void writeComparisonReport(const ComparisonInput& input, ReportFormat format, co
         return writeComparisonXlsx(input, path);
     case ReportFormat::Json:
         return writeComparisonJson(input, path);
+    case ReportFormat::Charts:
+        return writeCharts(comparisonCharts(input), path);
     case ReportFormat::Csv:
         break;
     }

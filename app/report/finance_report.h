@@ -17,11 +17,14 @@ namespace ctwin::app {
 /// writeXlsxReport, writeCsvReport and writeJsonReport (and their comparison variants); see those for what
 /// each file holds. PDF needs a QGuiApplication (QT_QPA_PLATFORM=offscreen when headless); the other formats
 /// need no Qt application at all.
-enum class ReportFormat { Pdf, Xlsx, Csv, Json };
+/// Charts: the report's charts as PNG and SVG files in a directory (report_charts.h); needs a QGuiApplication
+/// like PDF.
+enum class ReportFormat { Pdf, Xlsx, Csv, Json, Charts };
 
-/// "pdf", "xlsx", "csv", "json" (case-insensitive); nullopt for anything else.
+/// "pdf", "xlsx", "csv", "json", "charts" (case-insensitive); nullopt for anything else.
 std::optional<ReportFormat> reportFormatFromName(std::string_view name);
-/// The format an output path implies: .pdf, .xlsx, .json; anything else (a directory) is CSV.
+/// The format an output path implies: .pdf, .xlsx, .json; anything else (a directory) is CSV (charts are
+/// only ever asked for by name).
 ReportFormat reportFormatForPath(const std::string& path);
 const char* reportFormatName(ReportFormat format);
 

@@ -108,9 +108,15 @@ void drawTornado(QPainter& p, const QRectF& rect, const std::vector<TornadoItem>
         hi = std::max({hi, it.outputAtLow, it.outputAtHigh});
     }
     const Axis axis = niceAxis(lo, hi, 4);
+    // Tick labels are centred on their grid lines: the plot keeps half the widest one free on the right so
+    // that the last label is not cut at the chart's edge.
+    double tickWidth = 0;
+    for (double v = axis.lo; v <= axis.hi + axis.step * 0.5; v += axis.step)
+        tickWidth = std::max(tickWidth, fm.horizontalAdvance(format(v)));
     const double labelWidth = rect.width() * 0.34;
     const QRectF plot(rect.left() + labelWidth + 2 * u, rect.top() + legendH,
-                      rect.width() - labelWidth - 4 * u, rect.height() - legendH - axisH);
+                      rect.width() - labelWidth - 2 * u - std::max(2 * u, tickWidth / 2 + u),
+                      rect.height() - legendH - axisH);
     auto xOf = [&](double v) { return plot.left() + (v - axis.lo) / (axis.hi - axis.lo) * plot.width(); };
     // Grid and axis labels.
     for (double v = axis.lo; v <= axis.hi + axis.step * 0.5; v += axis.step) {
@@ -118,7 +124,7 @@ void drawTornado(QPainter& p, const QRectF& rect, const std::vector<TornadoItem>
         p.setPen(QPen(kGrid, 0.15 * u));
         p.drawLine(QPointF(gx, plot.top()), QPointF(gx, plot.bottom()));
         p.setPen(kMuted);
-        p.drawText(QRectF(gx - 15 * u, plot.bottom() + 0.5 * u, 30 * u, axisH),
+        p.drawText(QRectF(gx - tickWidth / 2 - u, plot.bottom() + 0.5 * u, tickWidth + 2 * u, axisH),
                    Qt::AlignHCenter | Qt::AlignTop, format(v));
     }
     const double row = plot.height() / static_cast<double>(items.size());

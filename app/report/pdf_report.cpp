@@ -3,6 +3,7 @@
 #include "report/atomic_file.h"
 #include "report/pdf_charts.h"
 #include "report/pdf_layout.h"
+#include "report/report_charts.h"
 #include "report/report_format.h"
 #include "results_json.h"
 
@@ -94,7 +95,7 @@ void tiles(PdfLayout& doc, const std::vector<std::pair<QString, QString>>& items
 class FinancePdf {
 public:
     FinancePdf(const ReportInput& in, PdfLayout& doc)
-        : m_in(in), m_r(*in.results), m_p(*in.project), m_doc(doc) {}
+        : m_in(in), m_r(*in.results), m_p(*in.project), m_doc(doc), m_charts(reportCharts(in)) {}
 
     void build() {
         titlePage(m_doc, QStringLiteral("Finance report"), name(), QString());
@@ -243,7 +244,6 @@ private:
                 {},
                 8.0,
                 true};
-        std::vector<BarItem> bars;
         for (size_t i = 0; i < cost::kCapexCategories.size(); ++i) {
             const auto& cat = cost::kCapexCategories[i];
             auto it = c.byCategory.find(cat);
@@ -253,13 +253,11 @@ private:
                                human(std::round(perGpu))},
                               false,
                               {}});
-            bars.push_back({q(capexCategoryLabel(cat)), v, money(v) + "  " + q(formatPercent(c.share(cat))),
-                            chartColor(i)});
         }
         t.rows.push_back(
             {{"Total", millions(c.total.value()), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
         m_doc.table(t);
-        m_doc.block(72.0, [bars](QPainter& p, const QRectF& r) { drawHorizontalBars(p, r, bars); });
+        chart("capex_by_category");
     }
 
     void depreciation() {
@@ -356,7 +354,6 @@ private:
                 {},
                 8.0,
                 true};
-        std::vector<double> net, cumulative;
         double cum = 0, sums[6] = {0, 0, 0, 0, 0, 0};
         for (size_t y = 0; y < fin.cashFlows.size(); ++y) {
             const double capex = y == 0 ? m_r.capex.total.value() : 0.0;
@@ -366,8 +363,6 @@ private:
             const double cf = fin.cashFlows[y].value();
             const double pv = cf * std::pow(1.0 + wacc, -static_cast<double>(y));
             cum += cf;
-            net.push_back(cf);
-            cumulative.push_back(cum);
             const double row[6] = {capex, rev, opex, tax, cf, pv};
             for (int k = 0; k < 6; ++k)
                 sums[k] += row[k];
@@ -387,9 +382,7 @@ private:
                      fin.irr ? q(formatPercent(*fin.irr)) : QStringLiteral("none (cash flows do not turn)"),
                      fin.paybackYears ? human(*fin.paybackYears, "years")
                                       : QStringLiteral("not within the horizon")));
-        m_doc.block(62.0, [net, cumulative](QPainter& p, const QRectF& r) {
-            drawCashFlowChart(p, r, net, cumulative, [](double v) { return q(formatMoney(v)); });
-        });
+        chart("cash_flow");
     }
 
     void tco() {
@@ -602,17 +595,8 @@ private:
             QStringLiteral("How %1 (base %2) moves when one assumption at a time goes from its low to its "
                            "high value, all others at base. Widest swing first.")
                 .arg(label, outputValue(tor.output, tor.base)));
-        constexpr size_t kMaxBars = 15;
-        std::vector<TornadoItem> items;
-        for (size_t i = 0; i < tor.bars.size() && i < kMaxBars; ++i) {
-            const auto& b = tor.bars[i];
-            items.push_back({q(b.assumption), b.outputAtLow, b.outputAtHigh});
-        }
+        chart("sensitivity");
         const std::string key = tor.output;
-        const double height = 22.0 + 7.5 * static_cast<double>(items.size());
-        m_doc.block(height, [this, items, key, base = tor.base](QPainter& p, const QRectF& r) {
-            drawTornado(p, r, items, base, [this, key](double v) { return outputValue(key, v); });
-        });
         Table t{{{"Assumption", 2.2},
                  {"Low input", 1.1, Align::Right},
                  {"High input", 1.1, Align::Right},
@@ -679,6 +663,13 @@ private:
     const cost::Results& m_r;
     const model::Project& m_p;
     PdfLayout& m_doc;
+    std::vector<ReportChart> m_charts; // the same charts as the PNG/SVG export (report_charts.h)
+
+    /// The chart `name` as a block of the page.
+    void chart(const std::string& name) {
+        for (const auto& c : m_charts)
+            if (c.name == name) m_doc.block(c.heightMm, c.paint);
+    }
 };
 
 /// Lays out with `build` and writes the PDF atomically to `path`.
@@ -783,21 +774,14 @@ void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
                 doc.paragraph(QStringLiteral("\u2022 ") + q(e));
 
             doc.heading("Capex by category");
-            std::vector<QString> columns, series;
-            std::vector<std::vector<double>> values;
-            for (const auto& name : cmp.names)
-                columns.push_back(q(name));
             Table capex{{{"Category", 2.4}}, {}, n > 4 ? 7.0 : 7.5, true};
             for (const auto& name : cmp.names)
                 capex.columns.push_back({q(name) + " ($M)", 1.3, Align::Right});
             for (const auto& cat : cost::kCapexCategories) {
-                series.push_back(q(capexCategoryLabel(cat)));
-                values.emplace_back();
                 Row r{{q(capexCategoryLabel(cat))}, false, {}};
                 for (const auto* res : input.results) {
                     auto it = res->capex.byCategory.find(cat);
                     const double v = it == res->capex.byCategory.end() ? 0.0 : it->second.value();
-                    values.back().push_back(v);
                     r.cells << q(formatMillions(v));
                 }
                 capex.rows.push_back(r);
@@ -806,9 +790,8 @@ void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
             for (const auto* res : input.results)
                 total.cells << q(formatMillions(res->capex.total.value()));
             capex.rows.push_back(total);
-            doc.block(85.0, [columns, series, values](QPainter& p, const QRectF& r) {
-                drawStackedColumns(p, r, columns, series, values, [](double v) { return q(formatMoney(v)); });
-            });
+            for (const auto& c : comparisonCharts(input))
+                if (c.name == "capex_by_category") doc.block(c.heightMm, c.paint);
             doc.table(capex);
         });
 }

@@ -1,9 +1,9 @@
 // clustertwin-cli as a user runs it: exit codes, messages, JSON keys, conversions, every reference design.
 #include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -19,7 +19,8 @@ Run cli(const QStringList& args) {
     QProcess p;
     p.start(kCli, args);
     if (!p.waitForFinished(120000)) return {-1, {}, QStringLiteral("timeout")};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 } // namespace
 
@@ -59,14 +60,16 @@ private slots:
         for (const char* k : {"gpus", "racks", "sites", "buildings", "switches", "transceivers", "cdus"})
             QVERIFY2(j["inventory"].contains(k), k);
         QCOMPARE(j["inventory"]["gpus"].get<double>(), 16384.0);
-        for (const char* k : {"it_mw", "facility_mw", "pue"}) QVERIFY2(j["power"].contains(k), k);
+        for (const char* k : {"it_mw", "facility_mw", "pue"})
+            QVERIFY2(j["power"].contains(k), k);
         for (const char* k : {"total_usd", "per_gpu_usd", "per_mw_usd", "by_category_usd", "share"})
             QVERIFY2(j["capex"].contains(k), k);
         QCOMPARE(j["capex"]["by_category_usd"].size(), size_t(10));
-        for (const char* k : {"annualized_capex_usd", "depreciation_annual_usd", "opex_annual_usd", "energy_annual_usd",
-                              "tco_annual_usd", "cost_per_gpu_hour_usd"})
+        for (const char* k : {"annualized_capex_usd", "depreciation_annual_usd", "opex_annual_usd",
+                              "energy_annual_usd", "tco_annual_usd", "cost_per_gpu_hour_usd"})
             QVERIFY2(j["finance"].contains(k), k);
-        for (const char* k : {"time_days", "run_cost_usd", "cost_per_million_tokens_usd"}) QVERIFY2(j["training"].contains(k), k);
+        for (const char* k : {"time_days", "run_cost_usd", "cost_per_million_tokens_usd"})
+            QVERIFY2(j["training"].contains(k), k);
         QVERIFY(j["rules"].is_array());
     }
 
@@ -77,7 +80,8 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto changed = nlohmann::json::parse(r.out.toStdString());
         // A shorter IT life raises annualized capex and the cost per GPU-hour.
-        QVERIFY(changed["finance"]["annualized_capex_usd"].get<double>() > base["finance"]["annualized_capex_usd"].get<double>());
+        QVERIFY(changed["finance"]["annualized_capex_usd"].get<double>() >
+                base["finance"]["annualized_capex_usd"].get<double>());
         const auto bad = cli({"evaluate", f, "--set", "assumptions.no_such_thing=1"});
         QCOMPARE(bad.code, 3);
         QVERIFY(bad.err.contains("assumptions.no_such_thing"));
@@ -121,7 +125,8 @@ private slots:
                  "finance.energy_annual_usd", "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto sw = nlohmann::json::parse(r.out.toStdString());
-        const double e0 = sw["points"][0]["finance.energy_annual_usd"], e1 = sw["points"][1]["finance.energy_annual_usd"],
+        const double e0 = sw["points"][0]["finance.energy_annual_usd"],
+                     e1 = sw["points"][1]["finance.energy_annual_usd"],
                      e2 = sw["points"][2]["finance.energy_annual_usd"];
         QVERIFY(std::abs((e2 - e1) - (e1 - e0)) < 1e-6 * e2);
         QVERIFY(std::abs(e2 / e0 - 2.0) < 1e-9); // $0.08 is twice $0.04
@@ -131,7 +136,9 @@ private slots:
         QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc"}).code, 2);
         // A design with no inference service has no $/M output token figure to sweep.
         QCOMPARE(cli({"sweep", a, "--vary", "assumptions.wacc=0.05:0.1:2", "--output",
-                      "inference.cost_per_million_output_tokens_usd"}).code, 3);
+                      "inference.cost_per_million_output_tokens_usd"})
+                     .code,
+                 3);
         r = cli({"sensitivity", a, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto t = nlohmann::json::parse(r.out.toStdString());
@@ -142,8 +149,42 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto u = nlohmann::json::parse(r.out.toStdString());
         const auto& c = u["finance.cost_per_gpu_hour_usd"];
-        QVERIFY(c["p10"].get<double>() <= c["p50"].get<double>() && c["p50"].get<double>() <= c["p90"].get<double>());
+        QVERIFY(c["p10"].get<double>() <= c["p50"].get<double>() &&
+                c["p50"].get<double>() <= c["p90"].get<double>());
         QCOMPARE(cli({"uncertainty", a, "--samples", "0"}).code, 3);
+    }
+
+    void reportCommand() {
+        // One design in every format; the PDF's text has the headline cost; the charts folder its images.
+        const QString a = kRef + "/vera-rubin-504.json", b = kRef + "/llama3-16k-h100.json";
+        const QString pdf = m_dir.filePath("r.pdf"), xlsx = m_dir.filePath("r.xlsx"),
+                      json = m_dir.filePath("r.json"), csv = m_dir.filePath("r-csv"),
+                      charts = m_dir.filePath("r-charts");
+        auto r = cli({"report", a, "--pdf", pdf, "--xlsx", xlsx, "--json", json, "--csv", csv, "--charts",
+                      charts, "--samples", "50"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const QString& f : {pdf, xlsx, json, csv + "/summary.csv", charts + "/capex_by_category.png",
+                                 charts + "/capex_by_category.svg", charts + "/sensitivity.svg"})
+            QVERIFY2(QFileInfo(f).size() > 0, qPrintable(f));
+        QVERIFY(r.out.contains("(charts)"));
+        // Two designs: a comparison report.
+        r = cli(
+            {"report", a, b, "--json", m_dir.filePath("cmp.json"), "--charts", m_dir.filePath("cmp-charts")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("comparison of 2 designs"));
+        QVERIFY(QFileInfo(m_dir.filePath("cmp-charts/capex_by_category.svg")).size() > 0);
+        // Bad input: no output (usage, 2), an unwritable path or a file where the charts folder goes (3,
+        // naming it), a bad sample count (3), more than 6 designs (2).
+        QCOMPARE(cli({"report", a}).code, 2);
+        r = cli({"report", a, "--charts", pdf});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(pdf));
+        r = cli({"report", a, "--pdf", "/proc/ctwin.pdf"});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("/proc/ctwin.pdf"));
+        QCOMPARE(cli({"report", a, "--json", m_dir.filePath("x.json"), "--samples", "-1"}).code, 3);
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("x.json")));
+        QCOMPARE(cli({"report", a, a, a, a, a, a, a, "--json", m_dir.filePath("y.json")}).code, 2);
     }
 
     void badInputExitsThreeAndKeepsFiles() {

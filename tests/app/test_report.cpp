@@ -7,12 +7,16 @@
 #include "evaluate.h"
 #include "input_error.h"
 #include "report/finance_report.h"
+#include "report/pdf_charts.h"
 #include "results_json.h"
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -373,6 +377,76 @@ private slots:
         QCOMPARE(rows.size(), size_t(5 * 2 + 1));
         std::ifstream js(json.toStdString());
         QCOMPARE(nlohmann::json::parse(js).at("rows").size(), size_t(5));
+    }
+
+    void chartsAsPngAndSvg() {
+        // The report's charts as files: PNG at 300 dpi the size they have on the page (174 mm wide:
+        // round(174 / 25.4 x 300) = 2055 px; capex 72 mm high: 850 px), SVG with real text.
+        const QString dir = path("charts");
+        app::writeReport(input(), app::ReportFormat::Charts, dir.toStdString());
+        QCOMPARE(entries(dir), QStringList({"capex_by_category.png", "capex_by_category.svg", "cash_flow.png",
+                                            "cash_flow.svg", "sensitivity.png", "sensitivity.svg"}));
+        const QImage capex(dir + "/capex_by_category.png");
+        QCOMPARE(capex.size(), QSize(2055, 850));
+        QCOMPARE(qRound(capex.dotsPerMeterX() * 0.0254), 300);
+        // The compute bar is the first category's colour, and it is the widest: more of its pixels than of
+        // any other category colour.
+        std::map<QRgb, int> counts;
+        for (int y = 0; y < capex.height(); y += 2)
+            for (int x = 0; x < capex.width(); x += 2)
+                ++counts[capex.pixel(x, y)];
+        const QRgb compute = app::chartColor(0).rgb(), power = app::chartColor(5).rgb();
+        QVERIFY(counts[compute] > 1000);
+        QVERIFY(counts[compute] > counts[power] && counts[power] > 0);
+
+        // SVG: valid for Qt's renderer, draws something, and carries the labels and values as text.
+        QFile svgFile(dir + "/capex_by_category.svg");
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svg = svgFile.readAll();
+        QSvgRenderer renderer(svg);
+        QVERIFY(renderer.isValid());
+        QImage drawn(renderer.defaultSize(), QImage::Format_RGB32);
+        drawn.fill(Qt::white);
+        QPainter painter(&drawn);
+        renderer.render(&painter);
+        painter.end();
+        int inked = 0;
+        for (int y = 0; y < drawn.height(); ++y)
+            for (int x = 0; x < drawn.width(); ++x)
+                inked += drawn.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
+        QVERIFY(inked > drawn.width() * drawn.height() / 50);
+        const double computeUsd = m_results.capex.byCategory.at("compute").value();
+        for (const QByteArray& s :
+             {QByteArray("Accelerators and compute"), QByteArray(app::formatMoney(computeUsd).c_str())})
+            QVERIFY2(svg.contains(s), s.constData());
+        QFile tornado(dir + "/sensitivity.svg");
+        QVERIFY(tornado.open(QIODevice::ReadOnly));
+        QVERIFY(tornado.readAll().contains("utilization"));
+
+        // Comparison: capex by category stacked per design.
+        const auto other = model::loadProjectJson(kData + "/reference/vera-rubin-504.json", &m_catalog);
+        const auto otherResults = cost::evaluate(other, m_catalog, m_defaults);
+        cost::Comparison cmp;
+        cmp.names = {"H100 16K", "Vera Rubin"};
+        app::ComparisonInput both{{&m_results, &otherResults}, cmp, "2025-01-31"};
+        app::writeComparisonReport(both, app::ReportFormat::Charts, path("compare-charts").toStdString());
+        QCOMPARE(entries(path("compare-charts")),
+                 QStringList({"capex_by_category.png", "capex_by_category.svg"}));
+
+        // Bad targets: a file where the folder should be, and an unwritable place; nothing is left.
+        QFile plain(path("charts-file"));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        for (const QString& bad : {path("charts-file"), QStringLiteral("/proc/ctwin-charts")}) {
+            try {
+                app::writeReport(input(), app::ReportFormat::Charts, bad.toStdString());
+                QFAIL(qPrintable("no error for " + bad));
+            } catch (const model::InputError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(bad), e.what());
+            }
+        }
+        QVERIFY(QFileInfo(path("charts-file")).isFile());
+        QVERIFY(!QFileInfo::exists("/proc/ctwin-charts"));
     }
 
     void degenerateDesignsStillReport() {

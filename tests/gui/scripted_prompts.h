@@ -3,6 +3,7 @@
 #include "gui/user_prompts.h"
 
 #include <QStringList>
+#include <optional>
 
 class ScriptedPrompts : public ctwin::app::UserPrompts {
 public:
@@ -28,5 +29,11 @@ public:
     QString openFileName(QWidget*, const QString&) override { return openPath; }
     QString saveFileName(QWidget*, const QString&, bool) override { return savePath; }
     QString reportPath;
-    QString reportFileName(QWidget*, const QString&) override { return reportPath; }
+    /// The format the user picks in the dialog; by default the one the path implies.
+    std::optional<ctwin::app::ReportFormat> reportFormat;
+    std::optional<ReportTarget> reportTarget(QWidget*, const QString&) override {
+        if (reportPath.isEmpty()) return std::nullopt;
+        return ReportTarget{reportPath,
+                            reportFormat.value_or(ctwin::app::reportFormatForPath(reportPath.toStdString()))};
+    }
 };

@@ -22,6 +22,7 @@
 #include <memory>
 
 using ctwin::app::MainWindow;
+using ctwin::app::ReportFormat;
 using ctwin::app::UncertaintyRunner;
 using namespace ctwin;
 
@@ -180,6 +181,15 @@ private slots:
         m_prompts->reportPath = dir + "/picked.pdf";
         QVERIFY(window().exportReport());
         QVERIFY(QFileInfo::exists(dir + "/picked.pdf"));
+        // The charts: picked as a format in the dialog (the name says nothing), or asked for directly.
+        m_prompts->reportPath = dir + "/picked-charts";
+        m_prompts->reportFormat = ReportFormat::Charts;
+        QVERIFY(window().exportReport());
+        QVERIFY(QFileInfo(dir + "/picked-charts/capex_by_category.svg").size() > 1000);
+        QVERIFY(QFileInfo(dir + "/picked-charts/sensitivity.png").size() > 1000);
+        m_prompts->reportFormat.reset();
+        QVERIFY(window().exportReport(dir + "/charts", ReportFormat::Charts));
+        QVERIFY(QFileInfo(dir + "/charts/cash_flow.png").size() > 1000);
         m_prompts->reportPath.clear();
         QVERIFY(!window().exportReport());
         QVERIFY(m_prompts->errors.isEmpty());

@@ -204,6 +204,16 @@ private slots:
         const QString xlsx = m_tmp.filePath("cmp.xlsx");
         QVERIFY2(m_controller->exportComparison(view, xlsx, &error), qPrintable(error));
         QVERIFY(QFileInfo(xlsx).size() > 0);
+        // The comparison's chart as PNG and SVG: the three designs' names are in the SVG's text.
+        const QString charts = m_tmp.filePath("cmp-charts");
+        QVERIFY2(m_controller->exportComparison(view, charts, &error, ctwin::app::ReportFormat::Charts),
+                 qPrintable(error));
+        QFile svg(charts + "/capex_by_category.svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        for (const auto& name : view->comparison().names)
+            QVERIFY2(text.contains(QByteArray::fromStdString(name).left(12)), name.c_str());
+        QVERIFY(QFileInfo(charts + "/capex_by_category.png").size() > 1000);
         QVERIFY(!m_controller->exportComparison(view, "/nonexistent-dir/x/cmp.json", &error));
         QVERIFY(!error.isEmpty());
     }
