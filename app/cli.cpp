@@ -15,6 +15,7 @@
 #include "scenarios.h"
 
 #include <QGuiApplication>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -167,6 +168,40 @@ Evaluated loadAndEvaluate(const std::string& file, const model::AssumptionSet& d
     return e;
 }
 
+/// The designs of a comparison (compare, report with several files), loaded and evaluated. Refuses, naming
+/// the file: the same file twice, two files holding the same design (a comparison with itself shows no
+/// differences), and a design with no workload (no training job or inference service: it has no token
+/// costs and its $/GPU-hour is that of idle hardware, so every delta against a working design misleads).
+std::vector<Evaluated> loadComparedDesigns(const std::vector<std::string>& files,
+                                           const model::AssumptionSet& defaults) {
+    std::vector<Evaluated> designs;
+    std::vector<std::string> canonical, content;
+    for (const auto& f : files) {
+        std::error_code ec;
+        const auto path = std::filesystem::weakly_canonical(f, ec);
+        const std::string key = ec ? f : path.string();
+        if (std::find(canonical.begin(), canonical.end(), key) != canonical.end())
+            throw model::InputError(model::InputLocation{f, "", "", "", ""},
+                                    "is compared with itself; give different designs");
+        auto e = loadAndEvaluate(f, defaults);
+        std::string json = model::dumpJson(model::projectToJson(e.project));
+        for (size_t i = 0; i < content.size(); ++i)
+            if (content[i] == json)
+                throw model::InputError(model::InputLocation{f, "", "", "", ""},
+                                        "holds the same design as " + files[i] +
+                                            "; a comparison with itself shows no differences");
+        if (e.project.trainingJobs.empty() && e.project.inferenceServices.empty())
+            throw model::InputError(model::InputLocation{f, "design", "", "", "training_jobs"},
+                                    "has no workload (no training job or inference service): it has no token "
+                                    "costs and its GPU-hour cost is that of idle hardware; add one or leave "
+                                    "it out of the comparison");
+        canonical.push_back(key);
+        content.push_back(std::move(json));
+        designs.push_back(std::move(e));
+    }
+    return designs;
+}
+
 /// Progress bar on a terminal (stderr); silent when stderr is not a TTY.
 cost::ProgressCallback terminalProgress(std::ostream& err) {
     if (!::isatty(STDERR_FILENO)) return {};
@@ -181,21 +216,11 @@ cost::ProgressCallback terminalProgress(std::ostream& err) {
 int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set", "--baseline"});
     if (a.positional.size() < 2 || a.positional.size() > 6) throw UsageError("compare needs 2 to 6 designs");
-    for (size_t i = 0; i < a.positional.size(); ++i)
-        for (size_t j = i + 1; j < a.positional.size(); ++j) {
-            std::error_code ec1, ec2;
-            const auto p1 = std::filesystem::weakly_canonical(a.positional[i], ec1);
-            const auto p2 = std::filesystem::weakly_canonical(a.positional[j], ec2);
-            if (!ec1 && !ec2 && p1 == p2)
-                throw model::InputError(model::InputLocation{a.positional[j], "", "", "", ""},
-                                        "is compared with itself; give different designs");
-        }
     const auto defaults = defaultsWithOverrides(a);
     std::vector<std::string> names;
     std::vector<cost::Results> results;
-    for (const auto& f : a.positional) {
-        auto e = loadAndEvaluate(f, defaults);
-        names.push_back(e.project.info.name.empty() ? f : e.project.info.name);
+    for (auto& e : loadComparedDesigns(a.positional, defaults)) {
+        names.push_back(e.project.info.name.empty() ? e.file : e.project.info.name);
         results.push_back(std::move(e.results));
     }
     size_t baseline = 0;
@@ -558,8 +583,10 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
             "report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT, --charts DIR");
     const auto defaults = defaultsWithOverrides(a);
     std::vector<Evaluated> designs;
-    for (const auto& f : a.positional)
-        designs.push_back(loadAndEvaluate(f, defaults));
+    if (a.positional.size() == 1)
+        designs.push_back(loadAndEvaluate(a.positional.front(), defaults));
+    else
+        designs = loadComparedDesigns(a.positional, defaults);
     if (std::any_of(targets.begin(), targets.end(), [](const auto& t) {
             return t.first == ReportFormat::Pdf || t.first == ReportFormat::Charts;
         }))

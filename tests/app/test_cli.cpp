@@ -1,5 +1,6 @@
 // clustertwin-cli as a user runs it: exit codes, messages, JSON keys, conversions, every reference design.
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -185,6 +186,33 @@ private slots:
         QCOMPARE(cli({"report", a, "--json", m_dir.filePath("x.json"), "--samples", "-1"}).code, 3);
         QVERIFY(!QFileInfo::exists(m_dir.filePath("x.json")));
         QCOMPARE(cli({"report", a, a, a, a, a, a, a, "--json", m_dir.filePath("y.json")}).code, 2);
+        // Comparisons refuse, naming the file, with exit 3 and nothing written: the same file twice, a copy
+        // of the same design under another name, and a design with no workload.
+        const QString copy = m_dir.filePath("copy.json"), idle = m_dir.filePath("idle.json");
+        QVERIFY(QFile::copy(a, copy));
+        QFile in(a);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        auto design = nlohmann::json::parse(in.readAll().toStdString());
+        design["training_jobs"] = nlohmann::json::array();
+        design["inference_services"] = nlohmann::json::array();
+        QFile out(idle);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(design.dump()));
+        out.close();
+        const QString target = m_dir.filePath("refused.json");
+        for (const QStringList& files : {QStringList{a, a}, QStringList{a, copy}, QStringList{idle, b}}) {
+            for (const QString& command : {QStringLiteral("compare"), QStringLiteral("report")}) {
+                QStringList args = QStringList{command} + files;
+                if (command == QLatin1String("report")) args << "--json" << target;
+                r = cli(args);
+                QCOMPARE(r.code, 3);
+                QVERIFY2(r.err.contains(files.back() == b ? idle : files.back()), qPrintable(r.err));
+                QVERIFY(!QFileInfo::exists(target));
+            }
+        }
+        QVERIFY(cli({"compare", idle, b}).err.contains("no workload"));
+        // One design alone still gets its report, workload or not.
+        QCOMPARE(cli({"report", idle, "--json", target, "--samples", "0"}).code, 0);
     }
 
     void badInputExitsThreeAndKeepsFiles() {
