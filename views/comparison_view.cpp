@@ -95,6 +95,9 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_baseline->setToolTip(tr("Deltas and percentages are against this design"));
     top->addWidget(m_baseline);
     top->addStretch(1);
+    m_refresh = new QPushButton(tr("Recompute"), this);
+    m_refresh->setToolTip(tr("Evaluate the open design as it is now against the same other designs"));
+    top->addWidget(m_refresh);
     m_export = new QPushButton(tr("Export…"), this);
     m_export->setToolTip(tr("Write the comparison as PDF, XLSX, JSON or CSV (by the file name's extension)"));
     top->addWidget(m_export);
@@ -151,6 +154,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
             emit baselineChangeRequested(index);
     });
     connect(m_export, &QPushButton::clicked, this, &ComparisonView::exportRequested);
+    connect(m_refresh, &QPushButton::clicked, this, &ComparisonView::refreshRequested);
 }
 
 QString ComparisonView::shortName(size_t design) const {

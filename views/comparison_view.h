@@ -49,6 +49,7 @@ public:
     int percentColumn(size_t design) const;
     QComboBox* baselineCombo() const { return m_baseline; }
     QPushButton* exportButton() const { return m_export; }
+    QPushButton* refreshButton() const { return m_refresh; }
     QChart* capexChart() const { return m_capexChart; }
     QChart* gpuHourChart() const { return m_gpuHourChart; }
     QChart* tokenChart() const { return m_tokenChart; }
@@ -58,6 +59,8 @@ signals:
     /// The user picked another baseline; the owner recomputes and calls showComparison again.
     void baselineChangeRequested(int design);
     void exportRequested();
+    /// The user asked for the open design as it is now (after edits) against the same other designs.
+    void refreshRequested();
 
 protected:
     /// Follows the app's light/dark palette (chart_style.h).
@@ -72,6 +75,7 @@ private:
     cost::Comparison m_comparison;
     QComboBox* m_baseline = nullptr;
     QPushButton* m_export = nullptr;
+    QPushButton* m_refresh = nullptr;
     QLabel* m_designs = nullptr;
     QTableWidget* m_table = nullptr;
     QChart* m_capexChart = nullptr;

@@ -27,6 +27,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -138,6 +139,8 @@ QStringList pickDesigns(QWidget* parent, const QList<std::pair<QString, QString>
 struct AnalysisController::ComparisonData {
     std::vector<std::string> names;
     std::vector<cost::Results> results;
+    std::vector<std::string> otherJson; // the other designs' canonical JSON, to refuse the open one equal
+    QString fallbackName;               // the open design's name when it has none of its own
     cost::Comparison comparison;
 };
 
@@ -257,12 +260,13 @@ views::ComparisonView* AnalysisController::compareWith(const QStringList& paths,
     auto data = std::make_shared<ComparisonData>();
     try {
         const WaitCursor wait;
-        data->names.push_back(
-            designName(current, currentName.isEmpty() ? tr("Open design") : currentName).toStdString());
+        data->fallbackName = currentName.isEmpty() ? tr("Open design") : currentName;
+        data->names.push_back(designName(current, data->fallbackName).toStdString());
         data->results.push_back(cost::evaluate(current, m_catalog, m_defaults));
         for (const auto& l : loaded) {
             data->names.push_back(designName(l.project, QFileInfo(l.path).fileName()).toStdString());
             data->results.push_back(cost::evaluate(l.project, m_catalog, m_defaults));
+            data->otherJson.push_back(l.json);
         }
         // Two designs may share a name (a modified copy of a reference): the file name tells them apart.
         for (size_t i = 0; i < data->names.size(); ++i)
@@ -282,10 +286,52 @@ views::ComparisonView* AnalysisController::compareWith(const QStringList& paths,
     connect(view, &views::ComparisonView::baselineChangeRequested, this,
             [this, view](int baseline) { recomputeComparison(view, baseline); });
     connect(view, &views::ComparisonView::exportRequested, this, [this, view] { exportWithDialog(view); });
+    connect(view, &views::ComparisonView::refreshRequested, this, [this, view] {
+        QString error;
+        if (!refreshComparison(view, &error)) showError(tr("Cannot recompute the comparison"), error);
+    });
     QString title = tr("Compare: %1").arg(qs(data->names.front()));
     if (title.size() > 40) title = title.left(38) + QStringLiteral("…");
     if (m_showTab) m_showTab(view, tr("%1 (+%2)").arg(title).arg(loaded.size()));
     return view;
+}
+
+bool AnalysisController::refreshComparison(views::ComparisonView* view, QString* error) {
+    auto fail = [error](const QString& message) {
+        if (error) *error = message;
+        return false;
+    };
+    const auto it = m_comparisons.find(view);
+    if (it == m_comparisons.end()) return fail(tr("This comparison is no longer open."));
+    auto& data = *it->second;
+    const model::Project& current = m_currentProject();
+    if (current.trainingJobs.empty() && current.inferenceServices.empty())
+        return fail(tr("The open design has no workload (no training job or inference service) any more; add "
+                       "one before comparing it."));
+    const std::string json = model::dumpJson(model::projectToJson(current));
+    for (size_t i = 0; i < data.otherJson.size(); ++i)
+        if (data.otherJson[i] == json)
+            return fail(tr("The open design is now the same as %1; a comparison with itself shows no "
+                           "differences.")
+                            .arg(qs(data.names[i + 1])));
+    auto names = data.names;
+    auto results = data.results;
+    cost::Comparison comparison;
+    try {
+        const WaitCursor wait;
+        names[0] = designName(current, data.fallbackName).toStdString();
+        if (std::find(names.begin() + 1, names.end(), names[0]) != names.end())
+            names[0] += " [" + tr("open design").toStdString() + "]";
+        results[0] = cost::evaluate(current, m_catalog, m_defaults);
+        comparison = cost::compareDesigns(names, results, data.comparison.baseline);
+    } catch (const std::exception& e) {
+        return fail(tr("The designs could not be compared:\n\n%1").arg(QString::fromUtf8(e.what())));
+    }
+    data.names = std::move(names);
+    data.results = std::move(results);
+    data.comparison = std::move(comparison);
+    view->showComparison(data.comparison, data.results);
+    return true;
 }
 
 void AnalysisController::recomputeComparison(views::ComparisonView* view, int baseline) {

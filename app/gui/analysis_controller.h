@@ -54,6 +54,10 @@ public:
     /// design itself (same path or same content) or twice the same, a design has no workload, or the
     /// number of files is out of range.
     views::ComparisonView* compareWith(const QStringList& paths, QString* error = nullptr);
+    /// Evaluates the open design again and shows it in `view` (a comparison this controller opened) against
+    /// the same other designs and baseline. False, with the reason in `error` and the view unchanged, when
+    /// the open design now has no workload or equals one of the others.
+    bool refreshComparison(views::ComparisonView* view, QString* error = nullptr);
     /// The tornado of the open design for `output` as a tab; nullptr and `error` when the engine refuses.
     views::TornadoView* openTornado(const std::string& output = "finance.cost_per_gpu_hour_usd",
                                     QString* error = nullptr);

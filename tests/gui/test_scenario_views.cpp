@@ -28,6 +28,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -216,6 +217,44 @@ private slots:
         QVERIFY(QFileInfo(charts + "/capex_by_category.png").size() > 1000);
         QVERIFY(!m_controller->exportComparison(view, "/nonexistent-dir/x/cmp.json", &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void comparisonFollowsTheOpenDesignOnRecompute() {
+        QString error;
+        ComparisonView* view = m_controller->compareWith({kAgentic}, &error);
+        QVERIFY2(view, qPrintable(error));
+        QSignalSpy refresh(view, &ComparisonView::refreshRequested);
+        view->refreshButton()->click();
+        QCOMPARE(refresh.count(), 1); // the button asks; the controller answers (no edit yet: same table)
+        // An edit of the open design: a utilization of 0.5 instead of the default (an override). The
+        // recomputed $/GPU-hour of design 1 is the engine's for the edited design; design 2 is unchanged.
+        auto assumption = m_defaults.at("utilization");
+        assumption.base = 0.5;
+        m_project.assumptions["utilization"] = assumption;
+        QVERIFY2(m_controller->refreshComparison(view, &error), qPrintable(error));
+        const auto edited = ctwin::cost::evaluate(m_project, m_catalog, m_defaults);
+        const auto agentic = evaluate(kAgentic);
+        const int row = view->rowOf(kGpuHour.toStdString());
+        auto value = [&](size_t design) {
+            return view->table()
+                ->item(row, view->valueColumn(design))
+                ->data(ComparisonView::kValueRole)
+                .toDouble();
+        };
+        QVERIFY(near(value(0), figure(edited, kGpuHour.toStdString())));
+        QVERIFY(near(value(1), figure(agentic, kGpuHour.toStdString())));
+        QVERIFY(!near(value(0), figure(evaluate(kLlama), kGpuHour.toStdString())));
+        // The open design may not become one of the others, nor lose its workload: refused, view unchanged.
+        const double before = value(0);
+        m_project = ctwin::store::loadDesign(kAgentic.toStdString(), &m_catalog);
+        QVERIFY(!m_controller->refreshComparison(view, &error));
+        QVERIFY2(error.contains("same as"), qPrintable(error));
+        open(kLlama);
+        m_project.trainingJobs.clear();
+        m_project.inferenceServices.clear();
+        QVERIFY(!m_controller->refreshComparison(view, &error));
+        QVERIFY2(error.contains("no workload"), qPrintable(error));
+        QCOMPARE(value(0), before);
     }
 
     void comparisonRefusesBadInput() {
