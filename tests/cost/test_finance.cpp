@@ -1,6 +1,7 @@
 // Golden tests for cost/finance: every expected figure is worked by hand in the comment beside it (checked
 // to 40 digits with Python's decimal module) and compared with the tolerance stated in the column name or
 // the check. Money is compared in dollars.
+#include "../test_compare.h"
 #include "finance.h"
 
 #include <QtTest>
@@ -35,17 +36,6 @@ QByteArray describe(const QList<double>& v) {
 }
 
 } // namespace
-
-// |actual - expected| <= tol, printing both at full precision on failure.
-#define CTWIN_COMPARE_NEAR(actual, expected, tol)                                                            \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (tol), QByteArray("actual " + QByteArray::number(a_, 'g', 17) +        \
-                                                        ", expected " + QByteArray::number(e_, 'g', 17) +    \
-                                                        ", tolerance " + QByteArray::number(tol, 'g', 3))    \
-                                                 .constData());                                              \
-    } while (false)
 
 // Element-wise, same length, same tolerance.
 #define CTWIN_COMPARE_SCHEDULE(actual, expected, tol)                                                        \
@@ -116,7 +106,7 @@ void TestFinance::capitalRecoveryFactor() {
     QFETCH(double, expected);
     const double crf = cost::capitalRecoveryFactor(rate, years);
     QVERIFY(std::isfinite(crf));
-    CTWIN_COMPARE_NEAR(crf, expected, 1e-12);
+    CTWIN_COMPARE_ABS(crf, expected, 1e-12);
 }
 
 // Tolerance 1e-9 dollars per year on $1,000 (rounding only).
@@ -227,7 +217,7 @@ void TestFinance::decliningBalanceSumsToCost() {
                          qPrintable(QStringLiteral("life %1 factor %2").arg(life).arg(factor)));
                 sum += d.value();
             }
-            CTWIN_COMPARE_NEAR(sum, 1000.0, 1e-9);
+            CTWIN_COMPARE_ABS(sum, 1000.0, 1e-9);
             // nothing after the life
             for (int y = static_cast<int>(std::ceil(life)); y < horizon; ++y)
                 QCOMPARE(schedule[static_cast<std::size_t>(y)].value(), 0.0);
@@ -262,7 +252,7 @@ void TestFinance::netPresentValue() {
     QFETCH(double, expected);
     const double npv = cost::netPresentValue(rate, dollars(flows)).value();
     QVERIFY(std::isfinite(npv));
-    CTWIN_COMPARE_NEAR(npv, expected, 1e-9);
+    CTWIN_COMPARE_ABS(npv, expected, 1e-9);
 }
 
 // Tolerance 1e-9 on the rate: bisection stops when the bracket is narrower than 1e-10.
@@ -298,7 +288,7 @@ void TestFinance::internalRateOfReturn() {
     QCOMPARE(irr.has_value(), hasRoot);
     if (!irr) return;
     QVERIFY(std::isfinite(*irr));
-    CTWIN_COMPARE_NEAR(*irr, expected, 1e-9);
+    CTWIN_COMPARE_ABS(*irr, expected, 1e-9);
 }
 
 // NPV at the returned IRR is zero to within the bisection width times dNPV/dr (|dNPV/dr| < 1000·T here):
@@ -310,7 +300,7 @@ void TestFinance::internalRateOfReturnZeroesNpv() {
     const auto irr = cost::internalRateOfReturn(flows);
     QVERIFY(irr.has_value());
     QVERIFY(*irr > 0.0 && *irr < 0.075); // below the 7.5% coupon because the principal is never returned
-    CTWIN_COMPARE_NEAR(cost::netPresentValue(*irr, flows).value(), 0.0, 1e-6);
+    CTWIN_COMPARE_ABS(cost::netPresentValue(*irr, flows).value(), 0.0, 1e-6);
 
     // 400 years at the low end of the bracket: (1/0.01)^400 overflows a double if evaluated naively.
     std::vector<units::Money> longFlows{-1000.0 * units::usd};
@@ -321,7 +311,7 @@ void TestFinance::internalRateOfReturnZeroesNpv() {
     QVERIFY(std::isfinite(*longIrr));
     // 400 undiscounted dollars do not repay 1000: the rate is negative.
     QVERIFY(*longIrr < 0.0 && *longIrr > -0.99);
-    CTWIN_COMPARE_NEAR(cost::netPresentValue(*longIrr, longFlows).value(), 0.0, 1e-5);
+    CTWIN_COMPARE_ABS(cost::netPresentValue(*longIrr, longFlows).value(), 0.0, 1e-5);
 }
 
 // Tolerance 1e-12 years.
@@ -353,7 +343,7 @@ void TestFinance::paybackYears() {
     QCOMPARE(payback.has_value(), paysBack);
     if (!payback) return;
     QVERIFY(std::isfinite(*payback));
-    CTWIN_COMPARE_NEAR(*payback, expected, 1e-12);
+    CTWIN_COMPARE_ABS(*payback, expected, 1e-12);
 }
 
 // Nonsense inputs must never produce NaN or infinity (they would poison every total downstream).

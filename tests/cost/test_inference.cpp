@@ -1,6 +1,7 @@
 // Inference economics (SPEC.md §4.8): KV bytes per token, the decode roofline per scale-up domain, the
 // tokens/s/GPU vs tokens/s/user curve, prefill throughput and service sizing with KV offload tiers.
 // Hand calculations are in the comments (python3 for the digits); tolerances are stated per check.
+#include "../test_compare.h"
 #include "inference.h"
 
 #include <QtTest>
@@ -8,19 +9,6 @@
 
 using namespace ctwin;
 using namespace ctwin::cost;
-
-// Relative comparison with a message that shows both values.
-#define CTWIN_COMPARE_REL(actual, expected, rel)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (rel)*std::abs(e_),                                                    \
-                 qPrintable(QStringLiteral("%1 = %2, expected %3 (relative tolerance %4)")                   \
-                                .arg(QString::fromLatin1(#actual))                                           \
-                                .arg(a_, 0, 'g', 12)                                                         \
-                                .arg(e_, 0, 'g', 12)                                                         \
-                                .arg(rel)));                                                                 \
-    } while (0)
 
 namespace {
 

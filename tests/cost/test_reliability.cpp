@@ -2,6 +2,7 @@
 // Llama 3 calibration, blast radius from the layout, restart scopes, the Monte Carlo simulator against the
 // analytic model, determinism across thread counts, and bad inputs. Hand calculations are in the comments
 // (python3 for the digits); tolerances are stated per check.
+#include "../test_compare.h"
 #include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
@@ -16,30 +17,6 @@
 
 using namespace ctwin;
 using namespace ctwin::cost;
-
-#define CTWIN_COMPARE_REL(actual, expected, rel)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (rel)*std::abs(e_),                                                    \
-                 qPrintable(QStringLiteral("%1 = %2, expected %3 (relative tolerance %4)")                   \
-                                .arg(QString::fromLatin1(#actual))                                           \
-                                .arg(a_, 0, 'g', 12)                                                         \
-                                .arg(e_, 0, 'g', 12)                                                         \
-                                .arg(rel)));                                                                 \
-    } while (0)
-
-#define CTWIN_COMPARE_ABS(actual, expected, tol)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (tol),                                                                 \
-                 qPrintable(QStringLiteral("%1 = %2, expected %3 (absolute tolerance %4)")                   \
-                                .arg(QString::fromLatin1(#actual))                                           \
-                                .arg(a_, 0, 'g', 12)                                                         \
-                                .arg(e_, 0, 'g', 12)                                                         \
-                                .arg(tol)));                                                                 \
-    } while (0)
 
 namespace {
 

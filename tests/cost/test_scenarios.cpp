@@ -2,6 +2,7 @@
 // Expected values are either worked by hand in the comment beside the check (linear energy cost, the
 // triangular distribution's quantiles) or come from a direct evaluate() of the same variation, which checks
 // that the tools' BOM reuse, threading and override folding change nothing. Tolerances are stated per check.
+#include "../test_compare.h"
 #include "../test_support.h"
 #include "catalog.h"
 #include "design_json.h"
@@ -47,28 +48,6 @@ model::Project withoutSiteTariffs(model::Project p) {
 }
 
 } // namespace
-
-// |actual - expected| <= rel x |expected|, printing both at full precision on failure.
-#define CTWIN_COMPARE_REL(actual, expected, rel)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (rel)*std::abs(e_),                                                    \
-                 QByteArray("actual " + QByteArray::number(a_, 'g', 17) + ", expected " +                    \
-                            QByteArray::number(e_, 'g', 17) + ", relative tolerance " +                      \
-                            QByteArray::number(rel, 'g', 3))                                                 \
-                     .constData());                                                                          \
-    } while (false)
-
-#define CTWIN_COMPARE_ABS(actual, expected, tol)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (tol), QByteArray("actual " + QByteArray::number(a_, 'g', 17) +        \
-                                                        ", expected " + QByteArray::number(e_, 'g', 17) +    \
-                                                        ", tolerance " + QByteArray::number(tol, 'g', 3))    \
-                                                 .constData());                                              \
-    } while (false)
 
 // `expr` throws InputError whose message contains `needle`.
 #define CTWIN_VERIFY_INPUT_ERROR(expr, needle)                                                               \

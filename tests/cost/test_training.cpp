@@ -1,5 +1,6 @@
 // Training economics (SPEC.md §4.7): 6·N·D FLOPs, time on a fleet, and the scale-across slowdown.
 // Hand calculations are in the comments (python3 for the digits); tolerances are stated per check.
+#include "../test_compare.h"
 #include "training.h"
 
 #include <QtTest>
@@ -7,19 +8,6 @@
 
 using namespace ctwin;
 using namespace ctwin::cost;
-
-// Relative comparison with a message that shows both values.
-#define CTWIN_COMPARE_REL(actual, expected, rel)                                                             \
-    do {                                                                                                     \
-        const double a_ = (actual);                                                                          \
-        const double e_ = (expected);                                                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (rel)*std::abs(e_),                                                    \
-                 qPrintable(QStringLiteral("%1 = %2, expected %3 (relative tolerance %4)")                   \
-                                .arg(QString::fromLatin1(#actual))                                           \
-                                .arg(a_, 0, 'g', 12)                                                         \
-                                .arg(e_, 0, 'g', 12)                                                         \
-                                .arg(rel)));                                                                 \
-    } while (0)
 
 namespace {
 
