@@ -23,6 +23,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFile>
@@ -31,13 +33,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPointer>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 #include <memory>
@@ -449,6 +454,55 @@ private slots:
         QCoreApplication::processEvents();
         check(false);
         window().applySettings(original);
+    }
+
+    void compareDialogPicksDesigns() {
+        // Analysis > Compare designs…: the dialog lists the reference designs; Compare is enabled for 1 to 5
+        // checked designs; checking two and pressing Compare opens a comparison of three.
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        QAction* compare = nullptr;
+        for (QAction* a : window().menuBar()->actions())
+            if (a->text().remove('&') == QLatin1String("Analysis"))
+                for (QAction* item : a->menu()->actions())
+                    if (item->text().remove('&').startsWith(QLatin1String("Compare"))) compare = item;
+        QVERIFY(compare);
+        bool seen = false;
+        QString problem;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dialog) {
+                problem = "no modal dialog";
+                return;
+            }
+            seen = true;
+            auto* list = dialog->findChild<QListWidget*>();
+            auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+            if (!list || list->count() != 6) {
+                problem = "expected the 6 reference designs";
+                dialog->reject();
+                return;
+            }
+            if (ok->isEnabled()) problem = "Compare enabled with nothing checked";
+            for (int i = 0; i < list->count(); ++i)
+                list->item(i)->setCheckState(Qt::Checked);
+            if (ok->isEnabled()) problem = "Compare enabled with 6 checked";
+            for (int i = 0; i < list->count(); ++i) {
+                const QString path = list->item(i)->data(Qt::UserRole).toString();
+                const bool wanted =
+                    path.endsWith("vera-rubin-504.json") || path.endsWith("two-site-wan.json");
+                list->item(i)->setCheckState(wanted ? Qt::Checked : Qt::Unchecked);
+            }
+            if (!ok->isEnabled()) problem = "Compare disabled with 2 checked";
+            ok->click();
+        });
+        const int before = window().tabs()->count();
+        compare->trigger();
+        QVERIFY(seen);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(window().tabs()->count(), before + 1);
+        auto* view = qobject_cast<ctwin::views::ComparisonView*>(window().tabs()->currentWidget());
+        QVERIFY(view);
+        QCOMPARE(view->comparison().names.size(), size_t(3));
     }
 
     void analysisToolsOpenAsClosableTabs() {
