@@ -1,7 +1,6 @@
 #include "report/pdf_report.h"
 
 #include "report/atomic_file.h"
-#include "report/pdf_charts.h"
 #include "report/pdf_layout.h"
 #include "report/report_charts.h"
 #include "report/report_format.h"
