@@ -340,7 +340,10 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
     // The distribution is documented with cost::uncertainty (cost/scenarios.h): every assumption with a range
     // drawn from a triangular (low, base, high) distribution; percentiles by Hyndman & Fan definition 7.
     const QString method = tr("Uncertainty from %1 samples: every assumption with a range drawn from a "
-                              "triangular distribution (low, base, high of data/assumptions.json).")
+                              "triangular distribution (low, base, high of data/assumptions.json).\n"
+                              "The figure itself has every assumption at its base value, so it can lie "
+                              "outside P10–P90 when ranges are lopsided or the figure is not linear in "
+                              "them (cost per GPU-hour goes as 1 / utilization).")
                                .arg(samples);
     const auto describe = [&](const std::string& key, const cost::Percentiles& p) {
         return tr("P10 %1 · P50 %2 · P90 %3 · mean %4")

@@ -4,6 +4,7 @@
 #include "report/atomic_file.h"
 #include "report/pdf_charts.h"
 #include "report/report_format.h"
+#include "results_json.h"
 
 #include <QGuiApplication>
 #include <QImage>
@@ -22,6 +23,11 @@ QString q(const std::string& s) {
 
 QString moneyText(double usd) {
     return q(formatMoney(usd));
+}
+
+/// An assumption's input value as a reader writes it: "0.6", "0.95", "4", "50,000".
+QString inputText(double v) {
+    return std::abs(v) >= 1000 ? q(cost::formatHuman(v, "")) : QString::number(v, 'g', 4);
 }
 
 /// PNG resolution: print quality for slides and documents.
@@ -70,8 +76,13 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
     if (input.tornado && !input.tornado->bars.empty()) {
         const auto& t = *input.tornado;
         std::vector<TornadoItem> items;
-        for (size_t i = 0; i < t.bars.size() && i < kMaxTornadoBars; ++i)
-            items.push_back({q(t.bars[i].assumption), t.bars[i].outputAtLow, t.bars[i].outputAtHigh});
+        for (size_t i = 0; i < t.bars.size() && i < kMaxTornadoBars; ++i) {
+            // "electricity usd per kwh [0.04 – 0.1]": the assumption and the range it was moved over.
+            const auto& bar = t.bars[i];
+            QString label = q(bar.assumption).replace(QLatin1Char('_'), QLatin1Char(' '));
+            label += QStringLiteral(" [%1 \u2013 %2]").arg(inputText(bar.inputLow), inputText(bar.inputHigh));
+            items.push_back({label, bar.outputAtLow, bar.outputAtHigh});
+        }
         const auto* f = r.figure(t.output);
         const std::string unit = f ? f->unit : std::string();
         const std::string key = t.output;
