@@ -416,8 +416,8 @@ void MainWindow::buildMenus() {
     file->addAction(m_saveAction);
     file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
-    file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON)..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
-                    [this] { exportReport(); });
+    file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
+                    QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -449,7 +449,13 @@ void MainWindow::buildMenus() {
     for (auto* d : findChildren<QDockWidget*>())
         m_viewMenu->addAction(d->toggleViewAction());
 
-    m_analysis->populateMenu(menuBar()->addMenu(tr("&Analysis")));
+    auto* analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_analysis->populateMenu(analysis);
+    analysis->addSeparator();
+    analysis->addAction(tr("Close analysis &tab"), QKeySequence::Close, this, [this] {
+        const int i = m_tabs->currentIndex();
+        if (i >= m_fixedTabs) emit m_tabs->tabCloseRequested(i);
+    });
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterTwin"), this, [this] {

@@ -21,6 +21,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -158,11 +159,14 @@ AnalysisController::AnalysisController(QWidget* window, const model::Catalog& ca
 AnalysisController::~AnalysisController() = default;
 
 void AnalysisController::populateMenu(QMenu* menu) {
-    menu->addAction(tr("&Compare designs…"), this, [this] { chooseAndCompare(); })
+    menu->addAction(tr("&Compare designs…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                    [this] { chooseAndCompare(); })
         ->setStatusTip(tr("Compare the open design with reference designs or other design files"));
-    menu->addAction(tr("&Sensitivity (tornado)…"), this, [this] { showTornado(); })
+    menu->addAction(tr("&Sensitivity (tornado)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T), this,
+                    [this] { showTornado(); })
         ->setStatusTip(tr("How much each assumption's range moves a figure of the open design"));
-    menu->addAction(tr("Parameter s&weep…"), this, [this] { showSweep(); })
+    menu->addAction(tr("Parameter s&weep…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
+                    [this] { showSweep(); })
         ->setStatusTip(tr("A figure of the open design over a grid of one or two assumptions"));
 }
 

@@ -511,7 +511,7 @@ private slots:
         for (QAction* a : window().menuBar()->actions())
             if (a->text().remove('&') == QLatin1String("Analysis")) analysis = a->menu();
         QVERIFY(analysis);
-        QCOMPARE(analysis->actions().size(), 3);
+        QCOMPARE(analysis->actions().size(), 5); // three tools, a separator, close tab
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
@@ -547,6 +547,15 @@ private slots:
         QCOMPARE(tabs->count(), fixed + 2);
         QTRY_VERIFY(tornado.isNull());
         QVERIFY(comparison);
+        // Close analysis tab (Ctrl+W) closes the current analysis tab and leaves the design tabs alone.
+        QAction* closeTab = analysis->actions().back();
+        tabs->setCurrentWidget(comparison);
+        closeTab->trigger();
+        QCOMPARE(tabs->count(), fixed + 1);
+        QTRY_VERIFY(comparison.isNull());
+        tabs->setCurrentIndex(0);
+        closeTab->trigger();
+        QCOMPARE(tabs->count(), fixed + 1);
 
         // Closing the window just after starting a sweep: the view cancels and joins its worker (which
         // works on copies), the controller goes before the catalog it reads.

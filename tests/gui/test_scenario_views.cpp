@@ -120,6 +120,9 @@ private slots:
         for (auto* a : menu.actions())
             texts << a->text().remove('&');
         QCOMPARE(texts, (QStringList{"Compare designs…", "Sensitivity (tornado)…", "Parameter sweep…"}));
+        QCOMPARE(menu.actions().at(0)->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+        QCOMPARE(menu.actions().at(1)->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+T")));
+        QCOMPARE(menu.actions().at(2)->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+P")));
         // The dialog offers the reference designs first.
         QCOMPARE(AnalysisController::referenceDesigns().size(), 6);
     }
