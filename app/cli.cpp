@@ -190,7 +190,7 @@ std::vector<Evaluated> loadComparedDesigns(const std::vector<std::string>& files
                 throw model::InputError(model::InputLocation{f, "", "", "", ""},
                                         "holds the same design as " + files[i] +
                                             "; a comparison with itself shows no differences");
-        if (e.project.trainingJobs.empty() && e.project.inferenceServices.empty())
+        if (!e.project.hasWorkload())
             throw model::InputError(model::InputLocation{f, "design", "", "", "training_jobs"},
                                     "has no workload (no training job or inference service): it has no token "
                                     "costs and its GPU-hour cost is that of idle hardware; add one or leave "

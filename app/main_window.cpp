@@ -166,12 +166,7 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         m_tabs->tabBar()->setTabButton(i, QTabBar::LeftSide, nullptr);
     }
     m_fixedTabs = m_tabs->count();
-    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
-        if (index < m_fixedTabs) return;
-        QWidget* w = m_tabs->widget(index);
-        m_tabs->removeTab(index);
-        w->deleteLater(); // a running sweep is cancelled and joined by its view
-    });
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeAnalysisTab);
     setCentralWidget(m_tabs);
     m_analysis = std::make_unique<AnalysisController>(
         this, m_catalog, m_defaults, [this]() -> const model::Project& { return m_document.project(); },
@@ -452,10 +447,8 @@ void MainWindow::buildMenus() {
     auto* analysis = menuBar()->addMenu(tr("&Analysis"));
     m_analysis->populateMenu(analysis);
     analysis->addSeparator();
-    analysis->addAction(tr("Close analysis &tab"), QKeySequence::Close, this, [this] {
-        const int i = m_tabs->currentIndex();
-        if (i >= m_fixedTabs) emit m_tabs->tabCloseRequested(i);
-    });
+    analysis->addAction(tr("Close analysis &tab"), QKeySequence::Close, this,
+                        [this] { closeAnalysisTab(m_tabs->currentIndex()); });
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterTwin"), this, [this] {
@@ -695,7 +688,7 @@ bool MainWindow::exportReport(const QString& given, std::optional<ReportFormat> 
         const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path();
         const auto target = m_prompts->reportTarget(this, dir + QLatin1Char('/') + qs(project.info.id) +
                                                               QStringLiteral("-report.pdf"));
-        if (!target || target->path.isEmpty()) return false;
+        if (!target) return false;
         path = target->path;
         givenFormat = target->format;
     }
@@ -735,6 +728,13 @@ bool MainWindow::exportReport(const QString& given, std::optional<ReportFormat> 
         tr("Exported the %1 report to %2").arg(QString::fromLatin1(reportFormatName(format)).toUpper(), path),
         5000);
     return true;
+}
+
+void MainWindow::closeAnalysisTab(int index) {
+    if (index < m_fixedTabs) return; // the design tabs stay
+    QWidget* w = m_tabs->widget(index);
+    m_tabs->removeTab(index);
+    w->deleteLater(); // a running sweep is cancelled and joined by its view
 }
 
 bool MainWindow::uncertaintyPending() const {

@@ -114,6 +114,8 @@ private:
     enum class Source { Program, Tree, Plan, Rules, Campus };
     void documentChanged(const model::ChangeSet& changes) override;
     void documentReset() override;
+    /// Closes the tab at `index` when it is an analysis tab.
+    void closeAnalysisTab(int index);
     /// The 3D campus and the site map are built the first time their tab is shown (a GL context and a
     /// 14,000-rack scene are not free) and rebuilt on show when the design changed while they were hidden.
     void refreshSpatialTab();

@@ -1,10 +1,4 @@
 #pragma once
-#include <optional>
-#include <string>
-#include <string_view>
-#include <unordered_map>
-#include <vector>
-
 #include "assumption.h"
 #include "building.h"
 #include "cooling_loop.h"
@@ -19,6 +13,12 @@
 #include "site.h"
 #include "storage_tier.h"
 #include "training_job.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace ctwin::model {
 
@@ -47,6 +47,10 @@ struct Project {
     std::vector<TrainingJob> trainingJobs;
     std::vector<InferenceService> inferenceServices;
 
+    /// A training job or an inference service: without one the design has no token costs and its cost per
+    /// GPU-hour is that of idle hardware, so comparisons refuse it.
+    bool hasWorkload() const { return !trainingJobs.empty() || !inferenceServices.empty(); }
+
     /// Calls f(collection) for each collection in EntityKind order.
     template <class F> void forEachCollection(F&& f) {
         f(sites), f(buildings), f(halls), f(powerFeeds), f(coolingLoops), f(rows), f(racks), f(fabrics),
@@ -59,18 +63,30 @@ struct Project {
     /// Calls f(collection) for the collection of one kind.
     template <class F> decltype(auto) withCollection(EntityKind kind, F&& f) {
         switch (kind) {
-        case EntityKind::Site: return f(sites);
-        case EntityKind::Building: return f(buildings);
-        case EntityKind::DataHall: return f(halls);
-        case EntityKind::PowerFeed: return f(powerFeeds);
-        case EntityKind::CoolingLoop: return f(coolingLoops);
-        case EntityKind::Row: return f(rows);
-        case EntityKind::RackPlacement: return f(racks);
-        case EntityKind::Fabric: return f(fabrics);
-        case EntityKind::StorageTier: return f(storageTiers);
-        case EntityKind::ScaleAcrossLink: return f(links);
-        case EntityKind::TrainingJob: return f(trainingJobs);
-        case EntityKind::InferenceService: break;
+        case EntityKind::Site:
+            return f(sites);
+        case EntityKind::Building:
+            return f(buildings);
+        case EntityKind::DataHall:
+            return f(halls);
+        case EntityKind::PowerFeed:
+            return f(powerFeeds);
+        case EntityKind::CoolingLoop:
+            return f(coolingLoops);
+        case EntityKind::Row:
+            return f(rows);
+        case EntityKind::RackPlacement:
+            return f(racks);
+        case EntityKind::Fabric:
+            return f(fabrics);
+        case EntityKind::StorageTier:
+            return f(storageTiers);
+        case EntityKind::ScaleAcrossLink:
+            return f(links);
+        case EntityKind::TrainingJob:
+            return f(trainingJobs);
+        case EntityKind::InferenceService:
+            break;
         }
         return f(inferenceServices);
     }

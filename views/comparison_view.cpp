@@ -30,40 +30,6 @@ namespace {
 
 namespace fmt = scenario_format;
 
-// Tableau 10 (M. Stone, Tableau Software, 2016), the palette of the dashboard and the PDF charts.
-const QColor kPalette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                           QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                           QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                           QColor(0xba, 0xb0, 0xac)};
-
-// Display names of the capex categories of SPEC.md §4.4 (short: they go in a chart legend).
-QString categoryLabel(const std::string& category) {
-    static const std::pair<const char*, const char*> labels[] = {
-        {"compute", QT_TRANSLATE_NOOP("ComparisonView", "Compute")},
-        {"scale_up_network", QT_TRANSLATE_NOOP("ComparisonView", "Scale-up network")},
-        {"scale_out_network", QT_TRANSLATE_NOOP("ComparisonView", "Scale-out switches")},
-        {"optics_cables", QT_TRANSLATE_NOOP("ComparisonView", "Optics and cables")},
-        {"storage", QT_TRANSLATE_NOOP("ComparisonView", "Storage")},
-        {"power", QT_TRANSLATE_NOOP("ComparisonView", "Power")},
-        {"cooling", QT_TRANSLATE_NOOP("ComparisonView", "Cooling")},
-        {"building", QT_TRANSLATE_NOOP("ComparisonView", "Building and land")},
-        {"scale_across", QT_TRANSLATE_NOOP("ComparisonView", "Scale-across")},
-        {"integration", QT_TRANSLATE_NOOP("ComparisonView", "Integration")}};
-    for (const auto& [key, label] : labels)
-        if (category == key) return ComparisonView::tr(label);
-    return QString::fromStdString(category);
-}
-
-QChartView* makeChartView(QChart* chart, QWidget* parent) {
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setBackgroundRoundness(0);
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(280, 240);
-    return view;
-}
-
 /// Drops the series and axes of a chart before it is filled again.
 void clearChart(QChart* chart) {
     chart->removeAllSeries();
@@ -99,7 +65,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_refresh->setToolTip(tr("Evaluate the open design as it is now against the same other designs"));
     top->addWidget(m_refresh);
     m_export = new QPushButton(tr("Export…"), this);
-    m_export->setToolTip(tr("Write the comparison as PDF, XLSX, JSON or CSV (by the file name's extension)"));
+    m_export->setToolTip(
+        tr("Write the comparison as PDF, XLSX, JSON, CSV tables or its chart as PNG and SVG"));
     top->addWidget(m_export);
     layout->addLayout(top);
 
@@ -129,9 +96,12 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_tokenChart = new QChart;
     m_tokenChart->setTitle(tr("Cost per million tokens"));
     m_tokenChart->legend()->setAlignment(Qt::AlignBottom);
-    chartRow->addWidget(makeChartView(m_capexChart, charts), 3);
-    chartRow->addWidget(makeChartView(m_gpuHourChart, charts), 2);
-    chartRow->addWidget(makeChartView(m_tokenChart, charts), 2);
+    for (const auto& [chart, stretch] :
+         {std::pair{m_capexChart, 3}, {m_gpuHourChart, 2}, {m_tokenChart, 2}}) {
+        QChartView* view = makeChartView(chart, charts);
+        view->setMinimumSize(280, 240);
+        chartRow->addWidget(view, stretch);
+    }
     split->addWidget(charts);
 
     m_explanations = new QLabel(split);
@@ -306,7 +276,7 @@ void ComparisonView::fillCharts(const std::vector<cost::Results>& results) {
     auto* stacked = new QStackedBarSeries;
     int ci = 0;
     for (const auto& cat : cost::kCapexCategories) {
-        const QColor color = kPalette[ci++ % 10];
+        const QColor color = categoricalColor(ci++);
         bool any = false;
         QList<qreal> values;
         for (size_t d = 0; d < n; ++d) {
@@ -316,7 +286,7 @@ void ComparisonView::fillCharts(const std::vector<cost::Results>& results) {
             values << v / scale;
         }
         if (!any) continue; // a category no design has would be a legend entry without a bar
-        auto* set = new QBarSet(categoryLabel(cat));
+        auto* set = new QBarSet(capexCategoryLabel(cat));
         set->append(values);
         set->setColor(color);
         set->setBorderColor(color.darker(115));
@@ -355,7 +325,7 @@ void ComparisonView::fillCharts(const std::vector<cost::Results>& results) {
             if (!any) continue;
             auto* set = new QBarSet(label);
             set->append(values);
-            set->setColor(kPalette[si++ % 10]);
+            set->setColor(categoricalColor(si++));
             set->setLabelColor(palette().color(QPalette::WindowText));
             QVariantList presentList;
             for (bool p : present)

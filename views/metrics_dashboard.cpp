@@ -21,23 +21,8 @@ namespace ctwin::views {
 
 namespace {
 
-const QColor kCategoryColors[] = {
-    QColor(0x4e, 0x79, 0xa7), QColor(0xa0, 0xcb, 0xe8), QColor(0xf2, 0x8e, 0x2b), QColor(0xff, 0xbe, 0x7d),
-    QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2), QColor(0xb0, 0x7a, 0xa1),
-    QColor(0xed, 0xc9, 0x48), QColor(0x9c, 0x75, 0x5f)};
-
-QString categoryLabel(const std::string& category) {
-    QString s = QString::fromStdString(category).replace(QLatin1Char('_'), QLatin1Char(' '));
-    if (!s.isEmpty()) s[0] = s[0].toUpper();
-    return s;
-}
-
-QChartView* chartView(QChart* chart, QWidget* parent) {
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setBackgroundRoundness(0);
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
+QChartView* dashboardChartView(QChart* chart, QWidget* parent) {
+    QChartView* view = makeChartView(chart, parent);
     view->setMinimumSize(260, 200);
     return view;
 }
@@ -86,7 +71,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
         else
             QToolTip::hideText();
     });
-    grid->addWidget(chartView(m_pieChart, this), 0, 1);
+    grid->addWidget(dashboardChartView(m_pieChart, this), 0, 1);
 
     m_waterBase = new QBarSet(QStringLiteral("base"));
     m_waterBase->setColor(Qt::transparent);
@@ -119,7 +104,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
     };
     connect(m_waterUp, &QBarSet::hovered, this, hover);
     connect(m_waterTotal, &QBarSet::hovered, this, hover);
-    grid->addWidget(chartView(m_waterChart, this), 0, 2);
+    grid->addWidget(dashboardChartView(m_waterChart, this), 0, 2);
 
     auto* chain = new QHBoxLayout;
     chain->setSpacing(6);
@@ -230,10 +215,7 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     // kPieGroupShare of the total) go into one "Other" slice at the end so that the legend fits the dock
     // (ten categories at a readable size do not); its tooltip lists them with their values.
     m_pie->clear();
-    double capexTotal = 0;
-    for (const auto& cat : cost::kCapexCategories)
-        if (const auto* f = r.figure("capex.by_category_usd." + cat); f && f->value > 0)
-            capexTotal += f->value;
+    const double capexTotal = r.capex.total.value(); // the sum of the categories (cost/evaluate.cpp)
     struct Part {
         QString label;
         double value;
@@ -249,7 +231,7 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     int ci = 0;
     for (const auto& cat : cost::kCapexCategories) {
         const auto* f = r.figure("capex.by_category_usd." + cat);
-        const Part part{categoryLabel(cat), f ? f->value : 0.0, kCategoryColors[ci++ % 10],
+        const Part part{capexCategoryLabel(cat), f ? f->value : 0.0, categoricalColor(ci++),
                         f ? QString::fromStdString(f->key) : QString()};
         if (part.value <= 0) continue;
         if (part.value < kPieGroupShare * capexTotal)

@@ -40,7 +40,7 @@ void drawScreenText(QPainter* p, const QPointF& at, const QString& text, int pix
 void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->fillRect(m_rect, m_fill);
-    const QColor line = m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170);
+    const QColor line = lineColor();
     if (m_grid > 0.0 && m_grid * lod >= 6.0) {
         painter->setPen(QPen(QColor(line.red(), line.green(), line.blue(), 70), 0));
         const QRectF area = option->exposedRect.intersected(m_rect);
@@ -64,9 +64,8 @@ void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
 void OutlineItem::paintTitle(QPainter* painter, qreal lod) const {
     // Titles only when the outline is big enough on screen to hold them.
     if (m_rect.width() * lod <= 60) return;
-    const QColor line = m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170);
     const bool hall = m_grid > 0.0;
-    drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, line.darker(hall ? 130 : 160),
+    drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, lineColor().darker(hall ? 130 : 160),
                    hall ? m_fill : QColor());
 }
 

@@ -24,6 +24,8 @@ public:
     void paintTitle(QPainter* painter, qreal lod) const;
 
 private:
+    /// Outline, grid and text colour: a darker shade of the fill on light floors, a lighter one on dark.
+    QColor lineColor() const { return m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170); }
     struct Label {
         QPointF at;
         QString text;

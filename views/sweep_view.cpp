@@ -132,12 +132,8 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     m_heatmap->setFormatter([this](double v) { return formatOutput(v); });
     m_plots->addWidget(m_heatmap);
     m_lineChart = new QChart;
-    m_lineChart->setAnimationOptions(QChart::NoAnimation);
-    m_lineChart->setBackgroundRoundness(0);
     m_lineChart->legend()->hide();
-    auto* chartView = new QChartView(m_lineChart, m_plots);
-    chartView->setRenderHint(QPainter::Antialiasing);
-    m_plots->addWidget(chartView);
+    m_plots->addWidget(makeChartView(m_lineChart, m_plots));
     split->addWidget(m_plots);
     auto* tableBox = new QWidget(split);
     auto* tableLayout = new QVBoxLayout(tableBox);

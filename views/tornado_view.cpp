@@ -64,13 +64,10 @@ TornadoView::TornadoView(QWidget* parent) : QWidget(parent) {
 
     auto* split = new QSplitter(Qt::Vertical, this);
     m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    QChartView* chartView = makeChartView(m_chart, split);
     // Room on the right for the last value label of the axis.
     m_chart->setMargins(QMargins(2, 2, 40, 2));
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    auto* chartView = new QChartView(m_chart, split);
-    chartView->setRenderHint(QPainter::Antialiasing);
     chartView->setMinimumHeight(420);
     split->addWidget(chartView);
     m_table = new QTableWidget(split);

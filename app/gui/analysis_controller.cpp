@@ -248,15 +248,12 @@ views::ComparisonView* AnalysisController::compareWith(const QStringList& paths,
 
     // A design without a training job or inference service has no token costs and a GPU-hour cost of idle
     // hardware: side by side with a working design, every delta would mislead.
-    auto hasWorkload = [](const model::Project& p) {
-        return !p.trainingJobs.empty() || !p.inferenceServices.empty();
-    };
-    if (!hasWorkload(current))
+    if (!current.hasWorkload())
         return fail(
             tr("The open design has no workload (no training job or inference service); add one before "
                "comparing it."));
     for (const auto& l : loaded)
-        if (!hasWorkload(l.project))
+        if (!l.project.hasWorkload())
             return fail(
                 tr("%1 has no workload (no training job or inference service); it cannot be compared.")
                     .arg(QFileInfo(l.path).fileName()));
@@ -309,7 +306,7 @@ bool AnalysisController::refreshComparison(views::ComparisonView* view, QString*
     if (it == m_comparisons.end()) return fail(tr("This comparison is no longer open."));
     auto& data = *it->second;
     const model::Project& current = m_currentProject();
-    if (current.trainingJobs.empty() && current.inferenceServices.empty())
+    if (!current.hasWorkload())
         return fail(tr("The open design has no workload (no training job or inference service) any more; add "
                        "one before comparing it."));
     const std::string json = model::dumpJson(model::projectToJson(current));

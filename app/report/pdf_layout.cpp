@@ -14,7 +14,7 @@ namespace ctwin::app {
 namespace {
 // Page geometry in millimetres: A4 (ISO 216, 210 x 297 mm) with 18 mm side and top margins and the footer
 // in the bottom 20 mm.
-constexpr double kMarginMm = 18.0;
+constexpr double kMarginMm = PdfLayout::kMarginMm;
 constexpr double kBottomMm = 20.0;
 constexpr double kFooterMm = 12.0;
 constexpr int kResolutionDpi = 300;
@@ -46,7 +46,7 @@ PdfLayout::PdfLayout(QPdfWriter& writer) : m_writer(writer) {
     m_writer.setPageSize(QPageSize(QPageSize::A4));
     m_writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
     m_pxPerMm = kResolutionDpi / 25.4;
-    m_pageWidth = mm(210.0);
+    m_pageWidth = mm(kPageWidthMm);
     m_pageHeight = mm(297.0);
     m_left = mm(kMarginMm);
     m_top = mm(kMarginMm);

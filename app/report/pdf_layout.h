@@ -20,6 +20,11 @@ namespace ctwin::app {
 /// chart block stays on one page. Coordinates are device pixels of the writer (its resolution, 300 dpi).
 class PdfLayout {
 public:
+    /// Page geometry in millimetres: A4 (ISO 216) is 210 mm wide; 18 mm side margins leave 174 mm for text,
+    /// tables and charts.
+    static constexpr double kPageWidthMm = 210.0;
+    static constexpr double kMarginMm = 18.0;
+    static constexpr double kContentWidthMm = kPageWidthMm - 2 * kMarginMm;
     enum class Align { Left, Right, Center };
     struct Column {
         QString title;

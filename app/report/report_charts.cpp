@@ -3,6 +3,7 @@
 #include "input_error.h"
 #include "report/atomic_file.h"
 #include "report/pdf_charts.h"
+#include "report/pdf_layout.h"
 #include "report/report_format.h"
 #include "results_json.h"
 
@@ -30,6 +31,8 @@ QString inputText(double v) {
     return std::abs(v) >= 1000 ? q(cost::formatHuman(v, "")) : QString::number(v, 'g', 4);
 }
 
+/// Charts are as wide as the report page's content.
+constexpr double kWidthMm = PdfLayout::kContentWidthMm;
 /// PNG resolution: print quality for slides and documents.
 constexpr double kPngDpi = 300.0;
 /// SVG user units per inch: 90 is QSvgGenerator's default and what Inkscape and browsers assume for px.
@@ -57,7 +60,7 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
                         moneyText(v) + QStringLiteral("  ") + q(formatPercent(r.capex.share(cat))),
                         chartColor(i)});
     }
-    charts.push_back({"capex_by_category", QStringLiteral("Capex by category"), 174.0, 72.0,
+    charts.push_back({"capex_by_category", QStringLiteral("Capex by category"), 72.0,
                       [bars](QPainter& p, const QRectF& rect) { drawHorizontalBars(p, rect, bars); }});
 
     // Yearly net cash flow (year 0 = capex) and its running sum (cost/finance.cpp).
@@ -68,7 +71,7 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
         net.push_back(cf.value());
         cumulative.push_back(sum);
     }
-    charts.push_back({"cash_flow", QStringLiteral("Yearly cash flow"), 174.0, 62.0,
+    charts.push_back({"cash_flow", QStringLiteral("Yearly cash flow"), 62.0,
                       [net, cumulative](QPainter& p, const QRectF& rect) {
                           drawCashFlowChart(p, rect, net, cumulative, moneyText);
                       }});
@@ -87,7 +90,7 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
         const std::string unit = f ? f->unit : std::string();
         const std::string key = t.output;
         charts.push_back({"sensitivity",
-                          QStringLiteral("Sensitivity of %1").arg(f ? q(f->label) : q(t.output)), 174.0,
+                          QStringLiteral("Sensitivity of %1").arg(f ? q(f->label) : q(t.output)),
                           22.0 + 7.5 * static_cast<double>(items.size()),
                           [items, base = t.base, key, unit](QPainter& p, const QRectF& rect) {
                               drawTornado(p, rect, items, base,
@@ -113,7 +116,7 @@ std::vector<ReportChart> comparisonCharts(const ComparisonInput& input) {
             values.back().push_back(it == res->capex.byCategory.end() ? 0.0 : it->second.value());
         }
     }
-    return {{"capex_by_category", QStringLiteral("Capex by category"), 174.0, 85.0,
+    return {{"capex_by_category", QStringLiteral("Capex by category"), 85.0,
              [columns, series, values](QPainter& p, const QRectF& rect) {
                  drawStackedColumns(p, rect, columns, series, values, moneyText);
              }}};
@@ -128,8 +131,7 @@ void writeCharts(const std::vector<ReportChart>& charts, const std::string& dire
         // PNG: the chart at 300 dpi on white, the size it has on the report page.
         {
             AtomicFile& file = dir.file(chart.name + ".png");
-            QImage image(toDots(chart.widthMm, kPngDpi), toDots(chart.heightMm, kPngDpi),
-                         QImage::Format_RGB32);
+            QImage image(toDots(kWidthMm, kPngDpi), toDots(chart.heightMm, kPngDpi), QImage::Format_RGB32);
             const int dotsPerMetre = static_cast<int>(std::lround(kPngDpi / 0.0254));
             image.setDotsPerMeterX(dotsPerMetre);
             image.setDotsPerMeterY(dotsPerMetre);
@@ -149,7 +151,7 @@ void writeCharts(const std::vector<ReportChart>& charts, const std::string& dire
             QSvgGenerator svg;
             svg.setFileName(QString::fromStdString(file.tempPath()));
             svg.setResolution(kSvgDpi);
-            const QSize size(toDots(chart.widthMm, kSvgDpi), toDots(chart.heightMm, kSvgDpi));
+            const QSize size(toDots(kWidthMm, kSvgDpi), toDots(chart.heightMm, kSvgDpi));
             svg.setSize(size);
             svg.setViewBox(QRect(QPoint(0, 0), size));
             svg.setTitle(chart.title);

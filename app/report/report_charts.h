@@ -17,8 +17,8 @@ namespace ctwin::app {
 struct ReportChart {
     std::string name; ///< file stem: "capex_by_category", "cash_flow", "sensitivity"
     QString title;
-    double widthMm = 174.0; ///< as laid out on the report page (A4 less the margins)
-    double heightMm = 70.0;
+    /// Height on the report page; every chart takes the page's content width (PdfLayout::kContentWidthMm).
+    double heightMm = 0;
     std::function<void(QPainter&, const QRectF&)> paint;
 };
 
@@ -29,7 +29,8 @@ std::vector<ReportChart> reportCharts(const ReportInput& input);
 std::vector<ReportChart> comparisonCharts(const ComparisonInput& input);
 inline constexpr size_t kMaxTornadoBars = 15;
 
-/// Writes each chart as NAME.png (300 dpi, white background) and NAME.svg into `directory`, created when
+/// Writes each chart as NAME.png (300 dpi, white background) and NAME.svg into `directory`, at the size it
+/// has on the report page, created when
 /// missing; all files or none (AtomicDirectory). Needs a QGuiApplication (fonts). Throws model::InputError
 /// naming the directory or file when it cannot be written.
 void writeCharts(const std::vector<ReportChart>& charts, const std::string& directory);

@@ -49,11 +49,12 @@ Display* openDisplay(std::string* why) {
                    "xvfb-run -a";
         return nullptr;
     }
+    constexpr int kAttempts = 8; // pauses of 25 ms doubling between them: 25 x (2^7 - 1) = 3.2 s in all
     auto pause = std::chrono::milliseconds(25);
-    for (int attempt = 0; attempt < 8; ++attempt) {
+    for (int attempt = 1;; ++attempt) {
         if (Display* d = XOpenDisplay(name)) return d;
-        if (attempt == 7) break;
-        std::this_thread::sleep_for(pause); // 25 ms, doubling: 3.2 s in all
+        if (attempt == kAttempts) break;
+        std::this_thread::sleep_for(pause);
         pause *= 2;
     }
     if (why) *why = std::string("cannot open X display '") + name + "': run under Xvfb, e.g. xvfb-run -a";
