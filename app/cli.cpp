@@ -8,6 +8,7 @@
 #include "evaluate.h"
 #include "input_error.h"
 #include "monte_carlo.h"
+#include "new_command.h"
 #include "reliability.h"
 #include "render_command.h"
 #include "report/finance_report.h"
@@ -717,6 +718,7 @@ const std::vector<Command>& commands() {
          "when\n"
          "no display is available or the image cannot be written.",
          cmdRender},
+        {"new", kNewSynopsis, kNewHelp, runNewCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",
          cmdVersion},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",

@@ -11,6 +11,7 @@
 #include "gui/analysis_controller.h"
 #include "gui/autosave.h"
 #include "gui/dialog_prompts.h"
+#include "gui/new_design_wizard.h"
 #include "gui/document_editor.h"
 #include "gui/settings_dialog.h"
 #include "gui/theme.h"
@@ -400,6 +401,9 @@ void MainWindow::buildMenus() {
         }
         fromReference->setToolTipsVisible(true);
     }
+    file->addAction(tr("New from &target..."), this, [this] {
+        if (maybeSave()) newFromTarget();
+    });
     auto* openAction = file->addAction(
         style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), QKeySequence::Open, this, [this] {
             const QString path =
@@ -594,6 +598,14 @@ bool MainWindow::newFromReference(const QString& path) {
         m_prompts->showError(this, tr("Cannot open reference design"), QString::fromUtf8(e.what()));
         return false;
     }
+    afterLoad(QString(), false);
+    return true;
+}
+
+bool MainWindow::newFromTarget() {
+    NewDesignWizard wizard(m_catalog, m_defaults, this);
+    if (wizard.exec() != QDialog::Accepted) return false;
+    m_document.reset(wizard.takeProject());
     afterLoad(QString(), false);
     return true;
 }

@@ -59,6 +59,8 @@ public:
     void newDesign();
     /// A copy of a reference design as a new untitled design.
     bool newFromReference(const QString& path);
+    /// File > New from target: the generator wizard; its design becomes a new untitled design.
+    bool newFromTarget();
     bool save();
     bool saveAs(const QString& path = {});
     bool exportJson(const QString& path = {});

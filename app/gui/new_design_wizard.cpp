@@ -1,0 +1,214 @@
+#include "new_design_wizard.h"
+
+#include "input_error.h"
+#include "new_command.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace ctwin::app {
+
+namespace {
+
+/// A number typed in the user's locale or in C notation; nullopt for text, NaN or infinity.
+std::optional<double> parseNumber(const QString& text) {
+    bool ok = false;
+    double v = QLocale().toDouble(text.trimmed(), &ok);
+    if (!ok) v = QLocale::c().toDouble(text.trimmed(), &ok);
+    if (!ok || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+} // namespace
+
+NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::AssumptionSet& defaults, QWidget* parent)
+    : QDialog(parent), m_catalog(catalog), m_defaults(defaults) {
+    setWindowTitle(tr("New design from target"));
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    layout->addLayout(form);
+
+    m_targetKind = new QComboBox(this);
+    m_targetKind->setObjectName(QStringLiteral("targetKind"));
+    m_targetKind->addItem(tr("GPUs"), QStringLiteral("gpus"));
+    m_targetKind->addItem(tr("IT power (MW)"), QStringLiteral("it_mw"));
+    m_targetValue = new QLineEdit(QStringLiteral("100000"), this);
+    m_targetValue->setObjectName(QStringLiteral("targetValue"));
+    m_targetValue->setToolTip(tr("Sellable GPUs (rounded up to whole racks; hot spares come on top), or peak IT "
+                                 "power in MW (met within one rack)"));
+    auto* targetRow = new QHBoxLayout;
+    targetRow->addWidget(m_targetKind);
+    targetRow->addWidget(m_targetValue, 1);
+    form->addRow(tr("&Target:"), targetRow);
+
+    m_rack = new QComboBox(this);
+    m_rack->setObjectName(QStringLiteral("rackType"));
+    for (const auto* r : m_catalog.byCategory("racks"))
+        if (r->kind == "compute")
+            m_rack->addItem(QString::fromStdString(r->name + " (" + r->id + ")"), QString::fromStdString(r->id));
+    if (const int i = m_rack->findData(QStringLiteral("gb200-nvl72")); i >= 0) m_rack->setCurrentIndex(i);
+    form->addRow(tr("&Rack type:"), m_rack);
+
+    m_cooling = new QComboBox(this);
+    m_cooling->setObjectName(QStringLiteral("cooling"));
+    m_cooling->addItem(tr("Liquid, dry coolers"), QStringLiteral("dry_cooler"));
+    m_cooling->addItem(tr("Liquid, cooling towers"), QStringLiteral("tower"));
+    m_cooling->addItem(tr("Liquid, chillers"), QStringLiteral("chiller"));
+    m_cooling->addItem(tr("Air"), QStringLiteral("air"));
+    form->addRow(tr("&Cooling:"), m_cooling);
+
+    m_buildings = new QSpinBox(this);
+    m_buildings->setObjectName(QStringLiteral("buildings"));
+    m_buildings->setRange(1, 100);
+    m_buildings->setValue(4);
+    m_halls = new QSpinBox(this);
+    m_halls->setObjectName(QStringLiteral("halls"));
+    m_halls->setRange(1, 50);
+    m_halls->setValue(2);
+    form->addRow(tr("&Buildings:"), m_buildings);
+    form->addRow(tr("&Halls per building:"), m_halls);
+
+    m_siteName = new QLineEdit(tr("Site 1"), this);
+    m_siteName->setObjectName(QStringLiteral("siteName"));
+    m_lat = new QLineEdit(QStringLiteral("0"), this);
+    m_lat->setObjectName(QStringLiteral("lat"));
+    m_lon = new QLineEdit(QStringLiteral("0"), this);
+    m_lon->setObjectName(QStringLiteral("lon"));
+    auto* latLon = new QHBoxLayout;
+    latLon->addWidget(new QLabel(tr("lat"), this));
+    latLon->addWidget(m_lat);
+    latLon->addWidget(new QLabel(tr("lon"), this));
+    latLon->addWidget(m_lon);
+    form->addRow(tr("&Site:"), m_siteName);
+    form->addRow(QString(), latLon);
+
+    m_tiers = new QComboBox(this);
+    m_tiers->setObjectName(QStringLiteral("tiers"));
+    m_tiers->addItem(tr("Fewest that fit"), 0);
+    m_tiers->addItem(tr("1 tier"), 1);
+    m_tiers->addItem(tr("2 tiers"), 2);
+    m_tiers->addItem(tr("3 tiers"), 3);
+    m_oversubscription = new QLineEdit(QStringLiteral("1"), this);
+    m_oversubscription->setObjectName(QStringLiteral("oversubscription"));
+    m_oversubscription->setToolTip(tr("Downlink:uplink ratio at the top tier boundary (1 = non-blocking)"));
+    form->addRow(tr("Back-end &tiers:"), m_tiers);
+    form->addRow(tr("&Oversubscription 1:"), m_oversubscription);
+
+    m_preview = new QLabel(this);
+    m_preview->setObjectName(QStringLiteral("preview"));
+    m_preview->setWordWrap(true);
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(QStringLiteral("problem"));
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    layout->addWidget(m_preview);
+    layout->addWidget(m_problem);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (canAccept()) accept();
+    });
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    // Generating and evaluating a 100K-GPU design takes a fraction of a second: regenerate after a short pause
+    // in typing rather than on every keystroke.
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(250);
+    connect(m_timer, &QTimer::timeout, this, &NewDesignWizard::refreshNow);
+    for (auto* e : {m_targetValue, m_siteName, m_lat, m_lon, m_oversubscription})
+        connect(e, &QLineEdit::textChanged, this, &NewDesignWizard::scheduleRefresh);
+    for (auto* c : {m_targetKind, m_rack, m_cooling, m_tiers})
+        connect(c, &QComboBox::currentIndexChanged, this, &NewDesignWizard::scheduleRefresh);
+    for (auto* s : {m_buildings, m_halls}) connect(s, &QSpinBox::valueChanged, this, &NewDesignWizard::scheduleRefresh);
+    refreshNow();
+}
+
+std::optional<cost::TargetSpec> NewDesignWizard::target(QString* problem) const {
+    auto refuse = [&](const QString& why) {
+        if (problem) *problem = why;
+        return std::optional<cost::TargetSpec>();
+    };
+    cost::TargetSpec t;
+    const auto value = parseNumber(m_targetValue->text());
+    const bool gpus = m_targetKind->currentData().toString() == QStringLiteral("gpus");
+    if (!value) return refuse(tr("The target must be a number (got '%1').").arg(m_targetValue->text()));
+    if (*value <= 0) return refuse(gpus ? tr("The GPU count must be above zero.") : tr("The IT power must be above zero."));
+    if (gpus)
+        t.gpus = *value;
+    else
+        t.itMw = *value;
+    t.rackType = m_rack->currentData().toString().toStdString();
+    t.cooling = m_cooling->currentData().toString().toStdString();
+    t.buildings = m_buildings->value();
+    t.hallsPerBuilding = m_halls->value();
+    t.site.name = m_siteName->text().trimmed().toStdString();
+    if (t.site.name.empty()) return refuse(tr("The site needs a name."));
+    const auto lat = parseNumber(m_lat->text()), lon = parseNumber(m_lon->text());
+    if (!lat || std::abs(*lat) > 90) return refuse(tr("Latitude must be a number from -90 to 90."));
+    if (!lon || std::abs(*lon) > 180) return refuse(tr("Longitude must be a number from -180 to 180."));
+    t.site.latDeg = *lat, t.site.lonDeg = *lon;
+    if (const int tiers = m_tiers->currentData().toInt(); tiers > 0) t.tiers = tiers;
+    const auto over = parseNumber(m_oversubscription->text());
+    if (!over || *over < 1 || *over > 64) return refuse(tr("Oversubscription must be a ratio from 1 to 64."));
+    t.oversubscription = *over;
+    return t;
+}
+
+void NewDesignWizard::scheduleRefresh() {
+    m_project.reset();
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    m_timer->start();
+}
+
+void NewDesignWizard::refreshNow() {
+    m_timer->stop();
+    m_project.reset();
+    QString why;
+    const auto t = target(&why);
+    if (t) {
+        try {
+            auto project = cost::generateDesign(designSpecForTarget(*t), m_catalog, m_defaults);
+            const auto s = cost::summarize(project, m_catalog, m_defaults);
+            const QLocale loc;
+            m_preview->setText(tr("%1 racks (%2 hot spares) · %3 GPUs · %4 MW IT at full load · %5 building(s), "
+                                  "%6 hall(s), %7 CDUs")
+                                   .arg(loc.toString(s.racks))
+                                   .arg(loc.toString(s.spareRacks))
+                                   .arg(loc.toString(static_cast<qlonglong>(s.gpus)))
+                                   .arg(loc.toString(s.itPeakMw, 'f', 1))
+                                   .arg(s.buildings)
+                                   .arg(s.halls)
+                                   .arg(s.coolingUnits));
+            m_project = std::move(project);
+        } catch (const model::InputError& e) {
+            why = QString::fromStdString(e.problem());
+        } catch (const std::exception& e) {
+            why = QString::fromUtf8(e.what());
+        }
+    }
+    if (!m_project) m_preview->setText(tr("No design: fix the problem below."));
+    m_problem->setText(why);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_project.has_value());
+}
+
+QString NewDesignWizard::problem() const { return m_problem->text(); }
+QString NewDesignWizard::previewText() const { return m_preview->text(); }
+bool NewDesignWizard::canAccept() const { return m_project.has_value() && !m_timer->isActive(); }
+
+model::Project NewDesignWizard::takeProject() {
+    model::Project p = std::move(*m_project);
+    m_project.reset();
+    return p;
+}
+
+} // namespace ctwin::app

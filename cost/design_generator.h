@@ -1,0 +1,44 @@
+#pragma once
+// The design generator: lays out an ordinary model::Project from a generator spec (design_spec.h). One
+// generator serves `clustertwin-cli new`, File > New from target and the shipped reference designs
+// (data/reference/specs/*.json), so the layout rules below live in one place.
+
+#include <string>
+
+#include "assumption.h"
+#include "catalog.h"
+#include "design_spec.h"
+#include "project.h"
+
+namespace ctwin::cost {
+
+/// Summary of a generated design, for previews and CLI messages.
+struct GeneratedSummary {
+    int racks = 0;
+    int spareRacks = 0;
+    double gpus = 0;
+    int buildings = 0;
+    int halls = 0;
+    int coolingUnits = 0;
+    /// Peak IT power (cost::evaluate's power.itPeak: racks at load, spares idle, network, storage, WAN).
+    double itPeakMw = 0;
+};
+
+/// Expands simple targets into an explicit layout (sites, buildings, halls, fabrics, storage) without
+/// generating the design. GPU targets round up to whole racks; an IT-power target is met by evaluating the
+/// design (the network's share of IT power depends on the fabric size) and adjusting the rack count until
+/// the peak IT power is within one rack's power of the target. `defaults` are data/assumptions.json.
+/// Throws model::InputError for impossible targets.
+DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog, const model::AssumptionSet& defaults);
+
+/// Lays out the design. Entities the spec gives in full (project info, assumptions, site fields, links,
+/// training jobs, inference services, explicit fabrics) pass through unchanged. Throws model::InputError
+/// naming the spec entity and field when the spec cannot be laid out (unknown catalog ids, a CDU count
+/// that does not fit the row ends, a back-end that does not fit the switch radix).
+model::Project generateDesign(const DesignSpec& spec, const model::Catalog& catalog,
+                              const model::AssumptionSet& defaults);
+
+GeneratedSummary summarize(const model::Project& project, const model::Catalog& catalog,
+                           const model::AssumptionSet& defaults);
+
+} // namespace ctwin::cost
