@@ -15,24 +15,30 @@
 namespace ctwin::app {
 
 const char* const kNewSynopsis =
-    "new (--gpus N | --it-mw X) --rack ID [--buildings B] [--halls H] [--cooling dry_cooler|tower|chiller|air] "
+    "new (--gpus N | --it-mw X) --rack ID [--buildings B] [--halls H] [--cooling "
+    "dry_cooler|tower|chiller|air] "
     "[--site NAME --lat X --lon Y] [--tiers 1|2|3] [--planes P] [--oversubscription R] [--spares F] "
     "[--spec FILE] --out FILE";
 const char* const kNewHelp =
-    "Lays out a new design from targets with the design generator (the one behind File > New from target and\n"
+    "Lays out a new design from targets with the design generator (the one behind File > New from target "
+    "and\n"
     "the shipped reference designs): sites, buildings, halls, rows, racks with hot spares, A/B power feeds,\n"
-    "liquid-cooling loops with CDU counts from heat and N+1 redundancy, a back-end fabric sized to fit the switch\n"
+    "liquid-cooling loops with CDU counts from heat and N+1 redundancy, a back-end fabric sized to fit the "
+    "switch\n"
     "radix, a front-end network and a flash file system. The result is an ordinary design to edit.\n"
     "  --gpus N            sellable GPUs, rounded up to whole racks (hot spares come on top)\n"
-    "  --it-mw X           or: peak IT power in MW (evaluate's 'IT power at full load'), met within one rack\n"
+    "  --it-mw X           or: peak IT power in MW (evaluate's 'IT power at full load'), met within one "
+    "rack\n"
     "  --rack ID           compute rack type from the catalog (e.g. gb200-nvl72, hgx-h100-2srv)\n"
     "  --buildings B       buildings on the site (default 1); --halls H halls per building (default 1)\n"
     "  --cooling C         air, or liquid with dry_cooler (default), tower or chiller heat rejection\n"
     "  --site NAME --lat X --lon Y   the site (default 'Site 1' at 0, 0)\n"
-    "  --tiers T --planes P --oversubscription R   back-end shape (default: fewest tiers, then planes, that fit;\n"
+    "  --tiers T --planes P --oversubscription R   back-end shape (default: fewest tiers, then planes, that "
+    "fit;\n"
     "                      R applies at the top tier boundary, default 1 = non-blocking)\n"
     "  --spares F          hot-spare racks as a fraction of sellable racks (default assumptions: 0.02)\n"
-    "  --spec FILE         a generator spec (data/FORMAT.md section 4); target options given here override its\n"
+    "  --spec FILE         a generator spec (data/FORMAT.md section 4); target options given here override "
+    "its\n"
     "                      target\n"
     "  --out FILE          .json or .ctwin, written atomically\n"
     "Impossible targets (no GPUs, an unknown or non-compute rack, more halls than racks, NaN) exit 3.";
@@ -70,8 +76,8 @@ int whole(const std::string& option, const std::string& text) {
 
 int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     static const std::vector<std::string> valued = {
-        "--gpus", "--it-mw", "--rack", "--buildings", "--halls", "--cooling", "--site", "--lat", "--lon",
-        "--tiers", "--planes", "--oversubscription", "--spares", "--spec", "--out"};
+        "--gpus", "--it-mw", "--rack",   "--buildings",        "--halls",  "--cooling", "--site", "--lat",
+        "--lon",  "--tiers", "--planes", "--oversubscription", "--spares", "--spec",    "--out"};
     std::map<std::string, std::string> opt;
     try {
         for (size_t i = 0; i < args.size(); ++i) {
@@ -80,7 +86,8 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
             if (const auto eq = key.find('='); key.rfind("--", 0) == 0 && eq != std::string::npos)
                 value = key.substr(eq + 1), key = key.substr(0, eq), inline_value = true;
             if (std::find(valued.begin(), valued.end(), key) == valued.end())
-                throw Usage{key.rfind("--", 0) == 0 ? "unknown option " + key : "unexpected argument '" + key + "'"};
+                throw Usage{key.rfind("--", 0) == 0 ? "unknown option " + key
+                                                    : "unexpected argument '" + key + "'"};
             if (!inline_value) {
                 if (i + 1 >= args.size()) throw Usage{"option " + key + " needs a value"};
                 value = args[++i];
@@ -133,8 +140,9 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
     store::saveDesign(project, opt["--out"]);
     const auto s = cost::summarize(project, catalog, defaults);
     out << "wrote " << opt["--out"] << ": " << s.racks << " racks (" << s.spareRacks << " hot spares), "
-        << static_cast<long long>(s.gpus) << " GPUs, " << s.buildings << " building(s), " << s.halls << " hall(s), "
-        << s.coolingUnits << " CDUs, IT power at full load " << std::round(s.itPeakMw * 100) / 100 << " MW\n";
+        << static_cast<long long>(s.gpus) << " GPUs, " << s.buildings << " building(s), " << s.halls
+        << " hall(s), " << s.coolingUnits << " CDUs, IT power at full load "
+        << std::round(s.itPeakMw * 100) / 100 << " MW\n";
     return kExitOk;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
+#include "design_spec.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-#include "design_spec.h"
 
 namespace ctwin::app {
 

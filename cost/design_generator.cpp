@@ -14,14 +14,17 @@
 
 // Layout conventions (carried over from data/reference/generate.py, where the shipped references were first
 // laid out; FORMAT.md leaves them to the writer):
-//  * A rack's x_m, y_m is the corner of its footprint with the smallest hall coordinates; racks in a row stand
-//    side by side along +x at the rack width; rows step along +y at (row depth + aisle) and alternate rotation
-//    0 / 180 degrees so that pairs of rows face each other across a shared aisle (hot/cold aisle containment).
-//    Every hall keeps >= 3 m of clear perimeter, so racks are inside the hall even if a reader takes x_m, y_m as
-//    the footprint centre. A row's x_m, y_m is the position of its first rack.
-//  * A "column" is a block of rows side by side in y; columns are separated by a cross aisle. Each column of a
-//    liquid hall is one cooling loop (one CDU group), so a loop failure takes down a contiguous block of racks
-//    (the engine's blast radius follows the layout). CDUs stand at the row ends, 0.6 m from the first/last rack.
+//  * A rack's x_m, y_m is the corner of its footprint with the smallest hall coordinates; racks in a row
+//  stand
+//    side by side along +x at the rack width; rows step along +y at (row depth + aisle) and alternate
+//    rotation 0 / 180 degrees so that pairs of rows face each other across a shared aisle (hot/cold aisle
+//    containment). Every hall keeps >= 3 m of clear perimeter, so racks are inside the hall even if a reader
+//    takes x_m, y_m as the footprint centre. A row's x_m, y_m is the position of its first rack.
+//  * A "column" is a block of rows side by side in y; columns are separated by a cross aisle. Each column of
+//  a
+//    liquid hall is one cooling loop (one CDU group), so a loop failure takes down a contiguous block of
+//    racks (the engine's blast radius follows the layout). CDUs stand at the row ends, 0.6 m from the
+//    first/last rack.
 //  * Halls sit side by side in x inside their building with 6 m corridors, a 6 m wall zone at both ends, an
 //    electrical gallery on the -y side and a mechanical gallery on the +y side.
 //  * Buildings sit on their site's campus in a grid of at most 3 per row, 40 m apart.
@@ -41,17 +44,17 @@ using units::watt;
 
 const char* const kSpecFile = "generator spec";
 
-// Aisles: 1.2 m for air-cooled halls (hot/cold aisle minimum for 8-GPU servers), 1.8 m for liquid-cooled NVL72
-// halls (room for manifolds and service carts); estimates.
+// Aisles: 1.2 m for air-cooled halls (hot/cold aisle minimum for 8-GPU servers), 1.8 m for liquid-cooled
+// NVL72 halls (room for manifolds and service carts); estimates.
 constexpr double kAisleAirM = 1.2;
 constexpr double kAisleLiquidM = 1.8;
 // Rows are laid out on at least a 1.2 m row depth even where the catalog rack is shallower (1.068 m NVL72).
 constexpr double kMinRowDepthM = 1.2;
-constexpr double kHallClearM = 3.0;       // perimeter walkway
-constexpr double kCduGapM = 0.6;          // between a row end and its CDU
-constexpr double kAirHandlerZoneM = 2.0;  // fan walls / CRAH units at the row ends of air halls (estimate)
-constexpr double kWalkwayM = 2.4;         // clear walkway in a cross aisle besides the CDUs
-constexpr double kBuildingWallM = 6.0;    // wall zone at both ends of a building
+constexpr double kHallClearM = 3.0;      // perimeter walkway
+constexpr double kCduGapM = 0.6;         // between a row end and its CDU
+constexpr double kAirHandlerZoneM = 2.0; // fan walls / CRAH units at the row ends of air halls (estimate)
+constexpr double kWalkwayM = 2.4;        // clear walkway in a cross aisle besides the CDUs
+constexpr double kBuildingWallM = 6.0;   // wall zone at both ends of a building
 constexpr double kBuildingCorridorM = 6.0;
 // Electrical and mechanical galleries: 14 m deep or 0.2 m per MW of IT in the building, whichever is larger
 // (they grow with the gear they hold; estimate).
@@ -74,9 +77,13 @@ constexpr double kCapacityMargin = 1.1;
 // Floating-point slack of ceilings, as in generate.py's ceil_to.
 constexpr double kCeilEps = 1e-9;
 
-double ceilTo(double x, double step) { return std::ceil(x / step - kCeilEps) * step; }
+double ceilTo(double x, double step) {
+    return std::ceil(x / step - kCeilEps) * step;
+}
 /// Millimetre precision for positions.
-double r3(double x) { return std::round(x * 1000.0) / 1000.0; }
+double r3(double x) {
+    return std::round(x * 1000.0) / 1000.0;
+}
 
 [[noreturn]] void fail(const std::string& kind, const std::string& id, const std::string& field,
                        const std::string& problem) {
@@ -85,32 +92,37 @@ double r3(double x) { return std::round(x * 1000.0) / 1000.0; }
 
 double cv(const CatalogItem& item, const char* key, bool high = false) {
     const auto* v = item.find(key);
-    if (!v) throw InputError(InputLocation{"catalog", "catalog item", item.id, item.name, key}, "missing value");
+    if (!v)
+        throw InputError(InputLocation{"catalog", "catalog item", item.id, item.name, key}, "missing value");
     return high ? v->high : v->base;
 }
 
-const CatalogItem& catalogItem(const model::Catalog& catalog, const std::string& id, const std::string& category,
-                               const std::string& kind, const std::string& ownerKind, const std::string& ownerId,
+const CatalogItem& catalogItem(const model::Catalog& catalog, const std::string& id,
+                               const std::string& category, const std::string& kind,
+                               const std::string& ownerKind, const std::string& ownerId,
                                const std::string& field) {
     const auto* item = catalog.find(id);
     if (!item) fail(ownerKind, ownerId, field, "unknown catalog id '" + id + "'");
     if (item->category != category)
         fail(ownerKind, ownerId, field, "'" + id + "' is a " + item->category + " item, not " + category);
     if (!kind.empty() && item->kind != kind)
-        fail(ownerKind, ownerId, field, "'" + id + "' is a " + item->kind + " " + category + " item, not " + kind);
+        fail(ownerKind, ownerId, field,
+             "'" + id + "' is a " + item->kind + " " + category + " item, not " + kind);
     return *item;
 }
 
 std::vector<int> evenSplit(int n, int k) {
     std::vector<int> out(k, n / k);
-    for (int i = 0; i < n % k; ++i) ++out[i];
+    for (int i = 0; i < n % k; ++i)
+        ++out[i];
     return out;
 }
 
 /// Indices of `pick` items spread evenly over `total` (deterministic).
 std::set<int> spread(int total, int pick) {
     std::set<int> out;
-    for (int i = 0; i < pick; ++i) out.insert(static_cast<int>(((2LL * i + 1) * total) / (2LL * pick)));
+    for (int i = 0; i < pick; ++i)
+        out.insert(static_cast<int>(((2LL * i + 1) * total) / (2LL * pick)));
     return out;
 }
 
@@ -120,7 +132,8 @@ std::string columnLabel(size_t ci) {
 }
 
 std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -132,7 +145,9 @@ std::string twoDigits(int n) {
 
 /// Utility MV transformer, generator on the LV bus, LV switchgear, static UPS, row busway (2N Tier III-style
 /// chain; data/FORMAT.md power ids).
-std::vector<std::string> standardChain() { return {"xfmr-mv", "genset", "switchgear-lv", "ups-static", "busway-row"}; }
+std::vector<std::string> standardChain() {
+    return {"xfmr-mv", "genset", "switchgear-lv", "ups-static", "busway-row"};
+}
 
 double rackLiquidW(const CatalogItem& rack, bool high) {
     return cv(rack, "power_load_w", high) * cv(rack, "liquid_fraction", high);
@@ -158,7 +173,8 @@ struct HallPlan {
     const CatalogItem* cdu = nullptr;
     const CatalogItem* plant = nullptr;
     int nRacks = 0;
-    double rackW = 0, rowDepth = 0, aisle = 0, pitch = 0, cduW = 0, endZone = 0, marginX = 0, marginY = 0, cross = 0;
+    double rackW = 0, rowDepth = 0, aisle = 0, pitch = 0, cduW = 0, endZone = 0, marginX = 0, marginY = 0,
+           cross = 0;
     std::vector<double> columnLength;
     double width = 0, depth = 0;
 };
@@ -168,16 +184,20 @@ HallPlan planHall(const HallSpec& h, const model::Catalog& catalog) {
     p.spec = &h;
     p.rack = &catalogItem(catalog, h.rackType, "racks", "", "hall", h.id, "rack_type");
     if (p.rack->kind != "compute" || cv(*p.rack, "gpus") <= 0)
-        fail("hall", h.id, "rack_type", "'" + h.rackType + "' is a " + p.rack->kind + " rack; halls hold compute racks");
-    for (const auto& c : h.columns) p.nRacks += std::accumulate(c.begin(), c.end(), 0);
+        fail("hall", h.id, "rack_type",
+             "'" + h.rackType + "' is a " + p.rack->kind + " rack; halls hold compute racks");
+    for (const auto& c : h.columns)
+        p.nRacks += std::accumulate(c.begin(), c.end(), 0);
     if (h.spares > p.nRacks)
-        fail("hall", h.id, "spares", std::to_string(h.spares) + " spares for " + std::to_string(p.nRacks) + " racks");
+        fail("hall", h.id, "spares",
+             std::to_string(h.spares) + " spares for " + std::to_string(p.nRacks) + " racks");
     p.rackW = cv(*p.rack, "width_m");
     p.rowDepth = std::max(kMinRowDepthM, cv(*p.rack, "depth_m"));
     const bool liquid = h.cooling.has_value();
     if (!liquid && cv(*p.rack, "liquid_fraction") > 0)
         fail("hall", h.id, "cooling",
-             "rack type '" + h.rackType + "' rejects " + std::to_string(int(cv(*p.rack, "liquid_fraction") * 100)) +
+             "rack type '" + h.rackType + "' rejects " +
+                 std::to_string(int(cv(*p.rack, "liquid_fraction") * 100)) +
                  " % of its heat to liquid; give the hall liquid cooling");
     p.aisle = liquid ? kAisleLiquidM : kAisleAirM;
     p.pitch = p.rowDepth + p.aisle;
@@ -245,7 +265,7 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
             std::vector<model::Point2> ends;
             for (size_t ri = 0; ri < col.size(); ++ri) {
                 const double y = h.marginY + static_cast<double>(ri) * h.pitch;
-                ends.push_back({x - kCduGapM - h.cduW, y});           // west end of the row
+                ends.push_back({x - kCduGapM - h.cduW, y});            // west end of the row
                 ends.push_back({x + col[ri] * h.rackW + kCduGapM, y}); // east end of the row
             }
             if (nCdu > static_cast<int>(ends.size()))
@@ -264,7 +284,8 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
             loop.supplyTempC = s.cooling->supplyTempC;
             loop.deltaT = s.cooling->deltaTK * units::kelvin;
             loop.plant = s.cooling->plant;
-            for (int i : spread(static_cast<int>(ends.size()), nCdu)) loop.cdus.push_back({r3(ends[i].xM), r3(ends[i].yM)});
+            for (int i : spread(static_cast<int>(ends.size()), nCdu))
+                loop.cdus.push_back({r3(ends[i].xM), r3(ends[i].yM)});
             proj.coolingLoops.push_back(std::move(loop));
         }
         for (size_t ri = 0; ri < col.size(); ++ri) {
@@ -300,11 +321,14 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
 void addBuilding(model::Project& proj, const BuildingSpec& bs, const std::string& siteId,
                  const model::Catalog& catalog) {
     std::vector<HallPlan> plans;
-    for (const auto& h : bs.halls) plans.push_back(planHall(h, catalog));
+    for (const auto& h : bs.halls)
+        plans.push_back(planHall(h, catalog));
     double width = 2 * kBuildingWallM, itW = 0, maxDepth = 0;
-    for (const auto& h : plans) width += h.width, itW += h.nRacks * cv(*h.rack, "power_load_w");
+    for (const auto& h : plans)
+        width += h.width, itW += h.nRacks * cv(*h.rack, "power_load_w");
     width += kBuildingCorridorM * static_cast<double>(plans.size() - 1);
-    for (const auto& h : plans) maxDepth = std::max(maxDepth, h.depth);
+    for (const auto& h : plans)
+        maxDepth = std::max(maxDepth, h.depth);
     const double gallery = std::max(kGalleryM, std::ceil(kGalleryMPerMw * (itW / 1e6)));
 
     model::Building b;
@@ -341,7 +365,8 @@ void addBuilding(model::Project& proj, const BuildingSpec& bs, const std::string
         if (h.plant) cop = cop > 0 ? std::min(cop, cv(*h.plant, "cop")) : cv(*h.plant, "cop");
     double eff = 1.0;
     for (const auto& c : plans.front().spec->chain.empty() ? standardChain() : plans.front().spec->chain)
-        eff *= cv(catalogItem(catalog, c, "power", "", "hall", plans.front().spec->id, "chain"), "efficiency");
+        eff *=
+            cv(catalogItem(catalog, c, "power", "", "hall", plans.front().spec->id, "chain"), "efficiency");
     const double cooling = (liquid > 0 ? liquid / cop : 0.0) + (it - liquid) * kAirCoolingWPerW;
     double est = it * kNetworkOverhead / eff + cooling + kMiscFacility * it;
     double pumps = 0;
@@ -364,10 +389,15 @@ void placeBuildings(model::Project& proj) {
     for (const auto& s : order) {
         const auto& bs = bySite[s];
         double maxW = 0, maxD = 0;
-        for (const auto* b : bs) maxW = std::max(maxW, b->width.value()), maxD = std::max(maxD, b->depth.value());
+        for (const auto* b : bs)
+            maxW = std::max(maxW, b->width.value()), maxD = std::max(maxD, b->depth.value());
         for (size_t i = 0; i < bs.size(); ++i) {
-            bs[i]->x = (kCampusOriginM + static_cast<double>(i % kBuildingsPerCampusRow) * (maxW + kCampusGapM)) * meter;
-            bs[i]->y = (kCampusOriginM + static_cast<double>(i / kBuildingsPerCampusRow) * (maxD + kCampusGapM)) * meter;
+            bs[i]->x =
+                (kCampusOriginM + static_cast<double>(i % kBuildingsPerCampusRow) * (maxW + kCampusGapM)) *
+                meter;
+            bs[i]->y =
+                (kCampusOriginM + static_cast<double>(i / kBuildingsPerCampusRow) * (maxD + kCampusGapM)) *
+                meter;
         }
     }
 }
@@ -376,8 +406,10 @@ void placeBuildings(model::Project& proj) {
 std::vector<const CatalogItem*> racksInScope(const model::Project& proj, const model::Catalog& catalog,
                                              const std::vector<std::string>& scope) {
     std::map<std::string, std::string> hallBuilding, rowBuilding;
-    for (const auto& h : proj.halls) hallBuilding[h.id] = h.building;
-    for (const auto& r : proj.rows) rowBuilding[r.id] = hallBuilding[r.hall];
+    for (const auto& h : proj.halls)
+        hallBuilding[h.id] = h.building;
+    for (const auto& r : proj.rows)
+        rowBuilding[r.id] = hallBuilding[r.hall];
     const std::set<std::string> in(scope.begin(), scope.end());
     std::vector<const CatalogItem*> out;
     for (const auto& r : proj.racks)
@@ -400,15 +432,16 @@ std::string gbps(double bps) {
 }
 
 /// Front-end (north-south, storage, management) network: one port per front-end NIC at the catalog's
-/// front-end rate, 3:1 oversubscribed at the leaf (estimate, usual for front-end networks); the smallest switch
-/// and fewest tiers that hold the endpoints, with one leaf per rack (ToR), so two tiers also need every leaf on a
-/// spine port (racks <= radix).
+/// front-end rate, 3:1 oversubscribed at the leaf (estimate, usual for front-end networks); the smallest
+/// switch and fewest tiers that hold the endpoints, with one leaf per rack (ToR), so two tiers also need
+/// every leaf on a spine port (racks <= radix).
 model::Fabric autoFrontend(const FabricSpec& fs, const model::Project& proj, const model::Catalog& catalog) {
     const auto racks = racksInScope(proj, catalog, fs.fabric.buildings);
     if (racks.empty()) fail("fabric", fs.fabric.id, "buildings", "no racks in the fabric's buildings");
     const double rate = cv(*racks.front(), "frontend_nic_bit_per_s");
     double endpoints = 0;
-    for (const auto* r : racks) endpoints += cv(*r, "frontend_nics");
+    for (const auto* r : racks)
+        endpoints += cv(*r, "frontend_nics");
     const double nRacks = static_cast<double>(racks.size());
     model::Fabric f = fs.fabric;
     if (f.name.empty()) f.name = "Front-end network";
@@ -433,7 +466,8 @@ model::Fabric autoFrontend(const FabricSpec& fs, const model::Project& proj, con
     }
     const auto* smallest = switches.empty() ? nullptr : switches.front();
     if (!smallest || cv(*smallest, "port_bit_per_s") < rate)
-        fail("fabric", f.id, "switch", "no catalog switch has a port as fast as the " + gbps(rate) + " front-end NIC");
+        fail("fabric", f.id, "switch",
+             "no catalog switch has a port as fast as the " + gbps(rate) + " front-end NIC");
     f.switchType = smallest->id;
     f.breakout = static_cast<int>(cv(*smallest, "port_bit_per_s") / rate);
     f.tiers = 3, f.oversubscription = {3.0, 1.0};
@@ -455,7 +489,8 @@ model::Fabric autoBackend(const FabricSpec& fs, const model::Project& proj, cons
     auto switches = switchesBySize(catalog);
     std::reverse(switches.begin(), switches.end());
     const std::vector<int> tierOptions = fs.tiers ? std::vector<int>{*fs.tiers} : std::vector<int>{1, 2, 3};
-    const std::vector<int> planeOptions = fs.planes ? std::vector<int>{*fs.planes} : std::vector<int>{1, 2, 4, 8};
+    const std::vector<int> planeOptions =
+        fs.planes ? std::vector<int>{*fs.planes} : std::vector<int>{1, 2, 4, 8};
     double lastEndpoints = 0;
     int lastRadix = 0;
     for (int tiers : tierOptions)
@@ -471,7 +506,8 @@ model::Fabric autoBackend(const FabricSpec& fs, const model::Project& proj, cons
                 in.leafOversubscription = tiers == 2 ? over : 1.0;
                 in.spineOversubscription = tiers == 3 ? over : 1.0;
                 in.topOfRack = tiers == 1;
-                for (const auto* r : racks) in.endpointsPerRack.push_back(cv(*r, "backend_nics") * nicRate / (planes * port));
+                for (const auto* r : racks)
+                    in.endpointsPerRack.push_back(cv(*r, "backend_nics") * nicRate / (planes * port));
                 const auto s = sizeClos(in);
                 lastEndpoints = s.endpoints, lastRadix = in.radix;
                 if (s.exceedsTierLimit) continue;
@@ -487,14 +523,16 @@ model::Fabric autoBackend(const FabricSpec& fs, const model::Project& proj, cons
                 if (tiers == 3) f.oversubscription = {1.0, over};
                 f.railOptimized = tiers > 1;
                 if (f.name.empty())
-                    f.name = "Back-end, " + std::to_string(planes) + (planes == 1 ? " plane x " : " planes x ") +
-                             gbps(port) + ", " + std::to_string(tiers) + (tiers == 1 ? " tier" : " tiers");
+                    f.name = "Back-end, " + std::to_string(planes) +
+                             (planes == 1 ? " plane x " : " planes x ") + gbps(port) + ", " +
+                             std::to_string(tiers) + (tiers == 1 ? " tier" : " tiers");
                 return f;
             }
     fail("fabric", fs.fabric.id, fs.tiers ? "tiers" : "planes",
-         "the back-end's " + std::to_string(static_cast<long long>(lastEndpoints)) + " endpoints per plane do not fit " +
-             (fs.tiers ? std::to_string(*fs.tiers) : std::string("3")) + " tiers of any catalog switch (radix " +
-             std::to_string(lastRadix) + (fs.planes ? "" : " with up to 8 planes") +
+         "the back-end's " + std::to_string(static_cast<long long>(lastEndpoints)) +
+             " endpoints per plane do not fit " + (fs.tiers ? std::to_string(*fs.tiers) : std::string("3")) +
+             " tiers of any catalog switch (radix " + std::to_string(lastRadix) +
+             (fs.planes ? "" : " with up to 8 planes") +
              "); allow more tiers or planes, or split the design into several fabrics");
 }
 
@@ -504,22 +542,25 @@ model::Project layOut(const DesignSpec& spec, const model::Catalog& catalog) {
     p.assumptions = spec.assumptions;
     for (const auto& s : spec.sites) {
         p.sites.push_back(s.site);
-        for (const auto& b : s.buildings) addBuilding(p, b, s.site.id, catalog);
+        for (const auto& b : s.buildings)
+            addBuilding(p, b, s.site.id, catalog);
     }
     placeBuildings(p);
     for (const auto& f : spec.fabrics) {
         if (!f.autoSize)
             p.fabrics.push_back(f.fabric);
         else
-            p.fabrics.push_back(f.fabric.role == "frontend" ? autoFrontend(f, p, catalog) : autoBackend(f, p, catalog));
+            p.fabrics.push_back(f.fabric.role == "frontend" ? autoFrontend(f, p, catalog)
+                                                            : autoBackend(f, p, catalog));
     }
     for (const auto& s : spec.storage) {
         model::StorageTier t = s.tier;
         if (s.writeBytesPerS) {
-            // Capacity whose aggregate write bandwidth (catalog write_bytes_per_s_per_byte x capacity) meets the
-            // target, rounded up to whole petabytes.
+            // Capacity whose aggregate write bandwidth (catalog write_bytes_per_s_per_byte x capacity) meets
+            // the target, rounded up to whole petabytes.
             const auto& type = catalogItem(catalog, t.type, "storage", "", "storage tier", t.id, "type");
-            t.capacity = ceilTo(*s.writeBytesPerS / cv(type, "write_bytes_per_s_per_byte"), 1e15) * units::byte;
+            t.capacity =
+                ceilTo(*s.writeBytesPerS / cv(type, "write_bytes_per_s_per_byte"), 1e15) * units::byte;
         }
         p.storageTiers.push_back(std::move(t));
     }
@@ -554,7 +595,8 @@ std::vector<std::vector<int>> hallColumns(int racks, int maxRow) {
     const int columns = (rows + kRowsPerColumn - 1) / kRowsPerColumn;
     const auto lengths = evenSplit(racks, rows);
     std::vector<std::vector<int>> out(columns);
-    for (int i = 0; i < rows; ++i) out[i % columns].push_back(lengths[i]);
+    for (int i = 0; i < rows; ++i)
+        out[i % columns].push_back(lengths[i]);
     return out;
 }
 
@@ -565,7 +607,8 @@ std::string cduFor(const model::Catalog& catalog, const CatalogItem& rack, int r
     for (const auto* c : catalog.byCategory("cooling")) {
         if (c->kind != "cdu") continue;
         const int n = cdusNeeded(rack, racksPerColumn, *c, "N").second;
-        if (!best || n < bestN || (n == bestN && cv(*c, "capacity_w") < cv(*best, "capacity_w"))) best = c, bestN = n;
+        if (!best || n < bestN || (n == bestN && cv(*c, "capacity_w") < cv(*best, "capacity_w")))
+            best = c, bestN = n;
     }
     if (!best) fail("target", "", "cooling", "the catalog has no CDU");
     return best->id;
@@ -577,13 +620,16 @@ struct TargetChecks {
 };
 
 TargetChecks checkTarget(const TargetSpec& t, const model::Catalog& catalog) {
-    auto bad = [](const std::string& field, const std::string& problem) { fail("target", "", field, problem); };
+    auto bad = [](const std::string& field, const std::string& problem) {
+        fail("target", "", field, problem);
+    };
     if (t.gpus && t.itMw) bad("gpus", "give a GPU count or an IT power target, not both");
     if (!t.gpus && !t.itMw) bad("gpus", "give a GPU count (gpus) or an IT power target in MW (it_mw)");
     if (t.gpus && (!std::isfinite(*t.gpus) || *t.gpus <= 0 || *t.gpus > 1e7))
         bad("gpus", "GPU count must be a number from 1 to 10,000,000, not " + std::to_string(*t.gpus));
     if (t.itMw && (!std::isfinite(*t.itMw) || *t.itMw <= 0 || *t.itMw > 1e5))
-        bad("it_mw", "IT power must be a number of MW above 0 and at most 100,000, not " + std::to_string(*t.itMw));
+        bad("it_mw",
+            "IT power must be a number of MW above 0 and at most 100,000, not " + std::to_string(*t.itMw));
     TargetChecks c;
     std::string compute;
     for (const auto* r : catalog.byCategory("racks"))
@@ -593,29 +639,37 @@ TargetChecks checkTarget(const TargetSpec& t, const model::Catalog& catalog) {
     if (!c.rack || c.rack->category != "racks")
         bad("rack_type", "unknown rack type '" + t.rackType + "' (compute rack types: " + compute + ")");
     if (c.rack->kind != "compute" || cv(*c.rack, "gpus") <= 0)
-        bad("rack_type", "'" + t.rackType + "' is a " + c.rack->kind + " rack without GPUs; choose a compute rack (" +
-                             compute + ")");
-    static const std::map<std::string, std::string> plants = {
-        {"dry_cooler", "plant-dry-cooler"}, {"tower", "plant-tower"}, {"chiller", "plant-chiller"}, {"air", ""}};
+        bad("rack_type", "'" + t.rackType + "' is a " + c.rack->kind +
+                             " rack without GPUs; choose a compute rack (" + compute + ")");
+    static const std::map<std::string, std::string> plants = {{"dry_cooler", "plant-dry-cooler"},
+                                                              {"tower", "plant-tower"},
+                                                              {"chiller", "plant-chiller"},
+                                                              {"air", ""}};
     const auto pl = plants.find(t.cooling);
-    if (pl == plants.end()) bad("cooling", "cooling must be air, dry_cooler, tower or chiller, not '" + t.cooling + "'");
+    if (pl == plants.end())
+        bad("cooling", "cooling must be air, dry_cooler, tower or chiller, not '" + t.cooling + "'");
     c.plant = pl->second;
     const double lf = cv(*c.rack, "liquid_fraction");
     if (c.plant.empty() && lf > 0)
-        bad("cooling", "'" + t.rackType + "' rejects " + std::to_string(int(std::lround(lf * 100))) +
-                           " % of its heat to liquid and cannot be air-cooled; choose dry_cooler, tower or chiller");
+        bad("cooling",
+            "'" + t.rackType + "' rejects " + std::to_string(int(std::lround(lf * 100))) +
+                " % of its heat to liquid and cannot be air-cooled; choose dry_cooler, tower or chiller");
     if (!c.plant.empty() && lf <= 0)
         bad("cooling", "'" + t.rackType + "' is air-cooled (no liquid heat); choose cooling air");
     if (t.buildings < 1 || t.buildings > 100) bad("buildings", "buildings must be from 1 to 100");
-    if (t.hallsPerBuilding < 1 || t.hallsPerBuilding > 50) bad("halls_per_building", "halls per building must be from 1 to 50");
-    if (t.spareFraction && (!std::isfinite(*t.spareFraction) || *t.spareFraction < 0 || *t.spareFraction > 0.5))
+    if (t.hallsPerBuilding < 1 || t.hallsPerBuilding > 50)
+        bad("halls_per_building", "halls per building must be from 1 to 50");
+    if (t.spareFraction &&
+        (!std::isfinite(*t.spareFraction) || *t.spareFraction < 0 || *t.spareFraction > 0.5))
         bad("spare_fraction", "spare fraction must lie in [0, 0.5]");
-    if (!std::isfinite(t.site.latDeg) || std::abs(t.site.latDeg) > 90) bad("site.lat_deg", "latitude must lie in [-90, 90]");
+    if (!std::isfinite(t.site.latDeg) || std::abs(t.site.latDeg) > 90)
+        bad("site.lat_deg", "latitude must lie in [-90, 90]");
     if (!std::isfinite(t.site.lonDeg) || std::abs(t.site.lonDeg) > 180)
         bad("site.lon_deg", "longitude must lie in [-180, 180]");
     if (t.tiers && (*t.tiers < 1 || *t.tiers > 3)) bad("tiers", "tiers must be 1, 2 or 3");
     if (t.planes && (*t.planes < 1 || *t.planes > 16)) bad("planes", "planes must be from 1 to 16");
-    if (t.oversubscription && (!std::isfinite(*t.oversubscription) || *t.oversubscription < 1 || *t.oversubscription > 64))
+    if (t.oversubscription &&
+        (!std::isfinite(*t.oversubscription) || *t.oversubscription < 1 || *t.oversubscription > 64))
         bad("oversubscription", "oversubscription must be a ratio from 1 to 64");
     return c;
 }
@@ -628,8 +682,8 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
     const int halls = t.buildings * t.hallsPerBuilding;
     if (halls > total)
         fail("target", "", "buildings",
-             std::to_string(t.buildings) + " buildings x " + std::to_string(t.hallsPerBuilding) + " halls = " +
-                 std::to_string(halls) + " halls for only " + std::to_string(total) +
+             std::to_string(t.buildings) + " buildings x " + std::to_string(t.hallsPerBuilding) +
+                 " halls = " + std::to_string(halls) + " halls for only " + std::to_string(total) +
                  " racks; every hall needs at least one rack");
     DesignSpec out;
     out.info = spec.info;
@@ -669,8 +723,9 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
                     for (const auto& col : h.columns) {
                         const int racks = std::accumulate(col.begin(), col.end(), 0);
                         cool.cduType = cduFor(catalog, *c.rack, racks);
-                        worst = std::max(worst, cdusNeeded(*c.rack, racks, catalog.at(cool.cduType), "N+1").first -
-                                                    2 * static_cast<int>(col.size()));
+                        worst = std::max(worst,
+                                         cdusNeeded(*c.rack, racks, catalog.at(cool.cduType), "N+1").first -
+                                             2 * static_cast<int>(col.size()));
                     }
                     if (worst <= 0 || maxRow == 1) break;
                 }
@@ -710,12 +765,13 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
     }
     if (out.info.description.empty()) {
         char buf[512];
-        std::snprintf(buf, sizeof buf,
-                      "Generated from targets: %s, rack type %s, cooling %s, %d building(s) x %d hall(s); %d sellable "
-                      "racks + %d hot spares.",
-                      t.gpus ? (std::to_string(static_cast<long long>(*t.gpus)) + " GPUs").c_str()
-                             : (std::to_string(*t.itMw) + " MW of IT").c_str(),
-                      t.rackType.c_str(), t.cooling.c_str(), t.buildings, t.hallsPerBuilding, sellable, spares);
+        std::snprintf(
+            buf, sizeof buf,
+            "Generated from targets: %s, rack type %s, cooling %s, %d building(s) x %d hall(s); %d sellable "
+            "racks + %d hot spares.",
+            t.gpus ? (std::to_string(static_cast<long long>(*t.gpus)) + " GPUs").c_str()
+                   : (std::to_string(*t.itMw) + " MW of IT").c_str(),
+            t.rackType.c_str(), t.cooling.c_str(), t.buildings, t.hallsPerBuilding, sellable, spares);
         out.info.description = buf;
     }
     return out;
@@ -723,31 +779,35 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
 
 } // namespace
 
-DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog, const model::AssumptionSet& defaults) {
+DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
+                      const model::AssumptionSet& defaults) {
     if (!spec.target) return spec;
     const TargetSpec& t = *spec.target;
     const auto c = checkTarget(t, catalog);
     const auto merged = model::mergeAssumptions(defaults, spec.assumptions);
     const auto sf = merged.find("spare_fraction_target");
-    const double spareFraction = t.spareFraction ? *t.spareFraction : (sf != merged.end() ? sf->second.base : 0.0);
+    const double spareFraction =
+        t.spareFraction ? *t.spareFraction : (sf != merged.end() ? sf->second.base : 0.0);
     const double gpr = cv(*c.rack, "gpus");
-    if (t.gpus) return planRacks(spec, c, static_cast<int>(std::ceil(*t.gpus / gpr - kCeilEps)), spareFraction, catalog);
+    if (t.gpus)
+        return planRacks(spec, c, static_cast<int>(std::ceil(*t.gpus / gpr - kCeilEps)), spareFraction,
+                         catalog);
 
     // IT power: network, storage and spares' idle power change with the rack count, so evaluate and adjust
-    // (each step moves by the observed IT power per sellable rack) until within half a rack of the target.
+    // (each step moves by the observed IT power per sellable rack) until within half a rack of the target, or
+    // until a rack count comes back (the target lies between two counts: keep the closer, within one rack).
     const double target = *t.itMw * 1e6;
     const double load = cv(*c.rack, "power_load_w");
     int n = std::max(1, static_cast<int>(std::lround(target / load)));
     DesignSpec best;
     double bestErr = 1e300;
-    for (int iter = 0; iter < 12; ++iter) {
+    std::set<int> tried;
+    for (int iter = 0; iter < 12 && tried.insert(n).second; ++iter) {
         DesignSpec plan = planRacks(spec, c, n, spareFraction, catalog);
         const double it = evaluate(layOut(plan, catalog), catalog, defaults).power.itPeak.value();
         if (std::abs(it - target) < bestErr) bestErr = std::abs(it - target), best = plan;
         if (std::abs(it - target) <= load / 2) break;
-        const int next = std::max(1, n + static_cast<int>(std::lround((target - it) / (it / n))));
-        if (next == n) break;
-        n = next;
+        n = std::max(1, n + static_cast<int>(std::lround((target - it) / (it / n))));
     }
     return best;
 }
@@ -768,7 +828,8 @@ GeneratedSummary summarize(const model::Project& project, const model::Catalog& 
     }
     s.buildings = static_cast<int>(project.buildings.size());
     s.halls = static_cast<int>(project.halls.size());
-    for (const auto& l : project.coolingLoops) s.coolingUnits += l.cduCount;
+    for (const auto& l : project.coolingLoops)
+        s.coolingUnits += l.cduCount;
     s.itPeakMw = evaluate(project, catalog, defaults).power.itPeak.value() / 1e6;
     return s;
 }

@@ -3,12 +3,12 @@
 // generator serves `clustertwin-cli new`, File > New from target and the shipped reference designs
 // (data/reference/specs/*.json), so the layout rules below live in one place.
 
-#include <string>
-
 #include "assumption.h"
 #include "catalog.h"
 #include "design_spec.h"
 #include "project.h"
+
+#include <string>
 
 namespace ctwin::cost {
 
@@ -29,7 +29,8 @@ struct GeneratedSummary {
 /// design (the network's share of IT power depends on the fabric size) and adjusting the rack count until
 /// the peak IT power is within one rack's power of the target. `defaults` are data/assumptions.json.
 /// Throws model::InputError for impossible targets.
-DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog, const model::AssumptionSet& defaults);
+DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
+                      const model::AssumptionSet& defaults);
 
 /// Lays out the design. Entities the spec gives in full (project info, assumptions, site fields, links,
 /// training jobs, inference services, explicit fabrics) pass through unchanged. Throws model::InputError

@@ -89,7 +89,8 @@ public:
     ojson rest(std::initializer_list<const char*> consumed) const {
         ojson r = m_j;
         r.erase("comment");
-        for (const char* k : consumed) r.erase(k);
+        for (const char* k : consumed)
+            r.erase(k);
         return r;
     }
     void done() const {
@@ -143,7 +144,8 @@ HallSpec hallFromJson(const ojson& j, const std::string& file) {
         h.columns.push_back(std::move(rows));
     }
     h.spares = r.integer("spares", 0, 100000).value_or(0);
-    if (r.has("cooling") && !r.raw("cooling").is_null()) h.cooling = coolingFromJson(r.raw("cooling"), file, h.id);
+    if (r.has("cooling") && !r.raw("cooling").is_null())
+        h.cooling = coolingFromJson(r.raw("cooling"), file, h.id);
     h.singleCorded = r.flag("single_corded").value_or(false);
     h.chain = r.texts("chain");
     r.done();
@@ -159,7 +161,8 @@ BuildingSpec buildingFromJson(const ojson& j, const std::string& file) {
     b.powerCapacityW = r.number("power_capacity_w", 1.0, 1e11);
     b.shellCostUsd = r.number("shell_cost_usd", 0.0, 1e13);
     b.puePinned = r.number("pue_pinned", 1.0, 5.0);
-    for (const auto& h : r.array("halls")) b.halls.push_back(hallFromJson(h, file));
+    for (const auto& h : r.array("halls"))
+        b.halls.push_back(hallFromJson(h, file));
     if (b.halls.empty()) r.fail("halls", "a building needs at least one hall");
     r.done();
     return b;
@@ -168,7 +171,8 @@ BuildingSpec buildingFromJson(const ojson& j, const std::string& file) {
 SiteSpec siteFromJson(const ojson& j, const std::string& file) {
     Reader r(j, file, "site", j.is_object() ? j.value("id", std::string()) : std::string());
     SiteSpec s;
-    for (const auto& b : r.array("buildings")) s.buildings.push_back(buildingFromJson(b, file));
+    for (const auto& b : r.array("buildings"))
+        s.buildings.push_back(buildingFromJson(b, file));
     s.site = model::entityFromJson<model::Site>(r.rest({"buildings"}), file);
     return s;
 }
@@ -188,7 +192,8 @@ FabricSpec fabricFromJson(const ojson& j, const std::string& file) {
         r.fail("role", "an auto-sized fabric is a backend or a frontend");
     f.fabric.buildings = r.texts("buildings");
     if (auto v = r.text("optics_policy")) {
-        if (*v != "standard" && *v != "lpo" && *v != "cpo") r.fail("optics_policy", "must be standard, lpo or cpo");
+        if (*v != "standard" && *v != "lpo" && *v != "cpo")
+            r.fail("optics_policy", "must be standard, lpo or cpo");
         f.fabric.opticsPolicy = *v;
     }
     f.tiers = r.integer("tiers", 1, 3);
@@ -246,14 +251,19 @@ DesignSpec designSpecFromJson(const ojson& j, const std::string& file) {
     if (r.has("project")) s.info = model::projectInfoFromJson(withoutComment(r.raw("project")), file);
     if (r.has("assumptions")) s.assumptions = model::assumptionsFromJson(r.raw("assumptions"), file);
     if (r.has("target")) s.target = targetFromJson(r.raw("target"), file);
-    for (const auto& e : r.array("sites")) s.sites.push_back(siteFromJson(e, file));
-    for (const auto& e : r.array("fabrics")) s.fabrics.push_back(fabricFromJson(e, file));
-    for (const auto& e : r.array("storage_tiers")) s.storage.push_back(storageFromJson(e, file));
-    for (const auto& e : r.array("links")) s.links.push_back(model::entityFromJson<model::ScaleAcrossLink>(withoutComment(e), file));
+    for (const auto& e : r.array("sites"))
+        s.sites.push_back(siteFromJson(e, file));
+    for (const auto& e : r.array("fabrics"))
+        s.fabrics.push_back(fabricFromJson(e, file));
+    for (const auto& e : r.array("storage_tiers"))
+        s.storage.push_back(storageFromJson(e, file));
+    for (const auto& e : r.array("links"))
+        s.links.push_back(model::entityFromJson<model::ScaleAcrossLink>(withoutComment(e), file));
     for (const auto& e : r.array("training_jobs"))
         s.trainingJobs.push_back(model::entityFromJson<model::TrainingJob>(withoutComment(e), file));
     for (const auto& e : r.array("inference_services"))
-        s.inferenceServices.push_back(model::entityFromJson<model::InferenceService>(withoutComment(e), file));
+        s.inferenceServices.push_back(
+            model::entityFromJson<model::InferenceService>(withoutComment(e), file));
     r.done();
     if (s.target && !s.sites.empty())
         r.fail("target", "give either a target or an explicit layout (sites), not both");
@@ -261,6 +271,8 @@ DesignSpec designSpecFromJson(const ojson& j, const std::string& file) {
     return s;
 }
 
-DesignSpec loadDesignSpec(const std::string& path) { return designSpecFromJson(model::readJsonFile(path), path); }
+DesignSpec loadDesignSpec(const std::string& path) {
+    return designSpecFromJson(model::readJsonFile(path), path);
+}
 
 } // namespace ctwin::cost

@@ -5,12 +5,6 @@
 // buildings, halls as columns of rows); plus entities passed through unchanged (project info, assumptions,
 // links, training jobs, inference services).
 
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
 #include "assumption.h"
 #include "fabric.h"
 #include "inference_service.h"
@@ -19,6 +13,11 @@
 #include "site.h"
 #include "storage_tier.h"
 #include "training_job.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace ctwin::cost {
 

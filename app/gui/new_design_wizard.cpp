@@ -30,7 +30,8 @@ std::optional<double> parseNumber(const QString& text) {
 
 } // namespace
 
-NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::AssumptionSet& defaults, QWidget* parent)
+NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                                 QWidget* parent)
     : QDialog(parent), m_catalog(catalog), m_defaults(defaults) {
     setWindowTitle(tr("New design from target"));
     auto* layout = new QVBoxLayout(this);
@@ -43,8 +44,9 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     m_targetKind->addItem(tr("IT power (MW)"), QStringLiteral("it_mw"));
     m_targetValue = new QLineEdit(QStringLiteral("100000"), this);
     m_targetValue->setObjectName(QStringLiteral("targetValue"));
-    m_targetValue->setToolTip(tr("Sellable GPUs (rounded up to whole racks; hot spares come on top), or peak IT "
-                                 "power in MW (met within one rack)"));
+    m_targetValue->setToolTip(
+        tr("Sellable GPUs (rounded up to whole racks; hot spares come on top), or peak IT "
+           "power in MW (met within one rack)"));
     auto* targetRow = new QHBoxLayout;
     targetRow->addWidget(m_targetKind);
     targetRow->addWidget(m_targetValue, 1);
@@ -54,7 +56,8 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     m_rack->setObjectName(QStringLiteral("rackType"));
     for (const auto* r : m_catalog.byCategory("racks"))
         if (r->kind == "compute")
-            m_rack->addItem(QString::fromStdString(r->name + " (" + r->id + ")"), QString::fromStdString(r->id));
+            m_rack->addItem(QString::fromStdString(r->name + " (" + r->id + ")"),
+                            QString::fromStdString(r->id));
     if (const int i = m_rack->findData(QStringLiteral("gb200-nvl72")); i >= 0) m_rack->setCurrentIndex(i);
     form->addRow(tr("&Rack type:"), m_rack);
 
@@ -119,8 +122,8 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
-    // Generating and evaluating a 100K-GPU design takes a fraction of a second: regenerate after a short pause
-    // in typing rather than on every keystroke.
+    // Generating and evaluating a 100K-GPU design takes a fraction of a second: regenerate after a short
+    // pause in typing rather than on every keystroke.
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
     m_timer->setInterval(250);
@@ -129,7 +132,8 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
         connect(e, &QLineEdit::textChanged, this, &NewDesignWizard::scheduleRefresh);
     for (auto* c : {m_targetKind, m_rack, m_cooling, m_tiers})
         connect(c, &QComboBox::currentIndexChanged, this, &NewDesignWizard::scheduleRefresh);
-    for (auto* s : {m_buildings, m_halls}) connect(s, &QSpinBox::valueChanged, this, &NewDesignWizard::scheduleRefresh);
+    for (auto* s : {m_buildings, m_halls})
+        connect(s, &QSpinBox::valueChanged, this, &NewDesignWizard::scheduleRefresh);
     refreshNow();
 }
 
@@ -142,7 +146,9 @@ std::optional<cost::TargetSpec> NewDesignWizard::target(QString* problem) const 
     const auto value = parseNumber(m_targetValue->text());
     const bool gpus = m_targetKind->currentData().toString() == QStringLiteral("gpus");
     if (!value) return refuse(tr("The target must be a number (got '%1').").arg(m_targetValue->text()));
-    if (*value <= 0) return refuse(gpus ? tr("The GPU count must be above zero.") : tr("The IT power must be above zero."));
+    if (*value <= 0)
+        return refuse(gpus ? tr("The GPU count must be above zero.")
+                           : tr("The IT power must be above zero."));
     if (gpus)
         t.gpus = *value;
     else
@@ -180,15 +186,16 @@ void NewDesignWizard::refreshNow() {
             auto project = cost::generateDesign(designSpecForTarget(*t), m_catalog, m_defaults);
             const auto s = cost::summarize(project, m_catalog, m_defaults);
             const QLocale loc;
-            m_preview->setText(tr("%1 racks (%2 hot spares) · %3 GPUs · %4 MW IT at full load · %5 building(s), "
-                                  "%6 hall(s), %7 CDUs")
-                                   .arg(loc.toString(s.racks))
-                                   .arg(loc.toString(s.spareRacks))
-                                   .arg(loc.toString(static_cast<qlonglong>(s.gpus)))
-                                   .arg(loc.toString(s.itPeakMw, 'f', 1))
-                                   .arg(s.buildings)
-                                   .arg(s.halls)
-                                   .arg(s.coolingUnits));
+            m_preview->setText(
+                tr("%1 racks (%2 hot spares) · %3 GPUs · %4 MW IT at full load · %5 building(s), "
+                   "%6 hall(s), %7 CDUs")
+                    .arg(loc.toString(s.racks))
+                    .arg(loc.toString(s.spareRacks))
+                    .arg(loc.toString(static_cast<qlonglong>(s.gpus)))
+                    .arg(loc.toString(s.itPeakMw, 'f', 1))
+                    .arg(s.buildings)
+                    .arg(s.halls)
+                    .arg(s.coolingUnits));
             m_project = std::move(project);
         } catch (const model::InputError& e) {
             why = QString::fromStdString(e.problem());
@@ -201,9 +208,15 @@ void NewDesignWizard::refreshNow() {
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(m_project.has_value());
 }
 
-QString NewDesignWizard::problem() const { return m_problem->text(); }
-QString NewDesignWizard::previewText() const { return m_preview->text(); }
-bool NewDesignWizard::canAccept() const { return m_project.has_value() && !m_timer->isActive(); }
+QString NewDesignWizard::problem() const {
+    return m_problem->text();
+}
+QString NewDesignWizard::previewText() const {
+    return m_preview->text();
+}
+bool NewDesignWizard::canAccept() const {
+    return m_project.has_value() && !m_timer->isActive();
+}
 
 model::Project NewDesignWizard::takeProject() {
     model::Project p = std::move(*m_project);

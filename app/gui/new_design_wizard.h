@@ -1,12 +1,11 @@
 #pragma once
-#include <optional>
-
-#include <QDialog>
-
 #include "assumption.h"
 #include "catalog.h"
 #include "design_generator.h"
 #include "project.h"
+
+#include <QDialog>
+#include <optional>
 
 class QComboBox;
 class QDialogButtonBox;
@@ -25,7 +24,8 @@ namespace ctwin::app {
 class NewDesignWizard : public QDialog {
     Q_OBJECT
 public:
-    NewDesignWizard(const model::Catalog& catalog, const model::AssumptionSet& defaults, QWidget* parent = nullptr);
+    NewDesignWizard(const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                    QWidget* parent = nullptr);
 
     /// The targets as typed, or the reason they cannot be used.
     std::optional<cost::TargetSpec> target(QString* problem = nullptr) const;

@@ -1,11 +1,11 @@
 // clustertwin-cli as a user runs it: exit codes, messages, JSON keys, conversions, every reference design.
 #include <QDir>
-#include <cmath>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -249,21 +249,23 @@ private slots:
         QVERIFY(r.out.contains("usage: clustertwin-cli new"));
         // 1,440 GB200 GPUs = 20 racks + ceil(20 x 0.02) = 1 hot spare; the file validates.
         const QString small = m_dir.filePath("new-small.json");
-        r = cli({"new", "--gpus", "1440", "--rack", "gb200-nvl72", "--cooling", "tower", "--site", "Columbus", "--lat",
-                 "40", "--lon", "-83", "--out", small});
+        r = cli({"new", "--gpus", "1440", "--rack", "gb200-nvl72", "--cooling", "tower", "--site", "Columbus",
+                 "--lat", "40", "--lon", "-83", "--out", small});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("21 racks (1 hot spares), 1512 GPUs"), qPrintable(r.out));
         QCOMPARE(cli({"validate", small}).code, 0);
-        // An IT-power target: the evaluated peak IT power is within one rack (145 kW) of 20 MW, and the design
-        // has no error rules.
+        // An IT-power target: the evaluated peak IT power is within one rack (145 kW) of 20 MW, and the
+        // design has no error rules.
         const QString mw = m_dir.filePath("new-mw.ctwin");
-        r = cli({"new", "--it-mw", "20", "--rack", "gb300-nvl72", "--buildings", "2", "--halls", "2", "--out", mw});
+        r = cli({"new", "--it-mw", "20", "--rack", "gb300-nvl72", "--buildings", "2", "--halls", "2", "--out",
+                 mw});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         r = cli({"evaluate", mw, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY2(std::abs(j["power"]["it_peak_mw"].get<double>() - 20.0) <= 0.145, r.out.left(400).toUtf8());
-        for (const auto& rule : j["rules"]) QVERIFY2(rule["severity"] != "error", rule.dump().c_str());
+        for (const auto& rule : j["rules"])
+            QVERIFY2(rule["severity"] != "error", rule.dump().c_str());
         // A shipped spec regenerates the shipped reference byte for byte (both written by the same writer).
         const QString vera = m_dir.filePath("vera.json");
         r = cli({"new", "--spec", kRef + "/specs/vera-rubin-504.json", "--out", vera});
@@ -278,12 +280,14 @@ private slots:
         // Usage errors: exit 2.
         QCOMPARE(cli({"new", "--rack", "gb200-nvl72", "--out", out}).code, 2);
         QCOMPARE(cli({"new", "--gpus", "100", "--rack", "gb200-nvl72"}).code, 2);
-        QCOMPARE(cli({"new", "--gpus", "100", "--rack", "gb200-nvl72", "--bogus", "1", "--out", out}).code, 2);
+        QCOMPARE(cli({"new", "--gpus", "100", "--rack", "gb200-nvl72", "--bogus", "1", "--out", out}).code,
+                 2);
         QCOMPARE(cli({"new", "--gpus", "100", "--rack", "gb200-nvl72", "--lat", "40", "--out", out}).code, 2);
         // Impossible targets: exit 3 with the reason; nothing written.
         const auto refused = [&](const QStringList& args, const QString& message) {
             const auto r = cli(QStringList{"new"} + args + QStringList{"--out", out});
-            QVERIFY2(r.code == 3 && r.err.contains(message), qPrintable(QString::number(r.code) + " " + r.err));
+            QVERIFY2(r.code == 3 && r.err.contains(message),
+                     qPrintable(QString::number(r.code) + " " + r.err));
         };
         refused({"--gpus", "0", "--rack", "gb200-nvl72"}, "GPU count");
         refused({"--gpus", "-8", "--rack", "gb200-nvl72"}, "GPU count");

@@ -1,11 +1,11 @@
 // The design generator against issue 11: "the wizard generates a 100K-GPU design in under 200 ms". Layout
 // only (what OK and `clustertwin-cli new --gpus` pay), layout plus the wizard's preview evaluation, and an
 // IT-power target (which evaluates the design while adjusting the rack count). Never asserts on time.
-#include <benchmark/benchmark.h>
-
 #include "../test_support.h"
 #include "design_generator.h"
 #include "evaluate.h"
+
+#include <benchmark/benchmark.h>
 
 using namespace ctwin;
 

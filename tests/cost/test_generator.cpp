@@ -1,17 +1,16 @@
 // The design generator (cost/design_generator.h): the six shipped references regenerate from their specs,
 // GPU and IT-power targets are met, generated designs validate and evaluate without error rules, and
 // impossible targets are refused with messages that say why.
-#include <QtTest>
-
-#include <cmath>
-#include <functional>
-#include <sstream>
-
 #include "../test_support.h"
 #include "design_generator.h"
 #include "design_json.h"
 #include "evaluate.h"
 #include "input_error.h"
+
+#include <QtTest>
+#include <cmath>
+#include <functional>
+#include <sstream>
 
 using namespace ctwin;
 using test_support::catalog;
@@ -20,8 +19,8 @@ using test_support::kData;
 
 namespace {
 
-const char* const kReferences[] = {"llama3-16k-h100",         "neocloud-100k-gb200", "campus-1gw",
-                                   "two-site-wan",            "agentic-inference-gb300", "vera-rubin-504"};
+const char* const kReferences[] = {"llama3-16k-h100", "neocloud-100k-gb200",     "campus-1gw",
+                                   "two-site-wan",    "agentic-inference-gb300", "vera-rubin-504"};
 
 cost::DesignSpec target(double gpus, const std::string& rack, const std::string& cooling, int buildings = 1,
                         int halls = 1) {
@@ -37,7 +36,9 @@ cost::DesignSpec target(double gpus, const std::string& rack, const std::string&
     return s;
 }
 
-model::Project generate(const cost::DesignSpec& s) { return cost::generateDesign(s, catalog(), defaults()); }
+model::Project generate(const cost::DesignSpec& s) {
+    return cost::generateDesign(s, catalog(), defaults());
+}
 
 /// The message of the InputError `f` throws ("" when it throws none).
 std::string refusal(const std::function<void()>& f) {
@@ -51,7 +52,8 @@ std::string refusal(const std::function<void()>& f) {
 
 int spares(const model::Project& p) {
     int n = 0;
-    for (const auto& r : p.racks) n += r.spare ? 1 : 0;
+    for (const auto& r : p.racks)
+        n += r.spare ? 1 : 0;
     return n;
 }
 
@@ -76,10 +78,11 @@ class TestGenerator : public QObject {
 private slots:
     void referencesRegenerateFromTheirSpecs_data() {
         QTest::addColumn<QString>("name");
-        for (const char* n : kReferences) QTest::newRow(n) << QString(n);
+        for (const char* n : kReferences)
+            QTest::newRow(n) << QString(n);
     }
-    /// Exact layout equality: the generated design serializes to the same JSON as the shipped file (both through
-    /// the same writer), so every figure evaluate() derives from them is equal too.
+    /// Exact layout equality: the generated design serializes to the same JSON as the shipped file (both
+    /// through the same writer), so every figure evaluate() derives from them is equal too.
     void referencesRegenerateFromTheirSpecs() {
         QFETCH(QString, name);
         const std::string n = name.toStdString();
@@ -110,7 +113,8 @@ private slots:
         QCOMPARE(h.racks.size(), size_t(1024));
         QCOMPARE(spares(h), 0);
         QVERIFY(h.coolingLoops.empty());
-        for (const auto& r : h.racks) QVERIFY(!r.feedA.empty() && !r.feedB.empty() && r.coolingLoop.empty());
+        for (const auto& r : h.racks)
+            QVERIFY(!r.feedA.empty() && !r.feedB.empty() && r.coolingLoop.empty());
     }
 
     void backEndFitsTheSwitchRadix() {
@@ -145,13 +149,17 @@ private slots:
         QTest::addColumn<QString>("rack");
         QTest::addColumn<QString>("cooling");
         QTest::addColumn<double>("mw");
-        QTest::newRow("gb300 50 MW tower") << "gb300-nvl72" << "tower" << 50.0;
-        QTest::newRow("h100 10 MW air") << "hgx-h100-2srv" << "air" << 10.0;
-        QTest::newRow("gb200 150 MW dry") << "gb200-nvl72" << "dry_cooler" << 150.0;
-        QTest::newRow("vr 1.5 MW chiller") << "vr-nvl72" << "chiller" << 1.5;
+        QTest::newRow("gb300 50 MW tower") << "gb300-nvl72"
+                                           << "tower" << 50.0;
+        QTest::newRow("h100 10 MW air") << "hgx-h100-2srv"
+                                        << "air" << 10.0;
+        QTest::newRow("gb200 150 MW dry") << "gb200-nvl72"
+                                          << "dry_cooler" << 150.0;
+        QTest::newRow("vr 1.5 MW chiller") << "vr-nvl72"
+                                           << "chiller" << 1.5;
     }
-    /// The evaluated peak IT power (power.itPeak: racks at load, spares idle, network, storage) lies within one
-    /// rack's load power of the target.
+    /// The evaluated peak IT power (power.itPeak: racks at load, spares idle, network, storage) lies within
+    /// one rack's load power of the target.
     void itPowerTargetWithinOneRack() {
         QFETCH(QString, rack);
         QFETCH(QString, cooling);
@@ -175,12 +183,18 @@ private slots:
         QTest::addColumn<double>("gpus");
         QTest::addColumn<int>("buildings");
         QTest::addColumn<int>("halls");
-        QTest::newRow("h100 air 16K") << "hgx-h100-2srv" << "air" << 16384.0 << 1 << 3;
-        QTest::newRow("b200 air 4K") << "hgx-b200-4srv" << "air" << 4096.0 << 2 << 1;
-        QTest::newRow("gb200 100K") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 4 << 2;
-        QTest::newRow("gb300 tower 1 hall") << "gb300-nvl72" << "tower" << 20000.0 << 1 << 1;
-        QTest::newRow("vr-nvl144 chiller") << "vr-nvl144" << "chiller" << 10000.0 << 2 << 2;
-        QTest::newRow("one rack") << "vr-nvl72" << "dry_cooler" << 1.0 << 1 << 1;
+        QTest::newRow("h100 air 16K") << "hgx-h100-2srv"
+                                      << "air" << 16384.0 << 1 << 3;
+        QTest::newRow("b200 air 4K") << "hgx-b200-4srv"
+                                     << "air" << 4096.0 << 2 << 1;
+        QTest::newRow("gb200 100K") << "gb200-nvl72"
+                                    << "dry_cooler" << 100000.0 << 4 << 2;
+        QTest::newRow("gb300 tower 1 hall") << "gb300-nvl72"
+                                            << "tower" << 20000.0 << 1 << 1;
+        QTest::newRow("vr-nvl144 chiller") << "vr-nvl144"
+                                           << "chiller" << 10000.0 << 2 << 2;
+        QTest::newRow("one rack") << "vr-nvl72"
+                                  << "dry_cooler" << 1.0 << 1 << 1;
     }
     void generatedDesignsValidateAndEvaluateWithoutErrors() {
         QFETCH(QString, rack);
@@ -198,8 +212,10 @@ private slots:
             QVERIFY2(rule.severity != cost::Severity::Error, rule.message.c_str());
         QVERIFY(std::isfinite(r.capex.total.value()) && r.capex.total.value() > 0);
         // Every loop's CDUs have positions, and every building holds its facility power.
-        for (const auto& l : p.coolingLoops) QCOMPARE(int(l.cdus.size()), l.cduCount);
-        for (const auto& b : r.power.buildings) QVERIFY(b.facilityPeak.value() <= b.capacity.value());
+        for (const auto& l : p.coolingLoops)
+            QCOMPARE(int(l.cdus.size()), l.cduCount);
+        for (const auto& b : r.power.buildings)
+            QVERIFY(b.facilityPeak.value() <= b.capacity.value());
     }
 
     void refusesImpossibleTargets() {
@@ -215,9 +231,12 @@ private slots:
         QVERIFY(bad(target(1000, "hgx-h100-2srv", "tower")).find("choose cooling air") != std::string::npos);
         QVERIFY(bad(target(1000, "gb200-nvl72", "water")).find("cooling must be") != std::string::npos);
         // 144 GPUs = 2 racks + 1 spare = 3 racks for 4 halls.
-        QVERIFY(bad(target(144, "gb200-nvl72", "tower", 4, 1)).find("4 halls for only 3 racks") != std::string::npos);
-        QVERIFY(bad(target(1000, "gb200-nvl72", "tower", 0, 1)).find("buildings must be") != std::string::npos);
-        QVERIFY(bad(target(1000, "gb200-nvl72", "tower", 1, -2)).find("halls per building") != std::string::npos);
+        QVERIFY(bad(target(144, "gb200-nvl72", "tower", 4, 1)).find("4 halls for only 3 racks") !=
+                std::string::npos);
+        QVERIFY(bad(target(1000, "gb200-nvl72", "tower", 0, 1)).find("buildings must be") !=
+                std::string::npos);
+        QVERIFY(bad(target(1000, "gb200-nvl72", "tower", 1, -2)).find("halls per building") !=
+                std::string::npos);
         auto both = target(1000, "gb200-nvl72", "tower");
         both.target->itMw = 5;
         QVERIFY(bad(both).find("not both") != std::string::npos);
@@ -240,7 +259,8 @@ private slots:
         net.id = "net-rack", net.kind = "network", net.values["gpus"].base = 0;
         items.push_back(net);
         const model::Catalog withNetwork(items);
-        const auto msg = refusal([&] { cost::generateDesign(target(1000, "net-rack", "tower"), withNetwork, defaults()); });
+        const auto msg = refusal(
+            [&] { cost::generateDesign(target(1000, "net-rack", "tower"), withNetwork, defaults()); });
         QVERIFY2(msg.find("network rack without GPUs") != std::string::npos, msg.c_str());
     }
 
@@ -249,18 +269,22 @@ private slots:
             return refusal([&] { cost::designSpecFromJson(nlohmann::ordered_json::parse(text), "s.json"); });
         };
         QVERIFY(parse(R"({"format":"x","spec_version":1})").find("'format'") != std::string::npos);
-        QVERIFY(parse(R"({"format":"clustertwin-generator-spec","spec_version":1,"target":{"gpus":8,"rack":"a"}})")
-                    .find("'rack'") != std::string::npos);
+        QVERIFY(
+            parse(
+                R"({"format":"clustertwin-generator-spec","spec_version":1,"target":{"gpus":8,"rack":"a"}})")
+                .find("'rack'") != std::string::npos);
         QVERIFY(parse(R"({"format":"clustertwin-generator-spec","spec_version":1})").find("give a target") !=
                 std::string::npos);
-        QVERIFY(parse(R"({"format":"clustertwin-generator-spec","spec_version":1,"sites":[{"id":"s","name":"S",
+        QVERIFY(
+            parse(R"({"format":"clustertwin-generator-spec","spec_version":1,"sites":[{"id":"s","name":"S",
             "buildings":[{"id":"b","halls":[{"id":"h","rack_type":"gb200-nvl72","columns":[[0]]}]}]}]})")
-                    .find("row lengths") != std::string::npos);
+                .find("row lengths") != std::string::npos);
         // A liquid rack in an air hall of an explicit layout.
-        const auto s = cost::designSpecFromJson(nlohmann::ordered_json::parse(R"({"format":"clustertwin-generator-spec",
+        const auto s =
+            cost::designSpecFromJson(nlohmann::ordered_json::parse(R"({"format":"clustertwin-generator-spec",
             "spec_version":1,"sites":[{"id":"s","name":"S","buildings":[{"id":"b","halls":[{"id":"h",
             "rack_type":"gb200-nvl72","columns":[[4]]}]}]}]})"),
-                                                "s.json");
+                                     "s.json");
         QVERIFY(refusal([&] { generate(s); }).find("give the hall liquid cooling") != std::string::npos);
     }
 };

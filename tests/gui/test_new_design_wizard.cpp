@@ -44,7 +44,9 @@ void setSpin(NewDesignWizard& w, const char* name, int v) {
     s->setValue(v);
 }
 
-QPushButton* okButton(NewDesignWizard& w) { return w.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok); }
+QPushButton* okButton(NewDesignWizard& w) {
+    return w.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+}
 
 } // namespace
 
@@ -67,7 +69,8 @@ private slots:
         // + ceil(1389 x 0.02) = 28 spares = 1,417 racks, 102,024 GPUs installed.
         QVERIFY(w.canAccept());
         const QLocale loc;
-        QVERIFY2(w.previewText().contains(loc.toString(1417) + " racks (28 hot spares)"), qPrintable(w.previewText()));
+        QVERIFY2(w.previewText().contains(loc.toString(1417) + " racks (28 hot spares)"),
+                 qPrintable(w.previewText()));
         QVERIFY(w.previewText().contains(loc.toString(102024) + " GPUs"));
         QVERIFY(w.previewText().contains("4 building(s), 8 hall(s)"));
         // A change disables OK until the preview is regenerated.
@@ -78,21 +81,38 @@ private slots:
         w.refreshNow();
         QVERIFY(okButton(w)->isEnabled());
         // 720 GPUs = 10 racks + ceil(0.2) = 1 spare.
-        QVERIFY2(w.previewText().startsWith("11 racks (1 hot spares) · 792 GPUs"), qPrintable(w.previewText()));
+        QVERIFY2(w.previewText().startsWith("11 racks (1 hot spares) · 792 GPUs"),
+                 qPrintable(w.previewText()));
     }
 
     void refusesInvalidValuesInline_data() {
         QTest::addColumn<QString>("widget");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("negative GPUs") << "targetValue" << "-5" << "above zero";
-        QTest::newRow("zero GPUs") << "targetValue" << "0" << "above zero";
-        QTest::newRow("not a number") << "targetValue" << "lots" << "must be a number";
-        QTest::newRow("NaN") << "targetValue" << "nan" << "must be a number";
-        QTest::newRow("latitude") << "lat" << "95" << "Latitude";
-        QTest::newRow("longitude") << "lon" << "east" << "Longitude";
-        QTest::newRow("oversubscription") << "oversubscription" << "0.5" << "Oversubscription";
-        QTest::newRow("no site name") << "siteName" << "  " << "site needs a name";
+        QTest::newRow("negative GPUs") << "targetValue"
+                                       << "-5"
+                                       << "above zero";
+        QTest::newRow("zero GPUs") << "targetValue"
+                                   << "0"
+                                   << "above zero";
+        QTest::newRow("not a number") << "targetValue"
+                                      << "lots"
+                                      << "must be a number";
+        QTest::newRow("NaN") << "targetValue"
+                             << "nan"
+                             << "must be a number";
+        QTest::newRow("latitude") << "lat"
+                                  << "95"
+                                  << "Latitude";
+        QTest::newRow("longitude") << "lon"
+                                   << "east"
+                                   << "Longitude";
+        QTest::newRow("oversubscription") << "oversubscription"
+                                          << "0.5"
+                                          << "Oversubscription";
+        QTest::newRow("no site name") << "siteName"
+                                      << "  "
+                                      << "site needs a name";
     }
     void refusesInvalidValuesInline() {
         QFETCH(QString, widget);
@@ -128,9 +148,11 @@ private slots:
     void sameDesignAsTheCli() {
         const QString out = m_dir.filePath("cli.json");
         QProcess p;
-        p.start(CTWIN_CLI_PATH, {"new", "--it-mw", "20", "--rack", "gb300-nvl72", "--buildings", "2", "--halls", "1",
-                                 "--cooling", "chiller", "--site", "Ashburn", "--lat", "39.04", "--lon", "-77.49",
-                                 "--tiers", "3", "--oversubscription", "2", "--out", out});
+        p.start(CTWIN_CLI_PATH, {"new",         "--it-mw", "20",      "--rack", "gb300-nvl72",
+                                 "--buildings", "2",       "--halls", "1",      "--cooling",
+                                 "chiller",     "--site",  "Ashburn", "--lat",  "39.04",
+                                 "--lon",       "-77.49",  "--tiers", "3",      "--oversubscription",
+                                 "2",           "--out",   out});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         NewDesignWizard w(m_catalog, m_defaults);
@@ -148,7 +170,8 @@ private slots:
         w.refreshNow();
         QVERIFY2(w.canAccept(), qPrintable(w.problem()));
         const auto fromWizard = ctwin::model::projectToJson(w.takeProject());
-        const auto fromCli = ctwin::model::projectToJson(ctwin::store::loadDesign(out.toStdString(), &m_catalog));
+        const auto fromCli =
+            ctwin::model::projectToJson(ctwin::store::loadDesign(out.toStdString(), &m_catalog));
         QCOMPARE(QString::fromStdString(ctwin::model::dumpJson(fromWizard)),
                  QString::fromStdString(ctwin::model::dumpJson(fromCli)));
     }
