@@ -96,8 +96,10 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
             opt[key] = value;
         }
         if (!opt.count("--out") || opt["--out"].empty()) throw Usage{"new needs --out FILE"};
-        const bool anyTarget = opt.count("--gpus") || opt.count("--it-mw") || opt.count("--rack");
-        if (!opt.count("--spec") && !anyTarget) throw Usage{"new needs --gpus N or --it-mw X, and --rack ID"};
+        if (!opt.count("--spec") && !(opt.count("--gpus") || opt.count("--it-mw")))
+            throw Usage{"new needs --gpus N or --it-mw X (or --spec FILE)"};
+        if (!opt.count("--spec") && !opt.count("--rack"))
+            throw Usage{"new needs --rack ID (a compute rack type)"};
         if ((opt.count("--lat") || opt.count("--lon")) && !(opt.count("--lat") && opt.count("--lon")))
             throw Usage{"--lat and --lon go together"};
     } catch (const Usage& u) {
