@@ -6,6 +6,7 @@
 #include "input_error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>

@@ -50,7 +50,11 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     auto* targetRow = new QHBoxLayout;
     targetRow->addWidget(m_targetKind);
     targetRow->addWidget(m_targetValue, 1);
-    form->addRow(tr("&Target:"), targetRow);
+    // A label on a layout row gets no buddy from QFormLayout: give it one so Alt+T works and "&" is not
+    // shown.
+    auto* targetLabel = new QLabel(tr("&Target:"), this);
+    targetLabel->setBuddy(m_targetValue);
+    form->addRow(targetLabel, targetRow);
 
     m_rack = new QComboBox(this);
     m_rack->setObjectName(QStringLiteral("rackType"));
@@ -130,6 +134,13 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     connect(m_timer, &QTimer::timeout, this, &NewDesignWizard::refreshNow);
     for (auto* e : {m_targetValue, m_siteName, m_lat, m_lon, m_oversubscription})
         connect(e, &QLineEdit::textChanged, this, &NewDesignWizard::scheduleRefresh);
+    // A GPU count read as megawatts (or the reverse) is off by orders of magnitude: switching the kind of
+    // target starts from a typical value of the new kind (the neocloud reference: ~100K GPUs, ~200 MW of IT).
+    connect(m_targetKind, &QComboBox::currentIndexChanged, this, [this] {
+        m_targetValue->setText(m_targetKind->currentData().toString() == QStringLiteral("gpus")
+                                   ? QStringLiteral("100000")
+                                   : QStringLiteral("150"));
+    });
     for (auto* c : {m_targetKind, m_rack, m_cooling, m_tiers})
         connect(c, &QComboBox::currentIndexChanged, this, &NewDesignWizard::scheduleRefresh);
     for (auto* s : {m_buildings, m_halls})

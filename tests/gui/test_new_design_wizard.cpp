@@ -73,6 +73,13 @@ private slots:
                  qPrintable(w.previewText()));
         QVERIFY(w.previewText().contains(loc.toString(102024) + " GPUs"));
         QVERIFY(w.previewText().contains("4 building(s), 8 hall(s)"));
+        // A picture of the wizard when CTWIN_SCREENSHOT_DIR is set (to look at), valid and refusing a value.
+        const QByteArray shots = qgetenv("CTWIN_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.grab().save(QString::fromUtf8(shots) + "/new_design_wizard.png"));
+        }
         // A change disables OK until the preview is regenerated.
         setText(w, "targetValue", "720");
         QVERIFY(!okButton(w)->isEnabled());
@@ -124,6 +131,11 @@ private slots:
         QVERIFY2(w.problem().contains(message), qPrintable(w.problem()));
         QVERIFY(!okButton(w)->isEnabled());
         QVERIFY(!w.canAccept());
+        if (const QByteArray shots = qgetenv("CTWIN_SCREENSHOT_DIR"); !shots.isEmpty() && widget == "lat") {
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.grab().save(QString::fromUtf8(shots) + "/new_design_wizard_refused.png"));
+        }
         // What the user typed stays in the field.
         QCOMPARE(w.findChild<QLineEdit*>(widget)->text(), text);
     }
@@ -157,6 +169,8 @@ private slots:
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         NewDesignWizard w(m_catalog, m_defaults);
         setCombo(w, "targetKind", "it_mw");
+        // Switching the kind of target starts from a typical value of that kind, not 100,000 MW.
+        QCOMPARE(w.findChild<QLineEdit*>("targetValue")->text(), QString("150"));
         setText(w, "targetValue", "20");
         setCombo(w, "rackType", "gb300-nvl72");
         setCombo(w, "cooling", "chiller");
