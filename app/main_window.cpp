@@ -5,10 +5,10 @@
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
+#include "design_root.h"
 #include "design_rules_panel.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
-#include "design_root.h"
 #include "gui/analysis_controller.h"
 #include "gui/assumptions_dock.h"
 #include "gui/autosave.h"
@@ -177,7 +177,8 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         [this](QWidget* w, const QString& title) { m_tabs->setCurrentIndex(m_tabs->addTab(w, title)); });
 
     buildDocks();
-    m_assumptionsDock = std::make_unique<AssumptionsDock>(this, m_document, *m_editor, m_defaults, m_inspector);
+    m_assumptionsDock =
+        std::make_unique<AssumptionsDock>(this, m_document, *m_editor, m_defaults, m_inspector);
     m_analysis->setAddWorkload([this] {
         QString id;
         const QString error = m_editor->addDefaultTrainingJob(&id);
@@ -343,7 +344,8 @@ void MainWindow::buildActions() {
     };
     for (QAction* a : {m_undoAction, m_redoAction}) {
         QObject::disconnect(a, &QAction::triggered, m_undo, nullptr);
-        connect(a, &QAction::triggered, this, [commitThenUndo, redo = a == m_redoAction] { commitThenUndo(redo); });
+        connect(a, &QAction::triggered, this,
+                [commitThenUndo, redo = a == m_redoAction] { commitThenUndo(redo); });
     }
     m_assumptionsDock->setUndoHandler(commitThenUndo);
     m_saveAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this);
@@ -431,7 +433,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(m_saveAction);
     // Ctrl+Shift+S on every platform (QKeySequence::SaveAs is empty on some, e.g. offscreen and KDE).
-    file->addAction(tr("Save &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] { saveAs(); });
+    file->addAction(tr("Save &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                    [this] { saveAs(); });
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
     file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
                     QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
@@ -827,8 +830,8 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
         if (id == views::kDesignRootId)
             still << id;
         else if (views::CduItem::parseItemId(id, &loop, nullptr)
-                ? m_document.index().find(loop.toStdString()).has_value()
-                : m_document.index().find(id.toStdString()).has_value())
+                     ? m_document.index().find(loop.toStdString()).has_value()
+                     : m_document.index().find(id.toStdString()).has_value())
             still << id;
     }
     if (still.size() != m_selection.size())

@@ -68,7 +68,8 @@ const std::vector<KindSchema>& schemas() {
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
         // Model presets for training jobs and inference services (issue 11): read by name through
         // catalog.byCategory("models") and item.value("model_params") etc.
-        {"models", "llm",
+        {"models",
+         "llm",
          {"model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"},
          {"family", "attention"},
          {"experts", "active_experts", "kv_latent_dim"},
@@ -133,11 +134,13 @@ namespace {
 /// experts and active experts together, a known attention kind, and the MLA latent for MLA models.
 void checkModelPreset(const CatalogItem& item, const std::string& file) {
     const auto where = [&](const std::string& field) { return itemLocation(file, item, field); };
-    for (const char* field : {"layers", "hidden_size", "kv_heads", "head_dim", "experts", "active_experts", "kv_latent_dim"})
+    for (const char* field :
+         {"layers", "hidden_size", "kv_heads", "head_dim", "experts", "active_experts", "kv_latent_dim"})
         if (const auto* v = item.find(field))
             for (double x : {v->base, v->low, v->high})
                 if (x < 1 || x != std::floor(x))
-                    throw InputError(where(field), "must be a whole number of at least 1, found " + std::to_string(x));
+                    throw InputError(where(field),
+                                     "must be a whole number of at least 1, found " + std::to_string(x));
     for (const char* field : {"model_params", "active_params"})
         if (item.find(field)->low <= 0) throw InputError(where(field), "must be positive");
     if (item.find("active_params")->base > item.find("model_params")->base)

@@ -72,7 +72,9 @@ public:
     /// an error or empty; without it Compare only explains why it cannot compare.
     void setAddWorkload(std::function<QString()> add) { m_addWorkload = std::move(add); }
     /// Who answers "add a default workload?" (true = add); a message box unless set (tests set it).
-    void setWorkloadQuestion(std::function<bool(const QString& question)> ask) { m_askAddWorkload = std::move(ask); }
+    void setWorkloadQuestion(std::function<bool(const QString& question)> ask) {
+        m_askAddWorkload = std::move(ask);
+    }
     /// Compare's first step: true when the open design has a workload, or got one because the user
     /// accepted the offer; false (nothing compared) otherwise.
     bool ensureWorkload();

@@ -144,9 +144,12 @@ QList<Autosave::Recovery> Autosave::leftBehind() {
         const QString document = o.value(QStringLiteral("path")).toString();
         if (document.isEmpty()) continue;
         // Only changes newer than the file: an older autosave is what the file already holds.
-        if (auto r = findRecovery(document); r && QFileInfo(r->autosavePath).absoluteFilePath() == fi.absoluteFilePath()) out.push_back(*r);
+        if (auto r = findRecovery(document);
+            r && QFileInfo(r->autosavePath).absoluteFilePath() == fi.absoluteFilePath())
+            out.push_back(*r);
     }
-    std::sort(out.begin(), out.end(), [](const Recovery& a, const Recovery& b) { return a.savedAt > b.savedAt; });
+    std::sort(out.begin(), out.end(),
+              [](const Recovery& a, const Recovery& b) { return a.savedAt > b.savedAt; });
     return out;
 }
 

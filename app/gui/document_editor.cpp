@@ -197,7 +197,8 @@ QString DocumentEditor::setProperty(const QStringList& ids, const QString& field
                 const auto s = m_doc.index().find(id.toStdString());
                 sameKind = sameKind && s && s->kind == slot->kind;
             }
-            if (sameKind) of = std::to_string(ids.size()) + " " + std::string(model::entityKindName(slot->kind)) + "s";
+            if (sameKind)
+                of = std::to_string(ids.size()) + " " + std::string(model::entityKindName(slot->kind)) + "s";
         }
     const std::string label = "Set " + views::fieldName(f).toStdString() + " of " + of + " to " +
                               views::describeValue(f, value).toStdString();
@@ -394,45 +395,45 @@ QString DocumentEditor::placeCdu(const QString& cduType, const QString& hallId, 
         return QObject::tr("Unknown CDU type '%1'.").arg(cduType);
     return run("Place " + m_doc.catalog()->find(type)->name + " CDU in " + displayName(hallId),
                [&](model::Transaction& t) {
-        checkPlacement(hall, cduRect(m_doc, type, pos.x(), pos.y()), {});
-        const auto& p = m_doc.project();
-        const model::CoolingLoop* best = nullptr;
-        double bestDistance = 1e300;
-        for (const auto& l : p.coolingLoops) {
-            if (l.hall != hall || l.cduType != type) continue;
-            double d = 1e299;
-            for (const auto& c : l.cdus)
-                d = std::min(d, std::hypot(c.xM - pos.x(), c.yM - pos.y()));
-            if (d < bestDistance) best = &l, bestDistance = d;
-        }
-        const ojson point{{"x_m", pos.x()}, {"y_m", pos.y()}};
-        if (best) {
-            ojson cdus = model::entityToJson(*best)["cdus"];
-            cdus.push_back(point);
-            const std::string id = best->id;
-            const int count = best->cduCount;
-            t.setProperty(id, "cdus", cdus);
-            t.setProperty(id, "cdu_count", count + 1);
-            return;
-        }
-        std::string plant;
-        for (const auto& l : p.coolingLoops)
-            if (!l.plant.empty()) plant = l.plant;
-        if (plant.empty())
-            for (const auto* item : m_doc.catalog()->byCategory("cooling"))
-                if (item->kind == "plant") {
-                    plant = item->id;
-                    break;
-                }
-        t.add(model::EntityKind::CoolingLoop, ojson{{"id", freeId(hall + "-loop")},
-                                                    {"name", "Loop (" + type + ")"},
-                                                    {"hall", hall},
-                                                    {"cdu_type", type},
-                                                    {"cdu_count", 1},
-                                                    {"redundancy", "N"},
-                                                    {"plant", plant},
-                                                    {"cdus", ojson::array({point})}});
-    });
+                   checkPlacement(hall, cduRect(m_doc, type, pos.x(), pos.y()), {});
+                   const auto& p = m_doc.project();
+                   const model::CoolingLoop* best = nullptr;
+                   double bestDistance = 1e300;
+                   for (const auto& l : p.coolingLoops) {
+                       if (l.hall != hall || l.cduType != type) continue;
+                       double d = 1e299;
+                       for (const auto& c : l.cdus)
+                           d = std::min(d, std::hypot(c.xM - pos.x(), c.yM - pos.y()));
+                       if (d < bestDistance) best = &l, bestDistance = d;
+                   }
+                   const ojson point{{"x_m", pos.x()}, {"y_m", pos.y()}};
+                   if (best) {
+                       ojson cdus = model::entityToJson(*best)["cdus"];
+                       cdus.push_back(point);
+                       const std::string id = best->id;
+                       const int count = best->cduCount;
+                       t.setProperty(id, "cdus", cdus);
+                       t.setProperty(id, "cdu_count", count + 1);
+                       return;
+                   }
+                   std::string plant;
+                   for (const auto& l : p.coolingLoops)
+                       if (!l.plant.empty()) plant = l.plant;
+                   if (plant.empty())
+                       for (const auto* item : m_doc.catalog()->byCategory("cooling"))
+                           if (item->kind == "plant") {
+                               plant = item->id;
+                               break;
+                           }
+                   t.add(model::EntityKind::CoolingLoop, ojson{{"id", freeId(hall + "-loop")},
+                                                               {"name", "Loop (" + type + ")"},
+                                                               {"hall", hall},
+                                                               {"cdu_type", type},
+                                                               {"cdu_count", 1},
+                                                               {"redundancy", "N"},
+                                                               {"plant", plant},
+                                                               {"cdus", ojson::array({point})}});
+               });
 }
 
 QString DocumentEditor::move(const QList<views::FloorMove>& moves) {
@@ -634,8 +635,8 @@ QString DocumentEditor::remove(const QStringList& ids) {
             if (slot && kind && *kind != slot->kind) same = false;
             if (slot) kind = slot->kind;
         }
-        label = same && kind ? "Delete " + std::to_string(total) + " " + std::string(model::entityKindName(*kind)) +
-                                   (total == 1 ? "" : "s")
+        label = same && kind ? "Delete " + std::to_string(total) + " " +
+                                   std::string(model::entityKindName(*kind)) + (total == 1 ? "" : "s")
                 : cduCount == total ? "Delete " + countWords(0, cduCount)
                                     : "Delete " + std::to_string(total) + " items";
     }

@@ -6,8 +6,8 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 class QUndoStack;
 
