@@ -22,7 +22,15 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     connect(m_panel, &views::AssumptionsPanel::editRequested, this,
             [this](const QString& key, const model::Assumption& value) {
-                const QString error = m_editor.setAssumption(key, value);
+                // What the user saw: the design's override, else the shipped default.
+                std::optional<model::Assumption> shown;
+                const std::string k = key.toStdString();
+                if (const auto it = m_document.project().assumptions.find(k);
+                    it != m_document.project().assumptions.end())
+                    shown = it->second;
+                else if (const auto d = m_defaults.find(k); d != m_defaults.end())
+                    shown = d->second;
+                const QString error = m_editor.setAssumption(key, value, shown);
                 if (!error.isEmpty()) {
                     m_panel->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
                     refresh();

@@ -106,14 +106,17 @@ std::string DocumentEditor::displayName(const QString& id) const {
     });
 }
 
-QString DocumentEditor::setAssumption(const QString& key, const std::optional<model::Assumption>& value) {
+QString DocumentEditor::setAssumption(const QString& key, const std::optional<model::Assumption>& value,
+                                      const std::optional<model::Assumption>& before) {
     const std::string k = key.toStdString(), name = views::fieldName(k).toStdString();
     std::string label = "Reset " + name + " to the shipped default";
     if (value) {
         label = "Set " + name + " to " + views::describeValue("", value->base).toStdString();
-        const auto it = m_doc.project().assumptions.find(k);
-        if (it == m_doc.project().assumptions.end() || it->second.low != value->low ||
-            it->second.high != value->high)
+        std::optional<model::Assumption> was = before;
+        if (const auto it = m_doc.project().assumptions.find(k);
+            !was && it != m_doc.project().assumptions.end())
+            was = it->second;
+        if (!was || was->low != value->low || was->high != value->high)
             label += " (range " + views::describeValue("", value->low).toStdString() + " to " +
                      views::describeValue("", value->high).toStdString() + ")";
     }

@@ -30,7 +30,10 @@ public:
     QString setProperty(const QStringList& ids, const QString& field, const nlohmann::ordered_json& value,
                         bool mergeable = true);
     /// Sets (or, with nullopt, resets to the shipped default) one assumption of the design.
-    QString setAssumption(const QString& key, const std::optional<model::Assumption>& value);
+    /// `before` is the value the user saw (the shipped default when the design has no override): the undo
+    /// label names the range only when it changed.
+    QString setAssumption(const QString& key, const std::optional<model::Assumption>& value,
+                          const std::optional<model::Assumption>& before = std::nullopt);
     /// A training job on every GPU of the design with plain defaults (Compare's offer when the design has no
     /// workload; the full form lives with the authoring forms). `newId` receives its id.
     QString addDefaultTrainingJob(QString* newId = nullptr);

@@ -14,6 +14,12 @@
 #include <QVBoxLayout>
 #include <functional>
 
+// The manual's resource lives in the static ctwin_app library: without a reference the linker drops it.
+// Q_INIT_RESOURCE declares a global function, so it is called from the global namespace.
+static void initManualResource() {
+    Q_INIT_RESOURCE(manual);
+}
+
 namespace ctwin::app {
 
 namespace {
@@ -47,6 +53,7 @@ QDialog* dialog(QWidget* parent, const QString& title, QWidget* body, QSize size
 } // namespace
 
 QString manualMarkdown() {
+    initManualResource();
     QFile f(QStringLiteral(":/manual/manual.md"));
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QString::fromUtf8(f.readAll());
