@@ -1,15 +1,16 @@
 // evaluate() and .ctwin save/open against SPEC.md §7: 100K GPUs < 3 ms, 1M GPUs over 3 sites < 20 ms
 // (one core); save/open of a 14,000-rack design < 300 ms.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+
 #include "../test_support.h"
 #include "catalog.h"
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
 #include "geometry_rules.h"
-
-#include <benchmark/benchmark.h>
-#include <cstdio>
-#include <filesystem>
 
 using namespace ctwin;
 
@@ -30,21 +31,17 @@ model::Project millionGpuDesign() {
         p.sites.push_back({site, site, lat[s], lon[s], 0.06, 2000, {}});
         model::Fabric fab;
         fab.id = "fab" + std::to_string(s), fab.name = fab.id, fab.switchType = "sw-102t";
-        fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4,
-        fab.oversubscription = {1, 1};
+        fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4, fab.oversubscription = {1, 1};
         fab.railOptimized = true;
         for (int b = 0; b < 4; ++b) {
             model::Building bl;
             bl.id = site + "-b" + std::to_string(b), bl.name = bl.id, bl.site = site;
-            bl.powerCapacity = units::megawatts(260), bl.x = units::meters(b * 300.0),
-            bl.width = units::meters(250), bl.depth = units::meters(200);
+            bl.powerCapacity = units::megawatts(260), bl.x = units::meters(b * 300.0), bl.width = units::meters(250),
+            bl.depth = units::meters(200);
             p.buildings.push_back(bl);
             fab.buildings.push_back(bl.id);
             for (const char* feed : {"A", "B"})
-                p.powerFeeds.push_back({bl.id + "-" + feed,
-                                        feed,
-                                        bl.id,
-                                        units::megawatts(200),
+                p.powerFeeds.push_back({bl.id + "-" + feed, feed, bl.id, units::megawatts(200),
                                         {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}});
             for (int h = 0; h < 4; ++h) {
                 model::DataHall hall;
@@ -52,24 +49,21 @@ model::Project millionGpuDesign() {
                 hall.width = units::meters(60), hall.depth = units::meters(45);
                 p.halls.push_back(hall);
                 model::CoolingLoop loop;
-                loop.id = hall.id + "-loop", loop.name = loop.id, loop.hall = hall.id,
-                loop.cduType = "cdu-2mw";
+                loop.id = hall.id + "-loop", loop.name = loop.id, loop.hall = hall.id, loop.cduType = "cdu-2mw";
                 loop.cduCount = 18, loop.plant = "plant-dry-cooler";
                 p.coolingLoops.push_back(loop);
                 const int racks = (s == 0 && b == 0 && h < 2) ? 291 : 289;
                 for (int i = 0; i < racks; ++i) {
                     if (i % 24 == 0) {
                         model::Row row;
-                        row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id,
-                        row.hall = hall.id;
+                        row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id, row.hall = hall.id;
                         row.y = units::meters(3.0 * (i / 24));
                         p.rows.push_back(row);
                     }
                     model::RackPlacement r;
                     r.id = "r" + std::to_string(rackNo++), r.name = r.id, r.row = p.rows.back().id;
                     r.rackType = "gb200-nvl72", r.x = units::meters(0.6 * (i % 24)), r.y = p.rows.back().y;
-                    r.feedA = bl.id + "-A", r.feedB = bl.id + "-B", r.coolingLoop = loop.id,
-                    r.spare = i % 50 == 0;
+                    r.feedA = bl.id + "-A", r.feedB = bl.id + "-B", r.coolingLoop = loop.id, r.spare = i % 50 == 0;
                     p.racks.push_back(r);
                 }
             }
@@ -83,8 +77,7 @@ model::Project millionGpuDesign() {
         p.links.push_back(l);
     }
     model::TrainingJob job;
-    job.id = "job", job.name = "1M-GPU run", job.modelParams = 5e12, job.activeParams = 5e11,
-    job.tokens = 1e14;
+    job.id = "job", job.name = "1M-GPU run", job.modelParams = 5e12, job.activeParams = 5e11, job.tokens = 1e14;
     job.precision = "fp8", job.gpus = 960000, job.sites = {"site0", "site1", "site2"};
     p.trainingJobs.push_back(job);
     model::validateProject(p, "bench-1m", &catalog());
@@ -93,16 +86,14 @@ model::Project millionGpuDesign() {
 
 void BM_Evaluate100k(benchmark::State& state) {
     const auto p = test_support::reference("neocloud-100k-gb200");
-    for (auto _ : state)
-        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_Evaluate100k)->Unit(benchmark::kMillisecond);
 
 void BM_Evaluate1M(benchmark::State& state) {
     const auto p = millionGpuDesign();
-    for (auto _ : state)
-        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
@@ -110,8 +101,7 @@ BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
 /// The geometry rules alone (part of every evaluate): 13,876 racks in 48 halls, overlaps by grid.
 void BM_GeometryRules14kRacks(benchmark::State& state) {
     const auto p = millionGpuDesign();
-    for (auto _ : state)
-        benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
+    for (auto _ : state) benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_GeometryRules14kRacks)->Unit(benchmark::kMillisecond);
