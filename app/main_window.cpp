@@ -331,10 +331,10 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
     m_undoAction = m_undo->createUndoAction(this, tr("&Undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcuts(QKeySequence::Undo);
     m_undoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     m_redoAction = m_undo->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setShortcuts(QKeySequence::Redo); // every binding: Ctrl+Shift+Z and Ctrl+Y
     m_redoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
     // Ctrl+Z while typing in a field commits what was typed, then undoes (the field's own text undo would
     // leave the design and the field disagreeing).

@@ -163,7 +163,8 @@ void AssumptionsPanel::showAssumptions(const model::AssumptionSet& defaults,
         set(Low, shown(a.low), true)->setToolTip(tip);
         set(High, shown(a.high), true)->setToolTip(tip);
         set(Unit, qs(a.unit), false);
-        set(Source, qs(a.source) + (a.estimate ? tr(" (estimate)") : QString()), false)
+        const bool saysEstimate = qs(a.source).contains(QLatin1String("estimate"), Qt::CaseInsensitive);
+        set(Source, qs(a.source) + (a.estimate && !saysEstimate ? tr(" (estimate)") : QString()), false)
             ->setToolTip(qs(a.source));
         ++row;
     }
@@ -184,6 +185,10 @@ bool AssumptionsPanel::editCell(const QString& key, Column column, const QString
     const auto refuse = [&](const QString& why) {
         showError(tr("%1: %2 The design is unchanged.").arg(fieldName(key.toStdString()), why));
         showAssumptions(m_defaults, m_overrides); // put the stored value back in the cell
+        if (const int row = rowOf(key); row >= 0) {
+            m_table->selectRow(row);
+            m_table->scrollToItem(m_table->item(row, column == Low || column == High ? column : Base));
+        }
         return false;
     };
     if (!current) return refuse(tr("there is no assumption '%1'.").arg(key));

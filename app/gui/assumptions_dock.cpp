@@ -20,6 +20,11 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
     m_dock->setObjectName(QStringLiteral("assumptionsDock"));
     m_dock->setWidget(m_panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    // A tab beside the dashboard: the table needs the width of the window, not a corner of it.
+    if (auto* dashboard = window->findChild<QDockWidget*>(QStringLiteral("dashboardDock"))) {
+        window->tabifyDockWidget(dashboard, m_dock);
+        dashboard->raise();
+    }
     connect(m_panel, &views::AssumptionsPanel::editRequested, this,
             [this](const QString& key, const model::Assumption& value) {
                 // What the user saw: the design's override, else the shipped default.

@@ -20,6 +20,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -49,6 +50,14 @@ std::string dump(const MainWindow& w) {
 
 QString undoText(MainWindow& w, int fromTop = 1) {
     return w.undoStack().text(w.undoStack().index() - fromTop);
+}
+
+/// With CTWIN_SCREENSHOT_DIR set, saves what the user sees at this step (for looking at, never compared).
+void shot(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("CTWIN_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QApplication::processEvents();
+    w->grab().save(dir + "/" + name + ".png");
 }
 
 QStringList rackIds(const MainWindow& w, int n) {
@@ -99,6 +108,7 @@ private slots:
         QCOMPARE(w.projectTree()->itemForId(ctwin::views::kDesignRootId)->text(0),
                  QStringLiteral("Rubin pilot"));
         QCOMPARE(w.selection(), QStringList{ctwin::views::kDesignRootId}); // still shown after the edit
+        shot(&w, "design-properties");
         // Sources, one per line, commit when the field is left (commitPending stands for the focus loss).
         form->sourcesEdit()->setPlainText("Paper A\n\n  Datasheet B  ");
         form->commitPending();
@@ -141,6 +151,9 @@ private slots:
         QCOMPARE(w.document().project().assumptions.at("wacc").low, 0.07); // the rest of the range kept
         QVERIFY(panel->table()->item(row, AssumptionsPanel::Name)->text().startsWith(QStringLiteral("●")));
         QVERIFY(panel->table()->item(row, AssumptionsPanel::Base)->font().bold());
+        w.assumptionsDock().dock()->raise();
+        panel->table()->selectRow(row);
+        shot(&w, "assumptions-override");
         w.evaluateNow();
         // A higher cost of capital raises the annualized capex, so the cost per GPU-hour goes up.
         QVERIFY(w.lastResults().figure("finance.cost_per_gpu_hour_usd")->value > costBefore);
@@ -201,6 +214,10 @@ private slots:
                      qPrintable(panel->errorText()));
             QVERIFY2(panel->errorText().contains("The design is unchanged"), qPrintable(panel->errorText()));
             QCOMPARE(panel->table()->item(panel->rowOf(c.key), c.column)->text(), shown);
+            if (QString::fromLatin1(c.text) == "0.2") {
+                w.assumptionsDock().dock()->raise();
+                shot(&w, "assumptions-refused");
+            }
         }
         QCOMPARE(w.undoStack().count(), commands);
         QCOMPARE(dump(w), before);
@@ -348,6 +365,7 @@ private slots:
         for (const auto& r : w.lastResults().rules)
             flagged = flagged || (r.rule == "rack_outside_hall" && QString::fromStdString(r.entity) == rack);
         QVERIFY(flagged);
+        shot(&w, "geometry-rule");
     }
 
     void startupOffersAnyAutosaveLeftBehind() {
@@ -441,10 +459,12 @@ private slots:
         manualAction->trigger();
         auto* browser = w.findChild<QTextBrowser*>("manualBrowser");
         QVERIFY(browser);
+        shot(browser->window(), "manual");
         QVERIFY(browser->toPlainText().contains("Getting started"));
         shortcutsAction->trigger();
         auto* table = w.findChild<QTableWidget*>("shortcutsTable");
         QVERIFY(table);
+        shot(table->window(), "shortcuts");
         // One row per action with a shortcut, e.g. Undo and the Analysis tools.
         const auto rows = ctwin::app::shortcutRows(&w);
         QCOMPARE(table->rowCount(), static_cast<int>(rows.size()));
