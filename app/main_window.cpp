@@ -5,13 +5,16 @@
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
+#include "design_root.h"
 #include "design_rules_panel.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
 #include "gui/analysis_controller.h"
+#include "gui/assumptions_dock.h"
 #include "gui/autosave.h"
 #include "gui/dialog_prompts.h"
 #include "gui/document_editor.h"
+#include "gui/help_dialog.h"
 #include "gui/new_design_wizard.h"
 #include "gui/settings_dialog.h"
 #include "gui/theme.h"
@@ -175,6 +178,14 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         [this](QWidget* w, const QString& title) { m_tabs->setCurrentIndex(m_tabs->addTab(w, title)); });
 
     buildDocks();
+    m_assumptionsDock =
+        std::make_unique<AssumptionsDock>(this, m_document, *m_editor, m_defaults, m_inspector);
+    m_analysis->setAddWorkload([this] {
+        QString id;
+        const QString error = m_editor->addDefaultTrainingJob(&id);
+        if (error.isEmpty()) select({id});
+        return error;
+    });
     buildActions();
     buildMenus();
     m_evalLabel = new QLabel(this);
@@ -321,11 +332,23 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
     m_undoAction = m_undo->createUndoAction(this, tr("&Undo"));
-    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setShortcuts(QKeySequence::Undo);
     m_undoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     m_redoAction = m_undo->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcut(QKeySequence::Redo);
+    m_redoAction->setShortcuts(QKeySequence::Redo); // every binding: Ctrl+Shift+Z and Ctrl+Y
     m_redoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    // Ctrl+Z while typing in a field commits what was typed, then undoes (the field's own text undo would
+    // leave the design and the field disagreeing).
+    const auto commitThenUndo = [this](bool redo) {
+        m_assumptionsDock->commitPending();
+        redo ? m_undo->redo() : m_undo->undo();
+    };
+    for (QAction* a : {m_undoAction, m_redoAction}) {
+        QObject::disconnect(a, &QAction::triggered, m_undo, nullptr);
+        connect(a, &QAction::triggered, this,
+                [commitThenUndo, redo = a == m_redoAction] { commitThenUndo(redo); });
+    }
+    m_assumptionsDock->setUndoHandler(commitThenUndo);
     m_saveAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this);
     m_saveAction->setShortcut(QKeySequence::Save);
     connect(m_saveAction, &QAction::triggered, this, [this] { save(); });
@@ -413,7 +436,9 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     file->addAction(m_saveAction);
-    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    // Ctrl+Shift+S on every platform (QKeySequence::SaveAs is empty on some, e.g. offscreen and KDE).
+    file->addAction(tr("Save &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                    [this] { saveAs(); });
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
     file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
                     QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
@@ -455,6 +480,9 @@ void MainWindow::buildMenus() {
                         [this] { closeAnalysisTab(m_tabs->currentIndex()); });
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Manual"), QKeySequence::HelpContents, this, [this] { showManual(this); });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcuts(this); });
+    help->addSeparator();
     help->addAction(tr("&About ClusterTwin"), this, [this] {
         QMessageBox::about(this, tr("About ClusterTwin"),
                            tr("<b>ClusterTwin %1</b><p>Digital twin and TCO planner for AI clusters.</p>"
@@ -630,6 +658,28 @@ bool MainWindow::offerUntitledRecovery() {
     return false;
 }
 
+bool MainWindow::offerStartupRecovery() {
+    for (const auto& r : Autosave::leftBehind()) {
+        const QString name =
+            r.documentPath.isEmpty() ? tr("an untitled design") : QFileInfo(r.documentPath).fileName();
+        if (!m_prompts->askRestoreAutosave(this, name, QLocale().toString(r.savedAt, QLocale::ShortFormat))) {
+            Autosave::remove(r);
+            continue;
+        }
+        try {
+            m_document.reset(store::loadDesign(r.autosavePath.toStdString(), &m_catalog));
+        } catch (const std::exception& e) {
+            m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
+            continue;
+        }
+        Autosave::remove(r);
+        afterLoad(r.documentPath, true); // unsaved: Save writes it to the file it came from
+        statusBar()->showMessage(tr("Restored unsaved changes of %1 from the autosave").arg(name), 5000);
+        return true;
+    }
+    return false;
+}
+
 bool MainWindow::writeTo(const QString& path) {
     try {
         store::saveDesign(m_document.project(), path.toStdString());
@@ -789,9 +839,11 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
     QStringList still;
     for (const QString& id : std::as_const(m_selection)) {
         QString loop;
-        if (views::CduItem::parseItemId(id, &loop, nullptr)
-                ? m_document.index().find(loop.toStdString()).has_value()
-                : m_document.index().find(id.toStdString()).has_value())
+        if (id == views::kDesignRootId)
+            still << id;
+        else if (views::CduItem::parseItemId(id, &loop, nullptr)
+                     ? m_document.index().find(loop.toStdString()).has_value()
+                     : m_document.index().find(id.toStdString()).has_value())
             still << id;
     }
     if (still.size() != m_selection.size())

@@ -34,6 +34,7 @@ class ResultsPanel;
 namespace ctwin::app {
 
 class AnalysisController;
+class AssumptionsDock;
 class Autosave;
 class DocumentEditor;
 class UncertaintyRunner;
@@ -73,6 +74,9 @@ public:
     bool maybeSave();
     /// Untitled autosaves of crashed sessions: offers each for recovery. Returns true when one was restored.
     bool offerUntitledRecovery();
+    /// At start-up: every autosave an earlier session left behind (untitled or of a saved file), newest
+    /// first, until the user restores one. Returns true when one was restored.
+    bool offerStartupRecovery();
 
     void setPrompts(std::unique_ptr<UserPrompts> prompts);
     void setAutosaveInterval(int seconds);
@@ -108,6 +112,8 @@ public:
     /// The Analysis menu's comparison, tornado and sweep tools; their views open as closable tabs.
     AnalysisController& analysis() { return *m_analysis; }
     QTabWidget* tabs() const { return m_tabs; }
+    /// The Assumptions dock and the design's properties in the inspector.
+    AssumptionsDock& assumptionsDock() { return *m_assumptionsDock; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -150,6 +156,8 @@ private:
     /// Comparison, tornado and sweep tabs (Analysis menu). Declared after the catalog and assumptions it
     /// reads, so that it goes before them.
     std::unique_ptr<AnalysisController> m_analysis;
+    /// Listens to m_document: declared after it, so that it goes first.
+    std::unique_ptr<AssumptionsDock> m_assumptionsDock;
     Autosave* m_autosave = nullptr;
     AppSettings m_settings;
     bool m_dark = false;

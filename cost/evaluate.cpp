@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "finance.h"
+#include "geometry_rules.h"
 #include "input_error.h"
 
 namespace ctwin::cost {
@@ -468,6 +469,8 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         r.rules.push_back({Severity::Warning, "missing_spares", p.info.id,
                            "Hot spares: " + fmt(bom.spareRacks) + " spare racks, below the target of " +
                                fmt(spareTarget * 100, 1) + "% of " + fmt(bom.computeRacks) + " compute racks"});
+
+    appendGeometryRules(p, catalog, r.rules); // cost/geometry_rules.h: outside parents, overlaps
 
     // ---- Figures with provenance ----
     const auto src = [&](const std::string& key) { return a.source(key); };

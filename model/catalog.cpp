@@ -19,6 +19,10 @@ struct KindSchema {
     std::string_view kind;
     std::vector<std::string_view> values;
     std::vector<std::string_view> attributes;
+    /// Values an item may add; with `closed`, any other value is refused (catches a misspelt key that would
+    /// otherwise be silently ignored by every reader).
+    std::vector<std::string_view> optional = {};
+    bool closed = false;
 };
 
 // Required fields per category and kind: the contract of data/FORMAT.md §1.
@@ -62,6 +66,14 @@ const std::vector<KindSchema>& schemas() {
         {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}},
         {"wan", "amplifier", {"spacing_m", "price_usd", "power_w"}, {}},
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
+        // Model presets for training jobs and inference services (issue 11): read by name through
+        // catalog.byCategory("models") and item.value("model_params") etc.
+        {"models",
+         "llm",
+         {"model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"},
+         {"family", "attention"},
+         {"experts", "active_experts", "kv_latent_dim"},
+         true},
     };
     return s;
 }
@@ -116,6 +128,40 @@ std::vector<const CatalogItem*> Catalog::byCategory(std::string_view category) c
     return out;
 }
 
+namespace {
+
+/// What a model preset must satisfy beyond the generic schema: whole positive counts, active <= total,
+/// experts and active experts together, a known attention kind, and the MLA latent for MLA models.
+void checkModelPreset(const CatalogItem& item, const std::string& file) {
+    const auto where = [&](const std::string& field) { return itemLocation(file, item, field); };
+    for (const char* field :
+         {"layers", "hidden_size", "kv_heads", "head_dim", "experts", "active_experts", "kv_latent_dim"})
+        if (const auto* v = item.find(field))
+            for (double x : {v->base, v->low, v->high})
+                if (x < 1 || x != std::floor(x))
+                    throw InputError(where(field),
+                                     "must be a whole number of at least 1, found " + std::to_string(x));
+    for (const char* field : {"model_params", "active_params"})
+        if (item.find(field)->low <= 0) throw InputError(where(field), "must be positive");
+    if (item.find("active_params")->base > item.find("model_params")->base)
+        throw InputError(where("active_params"), "active parameters exceed the model's parameters");
+    const auto* experts = item.find("experts");
+    const auto* active = item.find("active_experts");
+    if ((experts == nullptr) != (active == nullptr))
+        throw InputError(where(experts ? "active_experts" : "experts"),
+                         "a mixture-of-experts model needs both experts and active_experts");
+    if (experts && active->base > experts->base)
+        throw InputError(where("active_experts"), "more active experts than experts");
+    static const std::set<std::string> kinds = {"mha", "gqa", "mqa", "mla"};
+    const std::string attention = item.attribute("attention");
+    if (!kinds.count(attention))
+        throw InputError(where("attention"), "unknown attention '" + attention + "' (mha, gqa, mqa or mla)");
+    if (attention == "mla" && !item.find("kv_latent_dim"))
+        throw InputError(where("kv_latent_dim"), "an MLA model needs its KV latent dimension");
+}
+
+} // namespace
+
 void checkCatalogItem(const CatalogItem& item, const std::string& file) {
     const auto& all = schemas();
     auto schema = std::find_if(all.begin(), all.end(),
@@ -129,6 +175,12 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
     for (auto key : schema->attributes)
         if (item.attribute(std::string(key)).empty())
             throw InputError(itemLocation(file, item, std::string(key)), "required attribute is missing");
+    if (schema->closed)
+        for (const auto& [field, v] : item.values)
+            if (std::find(schema->values.begin(), schema->values.end(), field) == schema->values.end() &&
+                std::find(schema->optional.begin(), schema->optional.end(), field) == schema->optional.end())
+                throw InputError(itemLocation(file, item, field),
+                                 "unknown value for a " + item.category + " item (misspelt?)");
     for (const auto& [field, v] : item.values) {
         const auto where = itemLocation(file, item, field);
         if (!(v.low <= v.base && v.base <= v.high))
@@ -136,6 +188,7 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
         if (v.low < 0.0) throw InputError(where, "catalog values must not be negative");
         if (v.source.empty()) throw InputError(where, "every catalog value needs a source");
     }
+    if (item.category == "models") checkModelPreset(item, file);
 }
 
 std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {

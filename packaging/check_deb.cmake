@@ -36,6 +36,7 @@ foreach(f
     usr/share/applications/${APP_ID}.desktop
     usr/share/metainfo/${APP_ID}.metainfo.xml
     usr/share/mime/packages/clustertwin.xml
+    usr/share/doc/clustertwin/manual.md
     usr/share/icons/hicolor/scalable/apps/clustertwin.svg)
   if(NOT EXISTS ${_root}/${f})
     list(APPEND _missing ${f})

@@ -1,6 +1,8 @@
 #include "inspector_panel.h"
 
 #include "design_json.h"
+#include "design_properties_form.h"
+#include "design_root.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -76,10 +78,40 @@ InspectorPanel::InspectorPanel(const model::Catalog& catalog, QWidget* parent)
     m_layout = new QFormLayout(m_form);
     m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     scroll->setWidget(m_form);
+    m_scroll = scroll;
+    m_design = new DesignPropertiesForm(this);
+    m_design->hide();
+    connect(m_design, &DesignPropertiesForm::editRequested, this, &InspectorPanel::projectInfoEditRequested);
     outer->addWidget(m_title);
     outer->addWidget(m_error);
     outer->addWidget(m_summary);
     outer->addWidget(scroll, 1);
+    outer->addWidget(m_design);
+    outer->addStretch(0);
+}
+
+bool InspectorPanel::showDesign(const model::Document& doc, const QStringList& ids) {
+    const bool design = ids.size() == 1 && ids.front() == kDesignRootId;
+    m_design->setVisible(design);
+    m_scroll->setVisible(!design);
+    if (!design) return false;
+    m_ids = ids;
+    m_editors.clear();
+    m_byKey.clear();
+    while (m_layout->rowCount() > 0)
+        m_layout->removeRow(0);
+    m_summary->hide();
+    const auto& info = doc.project().info;
+    m_title->setText(tr("Design %1").arg(qs(info.name.empty() ? info.id : info.name)));
+    m_design->showInfo(info);
+    return true;
+}
+
+void InspectorPanel::commitPending() {
+    if (!m_design->isHidden()) m_design->commitPending();
+    for (const Editor& e : m_editors)
+        if (auto* line = qobject_cast<QLineEdit*>(e.widget); line && line->hasFocus() && line->isModified())
+            commitText(qs(e.spec.key));
 }
 
 void InspectorPanel::setUnits(const DisplayUnits& units) {
@@ -110,6 +142,7 @@ void InspectorPanel::clearError() {
 
 void InspectorPanel::showSelection(const model::Document& doc, const QStringList& ids) {
     clearError();
+    if (showDesign(doc, ids)) return;
     m_ids.clear();
     std::optional<model::EntityKind> kind;
     for (const QString& id : ids) {
@@ -124,6 +157,10 @@ void InspectorPanel::showSelection(const model::Document& doc, const QStringList
 }
 
 void InspectorPanel::refresh(const model::Document& doc) {
+    if (m_ids.size() == 1 && m_ids.front() == kDesignRootId) {
+        showDesign(doc, m_ids);
+        return;
+    }
     QStringList still;
     for (const QString& id : std::as_const(m_ids))
         if (doc.index().find(id.toStdString())) still << id;
@@ -184,17 +221,10 @@ QString InspectorPanel::shown(const Editor& e, const ojson& v) const {
     return qs(v.dump());
 }
 
-void InspectorPanel::build(const model::Document& doc) {
-    m_editors.clear();
-    m_byKey.clear();
-    while (m_layout->rowCount() > 0)
-        m_layout->removeRow(0);
-    m_summary->hide();
-    if (m_ids.isEmpty()) {
-        m_title->setText(tr("Nothing selected"));
-        return;
-    }
+void InspectorPanel::updateHeader(const model::Document& doc) {
+    if (m_ids.isEmpty()) return;
     const ojson first = entityJson(doc, m_ids.front());
+    m_summary->hide();
     const QString kindName = qs(std::string(model::entityKindName(m_kind)));
     if (m_ids.size() == 1)
         m_title->setText(
@@ -213,6 +243,20 @@ void InspectorPanel::build(const model::Document& doc) {
             m_summary->show();
         }
     }
+}
+
+void InspectorPanel::build(const model::Document& doc) {
+    m_editors.clear();
+    m_byKey.clear();
+    while (m_layout->rowCount() > 0)
+        m_layout->removeRow(0);
+    m_summary->hide();
+    if (m_ids.isEmpty()) {
+        m_title->setText(tr("Nothing selected"));
+        return;
+    }
+    const ojson first = entityJson(doc, m_ids.front());
+    updateHeader(doc);
     for (const FieldSpec& spec : FieldSpec::forKind(m_kind)) {
         if (m_ids.size() > 1 && (spec.key == "id" || spec.key == "name")) continue;
         Editor e;
@@ -290,6 +334,7 @@ QWidget* InspectorPanel::makeEditor(Editor& e, const model::Document& doc) {
 }
 
 void InspectorPanel::fill(const model::Document& doc) {
+    updateHeader(doc); // a renamed entity or a changed rack type shows at once
     m_filling = true;
     std::vector<ojson> entities;
     for (const QString& id : std::as_const(m_ids))

@@ -10,8 +10,11 @@
 
 class QFormLayout;
 class QLabel;
+class QScrollArea;
 
 namespace ctwin::views {
+
+class DesignPropertiesForm;
 
 /// The inspector: every field of the selected entity (or the common fields of several entities of one
 /// kind) with an editor in display units. Edits leave as editRequested (JSON in SI, as in files); the app
@@ -28,6 +31,10 @@ public:
     void refresh(const model::Document& document);
     void showError(const QString& message);
     void clearError();
+    /// Commits a field the user is still typing in (Ctrl+Z with the focus here commits, then undoes).
+    void commitPending();
+    /// The design's own form, shown when the project tree's top item (kDesignRootId) is selected.
+    DesignPropertiesForm* designForm() const { return m_design; }
 
     const QStringList& ids() const { return m_ids; }
     /// The editor widget of a field (QLineEdit, QComboBox or QCheckBox), for tests and focus.
@@ -37,6 +44,8 @@ public:
 
 signals:
     void editRequested(const QStringList& ids, const QString& field, const QString& jsonValue);
+    /// The design's name, description or sources changed: the whole `project` object (data/FORMAT.md §3).
+    void projectInfoEditRequested(const QString& projectJson);
 
 private:
     struct Editor {
@@ -47,6 +56,9 @@ private:
         bool mixed = false;
     };
     void build(const model::Document& document);
+    /// Title and catalog summary of the shown entities (follows a changed name or rack type).
+    void updateHeader(const model::Document& document);
+    bool showDesign(const model::Document& document, const QStringList& ids);
     void fill(const model::Document& document);
     QWidget* makeEditor(Editor& e, const model::Document& document);
     void commitText(const QString& key);
@@ -62,6 +74,8 @@ private:
     QLabel* m_error = nullptr;
     QLabel* m_summary = nullptr;
     QWidget* m_form = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    DesignPropertiesForm* m_design = nullptr;
     QFormLayout* m_layout = nullptr;
     std::vector<Editor> m_editors;
     QHash<QString, int> m_byKey;

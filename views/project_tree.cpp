@@ -1,5 +1,7 @@
 #include "project_tree.h"
 
+#include "design_root.h"
+
 #include <QHeaderView>
 #include <QSet>
 #include <functional>
@@ -33,7 +35,7 @@ ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
     });
     connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* it) {
         const QString id = it->data(0, Qt::UserRole).toString();
-        if (!id.isEmpty()) emit entityActivated(id);
+        if (!id.isEmpty() && id != kDesignRootId) emit entityActivated(id);
     });
 }
 
@@ -100,7 +102,10 @@ void ProjectTree::showProject(const model::Project& p) {
     for (const auto& r : p.racks)
         racksPerRow[r.row].push_back(&r);
     auto* root = new QTreeWidgetItem(this, {qs(p.info.name.empty() ? p.info.id : p.info.name), QString()});
-    root->setData(0, Qt::UserRole, QString());
+    // The design itself: selecting it shows its name, description and sources in the inspector.
+    root->setData(0, Qt::UserRole, kDesignRootId);
+    root->setToolTip(0, tr("The design: name, description and sources in the inspector"));
+    m_items.insert(kDesignRootId, root);
     for (const auto& s : p.sites) {
         auto* si = item(root, s.id, s.name,
                         QStringLiteral("%1°, %2°").arg(s.latDeg, 0, 'f', 3).arg(s.lonDeg, 0, 'f', 3));

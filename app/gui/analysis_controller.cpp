@@ -443,7 +443,32 @@ views::SweepView* AnalysisController::openSweep(QString* error) {
     return view;
 }
 
+bool AnalysisController::ensureWorkload() {
+    if (m_currentProject().hasWorkload()) return true;
+    const QString question =
+        tr("The open design has no workload (no training job or inference service), so it has no $/GPU-hour "
+           "or $/M tokens to compare.");
+    if (!m_addWorkload) {
+        showError(tr("Cannot compare designs"), question);
+        return false;
+    }
+    const QString offer = question + tr("\n\nAdd a default training job on all its GPUs (Llama 3 70B, 15T "
+                                        "tokens; edit it in the inspector afterwards)?");
+    const bool yes = m_askAddWorkload ? m_askAddWorkload(offer)
+                                      : QMessageBox::question(m_window, tr("Compare designs"), offer,
+                                                              QMessageBox::Yes | QMessageBox::Cancel,
+                                                              QMessageBox::Yes) == QMessageBox::Yes;
+    if (!yes) return false;
+    const QString error = m_addWorkload();
+    if (!error.isEmpty()) {
+        showError(tr("Cannot add a training job"), error);
+        return false;
+    }
+    return m_currentProject().hasWorkload();
+}
+
 void AnalysisController::chooseAndCompare() {
+    if (!ensureWorkload()) return; // say so before the user picks designs
     const QStringList paths = pickDesigns(m_window, referenceDesigns(), m_lastDirectory);
     if (paths.isEmpty()) return;
     QString error;

@@ -68,6 +68,17 @@ public:
     bool exportComparison(views::ComparisonView* view, const QString& path, QString* error = nullptr,
                           std::optional<ReportFormat> format = std::nullopt);
 
+    /// What Compare does when the open design has no workload: `add` adds a default workload and returns
+    /// an error or empty; without it Compare only explains why it cannot compare.
+    void setAddWorkload(std::function<QString()> add) { m_addWorkload = std::move(add); }
+    /// Who answers "add a default workload?" (true = add); a message box unless set (tests set it).
+    void setWorkloadQuestion(std::function<bool(const QString& question)> ask) {
+        m_askAddWorkload = std::move(ask);
+    }
+    /// Compare's first step: true when the open design has a workload, or got one because the user
+    /// accepted the offer; false (nothing compared) otherwise.
+    bool ensureWorkload();
+
     /// The reference designs (from index.json in referenceDirectory()): display name and path.
     static QList<std::pair<QString, QString>> referenceDesigns();
 
@@ -92,6 +103,8 @@ private:
     views::DisplayUnits m_units;
     std::map<views::ComparisonView*, std::shared_ptr<ComparisonData>> m_comparisons;
     QString m_lastDirectory;
+    std::function<bool(const QString&)> m_askAddWorkload;
+    std::function<QString()> m_addWorkload;
 };
 
 } // namespace ctwin::app

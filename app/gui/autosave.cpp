@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace ctwin::app {
 
@@ -126,6 +127,29 @@ QList<Autosave::Recovery> Autosave::orphanedUntitled() {
         if (pid > 0 && QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid))) continue; // still running
         if (auto r = readMeta(fi.absoluteFilePath())) out.push_back(*r);
     }
+    return out;
+}
+
+QList<Autosave::Recovery> Autosave::leftBehind() {
+    QList<Recovery> out = orphanedUntitled();
+    const QDir dir(directory());
+    for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Time)) {
+        if (fi.fileName().startsWith(QLatin1String("untitled-"))) continue;
+        QFile f(metaPath(fi.absoluteFilePath()));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        const qint64 pid = o.value(QStringLiteral("pid")).toInteger();
+        if (pid == QCoreApplication::applicationPid()) continue;
+        if (pid > 0 && QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid))) continue; // still running
+        const QString document = o.value(QStringLiteral("path")).toString();
+        if (document.isEmpty()) continue;
+        // Only changes newer than the file: an older autosave is what the file already holds.
+        if (auto r = findRecovery(document);
+            r && QFileInfo(r->autosavePath).absoluteFilePath() == fi.absoluteFilePath())
+            out.push_back(*r);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Recovery& a, const Recovery& b) { return a.savedAt > b.savedAt; });
     return out;
 }
 

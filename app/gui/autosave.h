@@ -44,6 +44,9 @@ public:
     static std::optional<Recovery> findRecovery(const QString& documentPath);
     /// Autosaves of untitled designs whose process is gone.
     static QList<Recovery> orphanedUntitled();
+    /// Every autosave a session that is gone left behind: untitled designs and saved files with unsaved
+    /// changes newer than the file (what start-up offers to recover), newest first.
+    static QList<Recovery> leftBehind();
     static void remove(const Recovery& recovery);
 
 signals:

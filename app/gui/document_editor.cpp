@@ -5,6 +5,7 @@
 #include "design_json.h"
 #include "document.h"
 #include "document_command.h"
+#include "field_names.h"
 #include "field_spec.h"
 
 #include <QObject>
@@ -63,6 +64,16 @@ std::string joinIds(QStringList ids) {
     return ids.join(QLatin1Char(',')).toStdString();
 }
 
+/// "12 racks", "1 rack", "3 racks and 2 CDUs": the count words of an undo label.
+std::string countWords(size_t racks, size_t cdus) {
+    const auto n = [](size_t k, const char* one) {
+        return std::to_string(k) + " " + one + (k == 1 ? "" : "s");
+    };
+    if (cdus == 0) return n(racks, "rack");
+    if (racks == 0) return n(cdus, "CDU");
+    return n(racks, "rack") + " and " + n(cdus, "CDU");
+}
+
 } // namespace
 
 DocumentEditor::DocumentEditor(model::Document& document, QUndoStack& stack)
@@ -82,6 +93,92 @@ QString DocumentEditor::run(const std::string& label, const std::function<void(m
     }
 }
 
+std::string DocumentEditor::displayName(const QString& id) const {
+    QString loop;
+    int index = 0;
+    if (views::CduItem::parseItemId(id, &loop, &index))
+        return "CDU " + std::to_string(index + 1) + " of " + displayName(loop);
+    const auto slot = m_doc.index().find(id.toStdString());
+    if (!slot) return id.toStdString();
+    return m_doc.project().withCollection(slot->kind, [&](const auto& c) {
+        const auto& e = c[slot->index];
+        return e.name.empty() ? e.id : e.name;
+    });
+}
+
+QString DocumentEditor::setAssumption(const QString& key, const std::optional<model::Assumption>& value,
+                                      const std::optional<model::Assumption>& before) {
+    const std::string k = key.toStdString(), name = views::fieldName(k).toStdString();
+    std::string label = "Reset " + name + " to the shipped default";
+    if (value) {
+        label = "Set " + name + " to " + views::describeValue("", value->base).toStdString();
+        std::optional<model::Assumption> was = before;
+        if (const auto it = m_doc.project().assumptions.find(k);
+            !was && it != m_doc.project().assumptions.end())
+            was = it->second;
+        if (!was || was->low != value->low || was->high != value->high)
+            label += " (range " + views::describeValue("", value->low).toStdString() + " to " +
+                     views::describeValue("", value->high).toStdString() + ")";
+    }
+    return run(label, [&](model::Transaction& t) { t.setAssumption(k, value); });
+}
+
+QString DocumentEditor::setProjectInfo(const ojson& info) {
+    const auto& now = m_doc.project().info;
+    const std::string name = info.value("name", now.name);
+    std::string label;
+    if (name != now.name)
+        label = "Rename design to " + name;
+    else if (info.value("description", now.description) != now.description)
+        label = "Edit the description of " + (name.empty() ? now.id : name);
+    else
+        label = "Edit the sources of " + (name.empty() ? now.id : name);
+    return run(label, [&](model::Transaction& t) { t.setProjectInfo(info); });
+}
+
+QString DocumentEditor::addDefaultTrainingJob(QString* newId) {
+    const auto& p = m_doc.project();
+    double gpus = 0;
+    for (const auto& r : p.racks)
+        if (!r.spare) gpus += catalogValue(m_doc, r.rackType, "gpus", 0.0);
+    if (gpus < 1) return QObject::tr("The design has no GPUs yet; place compute racks first.");
+    // Llama 3 70B pre-training as the plain default: 70.6B parameters, 15T tokens ("The Llama 3 Herd of
+    // Models", Meta 2024), from the model presets when the catalog ships them. BF16, MFU from the
+    // assumptions (0), 16 bytes of checkpoint state per parameter (REFERENCES.md, mixed-precision Adam),
+    // tensor parallel within an 8-GPU server, data parallel over the rest.
+    double params = 70.6e9;
+    if (m_doc.catalog())
+        if (const auto* preset = m_doc.catalog()->find("llama3-70b"); preset && preset->find("model_params"))
+            params = preset->value("model_params");
+    const int tp = gpus >= 8 ? 8 : 1;
+    ojson sites = ojson::array();
+    for (const auto& s : p.sites)
+        sites.push_back(s.id);
+    const std::string id = freeId("training-job");
+    const QString error = run("Add a default training job", [&](model::Transaction& t) {
+        t.add(model::EntityKind::TrainingJob,
+              ojson{{"id", id},
+                    {"name", "Default training job"},
+                    {"model_params", params},
+                    {"active_params", params},
+                    {"tokens", 15e12},
+                    {"precision", "bf16"},
+                    {"mfu", 0.0},
+                    {"gpus", gpus},
+                    {"tp", tp},
+                    {"pp", 1},
+                    {"dp", std::max(1, static_cast<int>(gpus) / tp)},
+                    {"ep", 1},
+                    {"checkpoint_bytes_per_param", 16.0},
+                    {"storage_tier", p.storageTiers.empty() ? std::string() : p.storageTiers.front().id},
+                    {"sites", sites},
+                    {"restart_scope", "whole_job"},
+                    {"async_checkpoint", false}});
+    });
+    if (error.isEmpty() && newId) *newId = QString::fromStdString(id);
+    return error;
+}
+
 std::string DocumentEditor::freeId(const std::string& base) const {
     if (!m_doc.index().find(base)) return base;
     for (int n = 2;; ++n) {
@@ -94,9 +191,20 @@ QString DocumentEditor::setProperty(const QStringList& ids, const QString& field
                                     bool mergeable) {
     if (ids.isEmpty()) return QObject::tr("Nothing selected.");
     const std::string f = field.toStdString();
-    const std::string label = ids.size() == 1
-                                  ? "Set " + f + " of " + ids.front().toStdString()
-                                  : "Set " + f + " of " + std::to_string(ids.size()) + " entities";
+    // As a person would say it: "Set electricity price of Mount Pleasant to $0.065/kWh".
+    std::string of = ids.size() == 1 ? displayName(ids.front()) : std::to_string(ids.size()) + " entities";
+    if (ids.size() > 1)
+        if (const auto slot = m_doc.index().find(ids.front().toStdString())) {
+            bool sameKind = true;
+            for (const QString& id : ids) {
+                const auto s = m_doc.index().find(id.toStdString());
+                sameKind = sameKind && s && s->kind == slot->kind;
+            }
+            if (sameKind)
+                of = std::to_string(ids.size()) + " " + std::string(model::entityKindName(slot->kind)) + "s";
+        }
+    const std::string label = "Set " + views::fieldName(f).toStdString() + " of " + of + " to " +
+                              views::describeValue(f, value).toStdString();
     return run(
         label,
         [&](model::Transaction& t) {
@@ -228,6 +336,25 @@ std::string rackName(const model::Project& p, const std::string& row) {
     return prefix + buf;
 }
 
+/// rackName, but never one a rack of the design already has (racks deleted from the row leave gaps, so
+/// the count alone can repeat a name).
+std::string freshRackName(const model::Project& p, const std::string& row) {
+    std::set<std::string> taken;
+    for (const auto& rack : p.racks)
+        taken.insert(rack.name);
+    std::string name = rackName(p, row);
+    const std::string stem = name.substr(0, name.rfind('-'));
+    int n = 0;
+    for (const auto& rack : p.racks)
+        n += rack.row == row;
+    for (int k = n + 2; taken.count(name); ++k) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "-%02d", k);
+        name = stem + buf;
+    }
+    return name;
+}
+
 } // namespace
 
 QString DocumentEditor::placeRack(const QString& rackType, const QString& hallId, QPointF pos,
@@ -236,7 +363,8 @@ QString DocumentEditor::placeRack(const QString& rackType, const QString& hallId
     if (!m_doc.catalog() || !m_doc.catalog()->find(type))
         return QObject::tr("Unknown rack type '%1'.").arg(rackType);
     std::string added;
-    const QString error = run("Place " + type + " rack", [&](model::Transaction& t) {
+    const auto* typeItem = m_doc.catalog()->find(type);
+    const QString error = run("Place " + typeItem->name + " rack", [&](model::Transaction& t) {
         const std::string row = ensureRow(t, hall, pos, type, 0.0);
         const auto* r = findById(m_doc.project().rows, row);
         const double rotation = r ? r->rotationDeg : 0.0;
@@ -268,52 +396,56 @@ QString DocumentEditor::placeCdu(const QString& cduType, const QString& hallId, 
     const std::string type = cduType.toStdString(), hall = hallId.toStdString();
     if (!m_doc.catalog() || !m_doc.catalog()->find(type))
         return QObject::tr("Unknown CDU type '%1'.").arg(cduType);
-    return run("Place " + type + " CDU", [&](model::Transaction& t) {
-        checkPlacement(hall, cduRect(m_doc, type, pos.x(), pos.y()), {});
-        const auto& p = m_doc.project();
-        const model::CoolingLoop* best = nullptr;
-        double bestDistance = 1e300;
-        for (const auto& l : p.coolingLoops) {
-            if (l.hall != hall || l.cduType != type) continue;
-            double d = 1e299;
-            for (const auto& c : l.cdus)
-                d = std::min(d, std::hypot(c.xM - pos.x(), c.yM - pos.y()));
-            if (d < bestDistance) best = &l, bestDistance = d;
-        }
-        const ojson point{{"x_m", pos.x()}, {"y_m", pos.y()}};
-        if (best) {
-            ojson cdus = model::entityToJson(*best)["cdus"];
-            cdus.push_back(point);
-            const std::string id = best->id;
-            const int count = best->cduCount;
-            t.setProperty(id, "cdus", cdus);
-            t.setProperty(id, "cdu_count", count + 1);
-            return;
-        }
-        std::string plant;
-        for (const auto& l : p.coolingLoops)
-            if (!l.plant.empty()) plant = l.plant;
-        if (plant.empty())
-            for (const auto* item : m_doc.catalog()->byCategory("cooling"))
-                if (item->kind == "plant") {
-                    plant = item->id;
-                    break;
-                }
-        t.add(model::EntityKind::CoolingLoop, ojson{{"id", freeId(hall + "-loop")},
-                                                    {"name", "Loop (" + type + ")"},
-                                                    {"hall", hall},
-                                                    {"cdu_type", type},
-                                                    {"cdu_count", 1},
-                                                    {"redundancy", "N"},
-                                                    {"plant", plant},
-                                                    {"cdus", ojson::array({point})}});
-    });
+    return run("Place " + m_doc.catalog()->find(type)->name + " CDU in " + displayName(hallId),
+               [&](model::Transaction& t) {
+                   checkPlacement(hall, cduRect(m_doc, type, pos.x(), pos.y()), {});
+                   const auto& p = m_doc.project();
+                   const model::CoolingLoop* best = nullptr;
+                   double bestDistance = 1e300;
+                   for (const auto& l : p.coolingLoops) {
+                       if (l.hall != hall || l.cduType != type) continue;
+                       double d = 1e299;
+                       for (const auto& c : l.cdus)
+                           d = std::min(d, std::hypot(c.xM - pos.x(), c.yM - pos.y()));
+                       if (d < bestDistance) best = &l, bestDistance = d;
+                   }
+                   const ojson point{{"x_m", pos.x()}, {"y_m", pos.y()}};
+                   if (best) {
+                       ojson cdus = model::entityToJson(*best)["cdus"];
+                       cdus.push_back(point);
+                       const std::string id = best->id;
+                       const int count = best->cduCount;
+                       t.setProperty(id, "cdus", cdus);
+                       t.setProperty(id, "cdu_count", count + 1);
+                       return;
+                   }
+                   std::string plant;
+                   for (const auto& l : p.coolingLoops)
+                       if (!l.plant.empty()) plant = l.plant;
+                   if (plant.empty())
+                       for (const auto* item : m_doc.catalog()->byCategory("cooling"))
+                           if (item->kind == "plant") {
+                               plant = item->id;
+                               break;
+                           }
+                   t.add(model::EntityKind::CoolingLoop, ojson{{"id", freeId(hall + "-loop")},
+                                                               {"name", "Loop (" + type + ")"},
+                                                               {"hall", hall},
+                                                               {"cdu_type", type},
+                                                               {"cdu_count", 1},
+                                                               {"redundancy", "N"},
+                                                               {"plant", plant},
+                                                               {"cdus", ojson::array({point})}});
+               });
 }
 
 QString DocumentEditor::move(const QList<views::FloorMove>& moves) {
     if (moves.isEmpty()) return {};
-    const std::string label = moves.size() == 1 ? "Move " + moves.front().id.toStdString()
-                                                : "Move " + std::to_string(moves.size()) + " items";
+    size_t cdus = 0;
+    for (const auto& m : moves)
+        cdus += views::CduItem::parseItemId(m.id, nullptr, nullptr) ? 1 : 0;
+    const std::string label = moves.size() == 1 ? "Move " + displayName(moves.front().id)
+                                                : "Move " + countWords(moves.size() - cdus, cdus);
     QStringList moving;
     for (const auto& m : moves)
         moving << m.id;
@@ -378,8 +510,12 @@ QString DocumentEditor::nudge(const QStringList& ids, QPointF delta) {
     QStringList moving;
     for (const auto& m : moves)
         moving << m.id;
+    size_t cdus = 0;
+    for (const auto& m : moves)
+        cdus += views::CduItem::parseItemId(m.id, nullptr, nullptr) ? 1 : 0;
     return run(
-        "Nudge " + std::to_string(moves.size()) + " items",
+        moves.size() == 1 ? "Move " + displayName(moves.front().id)
+                          : "Move " + countWords(moves.size() - cdus, cdus),
         [&](model::Transaction& t) {
             std::map<std::string, ojson> cduLists;
             for (const auto& m : moves) {
@@ -408,7 +544,10 @@ QString DocumentEditor::nudge(const QStringList& ids, QPointF delta) {
 }
 
 QString DocumentEditor::rotate(const QStringList& ids, double degrees) {
-    return run("Rotate " + std::to_string(ids.size()) + " racks", [&](model::Transaction& t) {
+    size_t racks = 0;
+    for (const QString& id : ids)
+        racks += findById(m_doc.project().racks, id.toStdString()) ? 1 : 0;
+    return run("Rotate " + countWords(racks, 0), [&](model::Transaction& t) {
         int n = 0;
         for (const QString& id : ids) {
             const auto* r = findById(m_doc.project().racks, id.toStdString());
@@ -487,8 +626,23 @@ QString DocumentEditor::remove(const QStringList& ids) {
     }();
     const size_t total = order.size() + cduCount;
     if (total == 0) return QObject::tr("Nothing to delete.");
-    const std::string label = total == 1 ? "Delete " + (order.empty() ? std::string("CDU") : order.front())
-                                         : "Delete " + std::to_string(total) + " items";
+    // "Delete Hall 2" (what was picked, by name), "Delete 12 racks", "Delete 3 items".
+    std::string label;
+    if (ids.size() == 1) {
+        label = "Delete " + displayName(ids.front()); // what goes with it is the confirmation's job
+    } else {
+        std::optional<model::EntityKind> kind;
+        bool same = cduCount == 0;
+        for (const auto& id : order) {
+            const auto slot = m_doc.index().find(id);
+            if (slot && kind && *kind != slot->kind) same = false;
+            if (slot) kind = slot->kind;
+        }
+        label = same && kind ? "Delete " + std::to_string(total) + " " +
+                                   std::string(model::entityKindName(*kind)) + (total == 1 ? "" : "s")
+                : cduCount == total ? "Delete " + countWords(0, cduCount)
+                                    : "Delete " + std::to_string(total) + " items";
+    }
     return run(label, [&](model::Transaction& t) {
         for (const auto& [where, on] : clears)
             if (!removing.count(where.first)) t.setProperty(where.first, where.second, "");
@@ -530,7 +684,7 @@ QString DocumentEditor::fillRow(const QString& rowId, const QString& rackTypeIn,
     if (type.empty()) return QObject::tr("Pick a rack type in the catalog palette to fill an empty row.");
     const std::string hall = row->hall, rowName = row->name.empty() ? row->id : row->name;
     int added = 0;
-    const QString error = run("Fill row " + rowName, [&](model::Transaction& t) {
+    const QString error = run("Fill " + rowName, [&](model::Transaction& t) {
         const auto* r = findById(m_doc.project().rows, rowId.toStdString());
         const bool alongY = sideways(r->rotationDeg);
         const double rotation = r->rotationDeg;
@@ -616,8 +770,19 @@ QString DocumentEditor::paste(const ojson& clip, const QString& hallId, QPointF 
                     const Services s = servicesFor(m_doc, hall, row, pos, type);
                     r["feed_a"] = s.feedA, r["feed_b"] = s.feedB, r["cooling_loop"] = s.loop;
                 }
-                const std::string id = freeId(r.value("id", std::string("rack")) + "-copy");
+                // A pasted rack is a new rack of its row: the next free id and name there, as if placed
+                // from the palette (copies of the original names would make two racks "R03-07").
+                int n = 0;
+                for (const auto& rack : m_doc.project().racks)
+                    n += rack.row == row;
+                std::string id;
+                for (int k = n + 1; id.empty() || m_doc.index().find(id); ++k) {
+                    char suffix[16];
+                    std::snprintf(suffix, sizeof suffix, "-%02d", k);
+                    id = row + suffix;
+                }
                 r["id"] = id;
+                r["name"] = freshRackName(m_doc.project(), row);
                 r["row"] = row;
                 r["x_m"] = pos.x();
                 r["y_m"] = pos.y();

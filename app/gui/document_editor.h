@@ -7,10 +7,12 @@
 #include <QStringList>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 class QUndoStack;
 
 namespace ctwin::model {
+struct Assumption;
 class Document;
 class Transaction;
 } // namespace ctwin::model
@@ -27,6 +29,16 @@ public:
 
     QString setProperty(const QStringList& ids, const QString& field, const nlohmann::ordered_json& value,
                         bool mergeable = true);
+    /// Sets (or, with nullopt, resets to the shipped default) one assumption of the design.
+    /// `before` is the value the user saw (the shipped default when the design has no override): the undo
+    /// label names the range only when it changed.
+    QString setAssumption(const QString& key, const std::optional<model::Assumption>& value,
+                          const std::optional<model::Assumption>& before = std::nullopt);
+    /// A training job on every GPU of the design with plain defaults (Compare's offer when the design has no
+    /// workload; the full form lives with the authoring forms). `newId` receives its id.
+    QString addDefaultTrainingJob(QString* newId = nullptr);
+    /// Replaces the design's name, description and sources (the `project` object of data/FORMAT.md §3).
+    QString setProjectInfo(const nlohmann::ordered_json& info);
     /// Places a rack of a catalog type: it joins the row it lines up with, or starts a new row; it takes
     /// feeds and cooling loop from its neighbours. `newId` receives the rack's id.
     QString placeRack(const QString& rackType, const QString& hallId, QPointF hallPos,
@@ -56,6 +68,8 @@ private:
     QString run(const std::string& label, const std::function<void(model::Transaction&)>& edit,
                 const QString& mergeKey = {});
     std::string freeId(const std::string& base) const;
+    /// "Hall 2" for an entity id (its name, else its id); "CDU 2 of loop X" for a CDU item id.
+    std::string displayName(const QString& id) const;
     std::string ensureRow(model::Transaction& t, const std::string& hall, QPointF& pos,
                           const std::string& rackType, double rotation);
     void checkPlacement(const std::string& hall, const QRectF& footprint, const QStringList& ignore) const;

@@ -56,6 +56,14 @@ CATEGORIES = {
     "failures": {
         "component": ["rate_per_hour"],
     },
+    "models": {
+        "llm": ["model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"],
+    },
+}
+# values a kind may add beyond the required ones; any other value of these kinds is an error (a misspelt key
+# would be silently ignored by the readers)
+OPTIONAL_VALUES = {
+    ("models", "llm"): ["experts", "active_experts", "kv_latent_dim"],
 }
 
 # required attributes: (category, kind or None for all kinds) -> {attr: allowed values or None for any string}
@@ -68,6 +76,7 @@ REQUIRED_ATTRIBUTES = {
     ("failures", None): {"unit": {"gpu", "server", "nic", "switch", "optic", "cdu", "power_feed", "wan_km",
                                   "job_per_gpu"},
                          "calibration": None},
+    ("models", None): {"family": None, "attention": {"mha", "gqa", "mqa", "mla"}},
 }
 
 # attribute -> category whose ids it must reference
@@ -82,14 +91,18 @@ DESIGN_IDS = {
     "power": ["xfmr-mv", "ups-static", "switchgear-lv", "busway-row", "genset"],
     "storage": ["nvme-local", "pfs-flash", "object-hdd"],
     "wan": ["wan-800zr", "wan-amp"],
+    "models": ["llama3-8b", "llama3-70b", "llama3-405b", "deepseek-v3", "kimi-k2", "qwen3-32b", "qwen3-235b-a22b"],
 }
 
 FRACTION_FIELDS = {"liquid_fraction", "efficiency"}
 INTEGER_FIELDS = {"gpus", "cpus", "servers", "backend_nics", "frontend_nics", "scale_up_domain_gpus", "psus",
-                  "ports", "rack_units"}
+                  "ports", "rack_units", "layers", "hidden_size", "kv_heads", "head_dim", "experts",
+                  "active_experts", "kv_latent_dim"}
 POSITIVE_FIELDS = {"gpus", "servers", "scale_up_domain_gpus", "capacity_bit_per_s", "ports", "port_bit_per_s",
                    "bit_per_s", "capacity_w", "cop", "spacing_m", "useful_life_years", "hbm_bytes",
-                   "hbm_bandwidth_bytes_per_s", "bf16_flops", "tdp_w", "efficiency", "width_m", "depth_m"}
+                   "hbm_bandwidth_bytes_per_s", "bf16_flops", "tdp_w", "efficiency", "width_m", "depth_m",
+                   "model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim", "experts",
+                   "active_experts", "kv_latent_dim"}
 VALUE_KEYS = {"base", "low", "high", "source", "estimate"}
 
 # ------------------------------------------------------------------ assumptions (FORMAT.md section 2)
@@ -262,9 +275,12 @@ def check_catalog(rep, catalog_dir):
             for field in required:
                 if field not in values:
                     rep.error(where(fname, item_id, field), "required value missing for kind '%s'" % kind)
+            optional = OPTIONAL_VALUES.get((category, kind))
             for field, obj in values.items():
                 w = where(fname, item_id, field)
-                if field not in required and kind in kinds:
+                if optional is not None and field not in required and field not in optional:
+                    rep.error(w, "unknown value for kind '%s' (allowed: %s)" % (kind, ", ".join(required + optional)))
+                elif field not in required and kind in kinds and optional is None:
                     rep.warn(w, "field not listed in FORMAT.md for kind '%s'" % kind)
                 if check_range(rep, w, obj, VALUE_KEYS, ("base", "low", "high", "source")):
                     check_value_domain(rep, w, field, obj)
@@ -281,6 +297,16 @@ def check_catalog(rep, catalog_dir):
                     for f in ("power_idle_w", "power_load_w")):
                 if values["power_idle_w"]["base"] > values["power_load_w"]["base"]:
                     rep.error(where(fname, item_id, "power_idle_w"), "idle power exceeds load power")
+            if category == "models":
+                base = {f: o.get("base") for f, o in values.items() if isinstance(o, dict) and is_number(o.get("base"))}
+                if "active_params" in base and "model_params" in base and base["active_params"] > base["model_params"]:
+                    rep.error(where(fname, item_id, "active_params"), "active parameters exceed the model's parameters")
+                if ("experts" in values) != ("active_experts" in values):
+                    rep.error(where(fname, item_id, "experts"), "a mixture-of-experts model needs both experts and active_experts")
+                elif "experts" in base and "active_experts" in base and base["active_experts"] > base["experts"]:
+                    rep.error(where(fname, item_id, "active_experts"), "more active experts than experts")
+                if attrs.get("attention") == "mla" and "kv_latent_dim" not in values:
+                    rep.error(where(fname, item_id, "kv_latent_dim"), "an MLA model needs its KV latent dimension")
 
     # attribute references
     for (category, attr), target in ATTRIBUTE_REFERENCES.items():

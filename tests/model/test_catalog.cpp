@@ -71,6 +71,98 @@ private slots:
         QVERIFY2(std::abs(expected - 419.0) / 419.0 < 0.05, std::to_string(expected).c_str());
     }
 
+    void modelPresets() {
+        // The presets the training and inference forms read (catalog.byCategory("models")), with the
+        // published architectures: Llama 3 Herd of Models Table 3, DeepSeek-V3 and Kimi K2 reports, Qwen3.
+        const Catalog c = loadCatalogDirectory(kCatalogDir);
+        QCOMPARE(c.byCategory("models").size(), size_t(7));
+        const auto& l405 = c.at("llama3-405b");
+        QCOMPARE(l405.value("layers"), 126.0);
+        QCOMPARE(l405.value("hidden_size"), 16384.0);
+        QCOMPARE(l405.value("kv_heads"), 8.0);
+        QCOMPARE(l405.value("head_dim"), 128.0);
+        QCOMPARE(l405.value("model_params"), l405.value("active_params")); // dense
+        // Llama 3 70B KV cache per token in BF16: 2 x 80 layers x 8 heads x 128 x 2 bytes = 327,680 bytes.
+        const auto& l70 = c.at("llama3-70b");
+        QCOMPARE(2 * l70.value("layers") * l70.value("kv_heads") * l70.value("head_dim") * 2, 327680.0);
+        // DeepSeek-V3 MLA: the formula's 2 x kv_heads x head_dim is the cached 512 latent + 64 RoPE key.
+        const auto& ds = c.at("deepseek-v3");
+        QCOMPARE(ds.attribute("attention"), std::string("mla"));
+        QCOMPARE(2 * ds.value("kv_heads") * ds.value("head_dim"), ds.value("kv_latent_dim") + 64);
+        QCOMPARE(ds.value("active_params"), 37e9);
+        QCOMPARE(ds.value("experts"), 256.0);
+        QCOMPARE(c.at("kimi-k2").value("experts"), 384.0);
+        const auto& q = c.at("qwen3-235b-a22b");
+        QCOMPARE(q.value("kv_heads"), 4.0);
+        QCOMPARE(q.value("layers"), 94.0);
+        QCOMPARE(q.value("active_experts"), 8.0);
+        QVERIFY(!c.at("qwen3-32b").find("experts"));
+        // Survives the catalog database like every other item.
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("catalog.db").toStdString();
+        ctwin::store::writeCatalogDatabase(c, db);
+        QCOMPARE(*ctwin::store::loadCatalogDatabase(db).find("kimi-k2"), c.at("kimi-k2"));
+    }
+
+    void badModelPresets() {
+        const auto v = [](double x) {
+            return nlohmann::json{{"base", x}, {"low", x}, {"high", x}, {"source", "test"}};
+        };
+        const nlohmann::json good = {{"category", "models"},
+                                     {"items",
+                                      {{{"id", "m"},
+                                        {"name", "Model M"},
+                                        {"kind", "llm"},
+                                        {"attributes", {{"family", "test"}, {"attention", "gqa"}}},
+                                        {"values",
+                                         {{"model_params", v(8e9)},
+                                          {"active_params", v(8e9)},
+                                          {"layers", v(32)},
+                                          {"hidden_size", v(4096)},
+                                          {"kv_heads", v(8)},
+                                          {"head_dim", v(128)}}}}}}};
+        QCOMPARE(catalogItemsFromJson(good, "models.json").size(), size_t(1));
+        const auto expect = [](const nlohmann::json& j, std::initializer_list<const char*> fragments) {
+            try {
+                catalogItemsFromJson(j, "models.json");
+                QFAIL("expected an InputError");
+            } catch (const InputError& e) {
+                const std::string msg = e.what();
+                for (const char* f : fragments)
+                    QVERIFY2(msg.find(f) != std::string::npos, msg.c_str());
+            }
+        };
+        auto bad = good;
+        bad["items"][0]["values"].erase("head_dim");
+        expect(bad, {"models.json", "'m'", "head_dim", "required value is missing"});
+        bad = good;
+        bad["items"][0]["values"]["kv_head"] = v(8); // misspelt
+        expect(bad, {"models.json", "kv_head", "unknown value"});
+        bad = good;
+        bad["items"][0]["values"]["layers"] = v(31.5);
+        expect(bad, {"layers", "whole number"});
+        bad = good;
+        bad["items"][0]["values"]["active_params"] = v(9e9);
+        expect(bad, {"active_params", "exceed"});
+        bad = good;
+        bad["items"][0]["values"]["experts"] = v(64);
+        expect(bad, {"active_experts", "both experts and active_experts"});
+        bad["items"][0]["values"]["active_experts"] = v(65);
+        expect(bad, {"active_experts", "more active experts than experts"});
+        bad = good;
+        bad["items"][0]["attributes"]["attention"] = "linear";
+        expect(bad, {"attention", "unknown attention 'linear'"});
+        bad["items"][0]["attributes"]["attention"] = "mla";
+        expect(bad, {"kv_latent_dim", "MLA"});
+        bad = good;
+        bad["items"][0]["attributes"].erase("family");
+        expect(bad, {"family", "required attribute is missing"});
+        bad = good;
+        bad["items"][0]["values"]["model_params"] = {
+            {"base", 8e9}, {"low", 9e9}, {"high", 9e9}, {"source", "x"}};
+        expect(bad, {"model_params", "low <= base <= high"});
+    }
+
     void databaseRoundTrip() {
         const Catalog c = loadCatalogDirectory(kCatalogDir);
         QTemporaryDir dir;

@@ -1,0 +1,103 @@
+#include "assumptions_dock.h"
+
+#include "assumptions_panel.h"
+#include "document.h"
+#include "gui/document_editor.h"
+#include "inspector_panel.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QKeyEvent>
+#include <QMainWindow>
+
+namespace ctwin::app {
+
+AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document, DocumentEditor& editor,
+                                 const model::AssumptionSet& defaults, views::InspectorPanel* inspector)
+    : QObject(nullptr), m_document(document), m_editor(editor), m_defaults(defaults), m_inspector(inspector) {
+    m_panel = new views::AssumptionsPanel;
+    m_dock = new QDockWidget(tr("Assumptions"), window);
+    m_dock->setObjectName(QStringLiteral("assumptionsDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    // A tab beside the dashboard: the table needs the width of the window, not a corner of it.
+    if (auto* dashboard = window->findChild<QDockWidget*>(QStringLiteral("dashboardDock"))) {
+        window->tabifyDockWidget(dashboard, m_dock);
+        dashboard->raise();
+    }
+    connect(m_panel, &views::AssumptionsPanel::editRequested, this,
+            [this](const QString& key, const model::Assumption& value) {
+                // What the user saw: the design's override, else the shipped default.
+                std::optional<model::Assumption> shown;
+                const std::string k = key.toStdString();
+                if (const auto it = m_document.project().assumptions.find(k);
+                    it != m_document.project().assumptions.end())
+                    shown = it->second;
+                else if (const auto d = m_defaults.find(k); d != m_defaults.end())
+                    shown = d->second;
+                const QString error = m_editor.setAssumption(key, value, shown);
+                if (!error.isEmpty()) {
+                    m_panel->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
+                    refresh();
+                }
+            });
+    connect(m_panel, &views::AssumptionsPanel::resetRequested, this, [this](const QString& key) {
+        const QString error = m_editor.setAssumption(key, std::nullopt);
+        if (!error.isEmpty()) m_panel->showError(tr("Cannot reset: %1").arg(error));
+    });
+    connect(m_inspector, &views::InspectorPanel::projectInfoEditRequested, this, [this](const QString& json) {
+        QString error;
+        try {
+            error = m_editor.setProjectInfo(nlohmann::ordered_json::parse(json.toStdString()));
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        if (!error.isEmpty()) {
+            m_inspector->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
+            m_inspector->refresh(m_document);
+        } else {
+            m_inspector->clearError();
+        }
+    });
+    m_document.addListener(this);
+    refresh();
+    // A line edit takes Ctrl+Z for its own text undo before any window shortcut; the key press is caught
+    // here instead (one type check per event).
+    qApp->installEventFilter(this);
+}
+
+AssumptionsDock::~AssumptionsDock() {
+    qApp->removeEventFilter(this);
+    m_document.removeListener(this);
+}
+
+bool AssumptionsDock::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::KeyPress || !m_undoHandler || !watched->isWidgetType()) return false;
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool undo = key->matches(QKeySequence::Undo), redo = key->matches(QKeySequence::Redo);
+    if (!undo && !redo) return false;
+    auto* w = static_cast<QWidget*>(watched);
+    if (!m_inspector->isAncestorOf(w) && !m_panel->isAncestorOf(w)) return false;
+    m_undoHandler(redo); // commits the field first
+    return true;
+}
+
+void AssumptionsDock::commitPending() {
+    m_panel->commitPending();
+    m_inspector->commitPending();
+}
+
+void AssumptionsDock::documentChanged(const model::ChangeSet& changes) {
+    if (!changes.assumptions.empty()) refresh();
+}
+
+void AssumptionsDock::documentReset() {
+    m_panel->clearError();
+    refresh();
+}
+
+void AssumptionsDock::refresh() {
+    m_panel->showAssumptions(m_defaults, m_document.project().assumptions);
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,59 @@
+#pragma once
+#include "assumption.h"
+#include "change_set.h"
+
+#include <QObject>
+#include <functional>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace ctwin::model {
+class Document;
+}
+namespace ctwin::views {
+class AssumptionsPanel;
+class InspectorPanel;
+} // namespace ctwin::views
+
+namespace ctwin::app {
+
+class DocumentEditor;
+
+/// The design-level editing the inspector's entity forms do not cover (issue 11, item 3): the Assumptions
+/// dock (every assumption with its range and source, overrides marked, edit and reset with undo) and the
+/// design's own name, description and sources in the inspector. Turns the views' intents into
+/// DocumentEditor commands and refreshes the panel from the document's change events.
+class AssumptionsDock : public QObject, private model::DocumentListener {
+    Q_OBJECT
+public:
+    AssumptionsDock(QMainWindow* window, model::Document& document, DocumentEditor& editor,
+                    const model::AssumptionSet& defaults, views::InspectorPanel* inspector);
+    ~AssumptionsDock() override;
+
+    views::AssumptionsPanel* panel() const { return m_panel; }
+    QDockWidget* dock() const { return m_dock; }
+    /// Commits a value still being typed in the assumptions table or the inspector (before undo/redo).
+    void commitPending();
+    /// Ctrl+Z / Ctrl+Shift+Z typed into a field of the inspector or the assumptions table reach this
+    /// (after the pending value is committed) instead of the field's own text undo.
+    void setUndoHandler(std::function<void(bool redo)> handler) { m_undoHandler = std::move(handler); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void documentChanged(const model::ChangeSet& changes) override;
+    void documentReset() override;
+    void refresh();
+
+    model::Document& m_document;
+    DocumentEditor& m_editor;
+    const model::AssumptionSet& m_defaults;
+    views::InspectorPanel* m_inspector;
+    views::AssumptionsPanel* m_panel = nullptr;
+    QDockWidget* m_dock = nullptr;
+    std::function<void(bool)> m_undoHandler;
+};
+
+} // namespace ctwin::app

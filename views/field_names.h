@@ -1,0 +1,29 @@
+#pragma once
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace ctwin::views {
+
+/// Names a person would say for stored keys, for undo labels, the history and the assumptions panel:
+/// "electricity_usd_per_kwh" -> "electricity price", "wacc" -> "WACC". Keys without an entry fall back to
+/// the key without its unit suffix, underscores as spaces ("power_capacity_w" -> "power capacity").
+QString fieldName(const std::string& key);
+
+/// A stored value as a person would write it, with the unit its key carries: ("electricity_usd_per_kwh",
+/// 0.065) -> "$0.065/kWh", ("power_capacity_w", 1.2e7) -> "12 MW", ("rack_type", "gb200-nvl72") ->
+/// "gb200-nvl72", (true) -> "yes".
+QString describeValue(const std::string& key, const nlohmann::ordered_json& value);
+
+/// The range of values that makes sense for an assumption (a check against typing slips, wider than the
+/// shipped low..high): a fraction lies in [0, 1], a tariff under $1/kWh, a useful life within 0.5..50
+/// years. Unknown keys: fractions by their unit, otherwise any finite non-negative number.
+struct SaneRange {
+    double min = 0.0;
+    double max = 0.0;
+    const char* why = "";
+};
+SaneRange assumptionRange(const std::string& key, const std::string& unit);
+
+} // namespace ctwin::views
