@@ -13,6 +13,13 @@ QString tr(const char* s) {
 }
 } // namespace
 
+bool DialogPrompts::confirm(QWidget* parent, const QString& title, const QString& question) {
+    QMessageBox box(QMessageBox::Question, title, question, QMessageBox::Yes | QMessageBox::Cancel, parent);
+    box.button(QMessageBox::Yes)->setText(title);
+    box.setDefaultButton(QMessageBox::Cancel);
+    return box.exec() == QMessageBox::Yes;
+}
+
 UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QString& name) {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
                     tr("The design \"%1\" has unsaved changes.").arg(name),
