@@ -6,6 +6,8 @@
 
 #include <QCheckBox>
 #include <QRectF>
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace ctwin::app {

@@ -15,8 +15,10 @@ public:
     QString title() const override { return QObject::tr("Scale-across link"); }
     QString unavailableReason(const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        return p.sites.size() + p.buildings.size() < 2 ? QObject::tr("Add a second site or building first.")
-                                                       : QString();
+        // Scale-across joins sites or buildings, not a site to its own only building.
+        return p.sites.size() < 2 && p.buildings.size() < 2
+                   ? QObject::tr("Add a second site or building first.")
+                   : QString();
     }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
