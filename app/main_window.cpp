@@ -178,7 +178,13 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     m_authoring = std::make_unique<AuthoringActions>(
         this, m_document, *m_editor, *m_undo, m_catalog, m_defaults,
         AuthoringActions::Hooks{[this] { return m_selection; },
-                                [this](const QStringList& ids) { select(ids); },
+                                [this](const QStringList& ids) {
+                                    select(ids);
+                                    // Show what was just added on the plan (a new building is off screen).
+                                    const QRectF r =
+                                        ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
+                                    if (!r.isNull()) m_floor->reveal(r);
+                                },
                                 [this](const QString& message) { report(message); },
                                 [this]() -> UserPrompts& { return *m_prompts; },
                                 [this](const QString& id) { m_tree->startRename(id); }});

@@ -52,6 +52,15 @@ void fill(AuthoringForm& form, const Values& values) {
     }
 }
 
+/// With CTWIN_AUTHORING_SHOTS=<folder>, saves what the user sees at this step (for looking at it).
+void shot(QWidget* widget, const char* name) {
+    const QString dir = qEnvironmentVariable("CTWIN_AUTHORING_SHOTS");
+    if (dir.isEmpty()) return;
+    widget->show();
+    QCoreApplication::processEvents();
+    widget->grab().save(dir + "/" + name + ".png");
+}
+
 int cduItemsOf(const MainWindow& w, const QString& loop) {
     int n = 0;
     for (auto* item : w.floorScene()->items())
@@ -157,6 +166,7 @@ private slots:
             QCOMPARE(f->text("lat_deg"), QStringLiteral("42.7000"));
             QCOMPARE(f->text("name"), QStringLiteral("Mount Pleasant"));
             f->setText("electricity_usd_per_kwh", "0.065");
+            shot(f.get(), "01-site-form");
             f->accept();
             QCOMPARE(f->result(), int(QDialog::Accepted));
         }
@@ -175,8 +185,8 @@ private slots:
         const QString feedA = add(EntityKind::PowerFeed, {b2}, {{"capacity_w", "30"}});
         const QString feedB = add(EntityKind::PowerFeed, {b2}, {{"capacity_w", "30"}});
         QVERIFY(!feedA.isEmpty() && !feedB.isEmpty());
-        QCOMPARE(p.powerFeeds[2].name, std::string("Feed A"));
-        QCOMPARE(p.powerFeeds[3].name, std::string("Feed B"));
+        QCOMPARE(QString::fromStdString(p.powerFeeds[2].name), QStringLiteral("Mount Pleasant 1 feed A"));
+        QCOMPARE(QString::fromStdString(p.powerFeeds[3].name), QStringLiteral("Mount Pleasant 1 feed B"));
         QCOMPARE(p.powerFeeds[3].chain.size(), size_t(4)); // utility path without the generator
 
         const QString hall2 = add(EntityKind::DataHall, {b2}, {{"width_m", "19.2"}});
@@ -184,6 +194,7 @@ private slots:
         QVERIFY(!hall2.isEmpty() && !hall3.isEmpty());
         QCOMPARE(p.halls.size(), size_t(3));
         QCOMPARE(p.halls[2].y.value(), 30.0); // below hall 2 (6 + 20 + 4 m)
+        QCOMPARE(QString::fromStdString(p.halls[2].name), QStringLiteral("Hall 3"));
 
         // Loops of 6 x 2 MW CDUs, N+1 (5 carry the 78 racks' liquid heat, 8.75 MW; one is the spare).
         QStringList loops;
@@ -204,6 +215,10 @@ private slots:
             for (int i = 0; i < 3; ++i)
                 QVERIFY(!add(EntityKind::Row, {hall}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
         QCOMPARE(p.racks.size(), size_t(156));
+        {
+            auto f = form(EntityKind::CoolingLoop, {hall2});
+            shot(f.get(), "02-cooling-loop-form");
+        }
         for (const auto& r : p.racks) {
             QCOMPARE(QString::fromStdString(r.feedA), feedA);
             QCOMPARE(QString::fromStdString(r.feedB), feedB);
@@ -228,6 +243,7 @@ private slots:
             const QString preview = f->findChild<QLabel*>("preview")->text();
             QVERIFY2(preview.contains("switches") && preview.contains("transceivers"), qPrintable(preview));
             QVERIFY2(!preview.contains("#c0392b"), qPrintable(preview)); // no error finding
+            shot(f.get(), "03-fabric-form-preview");
             f->accept();
             QVERIFY2(f->result() == QDialog::Accepted, qPrintable(f->errorText()));
         }
@@ -272,6 +288,8 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
         QVERIFY(w().dashboard()->tile("cost_per_m_tokens")->value() != QStringLiteral("—"));
         const QString fullCost = w().dashboard()->tile("cost_per_gpu_hour")->value();
+        w().select({hall2});
+        shot(&w(), "04-window-authored-design");
 
         // Save; undo everything back to File > New, redo everything back.
         const std::string full = dump(w());
@@ -436,6 +454,7 @@ private slots:
         QCOMPARE(w().undoStack().count(), undo);
         QCOMPARE(f->text(key), typed); // nothing typed is lost
         QCOMPARE(f->text("name"), QStringLiteral("Typed by the user"));
+        if (key == "lat_deg" && typed == "95") shot(f.get(), "05-site-form-refused");
     }
 
     void refusesALinkFromASiteToItself() {

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
+#include "project_tree.h"
 #include "test_window.h"
 
 #include <QElapsedTimer>
@@ -125,8 +126,13 @@ private slots:
             const double buildMs = build.nsecsElapsed() / 1e6;
             form->setText("name", QStringLiteral("Timed %1").arg(what));
             if (kind == EntityKind::Row) form->setChoice("fill_rack_type", "gb200-nvl72");
-            if (kind == EntityKind::Fabric)
-                form->setText("tiers", "3"), form->setText("oversubscription", "1, 1");
+            if (kind == EntityKind::Fabric) { // over the new building's row, as the two-site reference's
+                form->setPicked("buildings", {building});
+                form->setChoice("switch", "sw-102t");
+                form->setText("port_bit_per_s", "200");
+                form->setText("planes", "4");
+                form->setText("breakout", "4");
+            }
             const int updates = w.dashboard()->updateCount();
             t.restart();
             form->accept();
@@ -139,6 +145,14 @@ private slots:
             std::printf("  add %-22s %7.1f ms  (form built in %.1f ms; evaluation %.1f ms)\n", what, ms,
                         buildMs, w.lastEvaluationMs());
         }
+        // Where a structural edit's time goes: the tree and the plan rebuild wholesale on adds and removes.
+        t.restart();
+        w.projectTree()->showProject(p);
+        const double treeMs = t.nsecsElapsed() / 1e6;
+        t.restart();
+        w.floorScene()->showProject(p);
+        const double planMs = t.nsecsElapsed() / 1e6;
+        std::printf("  of which: project tree rebuild %.1f ms, floor plan rebuild %.1f ms\n", treeMs, planMs);
         t.restart();
         QVERIFY(w.authoring().rename(hall, "Renamed hall").isEmpty());
         settle();

@@ -34,7 +34,8 @@ public:
         const double width = std::max(6.0, bw - 2 * kWallM);
         const double depth = std::max(6.0, std::min(20.0, bd - y - kWallM));
         form.setFixed("id", uniqueId(ctx.document, building + "-h" + std::to_string(n + 1)));
-        form.addField("name", "Hall " + std::to_string(n + 1));
+        // Named by the design's hall count ("Hall 3"): names stay unique across buildings in the tree.
+        form.addField("name", nextName(ctx.document, kind(), "Hall"));
         form.addField("building", building);
         form.addField("x_m", kWallM);
         form.addField("y_m", y);

@@ -30,7 +30,10 @@ public:
         const std::string letter(1, static_cast<char>('A' + n % 26));
         form.setFixed("id", uniqueId(ctx.document,
                                      building + "-feed-" + std::string(1, static_cast<char>('a' + n % 26))));
-        form.addField("name", "Feed " + letter);
+        std::string buildingName = building;
+        for (const auto& b : p.buildings)
+            if (b.id == building && !b.name.empty()) buildingName = b.name;
+        form.addField("name", buildingName + " feed " + letter);
         form.addField("building", building);
         form.addField("capacity_w", 10e6);
         AuthoringForm::Options chain;
