@@ -120,6 +120,8 @@ AuthoringForm::AuthoringForm(const EntityAuthoring& module, AuthoringContext con
     scroll->setWidget(body);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Fields grow with the dialog; long catalog names are elided in the lists rather than scrolled to.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     outer->addWidget(scroll, 1);
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("authoringError"));
@@ -133,7 +135,7 @@ AuthoringForm::AuthoringForm(const EntityAuthoring& module, AuthoringContext con
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     outer->addWidget(buttons);
     m_module.buildForm(*this, m_context);
-    resize(480, std::min(760, 140 + 34 * m_layout->rowCount()));
+    resize(560, std::min(760, 160 + 34 * m_layout->rowCount()));
 }
 
 AuthoringForm::~AuthoringForm() = default;
@@ -226,6 +228,8 @@ void AuthoringForm::addChoice(const std::string& key, const Options& options, co
     f.spec = specOf(key);
     f.spec.optional = optional || f.spec.optional;
     auto* combo = new QComboBox;
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(24);
     if (f.spec.optional) combo->addItem(tr("(none)"), QString());
     for (const auto& [text, value] : options)
         combo->addItem(text, value);
