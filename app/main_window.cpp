@@ -11,6 +11,7 @@
 #include "floor_plan_view.h"
 #include "gui/analysis_controller.h"
 #include "gui/assumptions_dock.h"
+#include "gui/authoring/authoring_actions.h"
 #include "gui/autosave.h"
 #include "gui/dialog_prompts.h"
 #include "gui/document_editor.h"
@@ -186,6 +187,19 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         if (error.isEmpty()) select({id});
         return error;
     });
+    m_authoring = std::make_unique<AuthoringActions>(
+        this, m_document, *m_editor, *m_undo, m_catalog, m_defaults,
+        AuthoringActions::Hooks{[this] { return m_selection; },
+                                [this](const QStringList& ids) {
+                                    select(ids);
+                                    // Show what was just added on the plan (a new building is off screen).
+                                    const QRectF r =
+                                        ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
+                                    if (!r.isNull()) m_floor->reveal(r);
+                                },
+                                [this](const QString& message) { report(message); },
+                                [this]() -> UserPrompts& { return *m_prompts; },
+                                [this](const QString& id) { m_tree->startRename(id); }});
     buildActions();
     buildMenus();
     m_evalLabel = new QLabel(this);
@@ -219,6 +233,15 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         m_tabs->setCurrentIndex(0);
         m_floor->reveal(m_scene->entityRect(id));
     });
+    connect(m_tree, &views::ProjectTree::contextMenuRequested, this, &MainWindow::showTreeMenu);
+    connect(m_tree, &views::ProjectTree::renameRequested, this,
+            [this](const QString& id, const QString& name) {
+                const QString error = m_authoring->rename(id, name);
+                if (!error.isEmpty()) {
+                    report(tr("Cannot rename: %1").arg(error));
+                    m_tree->showProject(m_document.project()); // the old name back
+                }
+            });
     connect(m_scene, &views::FloorPlanScene::selectionChangedByUser, this,
             [this](const QStringList& ids) { setSelection(ids, Source::Plan); });
     connect(m_scene, &views::FloorPlanScene::itemsMoved, this, [this](const QList<views::FloorMove>& moves) {
@@ -461,6 +484,8 @@ void MainWindow::buildMenus() {
         if (dialog.exec() == QDialog::Accepted) applySettings(dialog.settings());
     });
 
+    m_authoring->populateInsertMenu(menuBar()->addMenu(tr("&Insert")));
+
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(tr("&Fit plan"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
                           [this] { m_floor->fitAll(); });
@@ -514,6 +539,11 @@ void MainWindow::buildMenus() {
     bar->addWidget(new QLabel(tr(" Colour: "), bar));
     bar->addWidget(colour);
     bar->addAction(m_snapAction);
+    addToolBarBreak();
+    auto* insertBar = addToolBar(tr("Insert"));
+    insertBar->setObjectName(QStringLiteral("insertToolBar"));
+    insertBar->addWidget(new QLabel(tr(" Add: "), insertBar));
+    m_authoring->populateToolBar(insertBar);
     rebuildRecentMenu();
 }
 
@@ -864,6 +894,7 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
         m_siteMapStale = true;
     if (!m_evalTimer.isActive()) m_evalTimer.start();
     updateTitle();
+    updateActions();
 }
 
 void MainWindow::documentReset() {
@@ -876,6 +907,7 @@ void MainWindow::documentReset() {
     evaluateNow();
     m_campusStale = m_siteMapStale = true;
     refreshSpatialTab();
+    updateActions();
 }
 
 void MainWindow::evaluateNow() {
@@ -996,6 +1028,7 @@ void MainWindow::updateActions() {
     m_deleteAction->setEnabled(any);
     m_rotateAction->setEnabled(!selectedRacks().isEmpty());
     m_copyAction->setEnabled(!selectedRacks().isEmpty());
+    m_authoring->updateActions();
 }
 
 QStringList MainWindow::selectedRacks() const {
@@ -1036,9 +1069,7 @@ void MainWindow::report(const QString& error) {
 // --- editing commands ------------------------------------------------------------------------------------
 
 void MainWindow::deleteSelection() {
-    if (m_selection.isEmpty()) return;
-    const QString error = m_editor->remove(m_selection);
-    if (!error.isEmpty()) report(tr("Cannot delete: %1").arg(error));
+    m_authoring->deleteWithConfirmation(m_selection);
 }
 
 void MainWindow::copySelection() {
@@ -1130,7 +1161,17 @@ void MainWindow::showPlanMenu(const QPoint& screenPos, const QStringList& ids) {
         menu.addAction(m_fillRowAction);
         menu.addAction(m_copyAction);
     }
+    menu.addSeparator();
+    m_authoring->addContextActions(&menu, ids);
     menu.addAction(m_pasteAction);
+    if (!ids.isEmpty()) menu.addAction(m_deleteAction);
+    menu.exec(screenPos);
+}
+
+void MainWindow::showTreeMenu(const QPoint& screenPos, const QStringList& ids) {
+    if (ids != m_selection) setSelection(ids, Source::Program);
+    QMenu menu(this);
+    m_authoring->addContextActions(&menu, ids);
     if (!ids.isEmpty()) menu.addAction(m_deleteAction);
     menu.exec(screenPos);
 }

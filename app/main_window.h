@@ -35,6 +35,7 @@ namespace ctwin::app {
 
 class AnalysisController;
 class AssumptionsDock;
+class AuthoringActions;
 class Autosave;
 class DocumentEditor;
 class UncertaintyRunner;
@@ -84,6 +85,8 @@ public:
 
     const model::Document& document() const { return m_document; }
     DocumentEditor& editor() { return *m_editor; }
+    /// Insert menu, context-menu authoring, delete with confirmation, rename (app/gui/authoring).
+    AuthoringActions& authoring() { return *m_authoring; }
     QUndoStack& undoStack() { return *m_undo; }
     Autosave& autosave() { return *m_autosave; }
     views::FloorPlanScene* floorScene() const { return m_scene; }
@@ -142,6 +145,7 @@ private:
     QStringList selectedRacks() const;
     QString hallOfSelection() const;
     void showPlanMenu(const QPoint& screenPos, const QStringList& ids);
+    void showTreeMenu(const QPoint& screenPos, const QStringList& ids);
     void copySelection();
     void pasteClipboard();
     void fillRow();
@@ -152,6 +156,7 @@ private:
     model::Document m_document;
     QUndoStack* m_undo = nullptr;
     std::unique_ptr<DocumentEditor> m_editor;
+    std::unique_ptr<AuthoringActions> m_authoring;
     std::unique_ptr<UserPrompts> m_prompts;
     /// Comparison, tornado and sweep tabs (Analysis menu). Declared after the catalog and assumptions it
     /// reads, so that it goes before them.

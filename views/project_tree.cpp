@@ -37,6 +37,33 @@ ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
         const QString id = it->data(0, Qt::UserRole).toString();
         if (!id.isEmpty() && id != kDesignRootId) emit entityActivated(id);
     });
+    // Rename in place with F2 only: a double-click reveals the entity on the plan.
+    setEditTriggers(EditKeyPressed);
+    connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* it, int column) {
+        if (m_syncing || column != 0) return;
+        const QString id = it->data(0, Qt::UserRole).toString();
+        const QString before = it->data(0, Qt::UserRole + 1).toString();
+        // Queued: the rename rebuilds the tree, which must not delete the item inside its own signal.
+        if (!id.isEmpty() && it->text(0) != before)
+            QMetaObject::invokeMethod(
+                this, [this, id, name = it->text(0)] { emit renameRequested(id, name); },
+                Qt::QueuedConnection);
+    });
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QTreeWidgetItem* it = itemAt(pos);
+        const QString id = it ? it->data(0, Qt::UserRole).toString() : QString();
+        QStringList ids = selectedIds();
+        if (!id.isEmpty() && !ids.contains(id)) ids = {id};
+        emit contextMenuRequested(viewport()->mapToGlobal(pos), ids);
+    });
+}
+
+void ProjectTree::startRename(const QString& id) {
+    if (auto* it = m_items.value(id)) {
+        setCurrentItem(it);
+        editItem(it, 0);
+    }
 }
 
 ProjectTree::~ProjectTree() {
@@ -94,6 +121,8 @@ void ProjectTree::showProject(const model::Project& p) {
                        const QString& details) {
         auto* it = new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details});
         it->setData(0, Qt::UserRole, qs(id));
+        it->setData(0, Qt::UserRole + 1, it->text(0)); // the name before an in-place rename
+        it->setFlags(it->flags() | Qt::ItemIsEditable);
         it->setToolTip(0, qs(id));
         m_items.insert(qs(id), it);
         return it;

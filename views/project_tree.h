@@ -21,8 +21,14 @@ public:
     void selectIds(const QStringList& ids);
     QStringList selectedIds() const;
     QTreeWidgetItem* itemForId(const QString& id) const { return m_items.value(id); }
+    /// Opens the in-place name editor of an entity (F2 does the same on the current item).
+    void startRename(const QString& id);
 
 signals:
+    /// The user typed a new name in place (F2); the app renames, or rebuilds the tree on refusal.
+    void renameRequested(const QString& id, const QString& name);
+    /// Right-click: the ids under the mouse (the selection when the click was on it), at a global position.
+    void contextMenuRequested(const QPoint& globalPos, const QStringList& ids);
     void selectionChangedByUser(const QStringList& ids);
     void entityActivated(const QString& id);
 

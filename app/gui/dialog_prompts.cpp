@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPushButton>
 
 namespace ctwin::app {
 
@@ -12,6 +13,13 @@ QString tr(const char* s) {
     return QCoreApplication::translate("ctwin::app::DialogPrompts", s);
 }
 } // namespace
+
+bool DialogPrompts::confirm(QWidget* parent, const QString& title, const QString& question) {
+    QMessageBox box(QMessageBox::Question, title, question, QMessageBox::Yes | QMessageBox::Cancel, parent);
+    box.button(QMessageBox::Yes)->setText(title);
+    box.setDefaultButton(QMessageBox::Cancel);
+    return box.exec() == QMessageBox::Yes;
+}
 
 UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QString& name) {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),

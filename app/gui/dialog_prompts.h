@@ -9,6 +9,7 @@ public:
     SaveChoice askSaveChanges(QWidget* parent, const QString& documentName) override;
     bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) override;
     void showError(QWidget* parent, const QString& title, const QString& message) override;
+    bool confirm(QWidget* parent, const QString& title, const QString& question) override;
     QString openFileName(QWidget* parent, const QString& directory) override;
     QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
     std::optional<ReportTarget> reportTarget(QWidget* parent, const QString& suggested) override;

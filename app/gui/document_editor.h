@@ -64,9 +64,14 @@ public:
     /// The row a rack at this position belongs to, or empty when none lines up.
     QString rowAt(const QString& hallId, QPointF hallPos, const QString& rackType) const;
 
-private:
+    /// Runs `edit` in one transaction labelled `label` and pushes the committed change set as one undo
+    /// entry (nothing when it changed nothing). An exception thrown by `edit` or by the commit's validation
+    /// rolls everything back; its message is returned. The authoring modules (app/gui/authoring) add
+    /// entities through this.
     QString run(const std::string& label, const std::function<void(model::Transaction&)>& edit,
                 const QString& mergeKey = {});
+
+private:
     std::string freeId(const std::string& base) const;
     /// "Hall 2" for an entity id (its name, else its id); "CDU 2 of loop X" for a CDU item id.
     std::string displayName(const QString& id) const;

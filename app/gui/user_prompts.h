@@ -19,6 +19,8 @@ public:
     /// An autosave newer than the file exists: restore it?
     virtual bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) = 0;
     virtual void showError(QWidget* parent, const QString& title, const QString& message) = 0;
+    /// A yes/no question before a destructive edit ("Delete Hall 2 and its 4 rows?"); true to go ahead.
+    virtual bool confirm(QWidget* parent, const QString& title, const QString& question) = 0;
     /// Empty when cancelled.
     virtual QString openFileName(QWidget* parent, const QString& directory) = 0;
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;

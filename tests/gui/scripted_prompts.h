@@ -14,6 +14,9 @@ public:
     QStringList errors;
     int saveQuestions = 0;
     int restoreQuestions = 0;
+    /// Answer to confirm(); the questions asked are recorded.
+    bool confirmAnswer = true;
+    QStringList confirmations;
 
     SaveChoice askSaveChanges(QWidget*, const QString&) override {
         ++saveQuestions;
@@ -25,6 +28,10 @@ public:
     }
     void showError(QWidget*, const QString& title, const QString& message) override {
         errors << title + ": " + message;
+    }
+    bool confirm(QWidget*, const QString&, const QString& question) override {
+        confirmations << question;
+        return confirmAnswer;
     }
     QString openFileName(QWidget*, const QString&) override { return openPath; }
     QString saveFileName(QWidget*, const QString&, bool) override { return savePath; }

@@ -3,10 +3,13 @@
 // floor-plan edit takes to reach the scene, and how long opening the design takes.
 #include "data_paths.h"
 #include "floor_plan_scene.h"
+#include "gui/authoring/authoring_actions.h"
+#include "gui/authoring/authoring_form.h"
 #include "gui/document_editor.h"
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
+#include "project_tree.h"
 #include "test_window.h"
 
 #include <QElapsedTimer>
@@ -76,6 +79,92 @@ private slots:
                     median(editToDashboard));
         std::printf("    of which evaluate + dashboard/rules/figures:     %.1f ms\n", median(evaluateOnly));
         std::printf("  floor-plan nudge -> model + scene (median of 20):  %.1f ms\n", median(planEdit));
+        std::fflush(stdout);
+        w.undoStack().clear();
+    }
+
+    /// Each authoring action (an Insert form's OK, rename, delete, undo) on the 1 GW campus reference, from
+    /// the user's OK to the dashboard showing the re-evaluated design.
+    void authoringActionsOn1GwCampus() {
+        using ctwin::model::EntityKind;
+        QTemporaryDir tmp;
+        useTestEnvironment(tmp.path() + "/autosave");
+        ScriptedPrompts* prompts = nullptr;
+        const auto window = makeTestWindow(&prompts, QSize(1600, 1000));
+        prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        MainWindow& w = *window;
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/campus-1gw.json")));
+        QCoreApplication::processEvents();
+        const auto& p = w.document().project();
+        std::printf("\nAuthoring on campus-1gw (%zu racks): OK -> dashboard updated\n", p.racks.size());
+        QElapsedTimer t;
+        const auto settle = [&] {
+            while (w.evaluationPending())
+                QCoreApplication::processEvents();
+        };
+        QString building, hall;
+        const std::pair<EntityKind, const char*> steps[] = {
+            {EntityKind::Site, "site"},
+            {EntityKind::Building, "building"},
+            {EntityKind::DataHall, "data hall"},
+            {EntityKind::CoolingLoop, "cooling loop"},
+            {EntityKind::PowerFeed, "power feed"},
+            {EntityKind::Row, "row filled with racks"},
+            {EntityKind::Fabric, "fabric"},
+            {EntityKind::StorageTier, "storage tier"},
+            {EntityKind::ScaleAcrossLink, "scale-across link"},
+            {EntityKind::TrainingJob, "training job"},
+            {EntityKind::InferenceService, "inference service"}};
+        for (const auto& [kind, what] : steps) {
+            w.select(kind == EntityKind::DataHall || kind == EntityKind::PowerFeed ? QStringList{building}
+                     : kind == EntityKind::CoolingLoop || kind == EntityKind::Row  ? QStringList{hall}
+                                                                                   : QStringList{});
+            QElapsedTimer build;
+            build.start();
+            auto form = w.authoring().makeForm(kind);
+            const double buildMs = build.nsecsElapsed() / 1e6;
+            form->setText("name", QStringLiteral("Timed %1").arg(what));
+            if (kind == EntityKind::Row) form->setChoice("fill_rack_type", "gb200-nvl72");
+            if (kind == EntityKind::Fabric) { // over the new building's row, as the two-site reference's
+                form->setPicked("buildings", {building});
+                form->setChoice("switch", "sw-102t");
+                form->setText("port_bit_per_s", "200");
+                form->setText("planes", "4");
+                form->setText("breakout", "4");
+            }
+            const int updates = w.dashboard()->updateCount();
+            t.restart();
+            form->accept();
+            settle();
+            const double ms = t.nsecsElapsed() / 1e6;
+            QVERIFY2(form->result() == QDialog::Accepted, qPrintable(form->errorText()));
+            QVERIFY(w.dashboard()->updateCount() > updates);
+            if (kind == EntityKind::Building) building = form->createdId();
+            if (kind == EntityKind::DataHall) hall = form->createdId();
+            std::printf("  add %-22s %7.1f ms  (form built in %.1f ms; evaluation %.1f ms)\n", what, ms,
+                        buildMs, w.lastEvaluationMs());
+        }
+        // Where a structural edit's time goes: the tree and the plan rebuild wholesale on adds and removes.
+        t.restart();
+        w.projectTree()->showProject(p);
+        const double treeMs = t.nsecsElapsed() / 1e6;
+        t.restart();
+        w.floorScene()->showProject(p);
+        const double planMs = t.nsecsElapsed() / 1e6;
+        std::printf("  of which: project tree rebuild %.1f ms, floor plan rebuild %.1f ms\n", treeMs, planMs);
+        t.restart();
+        QVERIFY(w.authoring().rename(hall, "Renamed hall").isEmpty());
+        settle();
+        std::printf("  rename                     %7.1f ms\n", t.nsecsElapsed() / 1e6);
+        t.restart();
+        QVERIFY(w.authoring().deleteWithConfirmation({hall}));
+        settle();
+        std::printf("  delete hall (+ rows, racks, loop) %.1f ms\n", t.nsecsElapsed() / 1e6);
+        t.restart();
+        w.undoStack().undo();
+        settle();
+        std::printf("  undo that delete           %7.1f ms\n", t.nsecsElapsed() / 1e6);
         std::fflush(stdout);
         w.undoStack().clear();
     }

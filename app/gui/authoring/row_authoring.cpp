@@ -1,0 +1,122 @@
+// How a row is made: a line of racks in a hall, by default one rack depth plus a 1.2 m aisle past the last
+// row and clear of the hall's CDUs; optionally filled at once with racks of one type up to the far wall
+// (the row and its racks are one undo entry).
+#include "authoring_form.h"
+#include "gui/document_editor.h"
+
+#include <QComboBox>
+#include <QUndoStack>
+#include <algorithm>
+#include <cmath>
+
+namespace ctwin::app {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+constexpr double kAisleM = 1.2; // hot/cold aisle width between rows (ASHRAE TC 9.9 practice: 1.2 m)
+
+double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback) {
+    if (const auto* item = c.find(id))
+        if (const auto* v = item->find(field)) return v->base;
+    return fallback;
+}
+
+class RowAuthoring : public EntityAuthoring {
+public:
+    model::EntityKind kind() const override { return model::EntityKind::Row; }
+    QString title() const override { return QObject::tr("Row"); }
+    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::DataHall; }
+    QString unavailableReason(const AuthoringContext& ctx) const override {
+        return ctx.document.project().halls.empty() ? QObject::tr("Add a data hall first.") : QString();
+    }
+
+    void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
+        const auto& p = ctx.document.project();
+        std::string hall = selectedOf(ctx, model::EntityKind::DataHall);
+        if (hall.empty() && !p.halls.empty()) hall = p.halls.front().id;
+        double x = 0.6, y = kAisleM;
+        int n = 0;
+        std::string lastType;
+        for (const auto& l : p.coolingLoops)
+            if (l.hall == hall)
+                for (const auto& c : l.cdus)
+                    x = std::max(x, c.xM + catalogValue(ctx.catalog, l.cduType, "width_m", 1.2) + 0.6);
+        for (const auto& r : p.rows)
+            if (r.hall == hall) {
+                ++n;
+                double depth = 1.2;
+                for (const auto& rack : p.racks)
+                    if (rack.row == r.id)
+                        depth = catalogValue(ctx.catalog, rack.rackType, "depth_m", 1.2),
+                        lastType = rack.rackType;
+                y = std::max(y, r.y.value() + depth + kAisleM);
+            }
+        x = std::ceil(x / 0.6 - 1e-9) * 0.6;
+        form.setFixed("id",
+                      uniqueId(ctx.document, hall + "-R" + (n + 1 < 10 ? "0" : "") + std::to_string(n + 1)));
+        form.addField("name", "Row " + std::to_string(n + 1));
+        form.addField("hall", hall);
+        form.addField("x_m", x);
+        form.addField("y_m", y);
+        form.addField("rotation_deg", 0.0);
+        auto* type = new QComboBox;
+        type->addItem(QObject::tr("(empty row)"), QString());
+        for (const auto* item : ctx.catalog.byCategory("racks"))
+            type->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(item->name),
+                                                        QString::fromStdString(item->id)),
+                          QString::fromStdString(item->id));
+        type->setCurrentIndex(std::max(0, type->findData(QString::fromStdString(lastType))));
+        form.addExtra(QStringLiteral("fill_rack_type"), QObject::tr("Fill with racks"), type);
+        form.addNote(QObject::tr(
+            "With a rack type, the row is filled up to the far wall or the next obstacle; "
+            "racks take the building's first two feeds and, when liquid-cooled, the hall's loop."));
+    }
+
+    QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext& ctx) const override {
+        for (const auto& h : ctx.document.project().halls)
+            if (h.id == e["hall"].get<std::string>() &&
+                (e["x_m"].get<double>() > h.width.value() || e["y_m"].get<double>() > h.depth.value()))
+                return QObject::tr("The row starts outside %1 (%2 x %3 m)")
+                    .arg(QString::fromStdString(h.name))
+                    .arg(h.width.value())
+                    .arg(h.depth.value());
+        return {};
+    }
+
+    QString create(const ojson& entity, const AuthoringForm& form, AuthoringContext& ctx,
+                   QString* newId) const override {
+        const QString rackType = form.text(QStringLiteral("fill_rack_type"));
+        if (rackType.isEmpty()) return EntityAuthoring::create(entity, form, ctx, newId);
+        const QString label = QObject::tr("Add %1 filled with %2 racks")
+                                  .arg(QString::fromStdString(entity.value("name", std::string())), rackType);
+        ctx.undo.beginMacro(label);
+        QString id;
+        QString error = EntityAuthoring::create(entity, form, ctx, &id);
+        int added = 0;
+        if (error.isEmpty()) error = ctx.editor.fillRow(id, rackType, &added);
+        ctx.undo.endMacro();
+        if (!error.isEmpty()) {
+            // Take back the half-made row with the macro (the row without its racks was not asked for).
+            if (ctx.undo.count() > 0 && ctx.undo.text(ctx.undo.index() - 1) == label) {
+                ctx.undo.undo();
+                // Drop the undone macro so redo cannot bring the refused row back: pushing truncates the
+                // redo entries, and an obsolete command is not kept (QUndoStack::push).
+                auto* drop = new QUndoCommand;
+                drop->setObsolete(true);
+                ctx.undo.push(drop);
+            }
+            return error;
+        }
+        if (newId) *newId = id;
+        return {};
+    }
+};
+
+} // namespace
+
+std::unique_ptr<EntityAuthoring> makeRowAuthoring() {
+    return std::make_unique<RowAuthoring>();
+}
+
+} // namespace ctwin::app

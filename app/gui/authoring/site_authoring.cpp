@@ -1,0 +1,65 @@
+// How a site is made: a name and a place (latitude/longitude typed, or picked from data/places.json),
+// the local tariff and climate.
+#include "authoring_form.h"
+#include "data_paths.h"
+#include "gui/document_editor.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+namespace ctwin::app {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+class SiteAuthoring : public EntityAuthoring {
+public:
+    model::EntityKind kind() const override { return model::EntityKind::Site; }
+    QString title() const override { return QObject::tr("Site"); }
+
+    void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
+        const auto& doc = ctx.document;
+        form.setFixed("id", uniqueId(doc, "site-" + std::to_string(doc.project().sites.size() + 1)));
+        // Named places with sourced coordinates; picking one fills latitude and longitude.
+        auto* places = new QComboBox;
+        places->addItem(QObject::tr("(type the coordinates)"));
+        QFile file(QString::fromStdString(dataDirectory()) + QStringLiteral("/places.json"));
+        if (file.open(QIODevice::ReadOnly))
+            for (const auto& v : QJsonDocument::fromJson(file.readAll()).object().value("places").toArray()) {
+                const QJsonObject o = v.toObject();
+                places->addItem(o.value("name").toString(),
+                                QStringList{QString::number(o.value("lat_deg").toDouble(), 'f', 4),
+                                            QString::number(o.value("lon_deg").toDouble(), 'f', 4)});
+                places->setItemData(places->count() - 1, o.value("source").toString(), Qt::ToolTipRole);
+            }
+        form.addExtra(QStringLiteral("place"), QObject::tr("Place"), places);
+        form.addField("name", nextName(doc, kind(), "Site"));
+        form.addField("lat_deg", 0.0);
+        form.addField("lon_deg", 0.0);
+        form.addField("electricity_usd_per_kwh", 0.0);
+        form.addField("free_cooling_hours_per_year", 0.0);
+        form.addField("land_cost_usd", 0.0);
+        form.addNote(QObject::tr("A tariff of 0 uses the design's electricity price assumption."));
+        QObject::connect(places, &QComboBox::currentIndexChanged, &form, [&form, places](int i) {
+            const QStringList latLon = places->itemData(i).toStringList();
+            if (latLon.size() != 2) return;
+            form.setText(QStringLiteral("lat_deg"), latLon[0]);
+            form.setText(QStringLiteral("lon_deg"), latLon[1]);
+            const QString name = places->itemText(i).section(QLatin1Char(','), 0, 0);
+            form.setText(QStringLiteral("name"), name);
+        });
+    }
+};
+
+} // namespace
+
+std::unique_ptr<EntityAuthoring> makeSiteAuthoring() {
+    return std::make_unique<SiteAuthoring>();
+}
+
+} // namespace ctwin::app

@@ -1,0 +1,494 @@
+// Authoring a whole design in the desktop app as a user does it (offscreen): from File > New, every entity
+// kind through its Insert form (filled as a user fills it, then OK), rename in place, delete with its
+// confirmation, undo to the start and redo to the end, save and reopen, evaluate, compare with a shipped
+// reference; and each form refusing bad input inline with the design unchanged and the typing kept.
+#include "cdu_item.h"
+#include "data_paths.h"
+#include "design_json.h"
+#include "evaluate.h"
+#include "floor_plan_scene.h"
+#include "gui/authoring/authoring_actions.h"
+#include "gui/authoring/authoring_form.h"
+#include "gui/document_editor.h"
+#include "main_window.h"
+#include "metric_tile.h"
+#include "metrics_dashboard.h"
+#include "project_tree.h"
+#include "scenarios.h"
+#include "test_window.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTemporaryDir>
+#include <QTreeWidgetItem>
+#include <QUndoStack>
+#include <QtTest>
+#include <cmath>
+#include <memory>
+
+using ctwin::app::AuthoringForm;
+using ctwin::app::MainWindow;
+using ctwin::model::EntityKind;
+
+namespace {
+
+std::string dump(const MainWindow& w) {
+    return ctwin::model::dumpJson(ctwin::model::projectToJson(w.document().project()));
+}
+
+/// Values typed into a form: a line edit's text, a drop-down's stored value, a list's ticked values
+/// (comma-separated) or a check box ("true"/"false"), whichever editor the key has.
+using Values = std::vector<std::pair<QString, QString>>;
+
+void fill(AuthoringForm& form, const Values& values) {
+    for (const auto& [key, value] : values) {
+        if (form.setText(key, value) || form.setChoice(key, value) || form.setChecked(key, value == "true"))
+            continue;
+        QVERIFY2(form.setPicked(key, value.isEmpty() ? QStringList() : value.split(',')), qPrintable(key));
+    }
+}
+
+/// With CTWIN_AUTHORING_SHOTS=<folder>, saves what the user sees at this step (for looking at it).
+void shot(QWidget* widget, const char* name) {
+    const QString dir = qEnvironmentVariable("CTWIN_AUTHORING_SHOTS");
+    if (dir.isEmpty()) return;
+    widget->show();
+    QCoreApplication::processEvents();
+    widget->grab().save(dir + "/" + name + ".png");
+}
+
+int cduItemsOf(const MainWindow& w, const QString& loop) {
+    int n = 0;
+    for (auto* item : w.floorScene()->items())
+        if (auto* cdu = qgraphicsitem_cast<ctwin::views::CduItem*>(item)) n += cdu->loopId() == loop;
+    return n;
+}
+
+} // namespace
+
+class TestAuthoring : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    std::unique_ptr<MainWindow> m_window;
+    ScriptedPrompts* m_prompts = nullptr;
+
+    MainWindow& w() { return *m_window; }
+
+    /// The Insert form of a kind with `selection` selected (as a user selects before Insert).
+    std::unique_ptr<AuthoringForm> form(EntityKind kind, const QStringList& selection = {}) {
+        w().select(selection);
+        return w().authoring().makeForm(kind);
+    }
+
+    /// Fills the form, presses OK; the new entity's id, after checking it is one more undo entry and the
+    /// dashboard was refreshed by the evaluation that followed.
+    QString add(EntityKind kind, const QStringList& selection, const Values& values) {
+        auto f = form(kind, selection);
+        fill(*f, values);
+        const int undoBefore = w().undoStack().index();
+        const int updates = w().dashboard()->updateCount();
+        f->accept();
+        if (f->result() != QDialog::Accepted || f->errorVisible()) {
+            qWarning("refused: %s", qPrintable(f->errorText()));
+            return {};
+        }
+        if (w().undoStack().index() != undoBefore + 1) {
+            qWarning("expected one undo entry, got %d", w().undoStack().index() - undoBefore);
+            return {};
+        }
+        w().evaluateNow();
+        if (w().dashboard()->updateCount() <= updates) return {};
+        return f->createdId();
+    }
+
+private slots:
+    void initTestCase() { useTestEnvironment(m_tmp.path() + "/autosave"); }
+
+    void init() {
+        m_window = makeTestWindow(&m_prompts);
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        w().newDesign();
+    }
+
+    void cleanup() {
+        m_prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        m_window.reset();
+    }
+
+    void insertMenuAndToolbarListEveryKind() {
+        QMenu* insert = nullptr;
+        for (QAction* a : w().menuBar()->actions())
+            if (a->text() == QStringLiteral("&Insert")) insert = a->menu();
+        QVERIFY(insert);
+        QStringList texts;
+        for (QAction* a : insert->actions())
+            if (!a->isSeparator()) texts << a->text();
+        QCOMPARE(texts, (QStringList{"Site...", "Building...", "Data hall...", "Row...", "Power feed...",
+                                     "Cooling loop...", "Fabric...", "Storage tier...",
+                                     "Scale-across link...", "Training job...", "Inference service..."}));
+        // The starter has one site: a link needs a second place.
+        QVERIFY(!w().authoring().insertAction(EntityKind::ScaleAcrossLink)->isEnabled());
+        QVERIFY(w().authoring().insertAction(EntityKind::Site)->isEnabled());
+        // A hall's context menu offers what goes in a hall.
+        QMenu menu;
+        w().authoring().addContextActions(&menu, {"b1-h1"});
+        QStringList offered;
+        for (QAction* a : menu.actions())
+            offered << a->text();
+        QVERIFY2(offered.contains("Add row...") && offered.contains("Add cooling loop...") &&
+                     offered.contains("Rename"),
+                 qPrintable(offered.join('|')));
+    }
+
+    void buildsATwoSiteDesignUndoesAndReopens() {
+        const std::string starter = dump(w());
+        QCOMPARE(w().undoStack().count(), 0);
+        const auto& p = w().document().project();
+
+        // Site 1 (the starter's) renamed in place in the tree (F2) and placed through the inspector path.
+        QTreeWidgetItem* siteItem = w().projectTree()->itemForId("site-1");
+        QVERIFY(siteItem);
+        siteItem->setText(0, "Abilene");
+        QTRY_COMPARE(QString::fromStdString(p.sites[0].name), QStringLiteral("Abilene"));
+        QVERIFY(w().editor().setProperty({"site-1"}, "lat_deg", 32.4487, false).isEmpty());
+        QVERIFY(w().editor().setProperty({"site-1"}, "lon_deg", -99.7331, false).isEmpty());
+
+        // Site 2 from the shipped list of places.
+        {
+            auto f = form(EntityKind::Site);
+            auto* places = qobject_cast<QComboBox*>(f->editor("place"));
+            QVERIFY(places && places->count() > 10);
+            places->setCurrentIndex(places->findText("Mount Pleasant", Qt::MatchStartsWith));
+            QCOMPARE(f->text("lat_deg"), QStringLiteral("42.7000"));
+            QCOMPARE(f->text("name"), QStringLiteral("Mount Pleasant"));
+            f->setText("electricity_usd_per_kwh", "0.065");
+            shot(f.get(), "01-site-form");
+            f->accept();
+            QCOMPARE(f->result(), int(QDialog::Accepted));
+        }
+        QCOMPARE(p.sites.size(), size_t(2));
+        const QString site2 = QString::fromStdString(p.sites[1].id);
+        QCOMPARE(p.sites[1].latDeg, 42.7);
+        QCOMPARE(p.sites[1].electricityUsdPerKwh, 0.065);
+
+        const QString b2 = add(EntityKind::Building, {site2},
+                               {{"name", "Mount Pleasant 1"}, {"power_capacity_w", "40"}, {"depth_m", "60"}});
+        QVERIFY(!b2.isEmpty());
+        QCOMPARE(p.buildings.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(p.buildings[1].site), site2);
+        QCOMPARE(p.buildings[1].powerCapacity.value(), 40e6);
+
+        const QString feedA = add(EntityKind::PowerFeed, {b2}, {{"capacity_w", "30"}});
+        const QString feedB = add(EntityKind::PowerFeed, {b2}, {{"capacity_w", "30"}});
+        QVERIFY(!feedA.isEmpty() && !feedB.isEmpty());
+        QCOMPARE(QString::fromStdString(p.powerFeeds[2].name), QStringLiteral("Mount Pleasant 1 feed A"));
+        QCOMPARE(QString::fromStdString(p.powerFeeds[3].name), QStringLiteral("Mount Pleasant 1 feed B"));
+        QCOMPARE(p.powerFeeds[3].chain.size(), size_t(4)); // utility path without the generator
+
+        const QString hall2 = add(EntityKind::DataHall, {b2}, {{"width_m", "19.2"}});
+        const QString hall3 = add(EntityKind::DataHall, {b2}, {{"width_m", "19.2"}});
+        QVERIFY(!hall2.isEmpty() && !hall3.isEmpty());
+        QCOMPARE(p.halls.size(), size_t(3));
+        QCOMPARE(p.halls[2].y.value(), 30.0); // below hall 2 (6 + 20 + 4 m)
+        QCOMPARE(QString::fromStdString(p.halls[2].name), QStringLiteral("Hall 3"));
+
+        // Loops of 6 x 2 MW CDUs, N+1 (5 carry the 78 racks' liquid heat, 8.75 MW; one is the spare).
+        QStringList loops;
+        for (const QString& hall : {hall2, hall3}) {
+            const QString loop = add(EntityKind::CoolingLoop, {hall},
+                                     {{"cdu_type", "cdu-2mw"},
+                                      {"cdu_count", "6"},
+                                      {"redundancy", "N+1"},
+                                      {"plant", "plant-dry-cooler"}});
+            QVERIFY(!loop.isEmpty());
+            loops << loop;
+            QCOMPARE(cduItemsOf(w(), loop), 6); // the plan draws exactly cdu_count CDUs
+        }
+        QCOMPARE(p.coolingLoops.back().cdus.size(), size_t(6));
+
+        // Three rows per hall filled with GB200 NVL72 (26 racks from x = 3.6 m to the 19.2 m wall).
+        for (const QString& hall : {hall2, hall3})
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(!add(EntityKind::Row, {hall}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        QCOMPARE(p.racks.size(), size_t(156));
+        {
+            auto f = form(EntityKind::CoolingLoop, {hall2});
+            shot(f.get(), "02-cooling-loop-form");
+        }
+        for (const auto& r : p.racks) {
+            QCOMPARE(QString::fromStdString(r.feedA), feedA);
+            QCOMPARE(QString::fromStdString(r.feedB), feedB);
+            QVERIFY(loops.contains(QString::fromStdString(r.coolingLoop)));
+        }
+        QCOMPARE(w().lastResults().bom.gpus, 156.0 * 72);
+        QVERIFY2(w().dashboard()->tile("gpus")->value().startsWith("11,232 GPU"),
+                 qPrintable(w().dashboard()->tile("gpus")->value()));
+
+        // A 2-tier back-end fabric over building 2, previewed before OK: 4 planes of 200G endpoint ports on
+        // 102.4T switches with 800G ports broken out 4 ways (radix 512), as in the two-site reference.
+        {
+            auto f = form(EntityKind::Fabric);
+            fill(*f, {{"buildings", b2},
+                      {"switch", "sw-102t"},
+                      {"port_bit_per_s", "200"},
+                      {"planes", "4"},
+                      {"breakout", "4"},
+                      {"tiers", "2"},
+                      {"oversubscription", "1"}});
+            QTest::qWait(200); // the preview waits for a pause in typing
+            const QString preview = f->findChild<QLabel*>("preview")->text();
+            QVERIFY2(preview.contains("switches") && preview.contains("transceivers"), qPrintable(preview));
+            QVERIFY2(!preview.contains("#c0392b"), qPrintable(preview)); // no error finding
+            shot(f.get(), "03-fabric-form-preview");
+            f->accept();
+            QVERIFY2(f->result() == QDialog::Accepted, qPrintable(f->errorText()));
+        }
+        w().evaluateNow();
+        QCOMPARE(p.fabrics.size(), size_t(1));
+        QCOMPARE(p.fabrics[0].tiers, 2);
+        QVERIFY(w().lastResults().bom.switches > 0);
+
+        const QString storage =
+            add(EntityKind::StorageTier, {b2}, {{"type", "pfs-flash"}, {"capacity_bytes", "5000"}});
+        QVERIFY(!storage.isEmpty());
+        QCOMPARE(p.storageTiers[0].capacity.value(), 5e15);
+
+        const QString link = add(
+            EntityKind::ScaleAcrossLink, {},
+            {{"from", "site-1"}, {"to", site2}, {"capacity_bit_per_s", "12800"}, {"route_factor", "1.4"}});
+        QVERIFY(!link.isEmpty());
+        QCOMPARE(p.links[0].capacityBitPerS, 12.8e12);
+
+        // 9,216 GPUs train (TP 8 x DP 1,152), 2,016 serve.
+        QVERIFY(!add(EntityKind::TrainingJob, {},
+                     {{"model_params", "405"},
+                      {"active_params", "405"},
+                      {"tokens", "15"},
+                      {"gpus", "9216"},
+                      {"tp", "8"},
+                      {"pp", "1"},
+                      {"dp", "1152"},
+                      {"storage_tier", storage}})
+                     .isEmpty());
+        QCOMPARE(p.trainingJobs[0].modelParams, 405e9);
+        QVERIFY(!add(EntityKind::InferenceService, {}, {{"gpus", "2016"}}).isEmpty());
+        QCOMPARE(p.inferenceServices[0].layers, 80);
+
+        // Evaluated: finite figures, no error rules, a token cost on the dashboard.
+        const auto& results = w().lastResults();
+        for (const auto& f : results.figures)
+            QVERIFY2(std::isfinite(f.value), f.key.c_str());
+        QStringList errors;
+        for (const auto& r : results.rules)
+            if (r.severity == ctwin::cost::Severity::Error) errors << QString::fromStdString(r.message);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(w().dashboard()->tile("cost_per_m_tokens")->value() != QStringLiteral("—"));
+        const QString fullCost = w().dashboard()->tile("cost_per_gpu_hour")->value();
+        w().select({hall2});
+        shot(&w(), "04-window-authored-design");
+
+        // Save; undo everything back to File > New, redo everything back.
+        const std::string full = dump(w());
+        const QString path = m_tmp.path() + "/two-site.ctwin";
+        QVERIFY(w().saveAs(path));
+        const int steps = w().undoStack().count();
+        QCOMPARE(steps, 22); // rename, 2 inspector edits, 19 forms
+        while (w().undoStack().canUndo())
+            w().undoStack().undo();
+        w().evaluateNow();
+        QCOMPARE(dump(w()), starter);
+        QVERIFY2(w().dashboard()->tile("gpus")->value().startsWith("0 GPU"),
+                 qPrintable(w().dashboard()->tile("gpus")->value()));
+        QCOMPARE(cduItemsOf(w(), loops[0]), 0);
+        while (w().undoStack().canRedo())
+            w().undoStack().redo();
+        w().evaluateNow();
+        QCOMPARE(dump(w()), full);
+        QCOMPARE(w().dashboard()->tile("cost_per_gpu_hour")->value(), fullCost);
+        QCOMPARE(cduItemsOf(w(), loops[1]), 6);
+
+        // Reopen: the same design, the same figures.
+        QVERIFY(w().openFile(path));
+        QCOMPARE(dump(w()), full);
+        QCOMPARE(w().dashboard()->tile("cost_per_gpu_hour")->value(), fullCost);
+
+        // Compared with the shipped two-site reference.
+        const auto catalog = ctwin::app::loadDefaultCatalog();
+        const auto defaults = ctwin::app::loadDefaultAssumptions();
+        const auto reference =
+            ctwin::model::loadProjectJson(CTWIN_SOURCE_DATA_DIR "/reference/two-site-wan.json", &catalog);
+        const auto cmp =
+            ctwin::cost::compareDesigns({"authored", "two-site-wan"},
+                                        {ctwin::cost::evaluate(w().document().project(), catalog, defaults),
+                                         ctwin::cost::evaluate(reference, catalog, defaults)},
+                                        1);
+        QVERIFY(!cmp.rows.empty());
+        bool gpuRow = false;
+        for (const auto& row : cmp.rows)
+            if (row.key == "inventory.gpus") {
+                gpuRow = true;
+                QCOMPARE(row.values[0], 11232.0);
+            }
+        QVERIFY(gpuRow);
+    }
+
+    void deleteSaysWhatGoesWithIt() {
+        auto& a = w().authoring();
+        // The starter's only building: asked first, with the warning.
+        const QString last = a.deletionQuestion({"b1"});
+        QVERIFY2(last.startsWith("Delete Building 1 and its 1 data hall, 2 power feeds and 1 cooling loop?"),
+                 qPrintable(last));
+        QVERIFY2(last.contains("without a building"), qPrintable(last));
+        // Fill a row, then delete the hall: declined leaves everything, accepted removes it in one undo
+        // entry.
+        QVERIFY(!add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        const auto racks = w().document().project().racks.size();
+        QVERIFY(racks > 20);
+        const QString question = a.deletionQuestion({"b1-h1"});
+        QCOMPARE(question,
+                 QStringLiteral("Delete Hall 1 and its 1 row, %1 racks and 1 cooling loop?").arg(racks));
+        const std::string before = dump(w());
+        m_prompts->confirmAnswer = false;
+        QVERIFY(!a.deleteWithConfirmation({"b1-h1"}));
+        QCOMPARE(dump(w()), before);
+        m_prompts->confirmAnswer = true;
+        const int undoBefore = w().undoStack().count();
+        QVERIFY(a.deleteWithConfirmation({"b1-h1"}));
+        QCOMPARE(m_prompts->confirmations.size(), 2);
+        QVERIFY(w().document().project().halls.empty());
+        QVERIFY(w().document().project().racks.empty());
+        QCOMPARE(w().undoStack().count(), undoBefore + 1);
+        w().undoStack().undo();
+        QCOMPARE(dump(w()), before);
+        // Racks alone go without a question (the plan's everyday Delete).
+        QVERIFY(a.deletionQuestion({QString::fromStdString(w().document().project().racks[0].id)}).isEmpty());
+
+        // A site that a link references: the link goes with it, and the question says so.
+        QVERIFY(!add(EntityKind::Site, {}, {{"name", "Luleå"}, {"lat_deg", "65.58"}, {"lon_deg", "22.15"}})
+                     .isEmpty());
+        const QString site2 = QString::fromStdString(w().document().project().sites[1].id);
+        QVERIFY(!add(EntityKind::ScaleAcrossLink, {}, {{"from", "site-1"}, {"to", site2}}).isEmpty());
+        const QString withLink = a.deletionQuestion({site2});
+        QVERIFY2(withLink.contains("Link 1") && withLink.contains("1 scale-across link"),
+                 qPrintable(withLink));
+        QVERIFY(a.deleteWithConfirmation({site2}));
+        QVERIFY(w().document().project().links.empty());
+        QCOMPARE(w().document().project().sites.size(), size_t(1));
+    }
+
+    void renameInPlaceRefusesEmpty() {
+        auto* tree = w().projectTree();
+        tree->itemForId("b1-h1")->setText(0, "Hall North");
+        QTRY_COMPARE(QString::fromStdString(w().document().project().halls[0].name),
+                     QStringLiteral("Hall North"));
+        QCOMPARE(w().undoStack().count(), 1);
+        const std::string before = dump(w());
+        tree->itemForId("b1-h1")->setText(0, "  ");
+        QTRY_COMPARE(tree->itemForId("b1-h1")->text(0), QStringLiteral("Hall North")); // the old name back
+        QCOMPARE(dump(w()), before);
+        QCOMPARE(w().undoStack().count(), 1);
+    }
+
+    // --- refused input, one form at a time: the message is inline, the design and the typing stay ---
+
+    void refuses_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QStringList>("selection");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("message");
+        const auto row = [](const char* name, EntityKind k, QStringList sel, const char* key,
+                            const char* typed, const char* message) {
+            QTest::newRow(name) << static_cast<int>(k) << sel << QString(key) << QString(typed)
+                                << QString(message);
+        };
+        row("site latitude above 90", EntityKind::Site, {}, "lat_deg", "95", "Latitude: 95 is outside");
+        row("site latitude not a number", EntityKind::Site, {}, "lat_deg", "north",
+            "'north' is not a number");
+        row("site longitude NaN", EntityKind::Site, {}, "lon_deg", "nan", "'nan' is not a number");
+        row("site negative tariff", EntityKind::Site, {}, "electricity_usd_per_kwh", "-0.1", "is outside");
+        row("building negative width", EntityKind::Building, {}, "width_m", "-5", "Width: -5 is outside");
+        row("building overlapping", EntityKind::Building, {}, "x_m", "0", "overlaps Building 1");
+        row("hall wider than its building", EntityKind::DataHall, {"b1"}, "width_m", "60",
+            "does not fit inside");
+        row("row outside its hall", EntityKind::Row, {"b1-h1"}, "y_m", "25", "starts outside Hall 1");
+        row("feed negative capacity", EntityKind::PowerFeed, {"b1"}, "capacity_w", "-1", "is outside");
+        row("loop fractional CDU count", EntityKind::CoolingLoop, {"b1-h1"}, "cdu_count", "2.5",
+            "'2.5' is not a whole number");
+        row("loop N+1 with one CDU", EntityKind::CoolingLoop, {"b1-h1"}, "cdu_count", "1",
+            "N+1 needs at least 2");
+        row("fabric four tiers", EntityKind::Fabric, {}, "tiers", "4", "Tiers: 4 is outside");
+        row("fabric ratios for the wrong tiers", EntityKind::Fabric, {}, "oversubscription", "1, 1",
+            "2 tiers have 1 tier boundaries");
+        row("fabric negative planes", EntityKind::Fabric, {}, "planes", "-2", "Planes: -2 is outside");
+        row("storage negative capacity", EntityKind::StorageTier, {"b1"}, "capacity_bytes", "-3",
+            "is outside");
+        row("training NaN parameters", EntityKind::TrainingJob, {}, "model_params", "NaN", "not a number");
+        row("training more active than total", EntityKind::TrainingJob, {}, "active_params", "900",
+            "cannot exceed");
+        row("inference negative layers", EntityKind::InferenceService, {}, "layers", "-1",
+            "Layers: -1 is outside");
+    }
+
+    void refuses() {
+        QFETCH(int, kind);
+        QFETCH(QStringList, selection);
+        QFETCH(QString, key);
+        QFETCH(QString, typed);
+        QFETCH(QString, message);
+        const std::string before = dump(w());
+        const int undo = w().undoStack().count();
+        auto f = form(static_cast<EntityKind>(kind), selection);
+        QVERIFY(f->setText(key, typed));
+        f->setText("name", "Typed by the user");
+        f->accept();
+        QCOMPARE(f->result(), int(QDialog::Rejected)); // still open, not accepted
+        QVERIFY(f->errorVisible());
+        QVERIFY2(f->errorText().contains(message), qPrintable(f->errorText()));
+        QVERIFY2(f->errorText().endsWith("Nothing was added."), qPrintable(f->errorText()));
+        QCOMPARE(dump(w()), before);
+        QCOMPARE(w().undoStack().count(), undo);
+        QCOMPARE(f->text(key), typed); // nothing typed is lost
+        QCOMPARE(f->text("name"), QStringLiteral("Typed by the user"));
+        if (key == "lat_deg" && typed == "95") shot(f.get(), "05-site-form-refused");
+    }
+
+    void refusesALinkFromASiteToItself() {
+        QVERIFY(!add(EntityKind::Site, {}, {{"name", "Second"}}).isEmpty());
+        const std::string before = dump(w());
+        auto f = form(EntityKind::ScaleAcrossLink);
+        QVERIFY(f->setChoice("from", "site-1"));
+        QVERIFY(f->setChoice("to", "site-1"));
+        f->accept();
+        QVERIFY2(f->errorText().contains("two different places"), qPrintable(f->errorText()));
+        QCOMPARE(dump(w()), before);
+        QCOMPARE(f->text("to"), QStringLiteral("site-1"));
+    }
+
+    void refusesAFabricBeyondItsTierLimit() {
+        // 44 GB200 racks (3,168 back-end endpoints) cannot hang off one tier of radix-64 switches.
+        QVERIFY(!add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        const std::string before = dump(w());
+        auto f = form(EntityKind::Fabric);
+        fill(*f, {{"switch", "sw-51t"}, {"port_bit_per_s", "800"}, {"tiers", "1"}, {"oversubscription", ""}});
+        f->accept();
+        QVERIFY2(f->errorText().contains("exceed what 1 tiers reach at radix 64"),
+                 qPrintable(f->errorText()));
+        QCOMPARE(dump(w()), before);
+    }
+
+    void workloadFormsWithoutModelPresets() {
+        // The catalog may have no `models` category: the forms still work with typed figures.
+        const bool presets = !ctwin::app::loadDefaultCatalog().byCategory("models").empty();
+        auto f = form(EntityKind::InferenceService);
+        QCOMPARE(f->editor("model_preset") != nullptr, presets);
+        QCOMPARE(f->text("layers"), QStringLiteral("80"));
+    }
+};
+
+QTEST_MAIN(TestAuthoring)
+#include "test_authoring.moc"
