@@ -68,6 +68,25 @@ std::string outputsOf(const cost::Results& r) {
 const std::vector<std::string> kReferences = {"llama3-16k-h100",        "two-site-wan",   "vera-rubin-504",
                                               "agentic-inference-gb300", "neocloud-100k-gb200"};
 
+/// The shipped references plus two variants of each, so that inputs a reference shadows get exercised:
+/// every optional field absent (each falls back to its assumption) and every training job restarting its
+/// parallel group (the mode in which tp, pp and ep matter).
+std::vector<std::pair<std::string, model::Project>> referenceVariants() {
+    std::vector<std::pair<std::string, model::Project>> out;
+    for (const auto& name : kReferences) {
+        const auto p = reference(name);
+        out.emplace_back(name, p);
+        auto j = model::projectToJson(p);
+        for (const auto& m : model::kSchema1ZeroMeansAbsent)
+            for (auto& e : j[std::string(model::entityCollectionKey(m.kind))]) e[m.field] = nullptr;
+        out.emplace_back(name + " (defaults)", model::projectFromJson(j, name, &catalog()));
+        auto group = p;
+        for (auto& job : group.trainingJobs) job.restartScope = "parallel_group";
+        out.emplace_back(name + " (parallel_group)", group);
+    }
+    return out;
+}
+
 } // namespace
 
 class TestInputs : public QObject {
@@ -184,11 +203,10 @@ private slots:
 
     // Every assumption of data/assumptions.json changes some output on some shipped reference.
     void everyAssumptionMatters() {
-        std::vector<model::Project> refs;
-        for (const auto& name : kReferences) refs.push_back(reference(name));
+        const auto refs = referenceVariants();
         for (const auto& [key, a] : defaults()) {
             bool moved = false;
-            for (const auto& p : refs) {
+            for (const auto& [name, p] : refs) {
                 const auto base = outputsOf(cost::evaluate(p, catalog(), defaults()));
                 const double current = cost::InputResolver(p, defaults()).assumptions().at(key).base;
                 const double other = current != a.high ? a.high : a.low;
@@ -297,15 +315,24 @@ struct Perturber {
         const std::string other = otherId(model::EntityKind::Site, v);
         if (!other.empty()) v = other, changed = true;
     }
-    void catalogRef(const char* key, std::string& v, const char* category, bool = false) {
+    void catalogRef(const char* key, std::string& v, const char* category, bool optional = false) {
         if (!is(key)) return;
         shape = "catalogRef";
         const auto* current = cat->find(v);
-        for (const auto& item : cat->items())
-            if (item.category == category && item.id != v && (!current || item.kind == current->kind)) {
-                v = item.id, changed = true;
+        // Another item of the same kind if there is one, else none when the reference is optional, else any
+        // other item of the category.
+        for (bool sameKind : {true, false}) {
+            for (const auto& item : cat->items())
+                if (item.category == category && item.id != v &&
+                    (!sameKind || !current || item.kind == current->kind)) {
+                    v = item.id, changed = true;
+                    return;
+                }
+            if (sameKind && optional && !v.empty()) {
+                v.clear(), changed = true;
                 return;
             }
+        }
     }
     void catalogRefList(const char* key, std::vector<std::string>& v, const char*) {
         if (is(key)) shape = "catalogRefList", changed = v.size() > 1, v.resize(v.empty() ? 0 : v.size() - 1);
@@ -335,15 +362,16 @@ struct Perturber {
     void optionalNumber(const char* key, std::optional<double>& v, model::Bounds b) {
         if (!is(key)) return;
         shape = "optional";
-        // Absent -> a value inside the bounds; present -> absent (back to the default) or another value.
-        if (v) v.reset();
+        // Absent -> a value inside the bounds; present -> a tenth of it (a budget that binds, a much lower
+        // tariff), or half as much again when a tenth is out of bounds.
+        if (v) v = *v * 0.1 >= b.min ? *v * 0.1 : bump(*v, b);
         else v = std::clamp(b.min > 0 ? b.min * 1.2 : std::min(b.max, 0.5), b.min, b.max);
         changed = true;
     }
     template <class Q> void optionalQuantity(const char* key, std::optional<Q>& q, model::Bounds b) {
         if (!is(key)) return;
         shape = "optional";
-        if (q) q.reset();
+        if (q) q = Q::from_value(q->value() * 0.1 >= b.min ? q->value() * 0.1 : bump(q->value(), b));
         else q = Q::from_value(std::clamp(b.max / 1e4, b.min, b.max));
         changed = true;
     }
@@ -363,6 +391,29 @@ struct Perturber {
         if (target == key)
             for (auto& pt : v) pt.xM += 1;
     }
+};
+
+/// Collects the field keys of an entity kind from its visitFields description.
+struct FieldKeys {
+    std::vector<std::string>* out;
+    template <class... A> void add(const char* k, A&&...) { out->emplace_back(k); }
+    template <class... A> void text(const char* k, A&&...) { add(k); }
+    template <class... A> void texts(const char* k, A&&...) { add(k); }
+    template <class... A> void ref(const char* k, A&&...) { add(k); }
+    template <class... A> void refList(const char* k, A&&...) { add(k); }
+    template <class... A> void endpoint(const char* k, A&&...) { add(k); }
+    template <class... A> void catalogRef(const char* k, A&&...) { add(k); }
+    template <class... A> void catalogRefList(const char* k, A&&...) { add(k); }
+    template <class T> void choice(const char* k, T&, std::initializer_list<const char*>) { add(k); }
+    template <class T> void choiceList(const char* k, T&, std::initializer_list<const char*>) { add(k); }
+    template <class... A> void number(const char* k, A&&...) { add(k); }
+    template <class... A> void quantity(const char* k, A&&...) { add(k); }
+    template <class... A> void optionalNumber(const char* k, A&&...) { add(k); }
+    template <class... A> void optionalQuantity(const char* k, A&&...) { add(k); }
+    template <class... A> void integer(const char* k, A&&...) { add(k); }
+    template <class... A> void flag(const char* k, A&&...) { add(k); }
+    template <class... A> void numbers(const char* k, A&&...) { add(k); }
+    template <class... A> void points(const char* k, A&&...) { add(k); }
 };
 
 /// Fields no engine output depends on, with the reason. Everything else must move an output.
@@ -387,9 +438,15 @@ const std::map<std::string, std::string>& displayOnly() {
         {"racks.y_m", "rack placement in the floor plan"},
         {"racks.rotation_deg", "rack orientation in the floor plan"},
         {"cooling_loops.cdus", "CDU positions in the floor plan; the count is cdu_count"},
-        {"sites.lat_deg", "site map; moves outputs only through a link without a surveyed route length (checked "
-                          "on vera-rubin-504 below)"},
-        {"sites.lon_deg", "site map; as lat_deg"},
+        {"cooling_loops.supply_temp_c", "the loop's temperature class (ASHRAE W-class), shown; the plant's COP "
+                                        "comes from its catalog item, not from a temperature model"},
+        {"storage_tiers.building", "where the tier stands; storage power and cost are campus totals, and "
+                                   "checkpoint bandwidth is limited by the tier and the front-end NICs"},
+        {"training_jobs.dp", "data-parallel degree, shown; the engine takes the job's size from gpus "
+                             "(dp = gpus / (tp x pp)) and restart groups from tp x pp x ep"},
+        {"inference_services.disaggregated",
+         "declared deployment, shown; the model splits GPU time between prefill and decode the same way for "
+         "disaggregated and co-located pools (cost/inference.cpp: prefill interference is not charged)"},
     };
     return k;
 }
@@ -397,8 +454,7 @@ const std::map<std::string, std::string>& displayOnly() {
 } // namespace
 
 void TestInputs::everyEntityFieldMatters() {
-    std::vector<std::pair<std::string, model::Project>> refs;
-    for (const auto& name : kReferences) refs.emplace_back(name, reference(name));
+    const auto refs = referenceVariants();
     std::vector<std::string> failures;
     std::set<std::string> exercised;
     for (auto kind : model::kAllEntityKinds) {
@@ -406,27 +462,7 @@ void TestInputs::everyEntityFieldMatters() {
         // The field keys of this kind, from its visitFields description.
         std::vector<std::string> keys;
         {
-            struct Keys {
-                std::vector<std::string>* out;
-                template <class... A> void add(const char* k, A&&...) { out->emplace_back(k); }
-                template <class... A> void text(const char* k, A&&...) { add(k); }
-                template <class... A> void texts(const char* k, A&&...) { add(k); }
-                template <class... A> void ref(const char* k, A&&...) { add(k); }
-                template <class... A> void refList(const char* k, A&&...) { add(k); }
-                template <class... A> void endpoint(const char* k, A&&...) { add(k); }
-                template <class... A> void catalogRef(const char* k, A&&...) { add(k); }
-                template <class... A> void catalogRefList(const char* k, A&&...) { add(k); }
-                template <class T> void choice(const char* k, T&, std::initializer_list<const char*>) { add(k); }
-                template <class T> void choiceList(const char* k, T&, std::initializer_list<const char*>) { add(k); }
-                template <class... A> void number(const char* k, A&&...) { add(k); }
-                template <class... A> void quantity(const char* k, A&&...) { add(k); }
-                template <class... A> void optionalNumber(const char* k, A&&...) { add(k); }
-                template <class... A> void optionalQuantity(const char* k, A&&...) { add(k); }
-                template <class... A> void integer(const char* k, A&&...) { add(k); }
-                template <class... A> void flag(const char* k, A&&...) { add(k); }
-                template <class... A> void numbers(const char* k, A&&...) { add(k); }
-                template <class... A> void points(const char* k, A&&...) { add(k); }
-            } collect{&keys};
+            FieldKeys collect{&keys};
             model::Project empty;
             empty.withCollection(kind, [&](auto& c) {
                 typename std::decay_t<decltype(c)>::value_type e;
@@ -456,6 +492,9 @@ void TestInputs::everyEntityFieldMatters() {
                 });
                 shapes = probe.shape;
                 if (!probe.changed) continue;
+                // Keep a fabric valid when its tier count moves: one oversubscription ratio per boundary.
+                for (auto& f : p.fabrics)
+                    if (!f.oversubscription.empty()) f.oversubscription.resize(static_cast<size_t>(f.tiers - 1), 1.0);
                 try {
                     model::validateProject(p, name, &catalog());
                     if (outputsOf(cost::evaluate(p, catalog(), defaults())) != before) {
