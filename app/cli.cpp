@@ -92,7 +92,8 @@ model::AssumptionSet defaultAssumptions() {
 /// evaluated, where they beat the design's own assumptions block and entity fields.
 cost::InputOverrides overridesOf(const Args& args) {
     cost::InputOverrides out;
-    for (const auto& kv : args.options.count("--set") ? args.options.at("--set") : std::vector<std::string>{}) {
+    for (const auto& kv :
+         args.options.count("--set") ? args.options.at("--set") : std::vector<std::string>{}) {
         if (kv.find('=') == std::string::npos) throw UsageError("--set expects PATH=VALUE, got '" + kv + "'");
         out.push_back(cost::parseInputOverride(kv, "--set"));
     }

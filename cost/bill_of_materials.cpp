@@ -296,8 +296,8 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
         if (budget && w.oneWayLatency > *budget)
             rules.push_back({Severity::Warning, "link_latency_budget", l.id,
                              "Link " + l.name + ": one-way latency " + fmt(w.oneWayLatency.value() * 1e3, 2) +
-                                 " ms over " + fmt(w.routeLength.value() / 1e3) + " km exceeds its budget of " +
-                                 fmt(budget->value() * 1e3, 2) + " ms"});
+                                 " ms over " + fmt(w.routeLength.value() / 1e3) +
+                                 " km exceeds its budget of " + fmt(budget->value() * 1e3, 2) + " ms"});
         if (l.capacityBitPerS <= 0)
             rules.push_back({Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
         const auto* optic = catalog.find(l.optic);

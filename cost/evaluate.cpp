@@ -120,7 +120,8 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
     return r;
 }
 
-Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* cachedBom) {
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
+                 const BillOfMaterials* cachedBom) {
     Results r;
     // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
     // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
@@ -166,7 +167,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
         bp.buildingId = b.id, bp.siteId = b.site, bp.capacity = b.powerCapacity;
     }
     std::unordered_map<std::string, const model::Site*> sitesById;
-    for (const auto& s : p.sites) sitesById[s.id] = &s;
+    for (const auto& s : p.sites)
+        sitesById[s.id] = &s;
     Power computePeak{}, computeOperating{};
     for (const auto& ri : racks) {
         const double load = ri.type->value("power_load_w"), idle = ri.type->value("power_idle_w");
@@ -210,19 +212,20 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
         const std::string plantId = plantByBuilding.count(b.id) ? plantByBuilding[b.id] : "plant-chiller";
         const auto* plant = catalog.find(plantId);
         const double cop = plant ? plant->value("cop") : 0.0;
-        // Water-side economizer (free cooling): in the hours the outdoor air is cold enough, a chiller plant's
-        // compressors stop and the heat leaves through the dry coolers/towers alone (ASHRAE 90.1-2019
+        // Water-side economizer (free cooling): in the hours the outdoor air is cold enough, a chiller
+        // plant's compressors stop and the heat leaves through the dry coolers/towers alone (ASHRAE 90.1-2019
         // §6.5.1.2; Barroso, Hölzle & Ranganathan, "The Datacenter as a Computer", 3rd ed. 2019, §5.4 "free
         // cooling"). Annual-average plant power = heat x ((1 - f)/COP_chiller + f/COP_dry_cooler) with f the
-        // site's free-cooling hours / 8,766 h. Plants without compressors (dry cooler, tower) run the same all
-        // year. Peak power and plant sizing stay at the compressor COP (the hottest hour).
+        // site's free-cooling hours / 8,766 h. Plants without compressors (dry cooler, tower) run the same
+        // all year. Peak power and plant sizing stay at the compressor COP (the hottest hour).
         double freeShare = 0.0;
-        if (auto s = sitesById.find(b.site); s != sitesById.end() && plant && plant->attribute("type") == "chiller")
+        if (auto s = sitesById.find(b.site);
+            s != sitesById.end() && plant && plant->attribute("type") == "chiller")
             freeShare = std::clamp(s->second->freeCoolingHoursPerYear / kHoursPerYear, 0.0, 1.0);
         const double freeCop = economizer ? economizer->value("cop") : 0.0;
         const double eta = chainEfficiency(p, catalog, b.id);
-        auto facilityAt = [&](Power it, double loadScale, double freeCoolingShare, Power& pumps, Power& plantPower,
-                              Power& losses, Power& miscP) {
+        auto facilityAt = [&](Power it, double loadScale, double freeCoolingShare, Power& pumps,
+                              Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
             // Plant electric power = heat rejected / COP; all IT power ends up as heat, plus pump work.
             const double inverseCop = (cop > 0 ? (1.0 - freeCoolingShare) / cop : 0.0) +
@@ -238,7 +241,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
         bp.facilityPeak = facilityAt(bp.itPeak, 1.0, 0.0, pumps, plantPower, losses, miscP);
         // The plant is sized for the heat at full load.
         if (plant) plantCapex += plant->value("capex_usd_per_w") * (bp.itPeak + pumps).value() * usd;
-        bp.facilityOperating = facilityAt(bp.itOperating, loadScale, freeShare, pumps, plantPower, losses, miscP);
+        bp.facilityOperating =
+            facilityAt(bp.itOperating, loadScale, freeShare, pumps, plantPower, losses, miscP);
         if (const auto pinned = inputs.buildingPuePinned(b)) {
             bp.facilityPeak = *pinned * bp.itPeak;
             bp.facilityOperating = *pinned * bp.itOperating;
@@ -249,8 +253,10 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
         r.power.facility += bp.facilityOperating;
         r.power.facilityPeak += bp.facilityPeak;
         // The site's tariff, else the assumption (InputResolver records which).
-        if (auto s = sitesById.find(b.site); s != sitesById.end()) bp.tariff = inputs.siteTariff(*s->second);
-        else bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
+        if (auto s = sitesById.find(b.site); s != sitesById.end())
+            bp.tariff = inputs.siteTariff(*s->second);
+        else
+            bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
         if (bp.capacity.value() > 0 && bp.facilityPeak > bp.capacity)
             r.rules.push_back({Severity::Error, "building_over_capacity", b.id,
                                "Building " + b.name + ": facility power at full load " + fmt(toMw(bp.facilityPeak), 1) +
@@ -459,8 +465,9 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
             spec.domainGpus = static_cast<int>(servingRack->value("scale_up_domain_gpus"));
             spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
         }
-        const ServedModel m{s.modelParams, inputs.serviceActiveParams(s), s.layers, s.kvHeads,
-                            s.headDim, s.kvBytesPerElement, s.weightBytesPerParam};
+        const ServedModel m{
+            s.modelParams,       inputs.serviceActiveParams(s), s.layers, s.kvHeads, s.headDim,
+            s.kvBytesPerElement, s.weightBytesPerParam};
         ServiceDemand d;
         d.inputTokens = s.inputTokens;
         d.outputTokens = s.outputTokens;
@@ -521,7 +528,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
             if (seenSites.insert(bp.siteId).second)
                 if (const auto* t = r.input("sites." + bp.siteId + ".electricity_usd_per_kwh"))
                     tariffSources.push_back("site " + bp.siteId + ": " + t->describe() + "; " + t->source);
-        if (orphanIt.value() > 1e-6 || tariffSources.empty()) tariffSources.push_back(src("electricity_usd_per_kwh"));
+        if (orphanIt.value() > 1e-6 || tariffSources.empty())
+            tariffSources.push_back(src("electricity_usd_per_kwh"));
     }
     addFigure(r, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
               {{"racks", bom.racks}});
@@ -558,8 +566,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
     addFigure(r, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
               "straight line: sum of capex / useful life per asset class");
     addFigure(r, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
-              "facility power x 8,766 h x tariff of the building's site", {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}},
-              tariffSources);
+              "facility power x 8,766 h x tariff of the building's site",
+              {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
     addFigure(r, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
               "energy + maintenance + staff + WAN leases",
               {{"maintenance_usd", fin.maintenanceAnnual.value()}, {"staff_usd", fin.staffAnnual.value()},

@@ -1,13 +1,13 @@
 #include "input_resolver.h"
 
+#include "bill_of_materials.h"
+#include "input_error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <string_view>
-
-#include "bill_of_materials.h"
-#include "input_error.h"
 
 namespace ctwin::cost {
 
@@ -37,16 +37,22 @@ std::string canonicalCollection(const std::string& name) {
 /// overrides of these never copy the design.
 bool isResolvedField(const std::string& collection, const std::string& field) {
     static const std::vector<std::pair<std::string, std::string>> kFields = {
-        {"sites", "electricity_usd_per_kwh"}, {"buildings", "shell_cost_usd"},
-        {"buildings", "pue_pinned"},          {"links", "route_factor"},
-        {"links", "route_length_m"},          {"links", "latency_budget_s"},
-        {"training_jobs", "mfu"},             {"training_jobs", "active_params"},
+        {"sites", "electricity_usd_per_kwh"},
+        {"buildings", "shell_cost_usd"},
+        {"buildings", "pue_pinned"},
+        {"links", "route_factor"},
+        {"links", "route_length_m"},
+        {"links", "latency_budget_s"},
+        {"training_jobs", "mfu"},
+        {"training_jobs", "active_params"},
         {"inference_services", "active_params"}};
     return std::find(kFields.begin(), kFields.end(), std::pair{collection, field}) != kFields.end();
 }
 
 /// Entity fields no display reads and no engine stage uses. Overriding one is an error.
-bool isDisplayOnlyField(const std::string& /*collection*/, const std::string& /*field*/) { return false; }
+bool isDisplayOnlyField(const std::string& /*collection*/, const std::string& /*field*/) {
+    return false;
+}
 
 /// The shape of one field found by key in an entity's visitFields, and (optionally) sets it.
 struct FieldProbe {
@@ -117,7 +123,8 @@ EntityPath splitEntityPath(const std::string& path, const InputLocation& where) 
 
 std::string collectionList() {
     std::string s;
-    for (auto k : model::kAllEntityKinds) s += (s.empty() ? "" : ", ") + std::string(model::entityCollectionKey(k));
+    for (auto k : model::kAllEntityKinds)
+        s += (s.empty() ? "" : ", ") + std::string(model::entityCollectionKey(k));
     return s;
 }
 
@@ -149,10 +156,14 @@ std::pair<double, double> relativeRange(double value, const model::Assumption& a
 
 const char* inputLevelName(InputLevel level) {
     switch (level) {
-    case InputLevel::Override: return "override";
-    case InputLevel::Entity: return "entity";
-    case InputLevel::Design: return "design";
-    case InputLevel::Default: return "default";
+    case InputLevel::Override:
+        return "override";
+    case InputLevel::Entity:
+        return "entity";
+    case InputLevel::Design:
+        return "design";
+    case InputLevel::Default:
+        return "default";
     }
     return "";
 }
@@ -177,18 +188,20 @@ model::AssumptionSet assumptionSetOf(const std::vector<ResolvedInput>& inputs) {
 InputOverride parseInputOverride(const std::string& text, const std::string& origin) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw InputError(InputLocation{origin, "override", text, "", ""},
-                         "expected PATH=VALUE, e.g. assumptions.wacc=0.1 or sites.*.electricity_usd_per_kwh=0.08");
+        throw InputError(
+            InputLocation{origin, "override", text, "", ""},
+            "expected PATH=VALUE, e.g. assumptions.wacc=0.1 or sites.*.electricity_usd_per_kwh=0.08");
     const std::string path = text.substr(0, eq), value = text.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || !std::isfinite(v))
-        throw InputError(InputLocation{origin, "override", path, "", ""}, "'" + value + "' is not a finite number");
+        throw InputError(InputLocation{origin, "override", path, "", ""},
+                         "'" + value + "' is not a finite number");
     return InputOverride{path, v};
 }
 
-void checkInputOverride(const model::Project& p, const model::AssumptionSet& assumptions, const InputOverride& o,
-                        const std::string& origin) {
+void checkInputOverride(const model::Project& p, const model::AssumptionSet& assumptions,
+                        const InputOverride& o, const std::string& origin) {
     const InputLocation where{origin, "override", o.path, "", ""};
     if (!std::isfinite(o.value)) throw InputError(where, "value is not finite");
     if (o.path.rfind(kAssumptionPrefix, 0) == 0) {
@@ -200,30 +213,36 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     const EntityPath ep = splitEntityPath(o.path, where);
     const auto kind = model::entityKindFromCollectionKey(ep.collection);
     if (!kind)
-        throw InputError(where, "unknown collection '" + ep.collection + "' (expected assumptions or one of: " +
-                                    collectionList() + "; jobs and services are short for training_jobs and "
-                                                       "inference_services)");
+        throw InputError(where, "unknown collection '" + ep.collection +
+                                    "' (expected assumptions or one of: " + collectionList() +
+                                    "; jobs and services are short for training_jobs and "
+                                    "inference_services)");
     const FieldProbe probe = probeField(*kind, ep.field);
     std::string numeric;
-    for (const auto& f : probe.numericFields) numeric += (numeric.empty() ? "" : ", ") + f;
+    for (const auto& f : probe.numericFields)
+        numeric += (numeric.empty() ? "" : ", ") + f;
     if (probe.shape == FieldProbe::Shape::None)
-        throw InputError(where, ep.collection + " have no field '" + ep.field + "' (numeric fields: " + numeric + ")");
+        throw InputError(where, ep.collection + " have no field '" + ep.field +
+                                    "' (numeric fields: " + numeric + ")");
     if (probe.shape == FieldProbe::Shape::NonNumeric)
-        throw InputError(where, "'" + ep.field + "' is not a numeric field (numeric fields of " + ep.collection +
-                                    ": " + numeric + ")");
+        throw InputError(where, "'" + ep.field + "' is not a numeric field (numeric fields of " +
+                                    ep.collection + ": " + numeric + ")");
     if (isDisplayOnlyField(ep.collection, ep.field))
         throw InputError(where, "'" + ep.field + "' is display-only: no engine output depends on it");
     size_t count = 0;
     bool found = ep.id == "*";
     p.withCollection(*kind, [&](const auto& c) {
         count = c.size();
-        for (const auto& e : c) found = found || e.id == ep.id;
+        for (const auto& e : c)
+            found = found || e.id == ep.id;
     });
-    if (ep.id == "*" && count == 0) throw InputError(where, "the design has no " + ep.collection + " for '*' to match");
+    if (ep.id == "*" && count == 0)
+        throw InputError(where, "the design has no " + ep.collection + " for '*' to match");
     if (!found) throw InputError(where, "no entity with id '" + ep.id + "' in " + ep.collection);
     if (o.value < probe.bounds.min || o.value > probe.bounds.max)
         throw InputError(where, "value " + formatNumber(o.value) + " is outside the accepted range [" +
-                                    formatNumber(probe.bounds.min) + ", " + formatNumber(probe.bounds.max) + "]");
+                                    formatNumber(probe.bounds.min) + ", " + formatNumber(probe.bounds.max) +
+                                    "]");
     if (probe.shape == FieldProbe::Shape::Integer && o.value != std::floor(o.value))
         throw InputError(where, "expected a whole number, found " + formatNumber(o.value));
 }
@@ -235,7 +254,8 @@ bool overrideAffectsBillOfMaterials(const std::string& path) {
     const auto first = path.find('.'), last = path.rfind('.');
     if (first == std::string::npos || last == std::string::npos) return true;
     const std::string collection = canonicalCollection(path.substr(0, first)), field = path.substr(last + 1);
-    // deriveBillOfMaterials reads the layout, fabrics, cooling loops, storage and links; these it never reads.
+    // deriveBillOfMaterials reads the layout, fabrics, cooling loops, storage and links; these it never
+    // reads.
     if (collection == "training_jobs" || collection == "inference_services") return false;
     if (collection == "sites")
         return field != "electricity_usd_per_kwh" && field != "land_cost_usd" &&
@@ -283,8 +303,10 @@ std::optional<double> InputResolver::entityOverride(const char* collection, cons
     const EntityValue* best = nullptr;
     for (const auto& e : m_entityOverrides) {
         if (e.collection != collection || e.field != field) continue;
-        if (e.id == id) best = &e; // an exact id beats '*', whatever the order
-        else if (e.id == "*" && (!best || best->id == "*")) best = &e;
+        if (e.id == id)
+            best = &e; // an exact id beats '*', whatever the order
+        else if (e.id == "*" && (!best || best->id == "*"))
+            best = &e;
     }
     if (!best) return std::nullopt;
     m_overrideRead[best->overrideIndex] = true;
@@ -341,8 +363,8 @@ double InputResolver::record(const char* collection, const std::string& id, cons
 units::MoneyPerEnergy InputResolver::siteTariff(const model::Site& s) const {
     const auto o = entityOverride("sites", s.id, "electricity_usd_per_kwh");
     const auto own = o ? o : s.electricityUsdPerKwh;
-    return units::dollarsPerKwh(
-        record("sites", s.id, "electricity_usd_per_kwh", own, o.has_value(), "electricity_usd_per_kwh", "USD/kWh"));
+    return units::dollarsPerKwh(record("sites", s.id, "electricity_usd_per_kwh", own, o.has_value(),
+                                       "electricity_usd_per_kwh", "USD/kWh"));
 }
 
 units::Money InputResolver::buildingShellCost(const model::Building& b, units::Power itPeak) const {
@@ -360,7 +382,8 @@ std::optional<double> InputResolver::buildingPuePinned(const model::Building& b)
     return own;
 }
 
-units::Length InputResolver::linkRouteLength(const model::ScaleAcrossLink& l, units::Length greatCircle) const {
+units::Length InputResolver::linkRouteLength(const model::ScaleAcrossLink& l,
+                                             units::Length greatCircle) const {
     const auto o = entityOverride("links", l.id, "route_length_m");
     const auto own = o ? o : (l.routeLength ? std::optional<double>(l.routeLength->value()) : std::nullopt);
     if (own) {
@@ -368,7 +391,7 @@ units::Length InputResolver::linkRouteLength(const model::ScaleAcrossLink& l, un
         record("links", l.id, "route_length_m", own, o.has_value(), "", "m");
         const std::string lengthPath = "links." + l.id + ".route_length_m";
         for (const std::string& key : {"links." + l.id + ".route_factor", std::string("links.*.route_factor"),
-                                      std::string("route_factor")})
+                                       std::string("route_factor")})
             m_shadowedBy[key].push_back(lengthPath);
         return *own * units::meter;
     }
@@ -380,7 +403,8 @@ units::Length InputResolver::linkRouteLength(const model::ScaleAcrossLink& l, un
 
 std::optional<units::Time> InputResolver::linkLatencyBudget(const model::ScaleAcrossLink& l) const {
     const auto o = entityOverride("links", l.id, "latency_budget_s");
-    const auto own = o ? o : (l.latencyBudget ? std::optional<double>(l.latencyBudget->value()) : std::nullopt);
+    const auto own =
+        o ? o : (l.latencyBudget ? std::optional<double>(l.latencyBudget->value()) : std::nullopt);
     if (!own) return std::nullopt;
     record("links", l.id, "latency_budget_s", own, o.has_value(), "", "s");
     return *own * units::second;
@@ -433,21 +457,25 @@ void InputResolver::requireOverridesUsed() const {
                 throw InputError(where, "no part of this design's evaluation reads it, so the override would "
                                         "change nothing");
             std::string list;
-            for (const auto& s : it->second) list += (list.empty() ? "" : ", ") + s;
+            for (const auto& s : it->second)
+                list += (list.empty() ? "" : ", ") + s;
             const std::string& first = it->second.front();
             const std::string wildcard =
                 first.substr(0, first.find('.')) + ".*" + first.substr(first.rfind('.'));
-            throw InputError(where, "is not used: every entity that could fall back to it sets its own value (" +
-                                        list + "); override " + wildcard + " (or one of those paths) instead");
+            throw InputError(where,
+                             "is not used: every entity that could fall back to it sets its own value (" +
+                                 list + "); override " + wildcard + " (or one of those paths) instead");
         }
         if (m_overrideRead[i]) continue;
         const EntityPath ep = splitEntityPath(o.path, where);
         auto it = m_shadowedBy.find(ep.canonical());
         if (it != m_shadowedBy.end() && !it->second.empty())
-            throw InputError(where, "is not used: " + it->second.front() + " is set and takes precedence; override " +
-                                        it->second.front() + " instead");
-        throw InputError(where, "no part of this design's evaluation reads it (e.g. a site without buildings, a "
-                                "link whose surveyed route length is set), so the override would change nothing");
+            throw InputError(where, "is not used: " + it->second.front() +
+                                        " is set and takes precedence; override " + it->second.front() +
+                                        " instead");
+        throw InputError(where,
+                         "no part of this design's evaluation reads it (e.g. a site without buildings, a "
+                         "link whose surveyed route length is set), so the override would change nothing");
     }
 }
 

@@ -5,15 +5,15 @@
 // assumption > shipped default. The resolver records which level supplied each value, its source and its
 // low/high range, and which inputs the evaluation actually read, so an override nothing reads is an error.
 
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "assumption.h"
 #include "assumption_values.h"
 #include "project.h"
 #include "units.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace ctwin::cost {
 
@@ -30,7 +30,8 @@ struct ResolvedInput {
     /// Range used by tornado and uncertainty; low == high when the input has none.
     double low = 0.0, high = 0.0;
     std::string unit;
-    /// Where the value comes from, in words (the assumption's source, or the entity field and the range rule).
+    /// Where the value comes from, in words (the assumption's source, or the entity field and the range
+    /// rule).
     std::string source;
     bool estimate = false;
     InputLevel level = InputLevel::Default;
@@ -120,7 +121,8 @@ private:
         size_t overrideIndex = 0;
     };
     /// The override of one entity field (exact id or `*`), if any; marks it read.
-    std::optional<double> entityOverride(const char* collection, const std::string& id, const char* field) const;
+    std::optional<double> entityOverride(const char* collection, const std::string& id,
+                                         const char* field) const;
     /// The level an assumption key came from.
     InputLevel assumptionLevel(const std::string& key) const;
     /// Records an entity-level input. `own` is the entity's value (override or field), else the

@@ -205,7 +205,8 @@ public:
         for (const auto& i : m_baseResults.inputs) {
             if (!i.used || !(i.low < i.high)) continue;
             const bool assumption = i.fallback.empty() && i.path.rfind("assumptions.", 0) == 0;
-            if (assumption || i.level == InputLevel::Entity || i.level == InputLevel::Override) out.push_back(i);
+            if (assumption || i.level == InputLevel::Entity || i.level == InputLevel::Override)
+                out.push_back(i);
         }
         return out;
     }
@@ -550,12 +551,14 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
     std::vector<std::vector<char>> defined(outputs.size(), std::vector<char>(points, 0));
     auto overridesAt = [&](size_t point) {
         InputOverrides o{InputOverride{axes[0].key, axes[0].value(static_cast<int>(point / steps1))}};
-        if (axes.size() > 1) o.push_back(InputOverride{axes[1].key, axes[1].value(static_cast<int>(point % steps1))});
+        if (axes.size() > 1)
+            o.push_back(InputOverride{axes[1].key, axes[1].value(static_cast<int>(point % steps1))});
         return o;
     };
 
-    // The BOM depends only on inputs for which overrideAffectsBillOfMaterials holds: with one such axis derive
-    // it once per step of that axis up front; with two, per point (inside evaluate); with none, reuse the base.
+    // The BOM depends only on inputs for which overrideAffectsBillOfMaterials holds: with one such axis
+    // derive it once per step of that axis up front; with two, per point (inside evaluate); with none, reuse
+    // the base.
     const bool bom0 = overrideAffectsBillOfMaterials(keys[0]),
                bom1 = keys.size() > 1 && overrideAffectsBillOfMaterials(keys[1]);
     std::vector<BillOfMaterials> boms;

@@ -111,14 +111,18 @@ public:
     /// null or a missing key: absent; a number must lie within the bounds.
     void optionalNumber(const char* key, std::optional<double>& v, Bounds b) {
         if (const ojson* j = get(key)) {
-            if (j->is_null()) v.reset();
-            else v = readNumber(*j, key, b);
+            if (j->is_null())
+                v.reset();
+            else
+                v = readNumber(*j, key, b);
         }
     }
     template <class Q> void optionalQuantity(const char* key, std::optional<Q>& q, Bounds b) {
         if (const ojson* j = get(key)) {
-            if (j->is_null()) q.reset();
-            else q = Q::from_value(readNumber(*j, key, b));
+            if (j->is_null())
+                q.reset();
+            else
+                q = Q::from_value(readNumber(*j, key, b));
         }
     }
     void integer(const char* key, int& v, Bounds b) {
@@ -407,7 +411,8 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
         for (auto kind : kAllEntityKinds) {
             const std::string key(entityCollectionKey(kind));
             if (upgraded.contains(key) && upgraded[key].is_array())
-                for (auto& e : upgraded[key]) migrateEntityFromSchema1(kind, e);
+                for (auto& e : upgraded[key])
+                    migrateEntityFromSchema1(kind, e);
         }
         upgraded["schema_version"] = kSchemaVersion;
         return projectFromJson(upgraded, file, catalog);

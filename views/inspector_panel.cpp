@@ -333,8 +333,8 @@ void InspectorPanel::setResolvedInputs(const std::vector<cost::ResolvedInput>& i
 
 QString InspectorPanel::optionalDefaultText(const Editor& e) const {
     if (m_ids.size() != 1) return tr("default");
-    const std::string path =
-        std::string(model::entityCollectionKey(m_kind)) + "." + m_ids.front().toStdString() + "." + e.spec.key;
+    const std::string path = std::string(model::entityCollectionKey(m_kind)) + "." +
+                             m_ids.front().toStdString() + "." + e.spec.key;
     const auto it = m_inputs.find(path);
     if (it == m_inputs.end() || it->second.fallback.empty())
         return tr("default (none: the engine computes it)");
@@ -372,8 +372,8 @@ void InspectorPanel::addOptionalButtons(const Editor& e, QWidget* row) {
         const Editor& ed = m_editors[static_cast<size_t>(*it)];
         auto* line = qobject_cast<QLineEdit*>(ed.widget);
         if (!line || !line->text().isEmpty() || m_ids.size() != 1) return;
-        const std::string path =
-            std::string(model::entityCollectionKey(m_kind)) + "." + m_ids.front().toStdString() + "." + ed.spec.key;
+        const std::string path = std::string(model::entityCollectionKey(m_kind)) + "." +
+                                 m_ids.front().toStdString() + "." + ed.spec.key;
         const auto in = m_inputs.find(path);
         if (in == m_inputs.end()) return;
         line->setText(shown(ed, nlohmann::ordered_json(in->second.value)));

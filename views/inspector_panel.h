@@ -1,9 +1,9 @@
 #pragma once
 #include "catalog.h"
-#include "input_resolver.h"
 #include "display_units.h"
 #include "document.h"
 #include "field_spec.h"
+#include "input_resolver.h"
 
 #include <QHash>
 #include <QWidget>

@@ -174,10 +174,10 @@ void SweepView::setSource(std::function<const model::Project&()> project, const 
     offerInputs();
     // SPEC.md §4.9's example sweep: electricity price x utilization, when the evaluation reads them; a design
     // whose sites all set their own tariff offers every site's tariff instead (sites.*).
-    const std::string preferred[2] = {
-        m_inputs.count(kPrefix + "electricity_usd_per_kwh") ? kPrefix + "electricity_usd_per_kwh"
-                                                            : std::string("sites.*.electricity_usd_per_kwh"),
-        kPrefix + "utilization"};
+    const std::string preferred[2] = {m_inputs.count(kPrefix + "electricity_usd_per_kwh")
+                                          ? kPrefix + "electricity_usd_per_kwh"
+                                          : std::string("sites.*.electricity_usd_per_kwh"),
+                                      kPrefix + "utilization"};
     for (int a = 0; a < 2; ++a) {
         QComboBox* combo = m_axes[a].key;
         int idx = combo->findData(QString::fromStdString(preferred[a]));
@@ -209,19 +209,24 @@ void SweepView::offerInputs() {
         const cost::Results base = cost::evaluate(m_project(), m_catalog, m_defaults);
         for (const auto& in : base.inputs) {
             const bool assumption = in.path.rfind(kPrefix, 0) == 0;
-            if (assumption ? !in.used : (in.level != cost::InputLevel::Entity && in.level != cost::InputLevel::Override))
+            if (assumption ? !in.used
+                           : (in.level != cost::InputLevel::Entity && in.level != cost::InputLevel::Override))
                 continue;
             m_inputs[in.path] = in;
             if (assumption) continue;
             // COLLECTION.*.FIELD spans the lowest low to the highest high of the entities that set it.
-            const std::string all = in.path.substr(0, in.path.find('.')) + ".*" + in.path.substr(in.path.rfind('.'));
+            const std::string all =
+                in.path.substr(0, in.path.find('.')) + ".*" + in.path.substr(in.path.rfind('.'));
             auto [it, fresh] = m_inputs.try_emplace(all, in);
             it->second.path = all;
-            if (!fresh) it->second.low = std::min(it->second.low, in.low), it->second.high = std::max(it->second.high, in.high);
+            if (!fresh)
+                it->second.low = std::min(it->second.low, in.low),
+                it->second.high = std::max(it->second.high, in.high);
             if (it->second.low == it->second.high) it->second.low *= 0.5, it->second.high *= 1.5;
         }
         for (auto& [path, in] : m_inputs)
-            if (path.rfind(kPrefix, 0) != 0 && in.low == in.high) in.low = in.value * 0.5, in.high = in.value * 1.5;
+            if (path.rfind(kPrefix, 0) != 0 && in.low == in.high)
+                in.low = in.value * 0.5, in.high = in.value * 1.5;
     }
     for (int a = 0; a < 2; ++a) {
         QComboBox* combo = m_axes[a].key;
@@ -245,8 +250,9 @@ bool SweepView::setAxis(int axis, const std::string& key, double low, double hig
     if (axis < 0 || axis > 1) return false;
     auto& ax = m_axes[axis];
     // A bare assumption key or any override path ("sites.*.electricity_usd_per_kwh").
-    const QString data = key.empty() || key.find('.') != std::string::npos ? QString::fromStdString(key)
-                                                                           : QString::fromStdString(kPrefix + key);
+    const QString data = key.empty() || key.find('.') != std::string::npos
+                             ? QString::fromStdString(key)
+                             : QString::fromStdString(kPrefix + key);
     const int idx = ax.key->findData(data);
     if (idx < 0) return false;
     ax.key->setCurrentIndex(idx);

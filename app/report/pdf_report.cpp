@@ -414,9 +414,12 @@ private:
                                .arg(energyBasis.isEmpty() ? QString() : QStringLiteral("; "), q(s.siteId),
                                     human(std::round(s.mwhPerYear)), money(s.tariffUsdPerKwh), q(s.basis));
         if (energyBasis.isEmpty())
-            energyBasis = QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
+            energyBasis =
+                QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
         t.rows.push_back(
-            {{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()), energyBasis}, false, {}});
+            {{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()), energyBasis},
+             false,
+             {}});
         t.rows.push_back(
             {{"Maintenance", money(fin.maintenanceAnnual.value()), share(fin.maintenanceAnnual.value()),
               QStringLiteral("%1 of capex per year")
@@ -560,11 +563,11 @@ private:
 
     void assumptions() {
         m_doc.heading("Assumptions");
-        m_doc.paragraph(
-            QStringLiteral("Every assumption, with the base value the figures use, the low-high range "
-                           "that sensitivity and uncertainty explore, and its source. Values set by the design's "
-                           "assumptions block or by an override (command line, scenario) are marked, and so "
-                           "are assumptions no figure uses because every entity sets its own value."));
+        m_doc.paragraph(QStringLiteral(
+            "Every assumption, with the base value the figures use, the low-high range "
+            "that sensitivity and uncertainty explore, and its source. Values set by the design's "
+            "assumptions block or by an override (command line, scenario) are marked, and so "
+            "are assumptions no figure uses because every entity sets its own value."));
         Table t{{{"Assumption", 2.5},
                  {"Base", 0.85, Align::Right},
                  {"Low", 0.85, Align::Right},
@@ -577,8 +580,10 @@ private:
         for (const auto& [key, a] : m_in.assumptions) {
             QString k = q(key);
             const auto* in = m_r.input("assumptions." + key);
-            if (in && in->level == cost::InputLevel::Override) k += "\n(overridden)";
-            else if (m_p.assumptions.count(key)) k += "\n(design override)";
+            if (in && in->level == cost::InputLevel::Override)
+                k += "\n(overridden)";
+            else if (m_p.assumptions.count(key))
+                k += "\n(design override)";
             if (in && !in->used) k += "\n(not used)";
             QString source = q(a.source);
             if (a.estimate && !source.contains("stimate")) source += " (estimate)";
@@ -597,13 +602,15 @@ private:
                 true};
         for (const auto& i : m_r.inputs) {
             if (i.path.rfind("assumptions.", 0) == 0) continue;
-            t.rows.push_back({{q(i.path), human(i.value), q(i.unit), q(cost::inputLevelName(i.level)), q(i.source)},
-                              false,
-                              {}});
+            t.rows.push_back(
+                {{q(i.path), human(i.value), q(i.unit), q(cost::inputLevelName(i.level)), q(i.source)},
+                 false,
+                 {}});
         }
         if (t.rows.empty()) return;
-        m_doc.paragraph(QStringLiteral("Entity values the figures use: each entity's own value, an override, or "
-                                       "the assumption it falls back to."));
+        m_doc.paragraph(
+            QStringLiteral("Entity values the figures use: each entity's own value, an override, or "
+                           "the assumption it falls back to."));
         m_doc.table(t);
     }
 

@@ -134,7 +134,8 @@ std::string reportDate(const std::string& date) {
 std::vector<SiteEnergy> energyBySite(const cost::Results& results) {
     std::vector<SiteEnergy> out;
     for (const auto& b : results.power.buildings) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const SiteEnergy& s) { return s.siteId == b.siteId; });
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const SiteEnergy& s) { return s.siteId == b.siteId; });
         if (it == out.end()) {
             SiteEnergy s;
             s.siteId = b.siteId;
@@ -143,10 +144,18 @@ std::vector<SiteEnergy> energyBySite(const cost::Results& results) {
             if (s.tariff) {
                 using cost::InputLevel;
                 switch (s.tariff->level) {
-                case InputLevel::Override: s.basis = "override"; break;
-                case InputLevel::Entity: s.basis = "site field"; break;
-                case InputLevel::Design: s.basis = "design assumption"; break;
-                case InputLevel::Default: s.basis = "default assumption"; break;
+                case InputLevel::Override:
+                    s.basis = "override";
+                    break;
+                case InputLevel::Entity:
+                    s.basis = "site field";
+                    break;
+                case InputLevel::Design:
+                    s.basis = "design assumption";
+                    break;
+                case InputLevel::Default:
+                    s.basis = "default assumption";
+                    break;
                 }
             }
             out.push_back(s);

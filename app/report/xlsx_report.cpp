@@ -210,8 +210,7 @@ private:
     }
 
     void writeAssumptions(lxw_worksheet* ws) {
-        headerRow(m_b, ws, 0,
-                  {"Key", "Base", "Low", "High", "Unit", "Estimate", "Source", "Set by", "Used"});
+        headerRow(m_b, ws, 0, {"Key", "Base", "Low", "High", "Unit", "Estimate", "Source", "Set by", "Used"});
         for (const auto& [key, a] : m_in.assumptions) {
             const int r = m_assumptionRow.at(key);
             text(ws, r, 0, key);
@@ -225,7 +224,8 @@ private:
             // design's assumptions block, or the shipped default; "no" when every entity sets its own value.
             const auto* in = m_r.input("assumptions." + key);
             text(ws, r, 7,
-                 in ? cost::inputLevelName(in->level) : (m_in.project->assumptions.count(key) ? "design" : "default"));
+                 in ? cost::inputLevelName(in->level)
+                    : (m_in.project->assumptions.count(key) ? "design" : "default"));
             text(ws, r, 8, in && !in->used ? "no" : "yes");
         }
         columnWidth(ws, 0, 0, 30);
@@ -414,7 +414,8 @@ private:
     /// Energy by site: MWh a year x the tariff used. A tariff that falls back to the assumption is a formula
     /// on the Assumptions sheet, so changing it there moves the energy cost and the cash flow.
     void writeEnergy(lxw_worksheet* ws) {
-        headerRow(m_b, ws, 0, {"Site", "Facility energy (MWh/yr)", "Tariff (USD/kWh)", "Tariff from", "Energy (USD/yr)"});
+        headerRow(m_b, ws, 0,
+                  {"Site", "Facility energy (MWh/yr)", "Tariff (USD/kWh)", "Tariff from", "Energy (USD/yr)"});
         const auto sites = energyBySite(m_r);
         int r = 1;
         for (const auto& s : sites) {
@@ -429,16 +430,19 @@ private:
             else
                 number(ws, r, 2, s.tariffUsdPerKwh, m_b.input);
             text(ws, r, 3, s.basis + (s.tariff ? " (" + s.tariff->path + ")" : ""));
-            live(ws, r, 4, cell(r, 1) + "*1000*" + cell(r, 2), s.mwhPerYear * 1e3 * s.tariffUsdPerKwh, s.usdPerYear,
-                 m_b.usd);
+            live(ws, r, 4, cell(r, 1) + "*1000*" + cell(r, 2), s.mwhPerYear * 1e3 * s.tariffUsdPerKwh,
+                 s.usdPerYear, m_b.usd);
             ++r;
         }
         m_energyTotalRow = r;
         text(ws, r, 0, "Total", m_b.bold);
         double total = 0;
-        for (const auto& s : sites) total += s.usdPerYear;
-        if (r > 1) live(ws, r, 4, "SUM(" + cell(1, 4) + ":" + cell(r - 1, 4) + ")", total, total, m_b.usdTotal);
-        else number(ws, r, 4, 0.0, m_b.usdTotal);
+        for (const auto& s : sites)
+            total += s.usdPerYear;
+        if (r > 1)
+            live(ws, r, 4, "SUM(" + cell(1, 4) + ":" + cell(r - 1, 4) + ")", total, total, m_b.usdTotal);
+        else
+            number(ws, r, 4, 0.0, m_b.usdTotal);
         columnWidth(ws, 0, 0, 22);
         columnWidth(ws, 1, 2, 18);
         columnWidth(ws, 3, 3, 55);
@@ -463,7 +467,8 @@ private:
         text(ws, kEnergyRow, 0, "Energy per year (USD)");
         {
             double bySite = 0;
-            for (const auto& s : energyBySite(m_r)) bySite += s.usdPerYear;
+            for (const auto& s : energyBySite(m_r))
+                bySite += s.usdPerYear;
             live(ws, kEnergyRow, 1, onSheet("Energy", cell(m_energyTotalRow, 4, true)), bySite,
                  fin.energyAnnual.value(), m_b.usd);
         }

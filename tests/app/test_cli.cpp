@@ -98,7 +98,8 @@ private slots:
         };
         const QString llama = kRef + "/llama3-16k-h100.json", wan = kRef + "/two-site-wan.json";
         const auto base = cli({"evaluate", llama, "--json"});
-        const auto hi = cli({"evaluate", llama, "--json", "--set", "assumptions.electricity_usd_per_kwh=0.2"});
+        const auto hi =
+            cli({"evaluate", llama, "--json", "--set", "assumptions.electricity_usd_per_kwh=0.2"});
         QVERIFY2(hi.code == 0, qPrintable(hi.err));
         // The design sets 0.065 $/kWh in its assumptions block; energy scales by 0.2 / 0.065 (1e-12).
         QVERIFY(std::abs(energy(hi) / energy(base) - 0.2 / 0.065) < 1e-12 * (0.2 / 0.065));
@@ -117,11 +118,13 @@ private slots:
                  qPrintable(shadowed.err));
         QCOMPARE(cli({"evaluate", wan, "--set", "assumptions.electricity_usd_per_kwh=0.2"}).code, 3);
 
-        for (const auto& [file, path] : {std::pair{llama, QStringLiteral("assumptions.electricity_usd_per_kwh")},
-                                         std::pair{wan, QStringLiteral("sites.*.electricity_usd_per_kwh")}}) {
+        for (const auto& [file, path] :
+             {std::pair{llama, QStringLiteral("assumptions.electricity_usd_per_kwh")},
+              std::pair{wan, QStringLiteral("sites.*.electricity_usd_per_kwh")}}) {
             const auto ev = cli({"evaluate", file, "--json", "--set", path + "=0.0523"});
-            const auto sw = cli({"sweep", file, "--vary", path + "=0.0523:0.0523:1", "--output",
-                                 "finance.energy_annual_usd", "--output", "finance.cost_per_gpu_hour_usd", "--json"});
+            const auto sw =
+                cli({"sweep", file, "--vary", path + "=0.0523:0.0523:1", "--output",
+                     "finance.energy_annual_usd", "--output", "finance.cost_per_gpu_hour_usd", "--json"});
             QVERIFY2(ev.code == 0 && sw.code == 0, qPrintable(ev.err + sw.err));
             const auto e = nlohmann::json::parse(ev.out.toStdString());
             const auto s = nlohmann::json::parse(sw.out.toStdString())["points"][0];
@@ -141,7 +144,8 @@ private slots:
               std::pair{"galaxies.*.x=1", "unknown collection"}}) {
             const auto r = cli({"evaluate", llama, "--set", set});
             QCOMPARE(r.code, 3);
-            QVERIFY2(r.err.contains(QString(set).section('=', 0, 0)) && r.err.contains(reason), qPrintable(r.err));
+            QVERIFY2(r.err.contains(QString(set).section('=', 0, 0)) && r.err.contains(reason),
+                     qPrintable(r.err));
         }
     }
 

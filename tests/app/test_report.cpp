@@ -219,13 +219,14 @@ private slots:
         QCOMPARE(static_cast<int>(QDir(path("png")).entryList({"page*.png"}, QDir::Files).size()), pages);
     }
 
-    // Issue 12: the PDF priced energy at the tariff assumption although each site of two-site-wan sets its own
-    // (0.08 and 0.07 $/kWh); the report now states each site's tariff and where it came from, and an
+    // Issue 12: the PDF priced energy at the tariff assumption although each site of two-site-wan sets its
+    // own (0.08 and 0.07 $/kWh); the report now states each site's tariff and where it came from, and an
     // overridden assumption is marked.
     void pdfEnergyBasisUsesSiteTariffs() {
         const QString pdf = path("two-site.pdf");
-        const auto r = run(CTWIN_CLI_PATH, {"report", QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/two-site-wan.json"),
-                                            "--pdf", pdf, "--samples", "0", "--set", "assumptions.wacc=0.1"});
+        const auto r = run(CTWIN_CLI_PATH,
+                           {"report", QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/two-site-wan.json"),
+                            "--pdf", pdf, "--samples", "0", "--set", "assumptions.wacc=0.1"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const auto t = run("pdftotext", {"-layout", pdf, "-"});
         const QString text = QString::fromUtf8(t.out);
@@ -276,8 +277,9 @@ private slots:
         QVERIFY(energy.contains("<f>SUM(E2:E2)</f>"));
         QVERIFY(cash.contains("<f>Energy!$E$3</f>"));
         const QString strings = part("xl/sharedStrings.xml");
-        for (const char* s : {"Accelerators and compute", "electricity_usd_per_kwh", "missing_spares", "utilization",
-                              "Set by", "design assumption (sites.site-iowa.electricity_usd_per_kwh)"})
+        for (const char* s :
+             {"Accelerators and compute", "electricity_usd_per_kwh", "missing_spares", "utilization",
+              "Set by", "design assumption (sites.site-iowa.electricity_usd_per_kwh)"})
             QVERIFY2(strings.contains(s), s);
     }
 

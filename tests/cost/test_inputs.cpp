@@ -2,22 +2,20 @@
 // override grammar and its errors, provenance, entity-level ranges in tornado, the economizer model, and
 // "every input matters": every field of every entity kind and every assumption moves some engine output
 // or is listed as display-only with a reason.
-#include <QtTest>
-
-#include <cmath>
-#include <functional>
-#include <set>
-
-#include <QTemporaryDir>
-
+#include "../test_support.h"
 #include "design_file.h"
 #include "evaluate.h"
-#include "sqlite_handle.h"
 #include "input_error.h"
 #include "input_resolver.h"
 #include "results_json.h"
 #include "scenarios.h"
-#include "../test_support.h"
+#include "sqlite_handle.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <functional>
+#include <set>
 
 using namespace ctwin;
 using cost::InputLevel;
@@ -58,14 +56,15 @@ std::string outputsOf(const cost::Results& r) {
         s += std::to_string(t.estimate.time.value()) + "|" + std::to_string(t.runCost.value()) + "|" +
              std::to_string(t.reliability.goodput) + ";";
     for (const auto& ac : r.finance.assetClasses)
-        for (const auto& m : ac.decliningBalance) s += std::to_string(m.value()) + ",";
+        for (const auto& m : ac.decliningBalance)
+            s += std::to_string(m.value()) + ",";
     for (const auto& i : r.inference)
         s += std::to_string(i.costPerMillionOutputTokens) + "|" + std::to_string(i.joulesPerToken) + "|" +
              std::to_string(i.sizing.outputTokensPerSecond) + ";";
     return s;
 }
 
-const std::vector<std::string> kReferences = {"llama3-16k-h100",        "two-site-wan",   "vera-rubin-504",
+const std::vector<std::string> kReferences = {"llama3-16k-h100", "two-site-wan", "vera-rubin-504",
                                               "agentic-inference-gb300", "neocloud-100k-gb200"};
 
 /// The shipped references plus two variants of each, so that inputs a reference shadows get exercised:
@@ -78,10 +77,12 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         out.emplace_back(name, p);
         auto j = model::projectToJson(p);
         for (const auto& m : model::kSchema1ZeroMeansAbsent)
-            for (auto& e : j[std::string(model::entityCollectionKey(m.kind))]) e[m.field] = nullptr;
+            for (auto& e : j[std::string(model::entityCollectionKey(m.kind))])
+                e[m.field] = nullptr;
         out.emplace_back(name + " (defaults)", model::projectFromJson(j, name, &catalog()));
         auto group = p;
-        for (auto& job : group.trainingJobs) job.restartScope = "parallel_group";
+        for (auto& job : group.trainingJobs)
+            job.restartScope = "parallel_group";
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
@@ -108,7 +109,8 @@ private slots:
         QCOMPARE(site->level, InputLevel::Override);
         QCOMPARE(site->fallback, std::string("assumptions.electricity_usd_per_kwh"));
         // energy = facility kWh x tariff: the ratio is 0.2 / 0.065 exactly (relative 1e-12).
-        const double ratio = figure(hi, "finance.energy_annual_usd") / figure(base, "finance.energy_annual_usd");
+        const double ratio =
+            figure(hi, "finance.energy_annual_usd") / figure(base, "finance.energy_annual_usd");
         QVERIFY(std::abs(ratio - 0.2 / 0.065) < 1e-12 * ratio);
         QCOMPARE(figure(hi, "power.facility_mw"), figure(base, "power.facility_mw"));
     }
@@ -119,13 +121,14 @@ private slots:
         const auto r = evaluateWith(p, {{"sites.*.electricity_usd_per_kwh", 0.1}});
         const double kwh = units::toKwh(r.finance.facilityEnergyAnnual);
         QVERIFY(std::abs(r.finance.energyAnnual.value() - 0.1 * kwh) < 1e-9 * r.finance.energyAnnual.value());
-        for (const char* s : {"sites.site-wi.electricity_usd_per_kwh", "sites.site-atl.electricity_usd_per_kwh"}) {
+        for (const char* s :
+             {"sites.site-wi.electricity_usd_per_kwh", "sites.site-atl.electricity_usd_per_kwh"}) {
             QCOMPARE(r.input(s)->level, InputLevel::Override);
             QCOMPARE(r.input(s)->value, 0.1);
         }
         // An exact id beats '*', whatever the order.
-        const auto mixed = evaluateWith(p, {{"sites.site-wi.electricity_usd_per_kwh", 0.05},
-                                            {"sites.*.electricity_usd_per_kwh", 0.1}});
+        const auto mixed = evaluateWith(
+            p, {{"sites.site-wi.electricity_usd_per_kwh", 0.05}, {"sites.*.electricity_usd_per_kwh", 0.1}});
         QCOMPARE(mixed.input("sites.site-wi.electricity_usd_per_kwh")->value, 0.05);
         QCOMPARE(mixed.input("sites.site-atl.electricity_usd_per_kwh")->value, 0.1);
     }
@@ -164,7 +167,8 @@ private slots:
             QVERIFY2(e.find(o.path) != std::string::npos, (o.path + ": " + e).c_str());
             QVERIFY2(e.find(reason) != std::string::npos, (o.path + ": " + e).c_str());
         }
-        QVERIFY_THROWS_EXCEPTION(model::InputError, cost::parseInputOverride("assumptions.wacc=abc", "--set"));
+        QVERIFY_THROWS_EXCEPTION(model::InputError,
+                                 cost::parseInputOverride("assumptions.wacc=abc", "--set"));
         QCOMPARE(cost::parseInputOverride("jobs.*.mfu=0.5", "--set").value, 0.5);
     }
 
@@ -172,7 +176,8 @@ private slots:
     // 0.04/0.07 .. 0.10/0.07 around 0.08); the shadowed assumption does not.
     void tornadoIncludesEntityValues() {
         const auto p = reference("two-site-wan");
-        const auto t = cost::tornado(cost::ScenarioInput{&p, &catalog(), defaults(), {}}, "finance.cost_per_gpu_hour_usd");
+        const auto t = cost::tornado(cost::ScenarioInput{&p, &catalog(), defaults(), {}},
+                                     "finance.cost_per_gpu_hour_usd");
         const cost::TornadoBar* wi = nullptr;
         for (const auto& b : t.bars) {
             QVERIFY(b.path != "assumptions.electricity_usd_per_kwh");
@@ -252,9 +257,9 @@ private slots:
                 store::SqliteHandle db(ctwinPath, store::SqliteHandle::Mode::ReadWrite);
                 db.exec("UPDATE schema_version SET version = 1;");
                 for (const auto& m : model::kSchema1ZeroMeansAbsent)
-                    db.exec(std::string("UPDATE entity SET body = json_set(body, '$.") + m.field + "', 0) WHERE kind = '" +
-                            std::string(model::entityCollectionKey(m.kind)) + "' AND json_type(body, '$." + m.field +
-                            "') = 'null';");
+                    db.exec(std::string("UPDATE entity SET body = json_set(body, '$.") + m.field +
+                            "', 0) WHERE kind = '" + std::string(model::entityCollectionKey(m.kind)) +
+                            "' AND json_type(body, '$." + m.field + "') = 'null';");
             }
             const auto fromCtwin = store::loadCtwin(ctwinPath, &catalog());
             QCOMPARE(model::dumpJson(model::projectToJson(fromCtwin)), canonical);
@@ -303,8 +308,10 @@ struct Perturber {
         if (!is(key)) return;
         shape = "ref";
         const std::string other = otherId(r.kind, v);
-        if (!other.empty()) v = other, changed = true;
-        else if (r.optional && !v.empty()) v.clear(), changed = true;
+        if (!other.empty())
+            v = other, changed = true;
+        else if (r.optional && !v.empty())
+            v.clear(), changed = true;
     }
     void refList(const char* key, std::vector<std::string>& v, model::EntityKind) {
         if (is(key)) shape = "refList", changed = !v.empty(), v.resize(v.size() > 1 ? 1 : 0);
@@ -346,12 +353,15 @@ struct Perturber {
                 return;
             }
     }
-    void choiceList(const char* key, std::vector<std::string>& v, std::initializer_list<const char*> allowed) {
+    void choiceList(const char* key, std::vector<std::string>& v,
+                    std::initializer_list<const char*> allowed) {
         if (!is(key)) return;
         shape = "choiceList";
         changed = true;
-        if (!v.empty()) v.pop_back();
-        else v.emplace_back(*allowed.begin());
+        if (!v.empty())
+            v.pop_back();
+        else
+            v.emplace_back(*allowed.begin());
     }
     void number(const char* key, double& v, model::Bounds b) {
         if (is(key)) shape = "number", v = bump(v, b), changed = true;
@@ -364,19 +374,25 @@ struct Perturber {
         shape = "optional";
         // Absent -> a value inside the bounds; present -> a tenth of it (a budget that binds, a much lower
         // tariff), or half as much again when a tenth is out of bounds.
-        if (v) v = *v * 0.1 >= b.min ? *v * 0.1 : bump(*v, b);
-        else v = std::clamp(b.min > 0 ? b.min * 1.2 : std::min(b.max, 0.5), b.min, b.max);
+        if (v)
+            v = *v * 0.1 >= b.min ? *v * 0.1 : bump(*v, b);
+        else
+            v = std::clamp(b.min > 0 ? b.min * 1.2 : std::min(b.max, 0.5), b.min, b.max);
         changed = true;
     }
     template <class Q> void optionalQuantity(const char* key, std::optional<Q>& q, model::Bounds b) {
         if (!is(key)) return;
         shape = "optional";
-        if (q) q = Q::from_value(q->value() * 0.1 >= b.min ? q->value() * 0.1 : bump(q->value(), b));
-        else q = Q::from_value(std::clamp(b.max / 1e4, b.min, b.max));
+        if (q)
+            q = Q::from_value(q->value() * 0.1 >= b.min ? q->value() * 0.1 : bump(q->value(), b));
+        else
+            q = Q::from_value(std::clamp(b.max / 1e4, b.min, b.max));
         changed = true;
     }
     void integer(const char* key, int& v, model::Bounds b) {
-        if (is(key)) shape = "integer", v = static_cast<int>(std::min(b.max, std::max(b.min, v * 2.0))), changed = true;
+        if (is(key))
+            shape = "integer", v = static_cast<int>(std::min(b.max, std::max(b.min, v * 2.0))),
+            changed = true;
     }
     void flag(const char* key, bool& v) {
         if (is(key)) shape = "flag", v = !v, changed = true;
@@ -384,12 +400,14 @@ struct Perturber {
     void numbers(const char* key, std::vector<double>& v, model::Bounds) {
         if (is(key)) shape = "numbers", changed = !v.empty();
         if (target == key)
-            for (auto& x : v) x *= 2;
+            for (auto& x : v)
+                x *= 2;
     }
     void points(const char* key, std::vector<model::Point2>& v) {
         if (is(key)) shape = "points", changed = !v.empty();
         if (target == key)
-            for (auto& pt : v) pt.xM += 1;
+            for (auto& pt : v)
+                pt.xM += 1;
     }
 };
 
@@ -434,12 +452,14 @@ const std::map<std::string, std::string>& displayOnly() {
         {"rows.x_m", "row placement in the floor plan"},
         {"rows.y_m", "row placement in the floor plan"},
         {"rows.rotation_deg", "row orientation in the floor plan"},
-        {"racks.x_m", "rack placement in the floor plan (cable lengths come from fabric tiers, not positions)"},
+        {"racks.x_m",
+         "rack placement in the floor plan (cable lengths come from fabric tiers, not positions)"},
         {"racks.y_m", "rack placement in the floor plan"},
         {"racks.rotation_deg", "rack orientation in the floor plan"},
         {"cooling_loops.cdus", "CDU positions in the floor plan; the count is cdu_count"},
-        {"cooling_loops.supply_temp_c", "the loop's temperature class (ASHRAE W-class), shown; the plant's COP "
-                                        "comes from its catalog item, not from a temperature model"},
+        {"cooling_loops.supply_temp_c",
+         "the loop's temperature class (ASHRAE W-class), shown; the plant's COP "
+         "comes from its catalog item, not from a temperature model"},
         {"storage_tiers.building", "where the tier stands; storage power and cost are campus totals, and "
                                    "checkpoint bandwidth is limited by the tier and the front-end NICs"},
         {"training_jobs.dp", "data-parallel degree, shown; the engine takes the job's size from gpus "
@@ -494,7 +514,8 @@ void TestInputs::everyEntityFieldMatters() {
                 if (!probe.changed) continue;
                 // Keep a fabric valid when its tier count moves: one oversubscription ratio per boundary.
                 for (auto& f : p.fabrics)
-                    if (!f.oversubscription.empty()) f.oversubscription.resize(static_cast<size_t>(f.tiers - 1), 1.0);
+                    if (!f.oversubscription.empty())
+                        f.oversubscription.resize(static_cast<size_t>(f.tiers - 1), 1.0);
                 try {
                     model::validateProject(p, name, &catalog());
                     if (outputsOf(cost::evaluate(p, catalog(), defaults())) != before) {
@@ -507,12 +528,15 @@ void TestInputs::everyEntityFieldMatters() {
             }
             exercised.insert(collection + "." + key);
             if (!moved)
-                failures.push_back(collection + "." + key + " (" + (shapes.empty() ? "not perturbable" : shapes) + ")");
+                failures.push_back(collection + "." + key + " (" +
+                                   (shapes.empty() ? "not perturbable" : shapes) + ")");
         }
     }
     std::string list;
-    for (const auto& f : failures) list += "\n  " + f;
-    QVERIFY2(failures.empty(), ("fields that change no output and are not listed as display-only:" + list).c_str());
+    for (const auto& f : failures)
+        list += "\n  " + f;
+    QVERIFY2(failures.empty(),
+             ("fields that change no output and are not listed as display-only:" + list).c_str());
     QVERIFY(exercised.size() > 60);
 }
 

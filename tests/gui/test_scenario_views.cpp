@@ -358,7 +358,8 @@ private slots:
         const auto wan = ctwin::store::loadDesign((kRef + "/two-site-wan.json").toStdString(), &m_catalog);
         SweepView view;
         view.setSource([&]() -> const ctwin::model::Project& { return wan; }, m_catalog, m_defaults);
-        QCOMPARE(view.axisKey(0)->currentData().toString(), QStringLiteral("sites.*.electricity_usd_per_kwh"));
+        QCOMPARE(view.axisKey(0)->currentData().toString(),
+                 QStringLiteral("sites.*.electricity_usd_per_kwh"));
         QVERIFY(view.axisKey(0)->findData(QStringLiteral("assumptions.electricity_usd_per_kwh")) < 0);
         QVERIFY(view.axisKey(0)->findData(QStringLiteral("sites.site-wi.electricity_usd_per_kwh")) >= 0);
         // sites.* spans the lowest low (0.07 x 0.04/0.07 = 0.04) to the highest high (0.08 x 0.10/0.07).
