@@ -84,21 +84,21 @@ model::Catalog& catalog() {
     return c;
 }
 
-model::AssumptionSet defaultsWithOverrides(const Args& args) {
-    model::AssumptionSet set = loadDefaultAssumptions();
+model::AssumptionSet defaultAssumptions() {
+    static const model::AssumptionSet set = loadDefaultAssumptions();
+    return set;
+}
+
+/// The --set PATH=VALUE overrides (cost::InputResolver grammar); checked against each design when it is
+/// evaluated, where they beat the design's own assumptions block and entity fields.
+cost::InputOverrides overridesOf(const Args& args) {
+    cost::InputOverrides out;
     for (const auto& kv :
          args.options.count("--set") ? args.options.at("--set") : std::vector<std::string>{}) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos) throw UsageError("--set expects KEY=VALUE, got '" + kv + "'");
-        const std::string key = kv.substr(0, eq), text = kv.substr(eq + 1);
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v))
-            throw model::InputError(model::InputLocation{"--set", "assumption", key, "", "base"},
-                                    "'" + text + "' is not a finite number");
-        cost::overrideAssumption(set, key, v);
+        if (kv.find('=') == std::string::npos) throw UsageError("--set expects PATH=VALUE, got '" + kv + "'");
+        out.push_back(cost::parseInputOverride(kv, "--set"));
     }
-    return set;
+    return out;
 }
 
 int cmdValidate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
@@ -124,9 +124,8 @@ int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ost
 int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set"});
     if (a.positional.size() != 1) throw UsageError("evaluate needs exactly one FILE");
-    const auto defaults = defaultsWithOverrides(a);
     const auto project = store::loadDesign(a.positional[0], &catalog());
-    const auto results = cost::evaluate(project, catalog(), defaults);
+    const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
     if (a.flag("--json"))
         out << cost::resultsToJson(results).dump(2) << "\n";
     else
@@ -163,9 +162,9 @@ struct Evaluated {
     model::Project project;
     cost::Results results;
 };
-Evaluated loadAndEvaluate(const std::string& file, const model::AssumptionSet& defaults) {
+Evaluated loadAndEvaluate(const std::string& file, const cost::InputOverrides& overrides) {
     Evaluated e{file, store::loadDesign(file, &catalog()), {}};
-    e.results = cost::evaluate(e.project, catalog(), defaults);
+    e.results = cost::evaluate(e.project, catalog(), defaultAssumptions(), overrides);
     return e;
 }
 
@@ -174,7 +173,7 @@ Evaluated loadAndEvaluate(const std::string& file, const model::AssumptionSet& d
 /// differences), and a design with no workload (no training job or inference service: it has no token
 /// costs and its $/GPU-hour is that of idle hardware, so every delta against a working design misleads).
 std::vector<Evaluated> loadComparedDesigns(const std::vector<std::string>& files,
-                                           const model::AssumptionSet& defaults) {
+                                           const cost::InputOverrides& overrides) {
     std::vector<Evaluated> designs;
     std::vector<std::string> canonical, content;
     for (const auto& f : files) {
@@ -184,7 +183,7 @@ std::vector<Evaluated> loadComparedDesigns(const std::vector<std::string>& files
         if (std::find(canonical.begin(), canonical.end(), key) != canonical.end())
             throw model::InputError(model::InputLocation{f, "", "", "", ""},
                                     "is compared with itself; give different designs");
-        auto e = loadAndEvaluate(f, defaults);
+        auto e = loadAndEvaluate(f, overrides);
         std::string json = model::dumpJson(model::projectToJson(e.project));
         for (size_t i = 0; i < content.size(); ++i)
             if (content[i] == json)
@@ -217,10 +216,9 @@ cost::ProgressCallback terminalProgress(std::ostream& err) {
 int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set", "--baseline"});
     if (a.positional.size() < 2 || a.positional.size() > 6) throw UsageError("compare needs 2 to 6 designs");
-    const auto defaults = defaultsWithOverrides(a);
     std::vector<std::string> names;
     std::vector<cost::Results> results;
-    for (auto& e : loadComparedDesigns(a.positional, defaults)) {
+    for (auto& e : loadComparedDesigns(a.positional, overridesOf(a))) {
         names.push_back(e.project.info.name.empty() ? e.file : e.project.info.name);
         results.push_back(std::move(e.results));
     }
@@ -293,19 +291,19 @@ std::vector<cost::SweepAxis> parseAxes(const Args& a) {
         const auto c1 = v.find(':', eq == std::string::npos ? 0 : eq);
         const auto c2 = c1 == std::string::npos ? std::string::npos : v.find(':', c1 + 1);
         if (eq == std::string::npos || c1 == std::string::npos || c2 == std::string::npos)
-            throw UsageError("--vary expects KEY=LOW:HIGH:STEPS, got '" + v + "'");
+            throw UsageError("--vary expects PATH=LOW:HIGH:STEPS, got '" + v + "'");
         cost::SweepAxis axis;
         axis.key = v.substr(0, eq);
         axis.low = parseNumber(v.substr(eq + 1, c1 - eq - 1), axis.key + " low");
         axis.high = parseNumber(v.substr(c1 + 1, c2 - c1 - 1), axis.key + " high");
         const double steps = parseNumber(v.substr(c2 + 1), axis.key + " steps");
         if (steps != std::floor(steps) || steps < 1 || steps > 1000)
-            throw model::InputError(model::InputLocation{"--vary", "assumption", axis.key, "", "steps"},
+            throw model::InputError(model::InputLocation{"--vary", "input", axis.key, "", "steps"},
                                     "steps must be a whole number from 1 to 1000");
         axis.steps = static_cast<int>(steps);
         axes.push_back(axis);
     }
-    if (axes.empty()) throw UsageError("sweep needs at least one --vary KEY=LOW:HIGH:STEPS");
+    if (axes.empty()) throw UsageError("sweep needs at least one --vary PATH=LOW:HIGH:STEPS");
     return axes;
 }
 
@@ -313,10 +311,10 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     const Args a = parseArgs(argv, {"--json", "--csv"}, {"--set", "--vary", "--output"});
     if (a.positional.size() != 1) throw UsageError("sweep needs exactly one FILE");
     const auto axes = parseAxes(a);
-    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     auto outputs = optionValues(a, "--output");
     if (outputs.empty()) outputs = cost::headlineOutputs(e.results);
-    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
     const auto result = cost::sweep(in, axes, outputs, terminalProgress(err));
     const int n1 = axes.size() > 1 ? axes[1].steps : 1;
     if (a.flag("--json")) {
@@ -362,10 +360,10 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
 int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set", "--output"});
     if (a.positional.size() != 1) throw UsageError("sensitivity needs exactly one FILE");
-    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     auto outs = optionValues(a, "--output");
     const std::string key = outs.empty() ? "finance.cost_per_gpu_hour_usd" : outs.back();
-    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
     const auto t = cost::tornado(in, key);
     if (a.flag("--json")) {
         nlohmann::ordered_json j{
@@ -394,7 +392,7 @@ int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std:
 int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set", "--output", "--samples", "--seed"});
     if (a.positional.size() != 1) throw UsageError("uncertainty needs exactly one FILE");
-    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     auto outs = optionValues(a, "--output");
     if (outs.empty()) outs = cost::headlineOutputs(e.results);
     const auto samplesArg = optionValues(a, "--samples"), seedArg = optionValues(a, "--seed");
@@ -403,7 +401,7 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     if (samples != std::floor(samples) || samples < 1 || samples > 100000)
         throw model::InputError(model::InputLocation{"--samples", "", "", "", ""},
                                 "samples must be from 1 to 100,000");
-    cost::ScenarioInput in{&e.project, &catalog(), defaultsWithOverrides(a)};
+    cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
     const auto pct =
         cost::uncertainty(in, outs, static_cast<int>(samples), static_cast<std::uint64_t>(std::abs(seed)));
     if (a.flag("--json")) {
@@ -443,7 +441,7 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (seed < 0 || seed != std::floor(seed))
         throw model::InputError(model::InputLocation{"--seed", "", "", "", ""},
                                 "seed must be a whole number >= 0");
-    auto e = loadAndEvaluate(a.positional[0], defaultsWithOverrides(a));
+    auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     if (e.results.training.empty())
         throw model::InputError(model::InputLocation{a.positional[0], "", "", "", "training_jobs"},
                                 "the design has no training job to simulate");
@@ -582,12 +580,12 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     if (targets.empty())
         throw UsageError(
             "report needs at least one of --pdf OUT, --xlsx OUT, --csv DIR, --json OUT, --charts DIR");
-    const auto defaults = defaultsWithOverrides(a);
+    const auto overrides = overridesOf(a);
     std::vector<Evaluated> designs;
     if (a.positional.size() == 1)
-        designs.push_back(loadAndEvaluate(a.positional.front(), defaults));
+        designs.push_back(loadAndEvaluate(a.positional.front(), overrides));
     else
-        designs = loadComparedDesigns(a.positional, defaults);
+        designs = loadComparedDesigns(a.positional, overrides);
     if (std::any_of(targets.begin(), targets.end(), [](const auto& t) {
             return t.first == ReportFormat::Pdf || t.first == ReportFormat::Charts;
         }))
@@ -597,8 +595,8 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         ReportInput in;
         in.project = &d.project;
         in.results = &d.results;
-        in.assumptions = model::mergeAssumptions(defaults, d.project.assumptions);
-        cost::ScenarioInput scenario{&d.project, &catalog(), defaults};
+        in.assumptions = cost::assumptionSetOf(d.results.inputs);
+        cost::ScenarioInput scenario{&d.project, &catalog(), defaultAssumptions(), overrides};
         in.tornado = cost::tornado(scenario, "finance.cost_per_gpu_hour_usd");
         const auto samples = optionValues(a, "--samples");
         const double n = samples.empty() ? 300 : parseNumber(samples.back(), "--samples");
@@ -666,27 +664,36 @@ const std::vector<Command>& commands() {
          "Converts between the JSON interchange format and the .ctwin SQLite document (by extension).\n"
          "The output is written atomically: an existing OUT is replaced only when the write succeeds.",
          cmdConvert},
-        {"evaluate", "evaluate FILE [--json] [--set assumptions.KEY=VALUE ...]",
+        {"evaluate", "evaluate FILE [--json] [--set PATH=VALUE ...]",
          "Runs the engine on a design and prints inventory, power, capex, finance, training and inference\n"
-         "figures and the design rules. --json prints one JSON object; --set overrides an assumption.",
+         "figures and the design rules. --json prints one JSON object.\n"
+         "--set overrides an input; it beats the design's assumptions block and entity fields:\n"
+         "  assumptions.KEY=V          e.g. assumptions.wacc=0.1\n"
+         "  COLLECTION.ID.FIELD=V      e.g. sites.site-wi.electricity_usd_per_kwh=0.06\n"
+         "  COLLECTION.*.FIELD=V       every entity, e.g. buildings.*.pue_pinned=1.2\n"
+         "COLLECTION: sites, buildings, links, jobs (training_jobs), services (inference_services) or any\n"
+         "collection of data/FORMAT.md; FIELD must be numeric. An override nothing reads (e.g. the tariff\n"
+         "assumption when every site sets its own) is an error (exit 3) naming what shadows it.",
          cmdEvaluate},
-        {"compare", "compare A B [C ...] [--baseline N] [--json] [--set assumptions.KEY=VALUE ...]",
+        {"compare", "compare A B [C ...] [--baseline N] [--json] [--set PATH=VALUE ...]",
          "Evaluates 2 to 6 designs and prints every figure side by side with absolute and % deltas against\n"
          "the baseline (the first design unless --baseline N), best (+) and worst (-) marked, and a line\n"
          "explaining each big delta.",
          cmdCompare},
         {"sweep",
-         "sweep FILE --vary assumptions.KEY=LOW:HIGH:STEPS [--vary ...] [--output KEY ...] [--json|--csv]",
-         "Evaluates the design over a 1-D or 2-D grid of assumption values (e.g. electricity price x\n"
-         "utilization) and prints one row per point: the varied values and each output figure.",
+         "sweep FILE --vary PATH=LOW:HIGH:STEPS [--vary ...] [--output KEY ...] [--json|--csv] [--set ...]",
+         "Evaluates the design over a 1-D or 2-D grid of input values (e.g. electricity price x\n"
+         "utilization) and prints one row per point: the varied values and each output figure. PATH uses\n"
+         "the --set grammar (see evaluate --help): assumptions.KEY, COLLECTION.ID.FIELD, COLLECTION.*.FIELD.",
          cmdSweep},
         {"sensitivity", "sensitivity FILE [--output KEY] [--json] [--set ...]",
-         "Tornado: the output figure (default finance.cost_per_gpu_hour_usd) at each assumption's low and\n"
-         "high value, the others at base, sorted by swing.",
+         "Tornado: the output figure (default finance.cost_per_gpu_hour_usd) at each input's low and high\n"
+         "value, the others at base, sorted by swing. Inputs: the assumptions the design reads and entity\n"
+         "values with a range (a site's own tariff moves over the tariff assumption's relative range).",
          cmdSensitivity},
-        {"uncertainty", "uncertainty FILE [--samples N] [--seed S] [--output KEY ...] [--json]",
-         "Samples every assumption from a triangular distribution (low, base, high) and prints P10/P50/P90\n"
-         "of the output figures; deterministic for a seed.",
+        {"uncertainty", "uncertainty FILE [--samples N] [--seed S] [--output KEY ...] [--json] [--set ...]",
+         "Samples every ranged input (as sensitivity) from a triangular distribution (low, base, high) and\n"
+         "prints P10/P50/P90 of the output figures; deterministic for a seed.",
          cmdUncertainty},
         {"simulate", "simulate FILE [--trials N] [--seed S] [--days D] [--job ID] [--threads T] [--json]",
          "Monte Carlo of a training job's failures, checkpoints and restarts (event-driven; deterministic "

@@ -916,6 +916,7 @@ void MainWindow::evaluateNow() {
     clock.start();
     m_results = cost::evaluate(m_document.project(), m_catalog, m_defaults);
     const double evalMs = clock.nsecsElapsed() / 1e6;
+    m_inspector->setResolvedInputs(m_results.inputs); // absent optional fields show the value used
     m_dashboard->showResults(m_results);
     m_rules->showRules(m_results.rules);
     m_figuresTable->showResults(m_results);

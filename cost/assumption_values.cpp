@@ -17,7 +17,11 @@ const model::Assumption& AssumptionValues::at(const std::string& key) const {
     return it->second;
 }
 
-double AssumptionValues::get(const std::string& key) const { return at(key).base; }
+double AssumptionValues::get(const std::string& key) const {
+    const double v = at(key).base;
+    m_read.insert(key);
+    return v;
+}
 
 std::string AssumptionValues::source(const std::string& key) const {
     const auto& a = at(key);

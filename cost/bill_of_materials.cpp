@@ -266,7 +266,7 @@ void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Lay
     }
 }
 
-void sizeLinks(const model::Project& p, const model::Catalog& catalog, const AssumptionValues& a,
+void sizeLinks(const model::Project& p, const model::Catalog& catalog, const InputResolver& inputs,
                const Layout& layout, BillOfMaterials& bom, std::vector<DesignRule>& rules) {
     auto siteOf = [&](const std::string& id) -> const model::Site* {
         if (auto s = layout.sites.find(id); s != layout.sites.end()) return s->second;
@@ -283,22 +283,21 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Ass
         w.capacityBitPerS = l.capacityBitPerS;
         const auto* s1 = siteOf(l.from);
         const auto* s2 = siteOf(l.to);
-        if (l.routeLength.value() > 0) {
-            w.routeLength = l.routeLength;
-        } else if (s1 && s2) {
-            const double factor = l.routeFactor > 0 ? l.routeFactor : a.get("route_factor");
-            w.routeLength = factor * greatCircleDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg);
-        }
+        // Surveyed length, else great-circle x route factor (the link's, else the assumption's).
+        const units::Length greatCircle =
+            s1 && s2 ? greatCircleDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg) : units::Length{};
+        w.routeLength = inputs.linkRouteLength(l, greatCircle);
         if (w.routeLength.value() <= 0) {
             rules.push_back({Severity::Error, "link_zero_length", l.id,
                              "Link " + l.name + " has zero route length (same coordinates and no route_length_m)"});
         }
         w.oneWayLatency = w.routeLength.value() * kFiberDelaySecondsPerMeter * second;
-        if (l.latencyBudget.value() > 0 && w.oneWayLatency > l.latencyBudget)
+        const auto budget = inputs.linkLatencyBudget(l);
+        if (budget && w.oneWayLatency > *budget)
             rules.push_back({Severity::Warning, "link_latency_budget", l.id,
                              "Link " + l.name + ": one-way latency " + fmt(w.oneWayLatency.value() * 1e3, 2) +
-                                 " ms over " + fmt(w.routeLength.value() / 1e3) + " km exceeds its budget of " +
-                                 fmt(l.latencyBudget.value() * 1e3, 2) + " ms"});
+                                 " ms over " + fmt(w.routeLength.value() / 1e3) +
+                                 " km exceeds its budget of " + fmt(budget->value() * 1e3, 2) + " ms"});
         if (l.capacityBitPerS <= 0)
             rules.push_back({Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
         const auto* optic = catalog.find(l.optic);
@@ -329,8 +328,9 @@ Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, doubl
     return 2.0 * kEarthRadiusM * std::asin(std::min(1.0, std::sqrt(h))) * meter;
 }
 
-BillOfMaterials deriveBillOfMaterials(const model::Project& p, const model::Catalog& catalog,
-                                      const AssumptionValues& a) {
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs) {
+    const model::Project& p = inputs.project();
+    const AssumptionValues& a = inputs.assumptions();
     BillOfMaterials bom;
     auto& rules = bom.rules;
     const Layout layout(p);
@@ -368,7 +368,7 @@ BillOfMaterials deriveBillOfMaterials(const model::Project& p, const model::Cata
 
     for (const auto& f : p.fabrics) sizeFabric(p, catalog, a, layout, f, bom, rules);
     sizeLoops(p, catalog, layout, bom, rules);
-    sizeLinks(p, catalog, a, layout, bom, rules);
+    sizeLinks(p, catalog, inputs, layout, bom, rules);
 
     for (const auto& t : p.storageTiers) {
         const auto& item = catalog.at(t.type);

@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "clos_sizing.h"
 #include "design_rule.h"
+#include "input_resolver.h"
 #include "project.h"
 #include "units.h"
 
@@ -82,8 +83,8 @@ inline const std::vector<std::string> kBillOfMaterialsAssumptions = {"route_fact
 
 /// Derives the bill of materials from the layout and the catalog (SPEC.md §4.1). Findings that make a
 /// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to its `rules`.
-BillOfMaterials deriveBillOfMaterials(const model::Project& project, const model::Catalog& catalog,
-                                      const AssumptionValues& assumptions);
+/// Inputs come from the resolver (its project() and assumptions(), route lengths via linkRouteLength).
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs);
 
 /// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
 /// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).

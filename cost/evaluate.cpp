@@ -101,11 +101,35 @@ bool Results::hasErrors() const {
     return std::any_of(rules.begin(), rules.end(), [](const DesignRule& r) { return r.severity == Severity::Error; });
 }
 
+const ResolvedInput* Results::input(const std::string& path) const {
+    for (const auto& i : inputs)
+        if (i.path == path) return &i;
+    return nullptr;
+}
+
 Results evaluate(const model::Project& p, const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                 const BillOfMaterials* bom) {
+    const InputResolver inputs(p, defaults);
+    return evaluate(inputs, catalog, bom);
+}
+
+Results evaluate(const model::Project& p, const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                 const InputOverrides& overrides) {
+    const InputResolver inputs(p, defaults, overrides);
+    Results r = evaluate(inputs, catalog);
+    inputs.requireOverridesUsed();
+    return r;
+}
+
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
                  const BillOfMaterials* cachedBom) {
     Results r;
-    const AssumptionValues a(model::mergeAssumptions(defaults, p.assumptions));
-    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(p, catalog, a);
+    // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
+    // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
+    // assumption are asked of `inputs`.
+    const model::Project& p = inputs.project();
+    const AssumptionValues& a = inputs.assumptions();
+    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs);
     r.rules = r.bom.rules;
     const auto& bom = r.bom;
 
@@ -114,7 +138,8 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         r.rules.push_back({Severity::Error, "utilization_range", "assumptions.utilization",
                            "Utilization " + fmt(utilization, 2) + " must lie in [0, 1]; results use it clamped"});
     const double u = std::clamp(utilization, 0.0, 1.0);
-    r.goodput = std::clamp(a.get("goodput"), 0.0, 1.0);
+    // With a training job, goodput comes from its reliability model; the assumption is read only without one.
+    if (p.trainingJobs.empty()) r.goodput = std::clamp(a.get("goodput"), 0.0, 1.0);
 
     // ---- Layout look-ups ----
     std::unordered_map<std::string, const model::Row*> rows;
@@ -138,7 +163,13 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
     // Rack power at utilization u: idle + (load - idle)·u (linear server power model, Fan, Weber & Barroso,
     // "Power Provisioning for a Warehouse-sized Computer", ISCA 2007); hot spares idle.
     std::map<std::string, BuildingPower> perBuilding;
-    for (const auto& b : p.buildings) perBuilding[b.id].buildingId = b.id, perBuilding[b.id].capacity = b.powerCapacity;
+    for (const auto& b : p.buildings) {
+        auto& bp = perBuilding[b.id];
+        bp.buildingId = b.id, bp.siteId = b.site, bp.capacity = b.powerCapacity;
+    }
+    std::unordered_map<std::string, const model::Site*> sitesById;
+    for (const auto& s : p.sites)
+        sitesById[s.id] = &s;
     Power computePeak{}, computeOperating{};
     for (const auto& ri : racks) {
         const double load = ri.type->value("power_load_w"), idle = ri.type->value("power_idle_w");
@@ -175,17 +206,32 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         if (!plantByBuilding.count(b)) plantByBuilding[b] = loop.plant;
     }
     const double misc = a.get("misc_facility_fraction");
+    const auto* economizer = catalog.find("plant-dry-cooler");
     Money plantCapex{};
     for (const auto& b : p.buildings) {
         auto& bp = perBuilding[b.id];
         const std::string plantId = plantByBuilding.count(b.id) ? plantByBuilding[b.id] : "plant-chiller";
         const auto* plant = catalog.find(plantId);
         const double cop = plant ? plant->value("cop") : 0.0;
+        // Water-side economizer (free cooling): in the hours the outdoor air is cold enough, a chiller
+        // plant's compressors stop and the heat leaves through the dry coolers/towers alone (ASHRAE 90.1-2019
+        // §6.5.1.2; Barroso, Hölzle & Ranganathan, "The Datacenter as a Computer", 3rd ed. 2019, §5.4 "free
+        // cooling"). Annual-average plant power = heat x ((1 - f)/COP_chiller + f/COP_dry_cooler) with f the
+        // site's free-cooling hours / 8,766 h. Plants without compressors (dry cooler, tower) run the same
+        // all year. Peak power and plant sizing stay at the compressor COP (the hottest hour).
+        double freeShare = 0.0;
+        if (auto s = sitesById.find(b.site);
+            s != sitesById.end() && plant && plant->attribute("type") == "chiller")
+            freeShare = std::clamp(s->second->freeCoolingHoursPerYear / kHoursPerYear, 0.0, 1.0);
+        const double freeCop = economizer ? economizer->value("cop") : 0.0;
         const double eta = chainEfficiency(p, catalog, b.id);
-        auto facilityAt = [&](Power it, double loadScale, Power& pumps, Power& plantPower, Power& losses, Power& miscP) {
+        auto facilityAt = [&](Power it, double loadScale, double freeCoolingShare, Power& pumps,
+                              Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
             // Plant electric power = heat rejected / COP; all IT power ends up as heat, plus pump work.
-            plantPower = cop > 0 ? (it + pumps) / cop : Power{};
+            const double inverseCop = (cop > 0 ? (1.0 - freeCoolingShare) / cop : 0.0) +
+                                      (freeCop > 0 && cop > 0 ? freeCoolingShare / freeCop : 0.0);
+            plantPower = inverseCop * (it + pumps);
             // Distribution losses through the feed chain: P_in = P_it / η.
             losses = eta > 0 ? it / eta - it : Power{};
             miscP = misc * it;
@@ -193,25 +239,25 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         };
         Power pumps, plantPower, losses, miscP;
         const double loadScale = safeDiv(bp.itOperating.value(), bp.itPeak.value());
-        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, pumps, plantPower, losses, miscP);
+        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, 0.0, pumps, plantPower, losses, miscP);
         // The plant is sized for the heat at full load.
         if (plant) plantCapex += plant->value("capex_usd_per_w") * (bp.itPeak + pumps).value() * usd;
-        bp.facilityOperating = facilityAt(bp.itOperating, loadScale, pumps, plantPower, losses, miscP);
-        if (b.puePinned > 0) {
-            bp.facilityPeak = b.puePinned * bp.itPeak;
-            bp.facilityOperating = b.puePinned * bp.itOperating;
+        bp.facilityOperating =
+            facilityAt(bp.itOperating, loadScale, freeShare, pumps, plantPower, losses, miscP);
+        if (const auto pinned = inputs.buildingPuePinned(b)) {
+            bp.facilityPeak = *pinned * bp.itPeak;
+            bp.facilityOperating = *pinned * bp.itOperating;
         } else {
             r.power.pumps += pumps, r.power.plant += plantPower, r.power.losses += losses, r.power.misc += miscP;
         }
         bp.pue = bp.itOperating.value() > 0 ? bp.facilityOperating.value() / bp.itOperating.value() : 1.0;
         r.power.facility += bp.facilityOperating;
         r.power.facilityPeak += bp.facilityPeak;
-        const double siteTariff = [&] {
-            for (const auto& s : p.sites)
-                if (s.id == b.site && s.electricityUsdPerKwh > 0) return s.electricityUsdPerKwh;
-            return a.get("electricity_usd_per_kwh");
-        }();
-        bp.tariff = dollarsPerKwh(siteTariff);
+        // The site's tariff, else the assumption (InputResolver records which).
+        if (auto s = sitesById.find(b.site); s != sitesById.end())
+            bp.tariff = inputs.siteTariff(*s->second);
+        else
+            bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
         if (bp.capacity.value() > 0 && bp.facilityPeak > bp.capacity)
             r.rules.push_back({Severity::Error, "building_over_capacity", b.id,
                                "Building " + b.name + ": facility power at full load " + fmt(toMw(bp.facilityPeak), 1) +
@@ -252,8 +298,7 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
             for (const char* g : {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"})
                 if (const auto* item = catalog.find(g))
                     cat["power"] += 2.0 * item->value("capex_usd_per_w") * perBuilding[b.id].itPeak.value() * usd;
-        cat["building"] += b.shellCost.value() > 0 ? b.shellCost
-                                                   : a.get("building_shell_usd_per_w") * perBuilding[b.id].itPeak.value() * usd;
+        cat["building"] += inputs.buildingShellCost(b, perBuilding[b.id].itPeak);
     }
     for (const auto& s : p.sites) cat["building"] += s.landCost;
     for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i)
@@ -357,12 +402,12 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
         const auto* acc = acceleratorFor(sites);
         TrainingInput in;
-        in.activeParams = job.activeParams > 0 ? job.activeParams : job.modelParams;
+        in.activeParams = inputs.jobActiveParams(job);
         in.modelParams = job.modelParams;
         in.tokens = job.tokens;
         in.gpus = job.gpus;
         in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
-        in.mfu = job.mfu > 0 ? job.mfu : a.get("mfu");
+        in.mfu = inputs.jobMfu(job);
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
         in.globalBatchTokens = kGlobalBatchTokens;
@@ -421,8 +466,9 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
             spec.domainGpus = static_cast<int>(servingRack->value("scale_up_domain_gpus"));
             spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
         }
-        const ServedModel m{s.modelParams, s.activeParams > 0 ? s.activeParams : s.modelParams, s.layers, s.kvHeads,
-                            s.headDim, s.kvBytesPerElement, s.weightBytesPerParam};
+        const ServedModel m{
+            s.modelParams,       inputs.serviceActiveParams(s), s.layers, s.kvHeads, s.headDim,
+            s.kvBytesPerElement, s.weightBytesPerParam};
         ServiceDemand d;
         d.inputTokens = s.inputTokens;
         d.outputTokens = s.outputTokens;
@@ -471,9 +517,22 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
                                fmt(spareTarget * 100, 1) + "% of " + fmt(bom.computeRacks) + " compute racks"});
 
     appendGeometryRules(p, catalog, r.rules); // cost/geometry_rules.h: outside parents, overlaps
+    // Every input is resolved by now: record the values used and where they came from.
+    r.inputs = inputs.inputs();
 
     // ---- Figures with provenance ----
     const auto src = [&](const std::string& key) { return a.source(key); };
+    // The tariff of each site that draws power, with its provenance (site field, override or assumption).
+    std::vector<std::string> tariffSources;
+    {
+        std::set<std::string> seenSites;
+        for (const auto& bp : r.power.buildings)
+            if (seenSites.insert(bp.siteId).second)
+                if (const auto* t = r.input("sites." + bp.siteId + ".electricity_usd_per_kwh"))
+                    tariffSources.push_back("site " + bp.siteId + ": " + t->describe() + "; " + t->source);
+        if (orphanIt.value() > 1e-6 || tariffSources.empty())
+            tariffSources.push_back(src("electricity_usd_per_kwh"));
+    }
     addFigure(r, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
               {{"racks", bom.racks}});
     addFigure(r, "inventory.racks", bom.racks, "rack", "Racks", "count of rack placements");
@@ -509,8 +568,8 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
     addFigure(r, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
               "straight line: sum of capex / useful life per asset class");
     addFigure(r, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
-              "facility power x 8,766 h x tariff per building", {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}},
-              {src("electricity_usd_per_kwh")});
+              "facility power x 8,766 h x tariff of the building's site",
+              {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
     addFigure(r, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
               "energy + maintenance + staff + WAN leases",
               {{"maintenance_usd", fin.maintenanceAnnual.value()}, {"staff_usd", fin.staffAnnual.value()},

@@ -10,6 +10,7 @@
 #include "design_rule.h"
 #include "figure.h"
 #include "inference.h"
+#include "input_resolver.h"
 #include "reliability.h"
 #include "project.h"
 #include "training.h"
@@ -24,8 +25,11 @@ inline const std::vector<std::string> kCapexCategories = {
 
 struct BuildingPower {
     std::string buildingId;
+    std::string siteId;
     units::Power itPeak{}, itOperating{}, facilityPeak{}, facilityOperating{}, capacity{};
     double pue = 1.0;
+    /// The tariff used (InputResolver::siteTariff; its provenance is Results::input of
+    /// "sites.<siteId>.electricity_usd_per_kwh").
     units::MoneyPerEnergy tariff{};
 };
 
@@ -104,18 +108,29 @@ struct Results {
     std::vector<DesignRule> rules;
     /// Every headline figure with its provenance, keyed by export path ("power.pue").
     std::vector<Figure> figures;
+    /// Every input with the value used and where it came from (InputResolver::inputs): every assumption,
+    /// then the entity values read (site tariffs, shell costs, pinned PUEs, route lengths, MFUs, ...).
+    std::vector<ResolvedInput> inputs;
     const Figure* figure(const std::string& key) const;
+    /// The input at an override path ("assumptions.wacc", "sites.site-wi.electricity_usd_per_kwh").
+    const ResolvedInput* input(const std::string& path) const;
     bool hasErrors() const;
 };
 
 /// Reliability options of a job from its fields and the assumptions (restart times, stragglers, SDC).
 ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const AssumptionValues& assumptions);
 
-/// The engine: a pure function. `defaults` are data/assumptions.json; the design's overrides apply on top.
+/// The engine: a pure function of the inputs the resolver gives (design, assumptions, overrides).
 /// Never throws for a design that loaded; infeasible designs get design-rule errors and finite numbers.
-/// `bom`, when given, must come from deriveBillOfMaterials of the same design with the same values of
-/// kBillOfMaterialsAssumptions (scenario tools reuse it across assumption variations).
+/// `bom`, when given, must come from deriveBillOfMaterials of the same inputs except those for which
+/// overrideAffectsBillOfMaterials is false (scenario tools reuse it across such variations).
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom = nullptr);
+/// evaluate() of the design with `defaults` (data/assumptions.json) under its own assumptions block.
 Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
                  const BillOfMaterials* bom = nullptr);
+/// evaluate() with overrides (command line, scenario). Throws InputError for a bad override and, after the
+/// evaluation, for an override nothing read (InputResolver::requireOverridesUsed).
+Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                 const InputOverrides& overrides);
 
 } // namespace ctwin::cost

@@ -50,11 +50,26 @@ ojson resultsToJson(const Results& r) {
     ojson buildings = ojson::array();
     for (const auto& b : r.power.buildings)
         buildings.push_back(ojson{{"id", b.buildingId},
+                                  {"site", b.siteId},
                                   {"it_mw", b.itOperating.value() / 1e6},
                                   {"facility_peak_mw", b.facilityPeak.value() / 1e6},
                                   {"capacity_mw", b.capacity.value() / 1e6},
-                                  {"pue", finiteOr0(b.pue)}});
+                                  {"pue", finiteOr0(b.pue)},
+                                  {"tariff_usd_per_kwh", finiteOr0(units::toUsdPerKwh(b.tariff))}});
     out["power"]["buildings"] = std::move(buildings);
+    // The inputs the figures were computed with and where each came from (InputResolver).
+    ojson inputs = ojson::array();
+    for (const auto& i : r.inputs)
+        inputs.push_back(ojson{{"path", i.path},
+                               {"value", finiteOr0(i.value)},
+                               {"low", finiteOr0(i.low)},
+                               {"high", finiteOr0(i.high)},
+                               {"unit", i.unit},
+                               {"level", inputLevelName(i.level)},
+                               {"used", i.used},
+                               {"fallback", i.fallback},
+                               {"source", i.source}});
+    out["inputs"] = std::move(inputs);
     if (!r.bom.links.empty()) {
         ojson links = ojson::array();
         for (const auto& l : r.bom.links)

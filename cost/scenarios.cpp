@@ -150,55 +150,82 @@ size_t parallelFor(size_t n, const Job& job, const std::atomic<bool>* cancel = n
     return done.load();
 }
 
-/// The design with its overrides folded into one assumption set, so a variation of any key (including one
-/// the design overrides) reaches evaluate() unchanged, and the layout's bill of materials derived once.
+/// One design evaluated under its base overrides (ScenarioInput::overrides) plus a variation. Every
+/// variation goes through InputResolver, like `evaluate --set`, so a sweep point and an evaluation with the
+/// same override agree exactly. The base bill of materials is derived once and reused for every variation
+/// that cannot change it (overrideAffectsBillOfMaterials).
 class Evaluator {
 public:
     explicit Evaluator(const ScenarioInput& in) {
         if (!in.project || !in.catalog)
             throw std::invalid_argument("ScenarioInput needs a project and a catalog");
+        m_project = in.project;
         m_catalog = in.catalog;
-        m_merged = model::mergeAssumptions(in.defaults, in.project->assumptions);
-        m_project = *in.project;
-        m_project.assumptions.clear(); // already in m_merged; evaluate() would lay them over a variation
-        m_bom = deriveBillOfMaterials(m_project, *m_catalog, AssumptionValues(m_merged));
+        m_defaults = in.defaults;
+        m_base = in.overrides;
+        const InputResolver resolver(*m_project, m_defaults, m_base);
+        m_baseResults = cost::evaluate(resolver, *m_catalog);
+        resolver.requireOverridesUsed();
+        m_bom = m_baseResults.bom;
     }
-    const model::AssumptionSet& merged() const { return m_merged; }
+    const Results& base() const { return m_baseResults; }
     const BillOfMaterials& baseBom() const { return m_bom; }
 
-    /// Evaluates with `set` (a variation of merged()); reuses the base BOM unless `set` changes an
-    /// assumption the BOM depends on (kBillOfMaterialsAssumptions).
-    Results evaluate(const model::AssumptionSet& set, const BillOfMaterials* bom = nullptr) const {
-        if (!bom && !changesBom(set)) bom = &m_bom;
-        return cost::evaluate(m_project, *m_catalog, set, bom);
+    /// The base overrides followed by `extra` (a later override of the same path wins).
+    InputOverrides with(const InputOverrides& extra) const {
+        InputOverrides all = m_base;
+        all.insert(all.end(), extra.begin(), extra.end());
+        return all;
     }
-    BillOfMaterials deriveBom(const model::AssumptionSet& set) const {
-        return deriveBillOfMaterials(m_project, *m_catalog, AssumptionValues(set));
+    /// Evaluates with `extra`; reuses the base BOM unless `extra` may change it or `bom` is given.
+    Results evaluate(const InputOverrides& extra, const BillOfMaterials* bom = nullptr) const {
+        if (!bom && !affectsBom(extra)) bom = &m_bom;
+        const InputResolver resolver(*m_project, m_defaults, with(extra));
+        return cost::evaluate(resolver, *m_catalog, bom);
     }
-    bool changesBom(const model::AssumptionSet& set) const {
-        for (const auto& key : kBillOfMaterialsAssumptions) {
-            auto a = set.find(key), b = m_merged.find(key);
-            if ((a == set.end()) != (b == m_merged.end())) return true;
-            if (a != set.end() && a->second.base != b->second.base) return true;
+    /// A full evaluation that fails (InputError) when an override of `extra` is read by nothing.
+    void requireUsed(const InputOverrides& extra) const {
+        const InputResolver resolver(*m_project, m_defaults, with(extra));
+        (void)cost::evaluate(resolver, *m_catalog);
+        resolver.requireOverridesUsed();
+    }
+    BillOfMaterials deriveBom(const InputOverrides& extra) const {
+        const InputResolver resolver(*m_project, m_defaults, with(extra));
+        return deriveBillOfMaterials(*m_catalog, resolver);
+    }
+    static bool affectsBom(const InputOverrides& extra) {
+        return std::any_of(extra.begin(), extra.end(),
+                           [](const InputOverride& o) { return overrideAffectsBillOfMaterials(o.path); });
+    }
+    /// Inputs the base evaluation read that have a range: every used assumption with low < high, and
+    /// every entity value the design sets itself (or an override sets) with a range. Entity values that
+    /// fell back to an assumption are covered by the assumption.
+    std::vector<ResolvedInput> rangedInputs() const {
+        std::vector<ResolvedInput> out;
+        for (const auto& i : m_baseResults.inputs) {
+            if (!i.used || !(i.low < i.high)) continue;
+            const bool assumption = i.fallback.empty() && i.path.rfind("assumptions.", 0) == 0;
+            if (assumption || i.level == InputLevel::Entity || i.level == InputLevel::Override)
+                out.push_back(i);
         }
-        return false;
+        return out;
     }
-    static bool isBomKey(const std::string& key) {
-        return std::find(kBillOfMaterialsAssumptions.begin(), kBillOfMaterialsAssumptions.end(), key) !=
-               kBillOfMaterialsAssumptions.end();
-    }
+    const model::Project& project() const { return *m_project; }
+    const model::AssumptionSet& defaults() const { return m_defaults; }
 
 private:
-    model::Project m_project;
+    const model::Project* m_project = nullptr;
     const model::Catalog* m_catalog = nullptr;
-    model::AssumptionSet m_merged;
+    model::AssumptionSet m_defaults;
+    InputOverrides m_base;
+    Results m_baseResults;
     BillOfMaterials m_bom;
 };
 
-/// The set with one assumption's base moved to `value` (low/high widened to include it, as --set does).
-model::AssumptionSet withValue(model::AssumptionSet set, const std::string& key, double value) {
-    overrideAssumption(set, "assumptions." + key, value);
-    return set;
+/// The bar label of an input: the assumption key for an assumption (as before), else the full path.
+std::string inputLabel(const ResolvedInput& i) {
+    const std::string prefix = "assumptions.";
+    return i.path.rfind(prefix, 0) == 0 ? i.path.substr(prefix.size()) : i.path;
 }
 
 // ---- Text for comparison explanations ----
@@ -448,36 +475,35 @@ Comparison compareDesigns(const std::vector<std::string>& names, const std::vect
 
 Tornado tornado(const ScenarioInput& in, const std::string& outputKey) {
     const Evaluator ev(in);
-    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
+    const Results& base = ev.base();
     requireFigures(base, {outputKey}, "tornado");
 
     Tornado t;
     t.output = outputKey;
     t.base = base.figure(outputKey)->value;
-    std::vector<std::string> keys;
-    for (const auto& [key, a] : ev.merged())
-        if (a.low < a.high) keys.push_back(key);
+    // Every input the evaluation reads that has a range: used assumptions and entity values the design
+    // sets itself (e.g. a site's tariff, ranged by the assumption's relative spread; InputResolver).
+    const std::vector<ResolvedInput> inputs = ev.rangedInputs();
 
-    // Job 2k is assumption k at low, 2k+1 at high.
-    std::vector<double> out(2 * keys.size(), t.base);
-    std::vector<char> defined(2 * keys.size(), 0);
+    // Job 2k is input k at low, 2k+1 at high.
+    std::vector<double> out(2 * inputs.size(), t.base);
+    std::vector<char> defined(2 * inputs.size(), 0);
     parallelFor(out.size(), [&](size_t j) {
-        const auto& key = keys[j / 2];
-        const auto& a = ev.merged().at(key);
-        const Results r = ev.evaluate(withValue(ev.merged(), key, j % 2 ? a.high : a.low));
+        const auto& i = inputs[j / 2];
+        const Results r = ev.evaluate({InputOverride{i.path, j % 2 ? i.high : i.low}});
         if (const auto* f = r.figure(outputKey)) out[j] = finite(f->value), defined[j] = 1;
     });
-    for (size_t k = 0; k < keys.size(); ++k) {
-        const auto& a = ev.merged().at(keys[k]);
+    for (size_t k = 0; k < inputs.size(); ++k) {
         TornadoBar bar;
-        bar.assumption = keys[k];
-        bar.inputLow = a.low, bar.inputHigh = a.high;
+        bar.assumption = inputLabel(inputs[k]);
+        bar.path = inputs[k].path;
+        bar.inputLow = inputs[k].low, bar.inputHigh = inputs[k].high;
         bar.outputAtLow = out[2 * k], bar.outputAtHigh = out[2 * k + 1];
         bar.definedAtLow = defined[2 * k], bar.definedAtHigh = defined[2 * k + 1];
         bar.swing = finite(std::abs(bar.outputAtHigh - bar.outputAtLow));
         t.bars.push_back(bar);
     }
-    // Stable: equal swings (all the zeros at the end) keep the assumptions' key order.
+    // Stable: equal swings (all the zeros at the end) keep the inputs' order.
     std::stable_sort(t.bars.begin(), t.bars.end(),
                      [](const TornadoBar& a, const TornadoBar& b) { return a.swing > b.swing; });
     return t;
@@ -492,14 +518,9 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
         throw InputError(InputLocation{"sweep", "", "", "", "axes"},
                          "a sweep has 1 or 2 axes; got " + std::to_string(axes.size()));
     const Evaluator ev(in);
-    const std::string prefix = "assumptions.";
     std::vector<std::string> keys;
     for (const auto& ax : axes) {
         const InputLocation where{"sweep", "axis", ax.key, "", ""};
-        const std::string key = ax.key.rfind(prefix, 0) == 0 ? ax.key.substr(prefix.size()) : std::string();
-        if (key.empty() || !ev.merged().count(key))
-            throw InputError(where, "unknown assumption (expected assumptions.<key>, e.g. "
-                                    "assumptions.electricity_usd_per_kwh)");
         if (!std::isfinite(ax.low) || !std::isfinite(ax.high))
             throw InputError(InputLocation{"sweep", "axis", ax.key, "", "low/high"}, "range is not finite");
         if (ax.low > ax.high)
@@ -508,11 +529,16 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
         if (ax.steps < 1 || ax.steps > kMaxSweepSteps)
             throw InputError(InputLocation{"sweep", "axis", ax.key, "", "steps"},
                              "steps must lie in [1, 1000]; got " + std::to_string(ax.steps));
-        if (std::find(keys.begin(), keys.end(), key) != keys.end())
-            throw InputError(where, "the same assumption on both axes");
-        keys.push_back(key);
+        if (std::find(keys.begin(), keys.end(), ax.key) != keys.end())
+            throw InputError(where, "the same path on both axes");
+        // The path, both ends of its range, and that the evaluation reads it (else every row is the same).
+        const model::AssumptionSet merged = model::mergeAssumptions(ev.defaults(), ev.project().assumptions);
+        checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.low}, "sweep");
+        checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.high}, "sweep");
+        ev.requireUsed({InputOverride{ax.key, ax.low}});
+        keys.push_back(ax.key);
     }
-    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
+    const Results& base = ev.base();
     requireFigures(base, outputs, "sweep");
 
     SweepResult res;
@@ -523,17 +549,18 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
     const size_t points = steps0 * steps1;
     std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(points, 0.0));
     std::vector<std::vector<char>> defined(outputs.size(), std::vector<char>(points, 0));
-    auto setAt = [&](size_t point) {
-        model::AssumptionSet set = ev.merged();
-        overrideAssumption(set, axes[0].key, axes[0].value(static_cast<int>(point / steps1)));
+    auto overridesAt = [&](size_t point) {
+        InputOverrides o{InputOverride{axes[0].key, axes[0].value(static_cast<int>(point / steps1))}};
         if (axes.size() > 1)
-            overrideAssumption(set, axes[1].key, axes[1].value(static_cast<int>(point % steps1)));
-        return set;
+            o.push_back(InputOverride{axes[1].key, axes[1].value(static_cast<int>(point % steps1))});
+        return o;
     };
 
-    // The BOM depends only on kBillOfMaterialsAssumptions: with one such axis derive it once per step of that
-    // axis up front; with two, per point (inside evaluate); with none, reuse the base BOM.
-    const bool bom0 = Evaluator::isBomKey(keys[0]), bom1 = keys.size() > 1 && Evaluator::isBomKey(keys[1]);
+    // The BOM depends only on inputs for which overrideAffectsBillOfMaterials holds: with one such axis
+    // derive it once per step of that axis up front; with two, per point (inside evaluate); with none, reuse
+    // the base.
+    const bool bom0 = overrideAffectsBillOfMaterials(keys[0]),
+               bom1 = keys.size() > 1 && overrideAffectsBillOfMaterials(keys[1]);
     std::vector<BillOfMaterials> boms;
     auto cancelledResult = [&] {
         res.cancelled = true;
@@ -546,7 +573,7 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
         const size_t n = bom0 ? steps0 : steps1;
         boms.resize(n);
         if (parallelFor(
-                n, [&](size_t i) { boms[i] = ev.deriveBom(setAt(bom0 ? i * steps1 : i)); }, cancel) < n)
+                n, [&](size_t i) { boms[i] = ev.deriveBom(overridesAt(bom0 ? i * steps1 : i)); }, cancel) < n)
             return cancelledResult();
     }
 
@@ -560,7 +587,7 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
             if (bom0 && !bom1) bom = &boms[point / steps1];
             if (bom1 && !bom0) bom = &boms[point % steps1];
             if (!bom0 && !bom1) bom = &ev.baseBom();
-            const Results r = ev.evaluate(setAt(point), bom);
+            const Results r = ev.evaluate(overridesAt(point), bom);
             for (size_t k = 0; k < outputs.size(); ++k)
                 if (const auto* f = r.figure(outputs[k]))
                     values[k][point] = finite(f->value), defined[k][point] = 1;
@@ -583,24 +610,19 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
         throw InputError(InputLocation{"uncertainty", "", "", "", "samples"},
                          "samples must lie in [1, 100000]; got " + std::to_string(samples));
     const Evaluator ev(in);
-    const Results base = ev.evaluate(ev.merged(), &ev.baseBom());
-    requireFigures(base, outputs, "uncertainty");
+    requireFigures(ev.base(), outputs, "uncertainty");
 
-    // Draw every sample first, in a fixed order (sample by sample, assumptions in key order), so the numbers
-    // depend on the seed only, never on how the evaluations are scheduled.
-    std::vector<std::string> varied;
-    for (const auto& [key, a] : ev.merged())
-        if (a.low < a.high) varied.push_back(key);
-    bool bomVaries = false;
-    for (const auto& key : varied)
-        bomVaries = bomVaries || Evaluator::isBomKey(key);
+    // Draw every sample first, in a fixed order (sample by sample, inputs in order), so the numbers depend
+    // on the seed only, never on how the evaluations are scheduled. The inputs are those the evaluation
+    // reads that have a range (Evaluator::rangedInputs), each drawn independently.
+    const std::vector<ResolvedInput> varied = ev.rangedInputs();
     const auto n = static_cast<size_t>(samples);
     std::vector<double> draws(n * varied.size());
     std::mt19937_64 engine(seed);
     for (size_t s = 0; s < n; ++s)
         for (size_t k = 0; k < varied.size(); ++k) {
-            const auto& a = ev.merged().at(varied[k]);
-            draws[s * varied.size() + k] = triangular(a.low, a.base, a.high, unitUniform(engine));
+            const auto& a = varied[k];
+            draws[s * varied.size() + k] = triangular(a.low, a.value, a.high, unitUniform(engine));
         }
 
     std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(n, 0.0));
@@ -608,11 +630,11 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
     const size_t done = parallelFor(
         n,
         [&](size_t s) {
-            model::AssumptionSet set = ev.merged();
-            // Sampled values stay within [low, high], so only the base moves.
+            InputOverrides sample;
+            sample.reserve(varied.size());
             for (size_t k = 0; k < varied.size(); ++k)
-                set.at(varied[k]).base = draws[s * varied.size() + k];
-            const Results r = bomVaries ? ev.evaluate(set) : ev.evaluate(set, &ev.baseBom());
+                sample.push_back(InputOverride{varied[k].path, draws[s * varied.size() + k]});
+            const Results r = ev.evaluate(sample);
             for (size_t k = 0; k < outputs.size(); ++k)
                 if (const auto* f = r.figure(outputs[k])) values[k][s] = finite(f->value), defined[k][s] = 1;
         },

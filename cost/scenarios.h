@@ -11,11 +11,13 @@
 
 namespace ctwin::cost {
 
-/// Everything one evaluation needs; scenario tools vary the assumptions.
+/// Everything one evaluation needs; scenario tools vary its inputs through InputResolver overrides.
 struct ScenarioInput {
     const model::Project* project = nullptr;
     const model::Catalog* catalog = nullptr;
-    model::AssumptionSet defaults; // data/assumptions.json (+ CLI --set); the design's overrides apply on top
+    model::AssumptionSet defaults; // data/assumptions.json; the design's assumptions block applies on top
+    /// Overrides every evaluation starts from (CLI --set), above the design's assumptions and fields.
+    InputOverrides overrides{};
 };
 
 // ---- Comparison (SPEC.md §4.9, §6) ----
@@ -49,7 +51,11 @@ Comparison compareDesigns(const std::vector<std::string>& names, const std::vect
 
 // ---- Sensitivity (tornado) ----
 struct TornadoBar {
+    /// The assumption key ("electricity_usd_per_kwh") or, for an entity value, its path
+    /// ("sites.site-wi.electricity_usd_per_kwh").
     std::string assumption;
+    /// The override path that moved it ("assumptions.electricity_usd_per_kwh").
+    std::string path;
     double inputLow = 0, inputHigh = 0;
     double outputAtLow = 0, outputAtHigh = 0;
     double swing = 0; // |outputAtHigh - outputAtLow|
@@ -62,13 +68,17 @@ struct Tornado {
     double base = 0;
     std::vector<TornadoBar> bars; // sorted by swing, largest first
 };
-/// One-at-a-time sensitivity of a figure over every assumption's low/high range (assumptions with
-/// low == high are left out). Throws InputError for an unknown output key or one this design lacks.
+/// One-at-a-time sensitivity of a figure over the low/high range of every input the evaluation reads:
+/// used assumptions and entity values the design sets itself with a range (InputResolver). Inputs with
+/// low == high and assumptions nothing reads (e.g. a tariff every site overrides) are left out. Throws
+/// InputError for an unknown output key, one this design lacks, or a bad or unused base override.
 Tornado tornado(const ScenarioInput& in, const std::string& outputKey);
 
 // ---- Sweeps ----
 struct SweepAxis {
-    std::string key; // "assumptions.electricity_usd_per_kwh"
+    /// An override path (InputResolver grammar): "assumptions.electricity_usd_per_kwh",
+    /// "sites.*.electricity_usd_per_kwh", "buildings.b1.pue_pinned".
+    std::string key;
     double low = 0, high = 0;
     int steps = 2;
     /// Grid value i in [0, steps); exactly `high` at the last step.
@@ -88,7 +98,9 @@ struct SweepResult {
     bool cancelled = false;
 };
 using ProgressCallback = std::function<void(double fraction)>;
-/// Evaluates the design over a 1-D or 2-D grid of assumption values. Throws InputError for an unknown key,
+/// Evaluates the design over a 1-D or 2-D grid of input values (override paths). Throws InputError for a
+/// bad path or a value outside the field's bounds (checkInputOverride), an input the evaluation does not
+/// read (naming what shadows it),
 /// steps < 1 or > 1000, low > high, no or more than 2 axes, the same key on both axes, no outputs, or an
 /// output figure that is unknown or absent for this design. `progress` is called from the calling thread;
 /// `cancel` is checked between evaluations and stops early (result marked cancelled).
@@ -102,7 +114,8 @@ struct Percentiles {
     /// Samples in which the figure existed (IRR and payback need a sign change); statistics are over these.
     int count = 0;
 };
-/// Monte Carlo over all assumptions at once: each assumption drawn from a triangular distribution
+/// Monte Carlo over all ranged inputs at once (as tornado: used assumptions and entity values with a
+/// range, each drawn independently): each input drawn from a triangular distribution
 /// (low, mode = base, high) — documented choice for three-point estimates (PERT-style) —, deterministic for
 /// a seed. Returns P10/P50/P90 of each output key: linear interpolation between order statistics (Hyndman &
 /// Fan 1996 definition 7, the default of R and NumPy). Throws InputError for samples outside [1, 100000] or

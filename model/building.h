@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include "field_traits.h"
@@ -13,10 +14,10 @@ struct Building {
     std::string name;
     std::string site;
     units::Power powerCapacity{};
-    /// Zero means "derive from assumptions.building_shell_usd_per_w".
-    units::Money shellCost{};
-    /// Zero means "PUE is computed"; otherwise the user pins it.
-    double puePinned = 0.0;
+    /// Absent means "derive from assumptions.building_shell_usd_per_w x peak IT power".
+    std::optional<units::Money> shellCost;
+    /// Absent means "PUE is computed"; otherwise the user pins it (facility = PUE x IT power).
+    std::optional<double> puePinned;
     units::Length x{}, y{}, width{}, depth{}, height{};
 
     template <class V> void visitFields(V& v) {
@@ -24,8 +25,9 @@ struct Building {
         v.text("name", name);
         v.ref("site", site, EntityRef{EntityKind::Site, false});
         v.quantity("power_capacity_w", powerCapacity, kPowerW);
-        v.quantity("shell_cost_usd", shellCost, kMoneyUsd);
-        v.number("pue_pinned", puePinned, Bounds{0.0, 5.0});
+        v.optionalQuantity("shell_cost_usd", shellCost, kMoneyUsd);
+        // A PUE below 1 would mean the facility uses less power than its IT (The Green Grid, WP #49).
+        v.optionalNumber("pue_pinned", puePinned, Bounds{1.0, 5.0});
         v.quantity("x_m", x, kPosition);
         v.quantity("y_m", y, kPosition);
         v.quantity("width_m", width, kSize);

@@ -44,6 +44,13 @@ public:
     }
     void number(const char* key, double v, Bounds) { out[key] = v; }
     template <class Q> void quantity(const char* key, const Q& q, Bounds) { out[key] = q.value(); }
+    /// Absent optional values are written as null (canonical form: every key present, FORMAT.md §3).
+    void optionalNumber(const char* key, const std::optional<double>& v, Bounds) {
+        out[key] = v ? ojson(*v) : ojson(nullptr);
+    }
+    template <class Q> void optionalQuantity(const char* key, const std::optional<Q>& q, Bounds) {
+        out[key] = q ? ojson(q->value()) : ojson(nullptr);
+    }
     void integer(const char* key, int v, Bounds) { out[key] = v; }
     void flag(const char* key, bool v) { out[key] = v; }
     void numbers(const char* key, const std::vector<double>& v, Bounds) { out[key] = v; }
@@ -100,6 +107,23 @@ public:
     }
     template <class Q> void quantity(const char* key, Q& q, Bounds b) {
         if (const ojson* j = get(key)) q = Q::from_value(readNumber(*j, key, b));
+    }
+    /// null or a missing key: absent; a number must lie within the bounds.
+    void optionalNumber(const char* key, std::optional<double>& v, Bounds b) {
+        if (const ojson* j = get(key)) {
+            if (j->is_null())
+                v.reset();
+            else
+                v = readNumber(*j, key, b);
+        }
+    }
+    template <class Q> void optionalQuantity(const char* key, std::optional<Q>& q, Bounds b) {
+        if (const ojson* j = get(key)) {
+            if (j->is_null())
+                q.reset();
+            else
+                q = Q::from_value(readNumber(*j, key, b));
+        }
     }
     void integer(const char* key, int& v, Bounds b) {
         if (const ojson* j = get(key)) {
@@ -220,6 +244,8 @@ public:
     void choiceList(const char*, const std::vector<std::string>&, std::initializer_list<const char*>) {}
     template <class... A> void number(A&&...) {}
     template <class... A> void quantity(A&&...) {}
+    template <class... A> void optionalNumber(A&&...) {}
+    template <class... A> void optionalQuantity(A&&...) {}
     template <class... A> void integer(A&&...) {}
     template <class... A> void flag(A&&...) {}
     template <class... A> void numbers(A&&...) {}
@@ -380,6 +406,18 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
                              std::to_string(kSchemaVersion) + "); update ClusterTwin to open it");
     if (version < 1) throw InputError(topField("schema_version"), "invalid schema version " + std::to_string(version));
 
+    if (version < kSchemaVersion) {
+        ojson upgraded = j;
+        for (auto kind : kAllEntityKinds) {
+            const std::string key(entityCollectionKey(kind));
+            if (upgraded.contains(key) && upgraded[key].is_array())
+                for (auto& e : upgraded[key])
+                    migrateEntityFromSchema1(kind, e);
+        }
+        upgraded["schema_version"] = kSchemaVersion;
+        return projectFromJson(upgraded, file, catalog);
+    }
+
     Project p;
     std::set<std::string> known = {"format", "schema_version", "project", "assumptions"};
     if (j.contains("project")) p.info = projectInfoFromJson(j["project"], file);
@@ -397,6 +435,14 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
         if (!known.count(k)) throw InputError(topField(k.c_str()), "unknown top-level key");
     validateProject(p, file, catalog);
     return p;
+}
+
+void migrateEntityFromSchema1(EntityKind kind, ojson& body) {
+    if (!body.is_object()) return; // the reader reports it with its location
+    for (const auto& m : kSchema1ZeroMeansAbsent)
+        if (m.kind == kind)
+            if (auto it = body.find(m.field); it != body.end() && it->is_number() && it->get<double>() == 0.0)
+                *it = nullptr;
 }
 
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog) {

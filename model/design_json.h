@@ -10,8 +10,24 @@ namespace ctwin::model {
 
 class Catalog;
 
-/// Version of the interchange JSON and of the .ctwin schema this build writes.
-inline constexpr int kSchemaVersion = 1;
+/// Version of the interchange JSON and of the .ctwin schema this build writes. Version 2 (issue 12): the
+/// fields below are optional (JSON null when absent) instead of "0 means the default".
+inline constexpr int kSchemaVersion = 2;
+
+/// A field that schema version 1 stored as 0 to mean "absent" (use the default); version 2 stores null.
+struct Schema1ZeroMeansAbsent {
+    EntityKind kind;
+    const char* field;
+};
+inline constexpr Schema1ZeroMeansAbsent kSchema1ZeroMeansAbsent[] = {
+    {EntityKind::Site, "electricity_usd_per_kwh"},  {EntityKind::Building, "shell_cost_usd"},
+    {EntityKind::Building, "pue_pinned"},           {EntityKind::ScaleAcrossLink, "route_factor"},
+    {EntityKind::ScaleAcrossLink, "route_length_m"}, {EntityKind::TrainingJob, "active_params"},
+    {EntityKind::ScaleAcrossLink, "latency_budget_s"}, {EntityKind::TrainingJob, "mfu"},
+    {EntityKind::InferenceService, "active_params"},
+};
+/// Upgrades one version-1 entity body in place: each listed field holding 0 becomes null.
+void migrateEntityFromSchema1(EntityKind kind, nlohmann::ordered_json& body);
 inline constexpr const char* kDesignFormat = "clustertwin-design";
 
 /// JSON of one entity, every field in declaration order (the writer side of visitFields).

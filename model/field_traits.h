@@ -2,6 +2,11 @@
 // Shared vocabulary of the entities' field descriptions. Each entity describes its fields once, in
 // `visitFields(V&)`, and the JSON reader (with validation), the JSON writer and the property editor all
 // walk that one description, so a field can never be written but not read, or read without its limits.
+//
+// A visitor implements: text, texts, ref, refList, endpoint, catalogRef, catalogRefList, choice,
+// choiceList, number, quantity, integer, flag, numbers, points, and for optional values (absent = the
+// engine's default, schema 2; JSON null) optionalNumber(key, std::optional<double>&, Bounds) and
+// optionalQuantity(key, std::optional<Q>&, Bounds). Bounds apply to a present value.
 
 #include <initializer_list>
 #include <string>

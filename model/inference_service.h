@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ struct InferenceService {
     std::string id;
     std::string name;
     double modelParams = 0.0;
-    double activeParams = 0.0;
+    /// Parameters active per token (MoE); absent for a dense model (all modelParams are active).
+    std::optional<double> activeParams;
     int layers = 0;
     int kvHeads = 0;
     int headDim = 0;
@@ -35,7 +37,7 @@ struct InferenceService {
         v.text("id", id);
         v.text("name", name);
         v.number("model_params", modelParams, kParams);
-        v.number("active_params", activeParams, kParams);
+        v.optionalNumber("active_params", activeParams, kParams);
         v.integer("layers", layers, Bounds{0.0, 10000.0});
         v.integer("kv_heads", kvHeads, Bounds{0.0, 10000.0});
         v.integer("head_dim", headDim, Bounds{0.0, 100000.0});

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include "field_traits.h"
@@ -14,25 +15,29 @@ struct ScaleAcrossLink {
     /// Site or building ids.
     std::string from;
     std::string to;
-    /// Fiber route length over great-circle distance, used when routeLength is zero.
-    double routeFactor = 0.0;
-    units::Length routeLength{};
+    /// Fiber route length over great-circle distance, used when routeLength is absent; absent means
+    /// "use assumptions.route_factor".
+    std::optional<double> routeFactor;
+    /// Surveyed route length; absent means great-circle distance x route factor.
+    std::optional<units::Length> routeLength;
     double capacityBitPerS = 0.0;
     std::string optic;
     double fiberLeaseUsdPerMYear = 0.0;
-    units::Time latencyBudget{};
+    /// One-way latency the link must stay under; absent means no budget (no design rule).
+    std::optional<units::Time> latencyBudget;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
         v.text("name", name);
         v.endpoint("from", from);
         v.endpoint("to", to);
-        v.number("route_factor", routeFactor, Bounds{0.0, 10.0});
-        v.quantity("route_length_m", routeLength, kRouteLengthM);
+        // A fiber route is never shorter than the great circle: factor >= 1.
+        v.optionalNumber("route_factor", routeFactor, Bounds{1.0, 10.0});
+        v.optionalQuantity("route_length_m", routeLength, kRouteLengthM);
         v.number("capacity_bit_per_s", capacityBitPerS, Bounds{0.0, 1e17});
         v.catalogRef("optic", optic, "wan", /*optional=*/true);
         v.number("fiber_lease_usd_per_m_year", fiberLeaseUsdPerMYear, Bounds{0.0, 1e4});
-        v.quantity("latency_budget_s", latencyBudget, Bounds{0.0, 10.0});
+        v.optionalQuantity("latency_budget_s", latencyBudget, Bounds{0.0, 10.0});
     }
 };
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include "field_traits.h"
@@ -13,21 +14,19 @@ struct Site {
     std::string name;
     double latDeg = 0.0;
     double lonDeg = 0.0;
-    /// Tariff; zero means "use assumptions.electricity_usd_per_kwh".
-    double electricityUsdPerKwh = 0.0;
+    /// The site's own tariff; absent means "use assumptions.electricity_usd_per_kwh" (the engine asks
+    /// cost::InputResolver, which records which one it used).
+    std::optional<double> electricityUsdPerKwh;
     /// Hours a year the outdoor air is cold enough for free cooling (climate).
     double freeCoolingHoursPerYear = 0.0;
     units::Money landCost{};
-
-    /// The tariff as a quantity (files keep the conventional $/kWh figure so it round-trips exactly).
-    units::MoneyPerEnergy electricityPrice() const { return units::dollarsPerKwh(electricityUsdPerKwh); }
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
         v.text("name", name);
         v.number("lat_deg", latDeg, kLatitude);
         v.number("lon_deg", lonDeg, kLongitude);
-        v.number("electricity_usd_per_kwh", electricityUsdPerKwh, Bounds{0.0, 10.0});
+        v.optionalNumber("electricity_usd_per_kwh", electricityUsdPerKwh, Bounds{0.0, 10.0});
         v.number("free_cooling_hours_per_year", freeCoolingHoursPerYear, Bounds{0.0, 8784.0});
         v.quantity("land_cost_usd", landCost, kMoneyUsd);
     }

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,12 +14,12 @@ struct TrainingJob {
     std::string id;
     std::string name;
     double modelParams = 0.0;
-    /// Parameters active per token (MoE); equal to modelParams for a dense model.
-    double activeParams = 0.0;
+    /// Parameters active per token (MoE); absent for a dense model (all modelParams are active).
+    std::optional<double> activeParams;
     double tokens = 0.0;
     std::string precision = "bf16";
-    /// Zero means "use assumptions.mfu".
-    double mfu = 0.0;
+    /// Absent means "use assumptions.mfu".
+    std::optional<double> mfu;
     double gpus = 0.0;
     int tp = 1, pp = 1, dp = 1, ep = 1;
     double checkpointBytesPerParam = 16.0;
@@ -34,10 +35,10 @@ struct TrainingJob {
         v.text("id", id);
         v.text("name", name);
         v.number("model_params", modelParams, kParams);
-        v.number("active_params", activeParams, kParams);
+        v.optionalNumber("active_params", activeParams, kParams);
         v.number("tokens", tokens, kTokens);
         v.choice("precision", precision, {"bf16", "fp8", "fp4"});
-        v.number("mfu", mfu, kFraction);
+        v.optionalNumber("mfu", mfu, kFraction);
         v.number("gpus", gpus, kGpuCount);
         v.integer("tp", tp, Bounds{1.0, 1e6});
         v.integer("pp", pp, Bounds{1.0, 1e6});

@@ -117,6 +117,7 @@ inline TemperatureDelta kelvins(double v) { return v * kelvin; }
 inline Dimensionless ratio(double v) { return Dimensionless::from_value(v); }
 
 inline double toKwh(Energy e) { return e.value() / kJoulesPerKwh; }
+inline double toUsdPerKwh(MoneyPerEnergy p) { return p.value() * kJoulesPerKwh; }
 inline double toMw(Power p) { return p.value() / 1e6; }
 inline double toKw(Power p) { return p.value() / 1e3; }
 inline double toHours(Time t) { return t.value() / kSecondsPerHour; }

@@ -12,7 +12,8 @@ struct DisplayUnits {
     PowerUnit power = PowerUnit::Auto;
     /// Lengths in feet instead of metres.
     bool imperial = false;
-    /// Shown in place of "USD" (the model's only currency; no exchange rate is applied).
+    /// Shown in place of "USD": every figure is in US dollars, the model's only currency (no preference
+    /// changes it: a symbol without an exchange rate would relabel dollars, issue 12).
     QString currency = QStringLiteral("$");
 
     static constexpr double kMetresPerFoot = 0.3048;

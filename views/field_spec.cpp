@@ -2,6 +2,8 @@
 
 #include "project.h"
 
+#include <optional>
+
 namespace ctwin::views {
 
 namespace {
@@ -47,6 +49,14 @@ struct Describer {
         out.back().bounds = b;
     }
     template <class Q> void quantity(const char* key, const Q&, Bounds b) { number(key, 0.0, b); }
+    /// An optional number: empty in the editor means absent (the engine then uses its default).
+    void optionalNumber(const char* key, const std::optional<double>&, Bounds b) {
+        number(key, 0.0, b);
+        out.back().optional = true;
+    }
+    template <class Q> void optionalQuantity(const char* key, const std::optional<Q>&, Bounds b) {
+        optionalNumber(key, std::nullopt, b);
+    }
     void integer(const char* key, int, Bounds b) {
         add(key, Type::Integer);
         out.back().bounds = b;

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QScrollArea>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -271,6 +272,7 @@ void InspectorPanel::build(const model::Document& doc) {
         h->setContentsMargins(0, 0, 0, 0);
         h->addWidget(e.widget, 1);
         if (!e.unit.isEmpty()) h->addWidget(new QLabel(e.unit, row));
+        if (e.spec.optional && e.spec.type == Type::Number) addOptionalButtons(e, row);
         QString tip = qs(spec.key);
         if ((spec.type == Type::Number || spec.type == Type::Integer) && spec.bounds.max > spec.bounds.min)
             tip += tr("\naccepted: %1 to %2 %3")
@@ -336,6 +338,7 @@ QWidget* InspectorPanel::makeEditor(Editor& e, const model::Document& doc) {
 void InspectorPanel::fill(const model::Document& doc) {
     updateHeader(doc); // a renamed entity or a changed rack type shows at once
     m_filling = true;
+    m_absent.clear();
     std::vector<ojson> entities;
     for (const QString& id : std::as_const(m_ids))
         entities.push_back(entityJson(doc, id));
@@ -350,6 +353,7 @@ void InspectorPanel::fill(const model::Document& doc) {
                 line->setPlaceholderText(e.mixed ? tr("(mixed)") : QString());
                 line->setModified(false);
             }
+            if (e.spec.optional && !e.mixed && v.is_null()) m_absent << qs(e.spec.key);
         } else if (auto* box = qobject_cast<QCheckBox*>(e.widget)) {
             box->setTristate(e.mixed);
             box->setCheckState(e.mixed ? Qt::PartiallyChecked
@@ -360,6 +364,70 @@ void InspectorPanel::fill(const model::Document& doc) {
         }
     }
     m_filling = false;
+    showOptionalDefaults();
+}
+
+// ---- Optional fields ----
+
+void InspectorPanel::setResolvedInputs(const std::vector<cost::ResolvedInput>& inputs) {
+    m_inputs.clear();
+    for (const auto& in : inputs)
+        m_inputs[in.path] = in;
+    showOptionalDefaults();
+}
+
+QString InspectorPanel::optionalDefaultText(const Editor& e) const {
+    if (m_ids.size() != 1) return tr("default");
+    const std::string path = std::string(model::entityCollectionKey(m_kind)) + "." +
+                             m_ids.front().toStdString() + "." + e.spec.key;
+    const auto it = m_inputs.find(path);
+    if (it == m_inputs.end() || it->second.fallback.empty())
+        return tr("default (none: the engine computes it)");
+    const auto& in = it->second;
+    const QString from = in.level == cost::InputLevel::Override ? tr("an override")
+                         : in.level == cost::InputLevel::Design ? tr("the design's assumptions")
+                                                                : tr("assumptions");
+    return tr("default (%1 %2 from %3)")
+        .arg(shown(e, nlohmann::ordered_json(in.value)), e.unit.isEmpty() ? qs(in.unit) : e.unit, from);
+}
+
+void InspectorPanel::showOptionalDefaults() {
+    for (const QString& key : std::as_const(m_absent)) {
+        const auto it = m_byKey.constFind(key);
+        if (it == m_byKey.constEnd()) continue;
+        const Editor& e = m_editors[static_cast<size_t>(*it)];
+        if (auto* line = qobject_cast<QLineEdit*>(e.widget)) line->setPlaceholderText(optionalDefaultText(e));
+    }
+}
+
+void InspectorPanel::addOptionalButtons(const Editor& e, QWidget* row) {
+    const QString key = qs(e.spec.key);
+    auto* layout = qobject_cast<QHBoxLayout*>(row->layout());
+    auto* overrideButton = new QToolButton(row);
+    overrideButton->setText(tr("Override"));
+    overrideButton->setToolTip(tr("Give this entity its own value, starting from the default it uses now"));
+    auto* clear = new QToolButton(row);
+    clear->setText(tr("Use default"));
+    clear->setToolTip(tr("Clear this entity's own value: the engine falls back to its default"));
+    layout->addWidget(overrideButton);
+    layout->addWidget(clear);
+    connect(overrideButton, &QToolButton::clicked, this, [this, key] {
+        const auto it = m_byKey.constFind(key);
+        if (it == m_byKey.constEnd()) return;
+        const Editor& ed = m_editors[static_cast<size_t>(*it)];
+        auto* line = qobject_cast<QLineEdit*>(ed.widget);
+        if (!line || !line->text().isEmpty() || m_ids.size() != 1) return;
+        const std::string path = std::string(model::entityCollectionKey(m_kind)) + "." +
+                                 m_ids.front().toStdString() + "." + ed.spec.key;
+        const auto in = m_inputs.find(path);
+        if (in == m_inputs.end()) return;
+        line->setText(shown(ed, nlohmann::ordered_json(in->second.value)));
+        line->setModified(true);
+        commitText(key);
+    });
+    connect(clear, &QToolButton::clicked, this, [this, key] {
+        if (!m_ids.isEmpty()) emit editRequested(m_ids, key, QStringLiteral("null"));
+    });
 }
 
 void InspectorPanel::commitText(const QString& key) {
@@ -371,6 +439,11 @@ void InspectorPanel::commitText(const QString& key) {
     line->setModified(false);
     const QString text = line->text().trimmed();
     if (text.isEmpty() && e.mixed) return;
+    // An emptied optional field goes back to the engine's default (JSON null, schema 2).
+    if (text.isEmpty() && e.spec.optional && e.spec.type == Type::Number) {
+        emit editRequested(m_ids, key, QStringLiteral("null"));
+        return;
+    }
     const QString label = labelFor(e.spec.key);
     ojson value;
     switch (e.spec.type) {

@@ -3,9 +3,12 @@
 #include "display_units.h"
 #include "document.h"
 #include "field_spec.h"
+#include "input_resolver.h"
 
 #include <QHash>
 #include <QWidget>
+#include <map>
+#include <string>
 #include <vector>
 
 class QFormLayout;
@@ -35,6 +38,9 @@ public:
     void commitPending();
     /// The design's own form, shown when the project tree's top item (kDesignRootId) is selected.
     DesignPropertiesForm* designForm() const { return m_design; }
+    /// The inputs of the latest evaluation (cost::Results::inputs): an absent optional field shows the value
+    /// the engine used instead, e.g. "default (0.07 USD/kWh from assumptions)".
+    void setResolvedInputs(const std::vector<cost::ResolvedInput>& inputs);
 
     const QStringList& ids() const { return m_ids; }
     /// The editor widget of a field (QLineEdit, QComboBox or QCheckBox), for tests and focus.
@@ -62,6 +68,13 @@ private:
     void fill(const model::Document& document);
     QWidget* makeEditor(Editor& e, const model::Document& document);
     void commitText(const QString& key);
+    // ---- Optional fields (absent = the engine's default; issue 12) ----
+    /// "Use default" and "Override" buttons beside an optional number's editor.
+    void addOptionalButtons(const Editor& e, QWidget* row);
+    /// The placeholder of an absent optional field: the value used and where it came from.
+    QString optionalDefaultText(const Editor& e) const;
+    /// Placeholders of every absent optional field of the shown entity.
+    void showOptionalDefaults();
     void unitFor(const std::string& key, double typical, QString* unit, double* scale) const;
     QString shown(const Editor& e, const nlohmann::ordered_json& v) const;
 
@@ -79,6 +92,8 @@ private:
     QFormLayout* m_layout = nullptr;
     std::vector<Editor> m_editors;
     QHash<QString, int> m_byKey;
+    std::map<std::string, cost::ResolvedInput> m_inputs; // by override path
+    QStringList m_absent; // keys of optional fields the shown entity leaves absent
 };
 
 } // namespace ctwin::views

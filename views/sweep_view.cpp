@@ -171,25 +171,16 @@ void SweepView::setSource(std::function<const model::Project&()> project, const 
     m_defaults = defaults;
     m_merged =
         model::mergeAssumptions(m_defaults, m_project ? m_project().assumptions : model::AssumptionSet{});
+    offerInputs();
+    // SPEC.md §4.9's example sweep: electricity price x utilization, when the evaluation reads them; a design
+    // whose sites all set their own tariff offers every site's tariff instead (sites.*).
+    const std::string preferred[2] = {m_inputs.count(kPrefix + "electricity_usd_per_kwh")
+                                          ? kPrefix + "electricity_usd_per_kwh"
+                                          : std::string("sites.*.electricity_usd_per_kwh"),
+                                      kPrefix + "utilization"};
     for (int a = 0; a < 2; ++a) {
         QComboBox* combo = m_axes[a].key;
-        const QSignalBlocker block(combo);
-        combo->clear();
-        if (a == 1) combo->addItem(tr("(nothing: a 1-D sweep)"), QString());
-        for (const auto& [key, assumption] : m_merged) {
-            QString text = fmt::assumptionLabel(key);
-            if (!assumption.unit.empty())
-                text += QStringLiteral("  [%1]").arg(QString::fromStdString(assumption.unit));
-            combo->addItem(text, QString::fromStdString(kPrefix + key));
-            combo->setItemData(combo->count() - 1, QString::fromStdString(assumption.source),
-                               Qt::ToolTipRole);
-        }
-    }
-    // SPEC.md §4.9's example sweep: electricity price x utilization, when the assumptions have them.
-    const char* preferred[2] = {"electricity_usd_per_kwh", "utilization"};
-    for (int a = 0; a < 2; ++a) {
-        QComboBox* combo = m_axes[a].key;
-        int idx = combo->findData(QString::fromStdString(kPrefix + preferred[a]));
+        int idx = combo->findData(QString::fromStdString(preferred[a]));
         if (idx < 0) idx = std::min(a == 0 ? 0 : 2, combo->count() - 1);
         combo->setCurrentIndex(idx);
         prefillRange(a);
@@ -204,10 +195,51 @@ void SweepView::prefillRange(int axis) {
     ax.high->setEnabled(on);
     ax.steps->setEnabled(on);
     if (!on) return;
-    const auto it = m_merged.find(key.substr(kPrefix.size()));
-    if (it == m_merged.end()) return;
+    const auto it = m_inputs.find(key);
+    if (it == m_inputs.end()) return;
     ax.low->setText(fmt::inputValue(it->second.low));
     ax.high->setText(fmt::inputValue(it->second.high));
+}
+
+void SweepView::offerInputs() {
+    // The axes offer what the evaluation reads (cost::InputResolver): the assumptions it uses and every
+    // entity value the design sets itself, one entity at a time or all of a kind at once (COLLECTION.*).
+    m_inputs.clear();
+    if (m_project) {
+        const cost::Results base = cost::evaluate(m_project(), m_catalog, m_defaults);
+        for (const auto& in : base.inputs) {
+            const bool assumption = in.path.rfind(kPrefix, 0) == 0;
+            if (assumption ? !in.used
+                           : (in.level != cost::InputLevel::Entity && in.level != cost::InputLevel::Override))
+                continue;
+            m_inputs[in.path] = in;
+            if (assumption) continue;
+            // COLLECTION.*.FIELD spans the lowest low to the highest high of the entities that set it.
+            const std::string all =
+                in.path.substr(0, in.path.find('.')) + ".*" + in.path.substr(in.path.rfind('.'));
+            auto [it, fresh] = m_inputs.try_emplace(all, in);
+            it->second.path = all;
+            if (!fresh)
+                it->second.low = std::min(it->second.low, in.low),
+                it->second.high = std::max(it->second.high, in.high);
+            if (it->second.low == it->second.high) it->second.low *= 0.5, it->second.high *= 1.5;
+        }
+        for (auto& [path, in] : m_inputs)
+            if (path.rfind(kPrefix, 0) != 0 && in.low == in.high)
+                in.low = in.value * 0.5, in.high = in.value * 1.5;
+    }
+    for (int a = 0; a < 2; ++a) {
+        QComboBox* combo = m_axes[a].key;
+        const QSignalBlocker block(combo);
+        combo->clear();
+        if (a == 1) combo->addItem(tr("(nothing: a 1-D sweep)"), QString());
+        for (const auto& [path, in] : m_inputs) {
+            QString text = fmt::assumptionLabel(path);
+            if (!in.unit.empty()) text += QStringLiteral("  [%1]").arg(QString::fromStdString(in.unit));
+            combo->addItem(text, QString::fromStdString(path));
+            combo->setItemData(combo->count() - 1, QString::fromStdString(in.source), Qt::ToolTipRole);
+        }
+    }
 }
 
 void SweepView::setOutputs(const std::vector<cost::Figure>& figures, const std::string& current) {
@@ -217,8 +249,10 @@ void SweepView::setOutputs(const std::vector<cost::Figure>& figures, const std::
 bool SweepView::setAxis(int axis, const std::string& key, double low, double high, int steps) {
     if (axis < 0 || axis > 1) return false;
     auto& ax = m_axes[axis];
-    const QString data = key.empty() || key.rfind(kPrefix, 0) == 0 ? QString::fromStdString(key)
-                                                                   : QString::fromStdString(kPrefix + key);
+    // A bare assumption key or any override path ("sites.*.electricity_usd_per_kwh").
+    const QString data = key.empty() || key.find('.') != std::string::npos
+                             ? QString::fromStdString(key)
+                             : QString::fromStdString(kPrefix + key);
     const int idx = ax.key->findData(data);
     if (idx < 0) return false;
     ax.key->setCurrentIndex(idx);
@@ -308,6 +342,14 @@ bool SweepView::run() {
         if (steps < 1 || steps > kMaxSteps) {
             showMessage(tr("%1: steps must be from 1 to %2 (got %3).").arg(name).arg(kMaxSteps).arg(steps),
                         true);
+            return false;
+        }
+        // Refuse inline what the engine would refuse: unknown path, value outside the field's bounds.
+        try {
+            cost::checkInputOverride(m_project(), m_merged, cost::InputOverride{key, low}, "sweep");
+            cost::checkInputOverride(m_project(), m_merged, cost::InputOverride{key, high}, "sweep");
+        } catch (const std::exception& e) {
+            showMessage(QString::fromUtf8(e.what()), true);
             return false;
         }
         if (!axes.empty() && axes.front().key == key) {

@@ -98,6 +98,8 @@ private:
         QSpinBox* steps = nullptr;
     };
     void prefillRange(int axis);
+    /// Fills both axis lists with the inputs the design's evaluation reads (m_inputs).
+    void offerInputs();
     void showMessage(const QString& text, bool error);
     void setState(State state);
     void onProgress(int permille);
@@ -111,7 +113,9 @@ private:
     std::function<const model::Project&()> m_project;
     model::Catalog m_catalog;
     model::AssumptionSet m_defaults;
-    model::AssumptionSet m_merged; // defaults + the design's overrides, for the ranges offered
+    model::AssumptionSet m_merged; // defaults + the design's overrides, for checking paths
+    /// The inputs offered on the axes by override path (InputResolver grammar), with their ranges.
+    std::map<std::string, cost::ResolvedInput> m_inputs;
     scenario_format::OutputChoices m_outputs;
 
     AxisControls m_axes[2];

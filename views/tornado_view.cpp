@@ -128,8 +128,8 @@ void TornadoView::showTornado(const cost::Tornado& tornado) {
     }
     m_message->setStyleSheet(QString());
     m_message->setText(
-        tr("Base value %1; each assumption moved alone to its low and high value, the others at "
-           "their base. %2 assumptions have a range.")
+        tr("Base value %1; each input (an assumption the design uses, or an entity value with a range) moved "
+           "alone to its low and high value, the others at their base. %2 inputs have a range.")
             .arg(format(tornado.base))
             .arg(tornado.bars.size()));
     fillChart();

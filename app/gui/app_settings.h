@@ -6,7 +6,7 @@
 
 namespace ctwin::app {
 
-/// User preferences kept in QSettings: display units, currency symbol, palette, autosave interval and
+/// User preferences kept in QSettings: display units, palette, autosave interval and
 /// recent files. Window geometry and dock state are saved by the main window itself.
 struct AppSettings {
     enum class Theme { System, Light, Dark };

@@ -3,7 +3,6 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
-#include <QLineEdit>
 #include <QSpinBox>
 
 namespace ctwin::app {
@@ -17,10 +16,6 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     m_length = new QComboBox(this);
     m_length->addItems({tr("Metric (m)"), tr("Imperial (ft)")});
     m_length->setCurrentIndex(s.units.imperial ? 1 : 0);
-    m_currency = new QLineEdit(s.units.currency, this);
-    m_currency->setMaxLength(4);
-    m_currency->setToolTip(
-        tr("Symbol shown for money; figures stay in US dollars (no exchange rate is applied)."));
     m_theme = new QComboBox(this);
     m_theme->addItems({tr("System"), tr("Light"), tr("Dark")});
     m_theme->setCurrentIndex(static_cast<int>(s.theme));
@@ -31,7 +26,6 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     m_autosave->setValue(s.autosaveSeconds);
     form->addRow(tr("Power"), m_power);
     form->addRow(tr("Lengths"), m_length);
-    form->addRow(tr("Currency symbol"), m_currency);
     form->addRow(tr("Palette"), m_theme);
     form->addRow(tr("Autosave every"), m_autosave);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -44,8 +38,6 @@ AppSettings SettingsDialog::settings() const {
     AppSettings s = m_settings;
     s.units.power = static_cast<views::DisplayUnits::PowerUnit>(m_power->currentIndex());
     s.units.imperial = m_length->currentIndex() == 1;
-    s.units.currency =
-        m_currency->text().trimmed().isEmpty() ? QStringLiteral("$") : m_currency->text().trimmed();
     s.theme = static_cast<AppSettings::Theme>(m_theme->currentIndex());
     s.autosaveSeconds = m_autosave->value();
     return s;

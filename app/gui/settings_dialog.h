@@ -9,7 +9,9 @@ class QSpinBox;
 
 namespace ctwin::app {
 
-/// Preferences: power and length units, currency symbol, palette and autosave interval.
+/// Preferences: power and length units, palette and autosave interval. There is no currency preference:
+/// every figure is in US dollars (the model's only currency) and a symbol without an exchange rate would
+/// relabel dollars as another currency (issue 12).
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -20,7 +22,6 @@ private:
     AppSettings m_settings;
     QComboBox* m_power;
     QComboBox* m_length;
-    QLineEdit* m_currency;
     QComboBox* m_theme;
     QSpinBox* m_autosave;
 };

@@ -113,12 +113,19 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
               cash);
 
     std::vector<Line> assumptions;
-    for (const auto& [key, a] : input.assumptions)
-        assumptions.push_back({key, num(a.base), num(a.low), num(a.high), a.unit,
-                               a.estimate ? "true" : "false",
-                               input.project->assumptions.count(key) ? "true" : "false", a.source});
-    dir.write("assumptions.csv",
-              {"key", "base", "low", "high", "unit", "estimate", "design_override", "source"}, assumptions);
+    for (const auto& [key, a] : input.assumptions) {
+        // set_by: the level that supplied the value used (override, design, default); used: false when every
+        // entity sets its own value (InputResolver).
+        const auto* in = input.results->input("assumptions." + key);
+        assumptions.push_back(
+            {key, num(a.base), num(a.low), num(a.high), a.unit, a.estimate ? "true" : "false",
+             input.project->assumptions.count(key) ? "true" : "false", a.source,
+             in ? cost::inputLevelName(in->level) : "", in && !in->used ? "false" : "true"});
+    }
+    dir.write(
+        "assumptions.csv",
+        {"key", "base", "low", "high", "unit", "estimate", "design_override", "source", "set_by", "used"},
+        assumptions);
 
     std::vector<Line> rules;
     for (const auto& rule : r.rules)

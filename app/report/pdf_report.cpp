@@ -406,12 +406,20 @@ private:
                   .arg(q(formatPercent(assumption("wacc"))))},
              false,
              {}});
-        t.rows.push_back({{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()),
-                           QStringLiteral("%1 MWh at %2 per kWh")
-                               .arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)),
-                                    money(assumption("electricity_usd_per_kwh")))},
-                          false,
-                          {}});
+        // The tariff of each site as used, with where it came from (not the assumption, which a site's own
+        // tariff overrides).
+        QString energyBasis;
+        for (const auto& s : energyBySite(m_r))
+            energyBasis += QStringLiteral("%1%2: %3 MWh at %4 per kWh (%5)")
+                               .arg(energyBasis.isEmpty() ? QString() : QStringLiteral("; "), q(s.siteId),
+                                    human(std::round(s.mwhPerYear)), money(s.tariffUsdPerKwh), q(s.basis));
+        if (energyBasis.isEmpty())
+            energyBasis =
+                QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
+        t.rows.push_back(
+            {{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()), energyBasis},
+             false,
+             {}});
         t.rows.push_back(
             {{"Maintenance", money(fin.maintenanceAnnual.value()), share(fin.maintenanceAnnual.value()),
               QStringLiteral("%1 of capex per year")
@@ -555,10 +563,11 @@ private:
 
     void assumptions() {
         m_doc.heading("Assumptions");
-        m_doc.paragraph(
-            QStringLiteral("Every assumption the figures use, with its base value, the low-high range "
-                           "that sensitivity and uncertainty explore, and its source. Values the "
-                           "design overrides are marked."));
+        m_doc.paragraph(QStringLiteral(
+            "Every assumption, with the base value the figures use, the low-high range "
+            "that sensitivity and uncertainty explore, and its source. Values set by the design's "
+            "assumptions block or by an override (command line, scenario) are marked, and so "
+            "are assumptions no figure uses because every entity sets its own value."));
         Table t{{{"Assumption", 2.5},
                  {"Base", 0.85, Align::Right},
                  {"Low", 0.85, Align::Right},
@@ -570,11 +579,38 @@ private:
                 true};
         for (const auto& [key, a] : m_in.assumptions) {
             QString k = q(key);
-            if (m_p.assumptions.count(key)) k += "\n(design override)";
+            const auto* in = m_r.input("assumptions." + key);
+            if (in && in->level == cost::InputLevel::Override)
+                k += "\n(overridden)";
+            else if (m_p.assumptions.count(key))
+                k += "\n(design override)";
+            if (in && !in->used) k += "\n(not used)";
             QString source = q(a.source);
             if (a.estimate && !source.contains("stimate")) source += " (estimate)";
             t.rows.push_back({{k, human(a.base), human(a.low), human(a.high), q(a.unit), source}, false, {}});
         }
+        m_doc.table(t);
+        entityInputs();
+    }
+
+    /// The entity values the engine read (site tariffs, shell costs, pinned PUEs, route lengths, MFUs): the
+    /// value used and where it came from.
+    void entityInputs() {
+        Table t{{{"Input", 3.2}, {"Value", 1.1, Align::Right}, {"Unit", 0.9}, {"From", 1.1}, {"Source", 3.8}},
+                {},
+                7.5,
+                true};
+        for (const auto& i : m_r.inputs) {
+            if (i.path.rfind("assumptions.", 0) == 0) continue;
+            t.rows.push_back(
+                {{q(i.path), human(i.value), q(i.unit), q(cost::inputLevelName(i.level)), q(i.source)},
+                 false,
+                 {}});
+        }
+        if (t.rows.empty()) return;
+        m_doc.paragraph(
+            QStringLiteral("Entity values the figures use: each entity's own value, an override, or "
+                           "the assumption it falls back to."));
         m_doc.table(t);
     }
 

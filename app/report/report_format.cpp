@@ -131,4 +131,42 @@ std::string reportDate(const std::string& date) {
     return date.empty() ? QDate::currentDate().toString(Qt::ISODate).toStdString() : date;
 }
 
+std::vector<SiteEnergy> energyBySite(const cost::Results& results) {
+    std::vector<SiteEnergy> out;
+    for (const auto& b : results.power.buildings) {
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const SiteEnergy& s) { return s.siteId == b.siteId; });
+        if (it == out.end()) {
+            SiteEnergy s;
+            s.siteId = b.siteId;
+            s.tariffUsdPerKwh = units::toUsdPerKwh(b.tariff);
+            s.tariff = results.input("sites." + b.siteId + ".electricity_usd_per_kwh");
+            if (s.tariff) {
+                using cost::InputLevel;
+                switch (s.tariff->level) {
+                case InputLevel::Override:
+                    s.basis = "override";
+                    break;
+                case InputLevel::Entity:
+                    s.basis = "site field";
+                    break;
+                case InputLevel::Design:
+                    s.basis = "design assumption";
+                    break;
+                case InputLevel::Default:
+                    s.basis = "default assumption";
+                    break;
+                }
+            }
+            out.push_back(s);
+            it = out.end() - 1;
+        }
+        // One Julian year of the building's operating facility power (units::years(1) in the engine).
+        const double mwh = b.facilityOperating.value() * units::kHoursPerYear / 1e6;
+        it->mwhPerYear += mwh;
+        it->usdPerYear += mwh * 1e3 * units::toUsdPerKwh(b.tariff);
+    }
+    return out;
+}
+
 } // namespace ctwin::app

@@ -42,6 +42,22 @@ std::vector<std::string> assetClassCategories(const std::string& assetClass);
 /// a spreadsheet compute it from the category cells.
 bool assetClassMatchesCategories(const cost::AssetClass& assetClass, const cost::CapexResult& capex);
 
+/// The energy bill of one site as the engine computed it: facility energy of its buildings a year and the
+/// tariff used, with where that tariff came from (the site's own field, an override or the assumption).
+struct SiteEnergy {
+    std::string siteId;
+    double mwhPerYear = 0;
+    double tariffUsdPerKwh = 0;
+    double usdPerYear = 0;
+    /// The resolved input "sites.<id>.electricity_usd_per_kwh" (nullptr only for a building with no site).
+    const cost::ResolvedInput* tariff = nullptr;
+    /// "site field", "override", "design assumption", "default assumption".
+    std::string basis;
+};
+/// Energy by site in first-seen building order (cost::evaluate: energy = facility power x 8,766 h x the
+/// tariff of the building's site).
+std::vector<SiteEnergy> energyBySite(const cost::Results& results);
+
 /// Today's date as YYYY-MM-DD when `date` is empty, else `date`.
 std::string reportDate(const std::string& date);
 

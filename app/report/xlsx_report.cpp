@@ -159,8 +159,10 @@ public:
         lxw_worksheet* dep = m_b.sheet("Depreciation");
         lxw_worksheet* cash = m_b.sheet("Cash flow");
         lxw_worksheet* assumptions = m_b.sheet("Assumptions");
+        lxw_worksheet* energy = m_b.sheet("Energy");
         lxw_worksheet* rules = m_b.sheet("Rules");
         writeAssumptions(assumptions);
+        writeEnergy(energy);
         writeCapex(capex);
         writeDepreciation(dep);
         writeCashFlow(cash);
@@ -208,8 +210,7 @@ private:
     }
 
     void writeAssumptions(lxw_worksheet* ws) {
-        headerRow(m_b, ws, 0,
-                  {"Key", "Base", "Low", "High", "Unit", "Estimate", "Source", "Design override"});
+        headerRow(m_b, ws, 0, {"Key", "Base", "Low", "High", "Unit", "Estimate", "Source", "Set by", "Used"});
         for (const auto& [key, a] : m_in.assumptions) {
             const int r = m_assumptionRow.at(key);
             text(ws, r, 0, key);
@@ -219,14 +220,20 @@ private:
             text(ws, r, 4, a.unit);
             text(ws, r, 5, a.estimate ? "yes" : "no");
             text(ws, r, 6, a.source, m_b.wrap);
-            text(ws, r, 7, m_in.project->assumptions.count(key) ? "yes" : "");
+            // Which level supplied the value the figures use: an override (command line, scenario), the
+            // design's assumptions block, or the shipped default; "no" when every entity sets its own value.
+            const auto* in = m_r.input("assumptions." + key);
+            text(ws, r, 7,
+                 in ? cost::inputLevelName(in->level)
+                    : (m_in.project->assumptions.count(key) ? "design" : "default"));
+            text(ws, r, 8, in && !in->used ? "no" : "yes");
         }
         columnWidth(ws, 0, 0, 30);
         columnWidth(ws, 1, 3, 11);
         columnWidth(ws, 4, 4, 22);
         columnWidth(ws, 5, 5, 9);
         columnWidth(ws, 6, 6, 90, m_b.wrap);
-        columnWidth(ws, 7, 7, 15);
+        columnWidth(ws, 7, 8, 10);
         worksheet_freeze_panes(ws, 1, 1);
     }
 
@@ -404,6 +411,44 @@ private:
         columnWidth(ws, 1, totalCol, 16);
     }
 
+    /// Energy by site: MWh a year x the tariff used. A tariff that falls back to the assumption is a formula
+    /// on the Assumptions sheet, so changing it there moves the energy cost and the cash flow.
+    void writeEnergy(lxw_worksheet* ws) {
+        headerRow(m_b, ws, 0,
+                  {"Site", "Facility energy (MWh/yr)", "Tariff (USD/kWh)", "Tariff from", "Energy (USD/yr)"});
+        const auto sites = energyBySite(m_r);
+        int r = 1;
+        for (const auto& s : sites) {
+            text(ws, r, 0, s.siteId);
+            number(ws, r, 1, s.mwhPerYear, m_b.general);
+            const auto ref = assumptionCell("electricity_usd_per_kwh");
+            const bool fromAssumption = s.tariff && !s.tariff->fallback.empty() &&
+                                        s.tariff->level != cost::InputLevel::Entity &&
+                                        s.tariff->source.rfind("assumptions.", 0) == 0;
+            if (fromAssumption && ref && same(assumption("electricity_usd_per_kwh"), s.tariffUsdPerKwh))
+                formula(ws, r, 2, *ref, s.tariffUsdPerKwh, m_b.input);
+            else
+                number(ws, r, 2, s.tariffUsdPerKwh, m_b.input);
+            text(ws, r, 3, s.basis + (s.tariff ? " (" + s.tariff->path + ")" : ""));
+            live(ws, r, 4, cell(r, 1) + "*1000*" + cell(r, 2), s.mwhPerYear * 1e3 * s.tariffUsdPerKwh,
+                 s.usdPerYear, m_b.usd);
+            ++r;
+        }
+        m_energyTotalRow = r;
+        text(ws, r, 0, "Total", m_b.bold);
+        double total = 0;
+        for (const auto& s : sites)
+            total += s.usdPerYear;
+        if (r > 1)
+            live(ws, r, 4, "SUM(" + cell(1, 4) + ":" + cell(r - 1, 4) + ")", total, total, m_b.usdTotal);
+        else
+            number(ws, r, 4, 0.0, m_b.usdTotal);
+        columnWidth(ws, 0, 0, 22);
+        columnWidth(ws, 1, 2, 18);
+        columnWidth(ws, 3, 3, 55);
+        columnWidth(ws, 4, 4, 18);
+    }
+
     void writeCashFlow(lxw_worksheet* ws) {
         const auto& fin = m_r.finance;
         const double price = assumption("gpu_hour_price_usd"), taxRate = assumption("tax_rate"),
@@ -419,7 +464,14 @@ private:
         };
         driver(kGpuHoursRow, "GPU-hours sold per year", std::nullopt, fin.gpuHoursPerYear, m_b.usd);
         driver(kPriceRow, "GPU-hour price (USD)", assumptionCell("gpu_hour_price_usd"), price, m_b.cents);
-        driver(kEnergyRow, "Energy per year (USD)", std::nullopt, fin.energyAnnual.value(), m_b.usd);
+        text(ws, kEnergyRow, 0, "Energy per year (USD)");
+        {
+            double bySite = 0;
+            for (const auto& s : energyBySite(m_r))
+                bySite += s.usdPerYear;
+            live(ws, kEnergyRow, 1, onSheet("Energy", cell(m_energyTotalRow, 4, true)), bySite,
+                 fin.energyAnnual.value(), m_b.usd);
+        }
         text(ws, kMaintenanceRow, 0, "Maintenance per year (USD)");
         if (const auto ref = assumptionCell("maintenance_fraction"))
             live(ws, kMaintenanceRow, 1, *ref + "*" + capexTotal(),
@@ -657,6 +709,7 @@ private:
     const cost::Results& m_r;
     Book& m_b;
     std::map<std::string, int> m_assumptionRow;
+    int m_energyTotalRow = 1;
     int m_horizon = 0;
     int m_classes = 0;
 };

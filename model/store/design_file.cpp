@@ -24,10 +24,23 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-/// Schema migrations: entry i upgrades a file from version i+1 to version i+2. Version 1 is the first
-/// schema; a future change appends its SQL here and bumps kSchemaVersion, and old files open upgraded.
+/// Version 1 -> 2: the fields of model::kSchema1ZeroMeansAbsent holding 0 ("use the default") become
+/// null (absent), the same rule the JSON reader applies to version-1 interchange files.
+std::string migrationToVersion2() {
+    std::string sql;
+    for (const auto& m : model::kSchema1ZeroMeansAbsent) {
+        const std::string path = std::string("'$.") + m.field + "'";
+        sql += "UPDATE entity SET body = json_set(body, " + path + ", json('null')) WHERE kind = '" +
+               std::string(model::entityCollectionKey(m.kind)) + "' AND json_type(body, " + path +
+               ") IN ('integer', 'real') AND json_extract(body, " + path + ") = 0;\n";
+    }
+    return sql;
+}
+
+/// Schema migrations: entry i upgrades a file from version i+1 to version i+2. A schema change appends its
+/// SQL here and bumps kSchemaVersion, and old files open upgraded.
 const std::vector<std::string>& migrations() {
-    static const std::vector<std::string> steps = {};
+    static const std::vector<std::string> steps = {migrationToVersion2()};
     return steps;
 }
 

@@ -91,6 +91,65 @@ private slots:
         QCOMPARE(cli({"evaluate", f, "--set", "wacc"}).code, 2);
     }
 
+    // Issue 12: --set beats the design's own assumptions block; sites.*.FIELD reaches every site; an
+    // override nothing reads exits 3 naming what shadows it; evaluate and sweep agree on one override.
+    void overridesAlwaysTakeEffect() {
+        auto energy = [](const Run& r) {
+            return nlohmann::json::parse(r.out.toStdString())["finance"]["energy_annual_usd"].get<double>();
+        };
+        const QString llama = kRef + "/llama3-16k-h100.json", wan = kRef + "/two-site-wan.json";
+        const auto base = cli({"evaluate", llama, "--json"});
+        const auto hi =
+            cli({"evaluate", llama, "--json", "--set", "assumptions.electricity_usd_per_kwh=0.2"});
+        QVERIFY2(hi.code == 0, qPrintable(hi.err));
+        // The design sets 0.065 $/kWh in its assumptions block; energy scales by 0.2 / 0.065 (1e-12).
+        QVERIFY(std::abs(energy(hi) / energy(base) - 0.2 / 0.065) < 1e-12 * (0.2 / 0.065));
+
+        const auto wanBase = cli({"evaluate", wan, "--json"});
+        const auto wanHi = cli({"evaluate", wan, "--json", "--set", "sites.*.electricity_usd_per_kwh=0.12"});
+        QVERIFY2(wanHi.code == 0, qPrintable(wanHi.err));
+        QVERIFY(energy(wanHi) > 1.4 * energy(wanBase)); // 0.12 against 0.08 and 0.07
+
+        const auto shadowed =
+            cli({"sweep", wan, "--vary", "assumptions.electricity_usd_per_kwh=0.04:0.1:3", "--json"});
+        QCOMPARE(shadowed.code, 3);
+        QVERIFY2(shadowed.err.contains("sites.site-wi.electricity_usd_per_kwh") &&
+                     shadowed.err.contains("sites.site-atl.electricity_usd_per_kwh") &&
+                     shadowed.err.contains("sites.*.electricity_usd_per_kwh"),
+                 qPrintable(shadowed.err));
+        QCOMPARE(cli({"evaluate", wan, "--set", "assumptions.electricity_usd_per_kwh=0.2"}).code, 3);
+
+        for (const auto& [file, path] :
+             {std::pair{llama, QStringLiteral("assumptions.electricity_usd_per_kwh")},
+              std::pair{wan, QStringLiteral("sites.*.electricity_usd_per_kwh")}}) {
+            const auto ev = cli({"evaluate", file, "--json", "--set", path + "=0.0523"});
+            const auto sw =
+                cli({"sweep", file, "--vary", path + "=0.0523:0.0523:1", "--output",
+                     "finance.energy_annual_usd", "--output", "finance.cost_per_gpu_hour_usd", "--json"});
+            QVERIFY2(ev.code == 0 && sw.code == 0, qPrintable(ev.err + sw.err));
+            const auto e = nlohmann::json::parse(ev.out.toStdString());
+            const auto s = nlohmann::json::parse(sw.out.toStdString())["points"][0];
+            for (const auto& [sweepKey, group, key] :
+                 {std::tuple{"finance.energy_annual_usd", "finance", "energy_annual_usd"},
+                  std::tuple{"finance.cost_per_gpu_hour_usd", "finance", "cost_per_gpu_hour_usd"}}) {
+                const double a = e[group][key].get<double>(), b = s[sweepKey].get<double>();
+                QVERIFY2(std::abs(a - b) <= 1e-12 * std::abs(a), qPrintable(path));
+            }
+        }
+        // Bad input: exit 3 with the path and the reason.
+        for (const auto& [set, reason] :
+             {std::pair{"sites.nowhere.electricity_usd_per_kwh=0.1", "no entity with id 'nowhere'"},
+              std::pair{"sites.*.name=1", "not a numeric field"},
+              std::pair{"buildings.*.pue_pinned=9", "outside the accepted range"},
+              std::pair{"links.*.route_factor=1.3", "has no links"},
+              std::pair{"galaxies.*.x=1", "unknown collection"}}) {
+            const auto r = cli({"evaluate", llama, "--set", set});
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains(QString(set).section('=', 0, 0)) && r.err.contains(reason),
+                     qPrintable(r.err));
+        }
+    }
+
     void humanOutputIsATable() {
         const auto r = cli({"evaluate", kRef + "/neocloud-100k-gb200.json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));

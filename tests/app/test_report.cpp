@@ -206,12 +206,33 @@ private slots:
         };
         for (const QString& s : expected)
             QVERIFY2(text.contains(s), qPrintable("PDF lacks: " + s));
+        // The energy basis names the site and the tariff used with its provenance (issue 12): the Llama 3
+        // design prices energy at its assumptions block's 0.065 $/kWh.
+        QVERIFY2(text.contains("site-iowa:") && text.contains("$0.0650 per kWh") &&
+                     text.contains("(design assumption)"),
+                 "PDF lacks the energy basis by site");
         // Every page renders.
         const QString prefix = path("png/page");
         QDir().mkpath(path("png"));
         const auto png = run("pdftoppm", {"-r", "50", "-png", pdf, prefix});
         QVERIFY2(png.code == 0, qPrintable(png.err));
         QCOMPARE(static_cast<int>(QDir(path("png")).entryList({"page*.png"}, QDir::Files).size()), pages);
+    }
+
+    // Issue 12: the PDF priced energy at the tariff assumption although each site of two-site-wan sets its
+    // own (0.08 and 0.07 $/kWh); the report now states each site's tariff and where it came from, and an
+    // overridden assumption is marked.
+    void pdfEnergyBasisUsesSiteTariffs() {
+        const QString pdf = path("two-site.pdf");
+        const auto r = run(CTWIN_CLI_PATH,
+                           {"report", QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/two-site-wan.json"),
+                            "--pdf", pdf, "--samples", "0", "--set", "assumptions.wacc=0.1"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto t = run("pdftotext", {"-layout", pdf, "-"});
+        const QString text = QString::fromUtf8(t.out);
+        for (const char* s : {"site-wi:", "$0.0800 per kWh", "site-atl:", "$0.0700 per kWh", "(site field)",
+                              "(overridden)", "(not used)", "sites.site-wi.electricity_usd_per_kwh"})
+            QVERIFY2(text.contains(s), s);
     }
 
     void xlsxHasSheetsValuesAndLiveFormulas() {
@@ -226,8 +247,8 @@ private slots:
         QStringList names;
         for (auto it = sheetName.globalMatch(workbook); it.hasNext();)
             names << it.next().captured(1);
-        QCOMPARE(names, QStringList({"Summary", "Capex", "Depreciation", "Cash flow", "Assumptions", "Rules",
-                                     "Sensitivity", "Uncertainty"}));
+        QCOMPARE(names, QStringList({"Summary", "Capex", "Depreciation", "Cash flow", "Assumptions", "Energy",
+                                     "Rules", "Sensitivity", "Uncertainty"}));
         // Summary: the GPU count as a number; capex total as a formula linked to the Capex sheet, cached
         // value.
         const QString summary = part("xl/worksheets/sheet1.xml");
@@ -247,9 +268,18 @@ private slots:
         const QString cash = part("xl/worksheets/sheet4.xml");
         QVERIFY(cash.contains("<f>C14-D14-G14-B14</f>"));
         QVERIFY(cash.contains("<f>NPV($B$10,H14:H18)+H13</f>"));
+        // Energy (issue 12): the site's MWh x the tariff used; the Llama 3 site has no tariff of its own, so
+        // its tariff cell is the electricity assumption's cell (the design's 0.065), and the cash flow's
+        // energy driver is the Energy sheet's total.
+        const QString energy = part("xl/worksheets/sheet6.xml");
+        QVERIFY2(energy.contains("<f>Assumptions!$B$"), qPrintable(energy.left(2000)));
+        QVERIFY(energy.contains("<f>B2*1000*C2</f>"));
+        QVERIFY(energy.contains("<f>SUM(E2:E2)</f>"));
+        QVERIFY(cash.contains("<f>Energy!$E$3</f>"));
         const QString strings = part("xl/sharedStrings.xml");
         for (const char* s :
-             {"Accelerators and compute", "electricity_usd_per_kwh", "missing_spares", "utilization"})
+             {"Accelerators and compute", "electricity_usd_per_kwh", "missing_spares", "utilization",
+              "Set by", "design assumption (sites.site-iowa.electricity_usd_per_kwh)"})
             QVERIFY2(strings.contains(s), s);
     }
 

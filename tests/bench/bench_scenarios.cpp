@@ -21,7 +21,7 @@ const model::Project& neocloud() {
     static const model::Project p = [] {
         auto q = test_support::reference("neocloud-100k-gb200");
         for (auto& s : q.sites)
-            s.electricityUsdPerKwh = 0;
+            s.electricityUsdPerKwh.reset();
         return q;
     }();
     return p;

@@ -321,6 +321,34 @@ private slots:
                 window().inspector()->errorText().contains("Power capacity"));
     }
 
+    // Issue 12: an absent optional field shows the value the engine used and where it came from; typing a
+    // value overrides it, emptying the field goes back to the default (null), both undoable.
+    void inspectorShowsDefaultsOfAbsentFields() {
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        const auto& p = window().document().project();
+        QVERIFY(!p.sites.front().electricityUsdPerKwh.has_value());
+        window().select({QString::fromStdString(p.sites.front().id)});
+        QTRY_VERIFY(!window().evaluationPending());
+        auto* tariff = qobject_cast<QLineEdit*>(window().inspector()->editor("electricity_usd_per_kwh"));
+        QVERIFY(tariff);
+        QCOMPARE(tariff->text(), QString());
+        // The Llama 3 design sets 0.065 $/kWh in its assumptions block.
+        QVERIFY2(tariff->placeholderText().startsWith("default (0.065") &&
+                     tariff->placeholderText().endsWith("from the design's assumptions)"),
+                 qPrintable(tariff->placeholderText()));
+        tariff->setText("0.05");
+        tariff->setModified(true);
+        emit tariff->editingFinished();
+        QCOMPARE(p.sites.front().electricityUsdPerKwh.value_or(-1), 0.05);
+        tariff = qobject_cast<QLineEdit*>(window().inspector()->editor("electricity_usd_per_kwh"));
+        tariff->setText("");
+        tariff->setModified(true);
+        emit tariff->editingFinished();
+        QVERIFY(!p.sites.front().electricityUsdPerKwh.has_value());
+        window().undoStack().undo();
+        QCOMPARE(p.sites.front().electricityUsdPerKwh.value_or(-1), 0.05);
+    }
+
     void asksBeforeClosingUnsavedWork() {
         const QString path = m_tmp.path() + "/prompt.ctwin";
         window().newDesign();

@@ -351,6 +351,26 @@ private slots:
         QVERIFY2(error.contains("no such figure"), qPrintable(error));
     }
 
+    // Issue 12: on a design whose sites all set their own tariff the electricity assumption is read by
+    // nothing, so the sweep view does not offer it; its first axis is every site's tariff (sites.*), the
+    // same override path as `sweep --vary`, and a value outside the field's bounds is refused inline.
+    void sweepOffersWhatTheEvaluationReads() {
+        const auto wan = ctwin::store::loadDesign((kRef + "/two-site-wan.json").toStdString(), &m_catalog);
+        SweepView view;
+        view.setSource([&]() -> const ctwin::model::Project& { return wan; }, m_catalog, m_defaults);
+        QCOMPARE(view.axisKey(0)->currentData().toString(),
+                 QStringLiteral("sites.*.electricity_usd_per_kwh"));
+        QVERIFY(view.axisKey(0)->findData(QStringLiteral("assumptions.electricity_usd_per_kwh")) < 0);
+        QVERIFY(view.axisKey(0)->findData(QStringLiteral("sites.site-wi.electricity_usd_per_kwh")) >= 0);
+        // sites.* spans the lowest low (0.07 x 0.04/0.07 = 0.04) to the highest high (0.08 x 0.10/0.07).
+        QCOMPARE(view.axisLow(0)->text(), fmt::inputValue(0.07 * 0.04 / 0.07));
+        QCOMPARE(view.axisHigh(0)->text(), fmt::inputValue(0.08 * 0.10 / 0.07));
+        QVERIFY(view.setAxis(0, "sites.*.electricity_usd_per_kwh", 0.05, 20.0, 3));
+        QVERIFY(view.setAxis(1, "", 0, 0, 0));
+        QVERIFY(!view.run());
+        QVERIFY2(view.message().contains("outside the accepted range [0, 10]"), qPrintable(view.message()));
+    }
+
     void sweep2dMatchesTheEngine() {
         SweepView* view = m_controller->openSweep();
         QVERIFY(view);

@@ -202,15 +202,14 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source) {
         } else {
             // Without an evaluation: the stored route length, else great-circle x route factor (SPEC §3).
             const double gc = cost::greatCircleDistance(a->latDeg, a->lonDeg, b->latDeg, b->lonDeg).value();
-            const double route = l.routeLength.value() > 0 ? l.routeLength.value()
-                                                           : gc * (l.routeFactor > 0 ? l.routeFactor : 1.0);
+            const double route = l.routeLength ? l.routeLength->value() : gc * l.routeFactor.value_or(1.0);
             m.routeKm = route / 1e3;
             // Light in fiber: 4.9 us/km (cost::kFiberDelaySecondsPerMeter, REFERENCES.md Network).
             m.latencyMs = route * cost::kFiberDelaySecondsPerMeter * 1e3;
             m.capacityTbps = l.capacityBitPerS / 1e12;
             estimated = true;
         }
-        m.budgetMs = l.latencyBudget.value() * 1e3;
+        m.budgetMs = l.latencyBudget ? l.latencyBudget->value() * 1e3 : 0.0;
         m.overBudget = m.budgetMs > 0 && m.latencyMs > m.budgetMs;
         m.color = m.overBudget ? kWarningColor : kLinkColor;
         if (a == b || (a->position[0] == b->position[0] && a->position[1] == b->position[1])) {
