@@ -163,7 +163,7 @@ QString DocumentEditor::addDefaultTrainingJob(QString* newId) {
                     {"active_params", params},
                     {"tokens", 15e12},
                     {"precision", "bf16"},
-                    {"mfu", 0.0},
+                    {"mfu", nullptr}, // absent: assumptions.mfu
                     {"gpus", gpus},
                     {"tp", tp},
                     {"pp", 1},

@@ -173,7 +173,7 @@ private slots:
         QCOMPARE(p.sites.size(), size_t(2));
         const QString site2 = QString::fromStdString(p.sites[1].id);
         QCOMPARE(p.sites[1].latDeg, 42.7);
-        QCOMPARE(p.sites[1].electricityUsdPerKwh, 0.065);
+        QCOMPARE(p.sites[1].electricityUsdPerKwh.value_or(-1.0), 0.065);
 
         const QString b2 = add(EntityKind::Building, {site2},
                                {{"name", "Mount Pleasant 1"}, {"power_capacity_w", "40"}, {"depth_m", "60"}});

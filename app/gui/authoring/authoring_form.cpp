@@ -68,6 +68,19 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
         *unit = QObject::tr("h/yr");
 }
 
+/// What an empty optional field means, shown in the empty editor.
+QString optionalPlaceholder(const std::string& key) {
+    if (key == "electricity_usd_per_kwh") return QObject::tr("empty: the design's electricity price assumption");
+    if (key == "pue_pinned") return QObject::tr("empty: PUE computed from the design");
+    if (key == "shell_cost_usd") return QObject::tr("empty: building shell $/W assumption x capacity");
+    if (key == "route_length_m") return QObject::tr("empty: great-circle distance x route factor");
+    if (key == "route_factor") return QObject::tr("empty: the route factor assumption");
+    if (key == "mfu") return QObject::tr("empty: the MFU assumption");
+    if (key == "active_params") return QObject::tr("empty: dense model (all parameters active)");
+    if (key == "latency_budget_s") return QObject::tr("empty: no latency budget");
+    return QObject::tr("empty: default");
+}
+
 QString shownNumber(double v) {
     QString s = QLocale::c().toString(v, 'g', 10);
     return s;
@@ -85,10 +98,10 @@ QString authoringLabel(const std::string& key) {
                                                                   {"pp", "Pipeline parallel (PP)"},
                                                                   {"dp", "Data parallel (DP)"},
                                                                   {"ep", "Expert parallel (EP)"},
-                                                                  {"mfu", "MFU (0 = assumption)"},
+                                                                  {"mfu", "MFU"},
                                                                   {"kv_heads", "KV heads"},
                                                                   {"kv_offload", "KV offload"},
-                                                                  {"pue_pinned", "PUE (0 = computed)"},
+                                                                  {"pue_pinned", "Pinned PUE"},
                                                                   {"x_m", "X"},
                                                                   {"y_m", "Y"},
                                                                   {"switch", "Switch"},
@@ -199,6 +212,9 @@ void AuthoringForm::addField(const std::string& key, const ojson& initial) {
     case Type::Text:
     case Type::Json: {
         auto* line = new QLineEdit;
+        // An optional field left empty is absent: the engine resolves it (schema 2, no sentinel zeros).
+        if (f.spec.optional && f.spec.type == Type::Number)
+            line->setPlaceholderText(optionalPlaceholder(key));
         if (initial.is_number())
             line->setText(shownNumber(initial.get<double>() / f.scale));
         else if (initial.is_string())
@@ -375,7 +391,11 @@ std::optional<ojson> AuthoringForm::collect(QString* error, QWidget** bad) const
                 t.remove(QLatin1Char(',')).remove(QLatin1Char(' '));
                 bool ok = false;
                 const double shown = QLocale::c().toDouble(t, &ok);
-                if (text.isEmpty()) return fail(f, tr("enter a number"));
+                if (text.isEmpty()) {
+                    if (!f.spec.optional) return fail(f, tr("enter a number"));
+                    out[f.key] = nullptr; // absent: resolved from the assumptions or computed
+                    continue;
+                }
                 if (!ok || !std::isfinite(shown)) return fail(f, tr("'%1' is not a number").arg(text));
                 const double si = shown * f.scale;
                 const auto& b = f.spec.bounds;

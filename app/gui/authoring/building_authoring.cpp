@@ -37,11 +37,12 @@ public:
         form.addField("width_m", 42.0);
         form.addField("depth_m", 32.0);
         form.addField("height_m", 12.0);
-        form.addField("pue_pinned", 0.0);
-        form.addField("shell_cost_usd", 0.0);
+        form.addField("pue_pinned", nullptr);
+        form.addField("shell_cost_usd", nullptr);
         form.addNote(
-            QObject::tr("Power capacity is the utility (facility) power of the building. A shell cost "
-                        "of 0 is derived from the building shell assumption."));
+            QObject::tr("Power capacity is the utility (facility) power of the building. Leave the shell "
+                        "cost empty to derive it from the building shell assumption, and the PUE empty to "
+                        "compute it."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext& ctx) const override {

@@ -44,12 +44,12 @@ public:
         for (const auto* item : ctx.catalog.byCategory("wan"))
             if (item->kind == "optic" && optic.empty()) optic = item->id;
         form.addField("optic", optic);
-        form.addField("route_factor", 1.5);
-        form.addField("route_length_m", 0.0);
+        form.addField("route_factor", nullptr);
+        form.addField("route_length_m", nullptr);
         form.addField("fiber_lease_usd_per_m_year", 0.0);
-        form.addField("latency_budget_s", 0.0);
+        form.addField("latency_budget_s", nullptr);
         form.addNote(
-            QObject::tr("A route length of 0 uses the route factor times the great-circle distance."));
+            QObject::tr("An empty route length uses the route factor times the great-circle distance."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {

@@ -41,10 +41,10 @@ public:
         form.addField("name", nextName(doc, kind(), "Site"));
         form.addField("lat_deg", 0.0);
         form.addField("lon_deg", 0.0);
-        form.addField("electricity_usd_per_kwh", 0.0);
+        form.addField("electricity_usd_per_kwh", nullptr);
         form.addField("free_cooling_hours_per_year", 0.0);
         form.addField("land_cost_usd", 0.0);
-        form.addNote(QObject::tr("A tariff of 0 uses the design's electricity price assumption."));
+        form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption."));
         QObject::connect(places, &QComboBox::currentIndexChanged, &form, [&form, places](int i) {
             const QStringList latLon = places->itemData(i).toStringList();
             if (latLon.size() != 2) return;

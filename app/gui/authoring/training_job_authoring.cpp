@@ -25,7 +25,7 @@ public:
         form.addField("active_params", 405e9);
         form.addField("tokens", 15e12);
         form.addField("precision", "bf16");
-        form.addField("mfu", 0.0);
+        form.addField("mfu", nullptr);
         const double gpus = designGpus(ctx);
         form.addField("gpus", gpus);
         form.addField("tp", 8);
@@ -49,7 +49,7 @@ public:
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
         if (e["model_params"].get<double>() <= 0)
             return QObject::tr("The model needs a parameter count above 0");
-        if (e["active_params"].get<double>() > e["model_params"].get<double>())
+        if (e["active_params"].is_number() && e["active_params"].get<double>() > e["model_params"].get<double>())
             return QObject::tr("Active parameters cannot exceed the model's parameters");
         if (e["tokens"].get<double>() <= 0) return QObject::tr("The job needs a token budget above 0");
         if (e["gpus"].get<double>() <= 0)
