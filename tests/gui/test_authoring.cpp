@@ -7,6 +7,7 @@
 #include "design_json.h"
 #include "evaluate.h"
 #include "floor_plan_scene.h"
+#include "floor_plan_view.h"
 #include "gui/authoring/authoring_actions.h"
 #include "gui/authoring/authoring_form.h"
 #include "gui/document_editor.h"
@@ -289,6 +290,7 @@ private slots:
         QVERIFY(w().dashboard()->tile("cost_per_m_tokens")->value() != QStringLiteral("—"));
         const QString fullCost = w().dashboard()->tile("cost_per_gpu_hour")->value();
         w().select({hall2});
+        w().floorView()->fitAll();
         shot(&w(), "04-window-authored-design");
 
         // Save; undo everything back to File > New, redo everything back.
