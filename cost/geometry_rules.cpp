@@ -32,21 +32,38 @@ template <class E> const std::string& nameOf(const E& e) {
     return e.name.empty() ? e.id : e.name;
 }
 
-/// How far a box sticks out of the parent's [0, w] x [0, d], and past which edge. Zero when inside.
+/// How far a box sticks out of the parent's [0, w] x [0, d], and past which edge. Zero when inside. Plain
+/// numbers: this runs for every rack on every evaluation, the words only for a finding.
 struct Overhang {
+    enum Edge { Left, Right, Top, Bottom };
     double by = 0.0;
-    std::string edge;
+    Edge edge = Left;
+    double w = 0.0, d = 0.0;
+    std::string where() const {
+        switch (edge) {
+        case Left:
+            return "x < 0";
+        case Right:
+            return "beyond its " + metres(w) + " width";
+        case Top:
+            return "y < 0";
+        case Bottom:
+            return "beyond its " + metres(d) + " depth";
+        }
+        return {};
+    }
 };
 
 Overhang overhang(const Box& b, double w, double d) {
     Overhang o;
-    const auto consider = [&](double v, std::string edge) {
-        if (v > o.by) o = {v, std::move(edge)};
+    o.w = w, o.d = d;
+    const auto consider = [&](double v, Overhang::Edge edge) {
+        if (v > o.by) o.by = v, o.edge = edge;
     };
-    consider(-b.x0, "x < 0");
-    consider(b.x1 - w, "beyond its " + metres(w) + " width");
-    consider(-b.y0, "y < 0");
-    consider(b.y1 - d, "beyond its " + metres(d) + " depth");
+    consider(-b.x0, Overhang::Left);
+    consider(b.x1 - w, Overhang::Right);
+    consider(-b.y0, Overhang::Top);
+    consider(b.y1 - d, Overhang::Bottom);
     return o;
 }
 
@@ -222,7 +239,7 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
         if (o.by > kTolerance)
             findings.add("hall_outside_building", h.id,
                          "Hall " + nameOf(h) + " sticks out of building " + nameOf(bld) + " by " +
-                             metres(o.by) + " (" + o.edge + ")");
+                             metres(o.by) + " (" + o.where() + ")");
     }
 
     // Racks inside their halls; collect footprints per hall for the overlap check.
@@ -248,7 +265,7 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
         if (o.by > kTolerance)
             findings.add("rack_outside_hall", r.id,
                          "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
-                             " (" + o.edge + ")");
+                             " (" + o.where() + ")");
         perHall[lastHall].push_back({box, i});
     }
     for (size_t h = 0; h < p.halls.size(); ++h)
@@ -268,7 +285,7 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
                 findings.add("cdu_outside_hall", l.id,
                              "CDU " + std::to_string(i + 1) + " of loop " + nameOf(l) +
                                  " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
-                                 o.edge + ")");
+                                 o.where() + ")");
         }
     }
 }

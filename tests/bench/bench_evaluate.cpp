@@ -103,6 +103,7 @@ void BM_GeometryRules14kRacks(benchmark::State& state) {
     const auto p = millionGpuDesign();
     for (auto _ : state) benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
+    state.counters["findings"] = static_cast<double>(cost::geometryRules(p, catalog()).size());
 }
 BENCHMARK(BM_GeometryRules14kRacks)->Unit(benchmark::kMillisecond);
 
