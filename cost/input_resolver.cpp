@@ -197,7 +197,7 @@ InputOverride parseInputOverride(const std::string& text, const std::string& ori
     if (value.empty() || *end != '\0' || !std::isfinite(v))
         throw InputError(InputLocation{origin, "override", path, "", ""},
                          "'" + value + "' is not a finite number");
-    return InputOverride{path, v};
+    return InputOverride{path, v, origin};
 }
 
 void checkInputOverride(const model::Project& p, const model::AssumptionSet& assumptions,
@@ -272,13 +272,13 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
     model::AssumptionSet merged = model::mergeAssumptions(defaults, project.assumptions);
     for (size_t i = 0; i < overrides.size(); ++i) {
         const auto& o = overrides[i];
-        checkInputOverride(project, merged, o);
+        checkInputOverride(project, merged, o, o.origin);
         if (o.path.rfind(kAssumptionPrefix, 0) == 0) {
             overrideAssumption(merged, o.path, o.value);
             m_assumptionOverrides[o.path.substr(kAssumptionPrefix.size())] = o.value;
             continue;
         }
-        const EntityPath ep = splitEntityPath(o.path, InputLocation{"override", "override", o.path, "", ""});
+        const EntityPath ep = splitEntityPath(o.path, InputLocation{o.origin, "override", o.path, "", ""});
         if (isResolvedField(ep.collection, ep.field)) {
             m_entityOverrides.push_back(EntityValue{ep.collection, ep.id, ep.field, o.value, i});
             continue;
@@ -448,7 +448,7 @@ std::vector<ResolvedInput> InputResolver::inputs() const {
 void InputResolver::requireOverridesUsed() const {
     for (size_t i = 0; i < m_overrides.size(); ++i) {
         const auto& o = m_overrides[i];
-        const InputLocation where{"override", "override", o.path, "", ""};
+        const InputLocation where{o.origin, "override", o.path, "", ""};
         if (o.path.rfind(kAssumptionPrefix, 0) == 0) {
             const std::string key = o.path.substr(kAssumptionPrefix.size());
             if (m_assumptions.wasRead(key)) continue;

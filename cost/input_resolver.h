@@ -52,6 +52,8 @@ struct ResolvedInput {
 struct InputOverride {
     std::string path;
     double value = 0.0;
+    /// Where it came from, for messages: "--set", "sweep", "tornado"...
+    std::string origin = "override";
 };
 using InputOverrides = std::vector<InputOverride>;
 

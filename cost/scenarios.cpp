@@ -535,7 +535,7 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
         const model::AssumptionSet merged = model::mergeAssumptions(ev.defaults(), ev.project().assumptions);
         checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.low}, "sweep");
         checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.high}, "sweep");
-        ev.requireUsed({InputOverride{ax.key, ax.low}});
+        ev.requireUsed({InputOverride{ax.key, ax.low, "sweep"}});
         keys.push_back(ax.key);
     }
     const Results& base = ev.base();
