@@ -46,6 +46,8 @@ def load_catalog():
     return items
 
 
+with open(os.path.join(HERE, "..", "assumptions.json"), encoding="utf-8") as _fh:
+    DEFAULT_ASSUMPTIONS = json.load(_fh)["assumptions"]
 CAT = load_catalog()
 
 
@@ -163,7 +165,7 @@ def check_design(path, expect=None):
 
     if list(d.keys()) != TOP_KEYS:
         fail("top-level keys %s" % list(d.keys()))
-    if d["format"] != "clustertwin-design" or d["schema_version"] != 1:
+    if d["format"] != "clustertwin-design" or d["schema_version"] != 2:
         fail("format/schema_version")
     if list(d["project"].keys()) != FIELDS["project"]:
         fail("project fields")
@@ -389,9 +391,14 @@ def check_design(path, expect=None):
                 s = by["sites"][by["buildings"][x]["site"]]
             return s["lat_deg"], s["lon_deg"]
         gc = haversine_m(*ll(l["from"]), *ll(l["to"]))
-        route = l["route_length_m"] or gc * l["route_factor"]
+        # Schema 2: absent (null) route length = great circle x route factor (the link's, else the
+        # design's or shipped route_factor assumption); absent latency budget = no budget.
+        factor = l["route_factor"]
+        if factor is None:
+            factor = d["assumptions"].get("route_factor", DEFAULT_ASSUMPTIONS["route_factor"])["base"]
+        route = l["route_length_m"] if l["route_length_m"] is not None else gc * factor
         lat = route / 1000 * 4.9e-6
-        if lat > l["latency_budget_s"]:
+        if l["latency_budget_s"] is not None and lat > l["latency_budget_s"]:
             fail("link %s: one-way latency %.1f ms > budget" % (l["id"], lat * 1e3))
         link_info.append((l["id"], gc, route, lat))
     if expect:

@@ -3,6 +3,7 @@
 // bill of materials (cost::deriveBillOfMaterials) of a copy of the design with the candidate fabric.
 #include "authoring_form.h"
 #include "bill_of_materials.h"
+#include "input_resolver.h"
 #include "design_json.h"
 #include "display_units.h"
 #include "gui/document_editor.h"
@@ -29,9 +30,8 @@ std::optional<Preview> preview(const ojson& entity, const AuthoringContext& ctx,
     try {
         model::Project copy = ctx.document.project();
         copy.fabrics.push_back(model::entityFromJson<model::Fabric>(entity, "new fabric"));
-        const auto bom = cost::deriveBillOfMaterials(
-            copy, ctx.catalog,
-            cost::AssumptionValues(model::mergeAssumptions(ctx.defaults, copy.assumptions)));
+        const cost::InputResolver inputs(copy, ctx.defaults);
+        const auto bom = cost::deriveBillOfMaterials(ctx.catalog, inputs);
         Preview out;
         const std::string id = entity.value("id", std::string());
         for (const auto& f : bom.fabrics)
