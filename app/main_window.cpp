@@ -669,27 +669,15 @@ bool MainWindow::newFromTarget() {
 }
 
 bool MainWindow::offerUntitledRecovery() {
-    for (const auto& r : Autosave::orphanedUntitled()) {
-        if (!m_prompts->askRestoreAutosave(this, tr("an untitled design"),
-                                           QLocale().toString(r.savedAt, QLocale::ShortFormat))) {
-            Autosave::remove(r);
-            continue;
-        }
-        try {
-            m_document.reset(store::loadDesign(r.autosavePath.toStdString(), &m_catalog));
-        } catch (const std::exception& e) {
-            m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
-            continue;
-        }
-        Autosave::remove(r);
-        afterLoad(QString(), true);
-        return true;
-    }
-    return false;
+    return offerRecovery(Autosave::orphanedUntitled());
 }
 
 bool MainWindow::offerStartupRecovery() {
-    for (const auto& r : Autosave::leftBehind()) {
+    return offerRecovery(Autosave::leftBehind());
+}
+
+bool MainWindow::offerRecovery(const QList<Autosave::Recovery>& candidates) {
+    for (const auto& r : candidates) {
         const QString name =
             r.documentPath.isEmpty() ? tr("an untitled design") : QFileInfo(r.documentPath).fileName();
         if (!m_prompts->askRestoreAutosave(this, name, QLocale().toString(r.savedAt, QLocale::ShortFormat))) {
@@ -703,7 +691,7 @@ bool MainWindow::offerStartupRecovery() {
             continue;
         }
         Autosave::remove(r);
-        afterLoad(r.documentPath, true); // unsaved: Save writes it to the file it came from
+        afterLoad(r.documentPath, true); // unsaved: Save writes it to the file it came from (if any)
         statusBar()->showMessage(tr("Restored unsaved changes of %1 from the autosave").arg(name), 5000);
         return true;
     }

@@ -3,6 +3,7 @@
 #include "document.h"
 #include "evaluate.h"
 #include "gui/app_settings.h"
+#include "gui/autosave.h"
 #include "report/finance_report.h"
 
 #include <QMainWindow>
@@ -36,7 +37,6 @@ namespace ctwin::app {
 class AnalysisController;
 class AssumptionsDock;
 class AuthoringActions;
-class Autosave;
 class DocumentEditor;
 class UncertaintyRunner;
 class UserPrompts;
@@ -127,6 +127,8 @@ private:
     void documentReset() override;
     /// Closes the tab at `index` when it is an analysis tab.
     void closeAnalysisTab(int index);
+    /// Offers each autosave in turn until the user restores one (start-up and untitled recovery share it).
+    bool offerRecovery(const QList<Autosave::Recovery>& candidates);
     /// The 3D campus and the site map are built the first time their tab is shown (a GL context and a
     /// 14,000-rack scene are not free) and rebuilt on show when the design changed while they were hidden.
     void refreshSpatialTab();

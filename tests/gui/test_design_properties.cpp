@@ -18,7 +18,6 @@
 #include "project_tree.h"
 #include "test_window.h"
 
-#include <optional>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -35,6 +34,7 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QtTest>
+#include <optional>
 #include <set>
 
 using ctwin::app::MainWindow;

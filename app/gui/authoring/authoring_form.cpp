@@ -70,7 +70,8 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
 
 /// What an empty optional field means, shown in the empty editor.
 QString optionalPlaceholder(const std::string& key) {
-    if (key == "electricity_usd_per_kwh") return QObject::tr("empty: the design's electricity price assumption");
+    if (key == "electricity_usd_per_kwh")
+        return QObject::tr("empty: the design's electricity price assumption");
     if (key == "pue_pinned") return QObject::tr("empty: PUE computed from the design");
     if (key == "shell_cost_usd") return QObject::tr("empty: building shell $/W assumption x capacity");
     if (key == "route_length_m") return QObject::tr("empty: great-circle distance x route factor");

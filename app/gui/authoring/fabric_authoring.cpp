@@ -3,10 +3,10 @@
 // bill of materials (cost::deriveBillOfMaterials) of a copy of the design with the candidate fabric.
 #include "authoring_form.h"
 #include "bill_of_materials.h"
-#include "input_resolver.h"
 #include "design_json.h"
 #include "display_units.h"
 #include "gui/document_editor.h"
+#include "input_resolver.h"
 
 #include <QLabel>
 #include <QTimer>

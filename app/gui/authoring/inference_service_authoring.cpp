@@ -45,7 +45,8 @@ public:
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
         if (e["model_params"].get<double>() <= 0)
             return QObject::tr("The model needs a parameter count above 0");
-        if (e["active_params"].is_number() && e["active_params"].get<double>() > e["model_params"].get<double>())
+        if (e["active_params"].is_number() &&
+            e["active_params"].get<double>() > e["model_params"].get<double>())
             return QObject::tr("Active parameters cannot exceed the model's parameters");
         if (e["gpus"].get<double>() <= 0)
             return QObject::tr("The service needs GPUs (place racks first, or type a count)");
