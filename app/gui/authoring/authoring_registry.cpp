@@ -97,6 +97,15 @@ std::string selectedOf(const AuthoringContext& ctx, model::EntityKind kind) {
     return {};
 }
 
+std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind) {
+    std::string id = selectedOf(ctx, kind);
+    if (id.empty())
+        ctx.document.project().withCollection(kind, [&](const auto& c) {
+            if (!c.empty()) id = c.front().id;
+        });
+    return id;
+}
+
 QStringList selectedRacks(const AuthoringContext& ctx) {
     QStringList racks;
     for (const QString& id : ctx.selection)

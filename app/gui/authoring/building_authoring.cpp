@@ -22,8 +22,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string site = selectedOf(ctx, model::EntityKind::Site);
-        if (site.empty() && !p.sites.empty()) site = p.sites.front().id;
+        std::string site = selectedOrFirst(ctx, model::EntityKind::Site);
         // Beside the site's last building, with a 10 m gap (roads, setbacks).
         double x = 0.0;
         for (const auto& b : p.buildings)

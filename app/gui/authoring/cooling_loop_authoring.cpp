@@ -75,8 +75,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string hall = selectedOf(ctx, model::EntityKind::DataHall);
-        if (hall.empty() && !p.halls.empty()) hall = p.halls.front().id;
+        std::string hall = selectedOrFirst(ctx, model::EntityKind::DataHall);
         std::string hallName = hall, cdu, plant;
         for (const auto& h : p.halls)
             if (h.id == hall) hallName = h.name;

@@ -23,8 +23,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string building = selectedOf(ctx, model::EntityKind::Building);
-        if (building.empty() && !p.buildings.empty()) building = p.buildings.front().id;
+        std::string building = selectedOrFirst(ctx, model::EntityKind::Building);
         double bw = 42.0, bd = 32.0, y = kWallM;
         for (const auto& b : p.buildings)
             if (b.id == building) bw = b.width.value(), bd = b.depth.value();

@@ -67,6 +67,9 @@ std::string uniqueId(const model::Document& doc, const std::string& base);
 std::string nextName(const model::Document& doc, model::EntityKind kind, const std::string& title);
 /// The selected entity of a kind, or the one a selected entity lies in (a rack's hall), else empty.
 std::string selectedOf(const AuthoringContext& ctx, model::EntityKind kind);
+/// selectedOf, else the first entity of the kind in the design (the default parent of a new entity), else
+/// empty.
+std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind);
 /// Selected rack ids.
 QStringList selectedRacks(const AuthoringContext& ctx);
 /// GPUs in the design's racks that are not spares (catalog `gpus` of each rack type).

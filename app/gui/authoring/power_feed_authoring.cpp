@@ -22,8 +22,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string building = selectedOf(ctx, model::EntityKind::Building);
-        if (building.empty() && !p.buildings.empty()) building = p.buildings.front().id;
+        std::string building = selectedOrFirst(ctx, model::EntityKind::Building);
         int n = 0;
         for (const auto& f : p.powerFeeds)
             n += f.building == building;

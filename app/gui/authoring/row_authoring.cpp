@@ -33,8 +33,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string hall = selectedOf(ctx, model::EntityKind::DataHall);
-        if (hall.empty() && !p.halls.empty()) hall = p.halls.front().id;
+        std::string hall = selectedOrFirst(ctx, model::EntityKind::DataHall);
         double x = 0.6, y = kAisleM;
         int n = 0;
         std::string lastType;

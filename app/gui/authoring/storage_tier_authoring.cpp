@@ -19,8 +19,7 @@ public:
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
-        std::string building = selectedOf(ctx, model::EntityKind::Building);
-        if (building.empty() && !p.buildings.empty()) building = p.buildings.front().id;
+        std::string building = selectedOrFirst(ctx, model::EntityKind::Building);
         std::string type;
         for (const auto* item : ctx.catalog.byCategory("storage"))
             if (type.empty() || item->kind == "parallel_fs") type = item->id;
