@@ -23,6 +23,45 @@ void collectExpanded(QTreeWidgetItem* item, QSet<QString>& out) {
     for (int i = 0; i < item->childCount(); ++i)
         collectExpanded(item->child(i), out);
 }
+/// The Details column of the grouped kinds (feeds ... services); other kinds have their own in showProject.
+QString detailsOf(const model::PowerFeed& f) {
+    return QStringLiteral("%1 MW").arg(f.capacity.value() / 1e6, 0, 'f', 1);
+}
+QString detailsOf(const model::CoolingLoop& l) {
+    return QStringLiteral("%1 x %2, %3").arg(l.cduCount).arg(qs(l.cduType), qs(l.redundancy));
+}
+QString detailsOf(const model::Fabric& f) {
+    return QStringLiteral("%1, %2 tiers, %3 planes").arg(qs(f.role)).arg(f.tiers).arg(f.planes);
+}
+QString detailsOf(const model::StorageTier& s) {
+    return QStringLiteral("%1 PB").arg(s.capacity.value() / 1e15, 0, 'f', 1);
+}
+QString detailsOf(const model::ScaleAcrossLink& l) {
+    return QStringLiteral("%1 Tb/s").arg(l.capacityBitPerS / 1e12, 0, 'f', 1);
+}
+QString detailsOf(const model::TrainingJob& j) {
+    return QStringLiteral("%1 GPUs").arg(j.gpus, 0, 'f', 0);
+}
+QString detailsOf(const model::InferenceService& s) {
+    return QStringLiteral("%1 GPUs").arg(s.gpus, 0, 'f', 0);
+}
+template <class E> QString detailsOf(const E&) {
+    return {};
+}
+
+/// The kinds listed flat under a group item, in tree order, with the group's title.
+const std::vector<std::pair<model::EntityKind, const char*>>& groupedKinds() {
+    using K = model::EntityKind;
+    static const std::vector<std::pair<K, const char*>> k = {
+        {K::PowerFeed, QT_TRANSLATE_NOOP("ProjectTree", "Power feeds")},
+        {K::CoolingLoop, QT_TRANSLATE_NOOP("ProjectTree", "Cooling loops")},
+        {K::Fabric, QT_TRANSLATE_NOOP("ProjectTree", "Fabrics")},
+        {K::StorageTier, QT_TRANSLATE_NOOP("ProjectTree", "Storage tiers")},
+        {K::ScaleAcrossLink, QT_TRANSLATE_NOOP("ProjectTree", "Scale-across links")},
+        {K::TrainingJob, QT_TRANSLATE_NOOP("ProjectTree", "Training jobs")},
+        {K::InferenceService, QT_TRANSLATE_NOOP("ProjectTree", "Inference services")}};
+    return k;
+}
 } // namespace
 
 ProjectTree::ProjectTree(QWidget* parent) : QTreeWidget(parent) {
@@ -96,15 +135,56 @@ void ProjectTree::selectIds(const QStringList& ids) {
 
 void ProjectTree::applyChanges(const model::Project& p, const model::ChangeSet& changes) {
     // Moves and assignments do not change the tree; adds, removes, renames and re-parenting do.
-    bool rebuild = changes.structural();
+    bool shownPropertyChanged = changes.projectInfoChanged;
     for (const auto& c : changes.entities)
         for (const auto& prop : c.properties)
             if (prop == "name" || prop == "row" || prop == "hall" || prop == "building" || prop == "site" ||
                 prop == "cdu_count" || prop == "cdu_type" || prop == "gpus" || prop == "power_capacity_w" ||
                 prop == "rack_type" || prop == "spare")
-                rebuild = true;
-    if (changes.projectInfoChanged) rebuild = true;
-    if (rebuild) showProject(p);
+                shownPropertyChanged = true;
+    if (!shownPropertyChanged && !changes.structural()) return;
+    if (!shownPropertyChanged && refillGroups(p, changes)) return;
+    showProject(p);
+}
+
+bool ProjectTree::refillGroups(const model::Project& p, const model::ChangeSet& changes) {
+    QSet<int> kinds;
+    for (const auto& c : changes.entities) {
+        if (c.type == model::ChangeType::Modified) continue; // no shown property changed (checked above)
+        if (!m_groups.contains(static_cast<int>(c.kind))) return false;
+        kinds.insert(static_cast<int>(c.kind));
+    }
+    const QStringList selected = selectedIds();
+    m_syncing = true;
+    for (const int kind : std::as_const(kinds))
+        fillGroup(m_groups.value(kind), static_cast<model::EntityKind>(kind), p);
+    for (const QString& id : selected)
+        if (auto* it = m_items.value(id)) it->setSelected(true);
+    m_syncing = false;
+    return true;
+}
+
+void ProjectTree::fillGroup(QTreeWidgetItem* group, model::EntityKind kind, const model::Project& p) {
+    for (QTreeWidgetItem* child : group->takeChildren()) {
+        m_items.remove(child->data(0, Qt::UserRole).toString());
+        delete child;
+    }
+    p.withCollection(kind, [&](const auto& collection) {
+        for (const auto& e : collection)
+            addItem(group, e.id, e.name, detailsOf(e));
+        group->setText(1, QString::number(collection.size()));
+    });
+}
+
+QTreeWidgetItem* ProjectTree::addItem(QTreeWidgetItem* parent, const std::string& id, const std::string& name,
+                                      const QString& details) {
+    auto* it = new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details});
+    it->setData(0, Qt::UserRole, qs(id));
+    it->setData(0, Qt::UserRole + 1, it->text(0)); // the name before an in-place rename
+    it->setFlags(it->flags() | Qt::ItemIsEditable);
+    it->setToolTip(0, qs(id));
+    m_items.insert(qs(id), it);
+    return it;
 }
 
 void ProjectTree::showProject(const model::Project& p) {
@@ -117,16 +197,9 @@ void ProjectTree::showProject(const model::Project& p) {
     setUpdatesEnabled(false);
     clear();
     m_items.clear();
+    m_groups.clear();
     auto item = [this](QTreeWidgetItem* parent, const std::string& id, const std::string& name,
-                       const QString& details) {
-        auto* it = new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details});
-        it->setData(0, Qt::UserRole, qs(id));
-        it->setData(0, Qt::UserRole + 1, it->text(0)); // the name before an in-place rename
-        it->setFlags(it->flags() | Qt::ItemIsEditable);
-        it->setToolTip(0, qs(id));
-        m_items.insert(qs(id), it);
-        return it;
-    };
+                       const QString& details) { return addItem(parent, id, name, details); };
     std::map<std::string, std::vector<const model::RackPlacement*>> racksPerRow;
     for (const auto& r : p.racks)
         racksPerRow[r.row].push_back(&r);
@@ -160,28 +233,12 @@ void ProjectTree::showProject(const model::Project& p) {
             }
         }
     }
-    auto group = [&](const QString& title, const auto& collection, auto details) {
-        auto* g = new QTreeWidgetItem(root, {title, QString::number(collection.size())});
+    for (const auto& [kind, title] : groupedKinds()) {
+        auto* g = new QTreeWidgetItem(root, {tr(title), QString()});
         g->setData(0, Qt::UserRole, QString());
-        for (const auto& e : collection)
-            item(g, e.id, e.name, details(e));
-    };
-    group(tr("Power feeds"), p.powerFeeds,
-          [](const auto& f) { return QStringLiteral("%1 MW").arg(f.capacity.value() / 1e6, 0, 'f', 1); });
-    group(tr("Cooling loops"), p.coolingLoops, [](const auto& l) {
-        return QStringLiteral("%1 x %2, %3").arg(l.cduCount).arg(qs(l.cduType), qs(l.redundancy));
-    });
-    group(tr("Fabrics"), p.fabrics, [](const auto& f) {
-        return QStringLiteral("%1, %2 tiers, %3 planes").arg(qs(f.role)).arg(f.tiers).arg(f.planes);
-    });
-    group(tr("Storage tiers"), p.storageTiers,
-          [](const auto& s) { return QStringLiteral("%1 PB").arg(s.capacity.value() / 1e15, 0, 'f', 1); });
-    group(tr("Scale-across links"), p.links,
-          [](const auto& l) { return QStringLiteral("%1 Tb/s").arg(l.capacityBitPerS / 1e12, 0, 'f', 1); });
-    group(tr("Training jobs"), p.trainingJobs,
-          [](const auto& j) { return QStringLiteral("%1 GPUs").arg(j.gpus, 0, 'f', 0); });
-    group(tr("Inference services"), p.inferenceServices,
-          [](const auto& s) { return QStringLiteral("%1 GPUs").arg(s.gpus, 0, 'f', 0); });
+        m_groups.insert(static_cast<int>(kind), g);
+        fillGroup(g, kind, p);
+    }
     if (firstTime || expanded.isEmpty()) {
         expandToDepth(2);
     } else {

@@ -33,7 +33,17 @@ signals:
     void entityActivated(const QString& id);
 
 private:
+    QTreeWidgetItem* addItem(QTreeWidgetItem* parent, const std::string& id, const std::string& name,
+                             const QString& details);
+    /// Adds and removals of feeds, loops, fabrics, storage, links and workloads only: refills their
+    /// groups instead of rebuilding the tree (a 5,000-rack campus rebuild costs tens of milliseconds).
+    /// False, with nothing changed, when the change set holds anything else.
+    bool refillGroups(const model::Project& project, const model::ChangeSet& changes);
+    void fillGroup(QTreeWidgetItem* group, model::EntityKind kind, const model::Project& project);
+
     QHash<QString, QTreeWidgetItem*> m_items;
+    /// The group item of each flat kind (power feeds ... inference services), by EntityKind.
+    QHash<int, QTreeWidgetItem*> m_groups;
     bool m_syncing = false;
 };
 
