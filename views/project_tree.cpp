@@ -144,7 +144,27 @@ void ProjectTree::applyChanges(const model::Project& p, const model::ChangeSet& 
                 shownPropertyChanged = true;
     if (!shownPropertyChanged && !changes.structural()) return;
     if (!shownPropertyChanged && refillGroups(p, changes)) return;
+    if (!changes.structural() && !changes.projectInfoChanged && renameInPlace(changes)) return;
     showProject(p);
+}
+
+bool ProjectTree::renameInPlace(const model::ChangeSet& changes) {
+    std::vector<std::pair<QTreeWidgetItem*, QString>> renamed;
+    for (const auto& c : changes.entities) {
+        for (const auto& prop : c.properties)
+            if (prop != "name") return false; // another shown property: rebuild
+        QTreeWidgetItem* it = m_items.value(qs(c.id));
+        if (!it || !c.after.is_object() || !c.after.contains("name")) return false;
+        const std::string name = c.after["name"].get<std::string>();
+        renamed.emplace_back(it, qs(name.empty() ? c.id : name));
+    }
+    m_syncing = true;
+    for (const auto& [it, text] : renamed) {
+        it->setText(0, text);
+        it->setData(0, Qt::UserRole + 1, text); // the name before the next in-place rename
+    }
+    m_syncing = false;
+    return true;
 }
 
 bool ProjectTree::refillGroups(const model::Project& p, const model::ChangeSet& changes) {
