@@ -141,6 +141,15 @@ void InspectorPanel::clearError() {
     m_error->hide();
 }
 
+void InspectorPanel::showEditResult(const model::Document& document, const QString& error) {
+    if (error.isEmpty()) {
+        clearError();
+        return;
+    }
+    showError(tr("Rejected: %1. The design is unchanged.").arg(error));
+    refresh(document);
+}
+
 void InspectorPanel::showSelection(const model::Document& doc, const QStringList& ids) {
     clearError();
     if (showDesign(doc, ids)) return;

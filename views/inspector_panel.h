@@ -34,6 +34,9 @@ public:
     void refresh(const model::Document& document);
     void showError(const QString& message);
     void clearError();
+    /// The outcome of a committed edit: an empty `error` clears the message; otherwise the reason shows and
+    /// the editors go back to the document's values (the inspector and the design form share this).
+    void showEditResult(const model::Document& document, const QString& error);
     /// Commits a field the user is still typing in (Ctrl+Z with the focus here commits, then undoes).
     void commitPending();
     /// The design's own form, shown when the project tree's top item (kDesignRootId) is selected.

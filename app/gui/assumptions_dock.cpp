@@ -52,12 +52,7 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
-        if (!error.isEmpty()) {
-            m_inspector->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
-            m_inspector->refresh(m_document);
-        } else {
-            m_inspector->clearError();
-        }
+        m_inspector->showEditResult(m_document, error);
     });
     m_document.addListener(this);
     refresh();

@@ -1,0 +1,270 @@
+// MainWindow's actions, menus and toolbars: what the window offers and the shortcuts it binds (split from
+// main_window.cpp, which keeps the document lifecycle, docks and change handling).
+#include "catalog_palette.h"
+#include "cdu_item.h"
+#include "data_paths.h"
+#include "design_file.h"
+#include "design_json.h"
+#include "design_root.h"
+#include "design_rules_panel.h"
+#include "floor_plan_scene.h"
+#include "floor_plan_view.h"
+#include "gui/analysis_controller.h"
+#include "gui/assumptions_dock.h"
+#include "gui/authoring/authoring_actions.h"
+#include "gui/autosave.h"
+#include "gui/dialog_prompts.h"
+#include "gui/document_editor.h"
+#include "gui/help_dialog.h"
+#include "gui/new_design_wizard.h"
+#include "gui/settings_dialog.h"
+#include "gui/theme.h"
+#include "gui/uncertainty_runner.h"
+#include "input_error.h"
+#include "inspector_panel.h"
+#include "main_window.h"
+#include "metrics_dashboard.h"
+#include "project_tree.h"
+#include "report/finance_report.h"
+#include "results_panel.h"
+#include "vtk_bridge/campus_view.h"
+#include "vtk_bridge/site_map_view.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScopeGuard>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QUndoView>
+#include <QVBoxLayout>
+
+namespace ctwin::app {
+
+using ojson = nlohmann::ordered_json;
+
+void MainWindow::buildActions() {
+    m_undoAction = m_undo->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setShortcuts(QKeySequence::Undo);
+    m_undoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    m_redoAction = m_undo->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setShortcuts(QKeySequence::Redo); // every binding: Ctrl+Shift+Z and Ctrl+Y
+    m_redoAction->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    // Ctrl+Z while typing in a field commits what was typed, then undoes (the field's own text undo would
+    // leave the design and the field disagreeing).
+    const auto commitThenUndo = [this](bool redo) {
+        m_assumptionsDock->commitPending();
+        redo ? m_undo->redo() : m_undo->undo();
+    };
+    for (QAction* a : {m_undoAction, m_redoAction}) {
+        QObject::disconnect(a, &QAction::triggered, m_undo, nullptr);
+        connect(a, &QAction::triggered, this,
+                [commitThenUndo, redo = a == m_redoAction] { commitThenUndo(redo); });
+    }
+    m_assumptionsDock->setUndoHandler(commitThenUndo);
+    m_saveAction = new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    connect(m_saveAction, &QAction::triggered, this, [this] { save(); });
+    m_deleteAction = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Delete"), this);
+    m_deleteAction->setShortcuts({QKeySequence::Delete, QKeySequence(Qt::Key_Backspace)});
+    m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_deleteAction, &QAction::triggered, this, &MainWindow::deleteSelection);
+    m_copyAction = new QAction(tr("&Copy racks"), this);
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_copyAction, &QAction::triggered, this, &MainWindow::copySelection);
+    m_pasteAction = new QAction(tr("&Paste racks"), this);
+    m_pasteAction->setShortcut(QKeySequence::Paste);
+    m_pasteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_pasteAction, &QAction::triggered, this, &MainWindow::pasteClipboard);
+    m_rotateAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Rotate 90°"), this);
+    m_rotateAction->setShortcut(QKeySequence(Qt::Key_R));
+    m_rotateAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_rotateAction, &QAction::triggered, this, [this] {
+        const QString error = m_editor->rotate(selectedRacks(), 90.0);
+        if (!error.isEmpty()) report(error);
+    });
+    m_fillRowAction = new QAction(style()->standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton),
+                                  tr("&Fill row"), this);
+    m_fillRowAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_fillRowAction->setToolTip(
+        tr("Fill the selected rack's row up to the wall (rack type: the row's own, or the "
+           "one picked in the catalog for an empty row)"));
+    connect(m_fillRowAction, &QAction::triggered, this, &MainWindow::fillRow);
+    // Shortcuts that only make sense on the plan act there, so typing in the inspector is never a delete.
+    m_floor->addActions({m_deleteAction, m_copyAction, m_pasteAction, m_rotateAction});
+    m_tree->addAction(m_deleteAction);
+    m_snapAction = new QAction(tr("Snap to &grid"), this);
+    m_snapAction->setCheckable(true);
+    m_snapAction->setChecked(true);
+    connect(m_snapAction, &QAction::toggled, this, [this](bool on) { m_scene->setSnapToGrid(on); });
+    m_colorModes = new QActionGroup(this);
+    const std::pair<QString, views::FloorPlanScene::ColorMode> modes[] = {
+        {tr("Colour by rack &type"), views::FloorPlanScene::ColorMode::RackType},
+        {tr("Colour by power &density"), views::FloorPlanScene::ColorMode::PowerDensity},
+        {tr("Colour by cooling &loop"), views::FloorPlanScene::ColorMode::CoolingLoop}};
+    for (const auto& [text, mode] : modes) {
+        auto* a = m_colorModes->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(mode == views::FloorPlanScene::ColorMode::RackType);
+        connect(a, &QAction::triggered, this, [this, m = mode] {
+            m_scene->setColorMode(m);
+            updateLegend();
+        });
+    }
+}
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* newAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("&New"),
+                                      QKeySequence::New, this, [this] {
+                                          if (maybeSave()) newDesign();
+                                      });
+    auto* fromReference = file->addMenu(tr("New from &reference"));
+    // The reference index names and summarises each design; fall back to the file list without it.
+    const QString refDir = QString::fromStdString(referenceDirectory());
+    QFile index(refDir + QStringLiteral("/index.json"));
+    if (index.open(QIODevice::ReadOnly)) {
+        for (const auto& v : QJsonDocument::fromJson(index.readAll()).array()) {
+            const QJsonObject o = v.toObject();
+            const QString path = refDir + QLatin1Char('/') + o.value(QStringLiteral("file")).toString();
+            auto* a =
+                fromReference->addAction(o.value(QStringLiteral("name")).toString(), this, [this, path] {
+                    if (maybeSave()) newFromReference(path);
+                });
+            a->setToolTip(o.value(QStringLiteral("summary")).toString());
+            a->setStatusTip(o.value(QStringLiteral("summary")).toString());
+        }
+        fromReference->setToolTipsVisible(true);
+    }
+    file->addAction(tr("New from &target..."), this, [this] {
+        if (maybeSave()) newFromTarget();
+    });
+    auto* openAction = file->addAction(
+        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), QKeySequence::Open, this, [this] {
+            const QString path =
+                m_prompts->openFileName(this, m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path());
+            if (!path.isEmpty()) openWithPrompt(path);
+        });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    // Ctrl+Shift+S on every platform (QKeySequence::SaveAs is empty on some, e.g. offscreen and KDE).
+    file->addAction(tr("Save &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                    [this] { saveAs(); });
+    file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
+    file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
+                    QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_undoAction);
+    edit->addAction(m_redoAction);
+    edit->addSeparator();
+    edit->addAction(m_copyAction);
+    edit->addAction(m_pasteAction);
+    edit->addAction(m_deleteAction);
+    edit->addSeparator();
+    edit->addAction(m_rotateAction);
+    edit->addAction(m_fillRowAction);
+    edit->addSeparator();
+    edit->addAction(tr("&Preferences..."), this, [this] {
+        SettingsDialog dialog(m_settings, this);
+        if (dialog.exec() == QDialog::Accepted) applySettings(dialog.settings());
+    });
+
+    m_authoring->populateInsertMenu(menuBar()->addMenu(tr("&Insert")));
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(tr("&Fit plan"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                          [this] { m_floor->fitAll(); });
+    m_viewMenu->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { m_floor->zoomBy(1.25); });
+    m_viewMenu->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { m_floor->zoomBy(0.8); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addActions(m_colorModes->actions());
+    m_viewMenu->addAction(m_snapAction);
+    m_viewMenu->addSeparator();
+    for (auto* d : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    auto* analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_analysis->populateMenu(analysis);
+    analysis->addSeparator();
+    analysis->addAction(tr("Close analysis &tab"), QKeySequence::Close, this,
+                        [this] { closeAnalysisTab(m_tabs->currentIndex()); });
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Manual"), QKeySequence::HelpContents, this, [this] { showManual(this); });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showShortcuts(this); });
+    help->addSeparator();
+    help->addAction(tr("&About ClusterTwin"), this, [this] {
+        QMessageBox::about(this, tr("About ClusterTwin"),
+                           tr("<b>ClusterTwin %1</b><p>Digital twin and TCO planner for AI clusters.</p>"
+                              "<p>Hover any figure to see its formula, inputs and sources.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(newAction);
+    bar->addAction(openAction);
+    bar->addAction(m_saveAction);
+    bar->addSeparator();
+    bar->addAction(m_undoAction);
+    bar->addAction(m_redoAction);
+    bar->addSeparator();
+    bar->addAction(m_deleteAction);
+    bar->addAction(m_rotateAction);
+    bar->addAction(m_fillRowAction);
+    bar->addSeparator();
+    auto* colour = new QComboBox(bar);
+    colour->addItems({tr("Rack type"), tr("Power density"), tr("Cooling loop")});
+    colour->setToolTip(tr("Colour racks by"));
+    connect(colour, &QComboBox::activated, this, [this](int i) { m_colorModes->actions().at(i)->trigger(); });
+    connect(m_colorModes, &QActionGroup::triggered, colour, [this, colour](QAction* a) {
+        colour->setCurrentIndex(static_cast<int>(m_colorModes->actions().indexOf(a)));
+    });
+    bar->addWidget(new QLabel(tr(" Colour: "), bar));
+    bar->addWidget(colour);
+    bar->addAction(m_snapAction);
+    addToolBarBreak();
+    auto* insertBar = addToolBar(tr("Insert"));
+    insertBar->setObjectName(QStringLiteral("insertToolBar"));
+    insertBar->addWidget(new QLabel(tr(" Add: "), insertBar));
+    m_authoring->populateToolBar(insertBar);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    for (const QString& path : std::as_const(m_settings.recentFiles))
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openWithPrompt(path); })
+            ->setToolTip(path);
+    m_recentMenu->setEnabled(!m_settings.recentFiles.isEmpty());
+}
+
+} // namespace ctwin::app
