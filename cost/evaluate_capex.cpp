@@ -1,0 +1,77 @@
+#include "evaluate_stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace ctwin::cost::detail {
+
+using namespace ctwin::units;
+using model::CatalogItem;
+
+void evaluateCapex(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    const model::Catalog& catalog = c.catalog;
+    const InputResolver& inputs = c.inputs;
+    const BillOfMaterials& bom = r.bom;
+    // ---- Capex (SPEC.md §4.4) ----
+    auto& cat = r.capex.byCategory;
+    for (const auto& k : kCapexCategories)
+        cat[k] = Money{};
+    for (const auto& line : bom.rackLines) {
+        const auto& t = catalog.at(line.catalogId);
+        const double scaleUp = t.kind == "compute" ? t.value("scale_up_network_price_usd") : 0.0;
+        cat["compute"] += line.quantity * (t.value("price_usd") - scaleUp) * usd;
+        cat["scale_up_network"] += line.quantity * scaleUp * usd;
+    }
+    for (const auto& f : bom.fabrics)
+        cat["scale_out_network"] += f.switchCost, cat["optics_cables"] += f.opticsCost;
+    cat["storage"] = bom.storageCost;
+    for (const auto& b : p.buildings) {
+        bool hasFeed = false;
+        for (const auto& f : p.powerFeeds) {
+            if (f.building != b.id) continue;
+            hasFeed = true;
+            for (const auto& g : f.chain)
+                cat["power"] += catalog.at(g).value("capex_usd_per_w") * f.capacity.value() * usd;
+        }
+        if (!hasFeed) // default A/B chain sized for the building's peak IT (2N: two full paths)
+            for (const char* g : {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"})
+                if (const auto* item = catalog.find(g))
+                    cat["power"] +=
+                        2.0 * item->value("capex_usd_per_w") * c.perBuilding[b.id].itPeak.value() * usd;
+        cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
+    }
+    for (const auto& s : p.sites)
+        cat["building"] += s.landCost;
+    for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i)
+        if (const auto* cdu = catalog.find(p.coolingLoops[i].cduType))
+            cat["cooling"] += bom.loops[i].cdusInstalled * cdu->value("price_usd") * usd;
+    cat["cooling"] += c.plantCapex;
+    for (const auto& l : bom.links)
+        cat["scale_across"] += l.capex;
+    cat["integration"] = a.get("integration_fraction") * (cat["compute"] + cat["scale_up_network"]);
+    for (const auto& [_, v] : cat)
+        r.capex.total += v;
+    r.capex.perGpu = bom.gpus > 0 ? r.capex.total / bom.gpus : Money{};
+    r.capex.perMw = r.power.itPeak.value() > 0 ? r.capex.total / toMw(r.power.itPeak) : Money{};
+}
+
+void addCapexFigures(EvalContext& c) {
+    Results& r = c.r;
+    const BillOfMaterials& bom = r.bom;
+    const auto& cat = r.capex.byCategory;
+    addFigure(r, "capex.total_usd", r.capex.total.value(), "USD", "Capex", "sum of the ten capex categories");
+    addFigure(r, "capex.per_gpu_usd", r.capex.perGpu.value(), "USD", "Capex per GPU", "capex / GPUs",
+              {{"gpus", bom.gpus}});
+    addFigure(r, "capex.per_mw_usd", r.capex.perMw.value(), "USD", "Capex per MW", "capex / peak IT MW",
+              {{"it_peak_mw", toMw(r.power.itPeak)}});
+    for (const auto& k : kCapexCategories)
+        addFigure(r, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
+    for (const auto& k : kCapexCategories)
+        addFigure(r, "capex.share." + k, r.capex.share(k), "", k + " share", "category / total");
+}
+
+} // namespace ctwin::cost::detail
