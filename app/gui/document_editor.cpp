@@ -1,4 +1,5 @@
 #include "document_editor.h"
+#include "cdu_layout.h"
 
 #include "catalog.h"
 #include "cdu_item.h"
@@ -208,8 +209,19 @@ QString DocumentEditor::setProperty(const QStringList& ids, const QString& field
     return run(
         label,
         [&](model::Transaction& t) {
-            for (const QString& id : ids)
+            for (const QString& id : ids) {
+                // A loop's CDU count and its CDUs on the plan stay one: the kept CDUs keep their place,
+                // added ones go to free floor (app/gui/cdu_layout.h), so the plan draws exactly cdu_count.
+                if (f == "cdu_count" && value.is_number_integer() && m_doc.catalog())
+                    if (const auto* loop = findById(m_doc.project().coolingLoops, id.toStdString())) {
+                        ojson cdus = ojson::array();
+                        for (const auto& c : resizedCduLayout(m_doc.project(), *m_doc.catalog(), *loop,
+                                                              value.get<int>()))
+                            cdus.push_back(ojson{{"x_m", c.xM}, {"y_m", c.yM}});
+                        t.setProperty(id.toStdString(), "cdus", cdus);
+                    }
                 t.setProperty(id.toStdString(), f, value);
+            }
         },
         mergeable ? QStringLiteral("set:%1:%2").arg(field, QString::fromStdString(joinIds(ids))) : QString());
 }

@@ -210,6 +210,24 @@ private slots:
             QCOMPARE(cduItemsOf(w(), loop), 6); // the plan draws exactly cdu_count CDUs
         }
         QCOMPARE(p.coolingLoops.back().cdus.size(), size_t(6));
+        {
+            // Editing cdu_count in the inspector adds or removes CDUs on the plan; kept ones stay put.
+            const auto before = p.coolingLoops.back().cdus;
+            QVERIFY(w().editor().setProperty({loops[1]}, "cdu_count", 8, false).isEmpty());
+            QCOMPARE(cduItemsOf(w(), loops[1]), 8);
+            QVERIFY(std::equal(before.begin(), before.end(), p.coolingLoops.back().cdus.begin()));
+            QVERIFY(w().editor().setProperty({loops[1]}, "cdu_count", 4, false).isEmpty());
+            QCOMPARE(cduItemsOf(w(), loops[1]), 4);
+            QVERIFY(std::equal(before.begin(), before.begin() + 4, p.coolingLoops.back().cdus.begin()));
+            // More CDUs than the free floor holds: refused, nothing changes.
+            const QString refused = w().editor().setProperty({loops[1]}, "cdu_count", 1000, false);
+            QVERIFY2(refused.contains("fit on the free floor"), qPrintable(refused));
+            QCOMPARE(p.coolingLoops.back().cduCount, 4);
+            w().undoStack().undo();
+            w().undoStack().undo();
+            QCOMPARE(cduItemsOf(w(), loops[1]), 6);
+            QVERIFY(p.coolingLoops.back().cdus == before);
+        }
 
         // Three rows per hall filled with GB200 NVL72 (26 racks from x = 3.6 m to the 19.2 m wall).
         for (const QString& hall : {hall2, hall3})

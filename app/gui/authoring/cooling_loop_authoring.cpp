@@ -2,67 +2,16 @@
 // temperature and ΔT, in a hall; exactly cdu_count CDUs are placed on free floor along the hall's walls,
 // and the selected racks can be put on the loop in the same step.
 #include "authoring_form.h"
+#include "gui/cdu_layout.h"
 #include "gui/document_editor.h"
 
 #include <QCheckBox>
-#include <QRectF>
-#include <algorithm>
-#include <cmath>
-#include <vector>
 
 namespace ctwin::app {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback) {
-    if (const auto* item = c.find(id))
-        if (const auto* v = item->find(field)) return v->base;
-    return fallback;
-}
-
-/// Free spots for `count` CDUs of `type` in a hall: columns from the left wall inwards, each filled top to
-/// bottom, skipping racks and CDUs already there. Fewer than `count` when the hall is full.
-std::vector<QPointF> freeCduSpots(const model::Project& p, const model::Catalog& catalog,
-                                  const std::string& hall, const std::string& type, int count) {
-    const model::DataHall* h = nullptr;
-    for (const auto& x : p.halls)
-        if (x.id == hall) h = &x;
-    std::vector<QPointF> out;
-    if (!h) return out;
-    const double w = catalogValue(catalog, type, "width_m", 1.2),
-                 d = catalogValue(catalog, type, "depth_m", 1.2);
-    std::vector<QRectF> taken;
-    std::vector<std::string> rows;
-    for (const auto& r : p.rows)
-        if (r.hall == hall) rows.push_back(r.id);
-    for (const auto& r : p.racks)
-        if (std::find(rows.begin(), rows.end(), r.row) != rows.end()) {
-            const double rw = catalogValue(catalog, r.rackType, "width_m", 0.6);
-            const double rd = catalogValue(catalog, r.rackType, "depth_m", 1.2);
-            const bool side = static_cast<long>(std::lround(r.rotationDeg / 90.0)) % 2 != 0;
-            taken.emplace_back(r.x.value(), r.y.value(), side ? rd : rw, side ? rw : rd);
-        }
-    for (const auto& l : p.coolingLoops)
-        if (l.hall == hall)
-            for (const auto& c : l.cdus)
-                taken.emplace_back(c.xM, c.yM, catalogValue(catalog, l.cduType, "width_m", 1.2),
-                                   catalogValue(catalog, l.cduType, "depth_m", 1.2));
-    const double gap = 0.6;
-    for (double x = gap; x + w <= h->width.value() && static_cast<int>(out.size()) < count; x += w + gap)
-        for (double y = gap; y + d <= h->depth.value() && static_cast<int>(out.size()) < count;
-             y += d + gap) {
-            const QRectF spot(x, y, w, d);
-            const QRectF inner = spot.adjusted(1e-3, 1e-3, -1e-3, -1e-3);
-            if (std::none_of(taken.begin(), taken.end(),
-                             [&](const QRectF& t) { return t.intersects(inner); })) {
-                out.emplace_back(x, y);
-                taken.push_back(spot.adjusted(0, 0, 0, 0));
-            }
-        }
-    return out;
-}
 
 class CoolingLoopAuthoring : public EntityAuthoring {
 public:
