@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         const QStringList args = QApplication::arguments();
         if (args.size() > 1) {
             if (!window.openFile(args.at(1))) window.newDesign();
+            window.noteLeftBehindAutosaves(); // other designs' unsaved changes: File > Recover
         } else if (!window.offerStartupRecovery()) {
             window.newFromReference(QString::fromStdString(ctwin::app::defaultReferenceDesign()));
         }

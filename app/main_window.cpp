@@ -469,6 +469,13 @@ bool MainWindow::offerStartupRecovery() {
     return offerRecovery(Autosave::leftBehind());
 }
 
+void MainWindow::noteLeftBehindAutosaves() {
+    const int n = static_cast<int>(Autosave::leftBehind().size());
+    if (n > 0)
+        statusBar()->showMessage(
+            tr("%n design(s) with unsaved changes from an earlier session: File > Recover unsaved designs", nullptr, n));
+}
+
 bool MainWindow::offerRecovery(const QList<Autosave::Recovery>& candidates) {
     for (const auto& r : candidates) {
         const QString name =

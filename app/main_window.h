@@ -78,6 +78,8 @@ public:
     /// At start-up: every autosave an earlier session left behind (untitled or of a saved file), newest
     /// first, until the user restores one. Returns true when one was restored.
     bool offerStartupRecovery();
+    /// Says in the status bar how many other designs' autosaves a gone session left (File > Recover).
+    void noteLeftBehindAutosaves();
 
     void setPrompts(std::unique_ptr<UserPrompts> prompts);
     void setAutosaveInterval(int seconds);

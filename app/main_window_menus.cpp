@@ -169,6 +169,18 @@ void MainWindow::buildMenus() {
             if (!path.isEmpty()) openWithPrompt(path);
         });
     m_recentMenu = file->addMenu(tr("Open &recent"));
+    // Autosaves another session left behind (a crash, a kill): offered at start-up without a file argument,
+    // and here at any time, e.g. after starting on a file.
+    auto* recover = file->addAction(tr("Re&cover unsaved designs..."), this, [this] {
+        if (Autosave::leftBehind().isEmpty()) {
+            statusBar()->showMessage(tr("No unsaved changes from another session are left to recover"), 5000);
+            return;
+        }
+        if (maybeSave()) offerStartupRecovery();
+    });
+    recover->setObjectName(QStringLiteral("recoverAction"));
+    connect(file, &QMenu::aboutToShow, recover,
+            [recover] { recover->setEnabled(!Autosave::leftBehind().isEmpty()); });
     file->addSeparator();
     file->addAction(m_saveAction);
     // Ctrl+Shift+S on every platform (QKeySequence::SaveAs is empty on some, e.g. offscreen and KDE).

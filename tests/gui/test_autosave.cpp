@@ -9,9 +9,11 @@
 #include "main_window.h"
 #include "scripted_prompts.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QProcess>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -159,6 +161,37 @@ private slots:
         QVERIFY(w.isModified());
         QVERIFY(w.filePath().isEmpty());
         QVERIFY(!QFile::exists(dir + "/untitled-999999.json"));
+    }
+
+    void leftBehindWorkIsRecoverableAfterOpeningAnotherFile() {
+        // Started on a file, the window says other unsaved work is left and File > Recover restores it.
+        const QString dir = ctwin::app::Autosave::directory();
+        QFile::copy(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/vera-rubin-504.json"),
+                    dir + "/untitled-999998.json");
+        QFile meta(dir + "/untitled-999998.json.meta");
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(R"({"path":"","pid":999998})");
+        meta.close();
+        MainWindow w(ctwin::app::loadDefaultCatalog(), ctwin::app::loadDefaultAssumptions());
+        auto prompts = std::make_unique<ScriptedPrompts>();
+        auto* answers = prompts.get();
+        answers->restore = true;
+        answers->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        w.setPrompts(std::move(prompts));
+        QVERIFY(w.openFile(m_design));
+        QCOMPARE(answers->restoreQuestions, 0); // the file's own autosave is gone; the other is not asked yet
+        w.noteLeftBehindAutosaves();
+        QVERIFY2(w.statusBar()->currentMessage().contains("File > Recover"),
+                 qPrintable(w.statusBar()->currentMessage()));
+        auto* recover = w.findChild<QAction*>(QStringLiteral("recoverAction"));
+        QVERIFY(recover);
+        recover->trigger();
+        QCOMPARE(answers->restoreQuestions, 1);
+        QCOMPARE(w.document().project().racks.size(), size_t(7));
+        QVERIFY(w.filePath().isEmpty()); // the untitled design, not the file opened first
+        QVERIFY(!QFile::exists(dir + "/untitled-999998.json"));
+        recover->trigger(); // nothing left: says so, changes nothing
+        QVERIFY(w.statusBar()->currentMessage().contains("No unsaved changes"));
     }
 };
 
