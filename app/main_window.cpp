@@ -473,7 +473,8 @@ void MainWindow::noteLeftBehindAutosaves() {
     const int n = static_cast<int>(Autosave::leftBehind().size());
     if (n > 0)
         statusBar()->showMessage(
-            tr("%n design(s) with unsaved changes from an earlier session: File > Recover unsaved designs", nullptr, n));
+            tr("%n design(s) with unsaved changes from an earlier session: File > Recover unsaved designs",
+               nullptr, n));
 }
 
 bool MainWindow::offerRecovery(const QList<Autosave::Recovery>& candidates) {

@@ -13,8 +13,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QProcess>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
