@@ -83,6 +83,7 @@ void FloorPlanScene::rebuild(const model::Project& p) {
     m_syncing = true;
     clear();
     m_halls.clear();
+    m_buildingItems.clear();
     m_buildingOrigins.clear();
     m_buildingRects.clear();
     m_rowHall.clear();
@@ -91,6 +92,26 @@ void FloorPlanScene::rebuild(const model::Project& p) {
     m_rackType.clear();
     m_racks.clear();
     m_cdus.clear();
+    layoutOutlines(p);
+    layoutCdus(p);
+    for (const auto& r : p.racks)
+        updateRack(r);
+    recolor();
+    updateSceneRect();
+    m_syncing = false;
+}
+
+QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
+    for (OutlineItem* item : std::as_const(m_buildingItems))
+        delete item;
+    m_buildingItems.clear();
+    QHash<QString, Hall> oldHalls;
+    oldHalls.swap(m_halls);
+    for (const Hall& h : std::as_const(oldHalls))
+        delete h.item;
+    m_buildingOrigins.clear();
+    m_buildingRects.clear();
+    m_rowHall.clear();
 
     const QColor buildingFill = m_dark ? QColor(0x33, 0x36, 0x3c) : QColor(0xe2, 0xe0, 0xda);
     const QColor hallFill = m_dark ? QColor(0x2a, 0x2d, 0x33) : QColor(0xfb, 0xfb, 0xf8);
@@ -116,9 +137,11 @@ void FloorPlanScene::rebuild(const model::Project& p) {
             auto* item = new OutlineItem(qs(b.id), r, qs(b.name.empty() ? b.id : b.name), buildingFill);
             item->setZValue(-2);
             addItem(item);
+            m_buildingItems.insert(qs(b.id), item);
         }
         siteX += (maxX - minX) + 100.0;
     }
+    QSet<QString> moved;
     for (const auto& h : p.halls) {
         Hall hall;
         hall.origin = m_buildingOrigins.value(qs(h.building)) + QPointF(h.x.value(), h.y.value());
@@ -128,6 +151,9 @@ void FloorPlanScene::rebuild(const model::Project& p) {
             new OutlineItem(qs(h.id), hall.rect, qs(h.name.empty() ? h.id : h.name), hallFill, hall.grid);
         hall.item->setZValue(-1);
         addItem(hall.item);
+        if (const auto old = oldHalls.constFind(qs(h.id));
+            old != oldHalls.constEnd() && old->origin != hall.origin)
+            moved.insert(qs(h.id));
         m_halls.insert(qs(h.id), hall);
     }
     for (const auto& r : p.rows) {
@@ -137,7 +163,16 @@ void FloorPlanScene::rebuild(const model::Project& p) {
             it->item->addRowLabel(it->origin + QPointF(r.x.value(), r.y.value()),
                                   qs(r.name.empty() ? r.id : r.name));
     }
+    return moved;
+}
+
+void FloorPlanScene::layoutCdus(const model::Project& p) {
+    for (FloorItem* item : std::as_const(m_cdus))
+        delete item;
+    m_cdus.clear();
+    m_loopIndex.clear();
     int loopNo = 0;
+    const QColor cdu = m_dark ? QColor(0x3f, 0xa7, 0xd6) : QColor(0x1f, 0x77, 0xb4);
     for (const auto& l : p.coolingLoops) {
         const QString loopId = qs(l.id);
         m_loopIndex.insert(loopId, loopNo++);
@@ -149,16 +184,23 @@ void FloorPlanScene::rebuild(const model::Project& p) {
             auto* item = new CduItem(loopId, static_cast<int>(i), qs(l.hall), fp);
             item->setPos(hall->origin + QPointF(l.cdus[i].xM, l.cdus[i].yM));
             item->setLabel(loopId);
+            item->setBrushColor(cdu);
             addItem(item);
             m_cdus.insert(item->entityId(), item);
         }
     }
-    for (const auto& r : p.racks)
-        updateRack(r);
-    recolor();
-    QRectF bounds = itemsBoundingRect();
+}
+
+void FloorPlanScene::updateSceneRect() {
+    // Racks and CDUs stand in halls, halls in buildings: the outlines bound the plan (no walk over every
+    // rack item, which itemsBoundingRect would do).
+    QRectF bounds;
+    for (const QRectF& r : std::as_const(m_buildingRects))
+        bounds |= r;
+    for (const Hall& h : std::as_const(m_halls))
+        bounds |= h.rect;
+    if (bounds.isNull()) bounds = itemsBoundingRect();
     setSceneRect(bounds.adjusted(-50, -50, 50, 50));
-    m_syncing = false;
 }
 
 void FloorPlanScene::updateRack(const model::RackPlacement& r) {
@@ -214,25 +256,50 @@ void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSe
         }
     });
     if (!drawn) return;
-    if (!racksOnly) {
-        showProject(p);
-        return;
-    }
+    using K = model::EntityKind;
+    const auto touches = [&](std::initializer_list<K> kinds) {
+        return std::any_of(changes.entities.begin(), changes.entities.end(), [&](const auto& c) {
+            return std::find(kinds.begin(), kinds.end(), c.kind) != kinds.end();
+        });
+    };
+    // Incremental (authoring on a 5,000-rack campus must not redraw every rack): racks removed or changed
+    // update their own items; outlines (buildings, halls, row labels) and CDUs, a few hundred items at most,
+    // are laid out again when their kinds change; racks and CDUs of a hall that moved follow it.
+    const bool layout = !racksOnly && touches({K::Site, K::Building, K::DataHall, K::Row});
+    const bool loops = !racksOnly && touches({K::CoolingLoop});
     m_syncing = true;
     bool selectionTouched = false;
     for (const auto& c : changes.entities) {
+        if (c.kind != K::RackPlacement || c.type != model::ChangeType::Removed) continue;
         const QString id = qs(c.id);
-        if (c.type == model::ChangeType::Removed) {
-            if (RackItem* item = m_racks.take(id)) {
-                selectionTouched |= item->isSelected();
-                delete item;
-            }
-            m_rackLoop.remove(id);
-            m_rackType.remove(id);
-        } else {
-            updateRack(model::entityFromJson<model::RackPlacement>(c.after, ""));
+        if (RackItem* item = m_racks.take(id)) {
+            selectionTouched |= item->isSelected();
+            delete item;
         }
+        m_rackLoop.remove(id);
+        m_rackType.remove(id);
     }
+    QSet<QString> movedHalls;
+    if (layout) movedHalls = layoutOutlines(p);
+    if (layout || loops) {
+        QStringList cdus;
+        for (auto it = m_cdus.cbegin(); it != m_cdus.cend(); ++it)
+            if (it.value()->isSelected()) cdus << it.key();
+        layoutCdus(p);
+        for (const QString& id : std::as_const(cdus))
+            if (FloorItem* item = m_cdus.value(id))
+                item->setSelected(true);
+            else
+                selectionTouched = true; // a selected CDU went with its loop
+    }
+    for (const auto& c : changes.entities)
+        if (c.kind == K::RackPlacement && c.type != model::ChangeType::Removed)
+            updateRack(model::entityFromJson<model::RackPlacement>(c.after, ""));
+    if (!movedHalls.isEmpty())
+        for (const auto& r : p.racks)
+            if (movedHalls.contains(m_rowHall.value(qs(r.row)))) updateRack(r);
+    if (loops && m_colorMode == ColorMode::CoolingLoop) recolor(); // loop colours follow the loop order
+    if (layout) updateSceneRect();
     m_syncing = false;
     if (selectionTouched) emit selectionChangedByUser(selectedIds());
 }

@@ -5,6 +5,7 @@
 
 #include <QGraphicsScene>
 #include <QHash>
+#include <QSet>
 #include <optional>
 #include <vector>
 
@@ -23,7 +24,8 @@ struct FloorMove {
 
 /// The campus floor plan to scale (1 scene unit = 1 m): sites side by side, buildings, halls with their
 /// grids, racks and CDUs. Reads the project, never edits it: moves, drops and deletes leave as signals
-/// (STYLE.md "Edits flow one way"). Rack edits update single items; other edits rebuild the scene.
+/// (STYLE.md "Edits flow one way"). Edits update the items they touch (applyChanges); only a new
+/// project rebuilds the scene.
 class FloorPlanScene : public QGraphicsScene {
     Q_OBJECT
 public:
@@ -90,6 +92,11 @@ private:
         OutlineItem* item = nullptr;
     };
     void rebuild(const model::Project& project);
+    /// Lays out building and hall outlines and row labels anew; returns the halls whose origin moved.
+    QSet<QString> layoutOutlines(const model::Project& project);
+    /// Lays out every loop's CDU items anew (and the loop order that colours racks by loop).
+    void layoutCdus(const model::Project& project);
+    void updateSceneRect();
     void updateRack(const model::RackPlacement& rack);
     QColor rackColor(const QString& rackType, const QString& loop) const;
     QRectF rackFootprint(const std::string& rackType, double rotationDeg) const;
@@ -104,6 +111,7 @@ private:
     bool m_dragging = false;
     QPointF m_lastMouse;
     QHash<QString, Hall> m_halls;
+    QHash<QString, OutlineItem*> m_buildingItems;
     QHash<QString, QPointF> m_buildingOrigins;
     QHash<QString, QRectF> m_buildingRects;
     QHash<QString, QString> m_rowHall;

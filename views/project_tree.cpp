@@ -6,6 +6,8 @@
 #include <QSet>
 #include <functional>
 #include <map>
+#include <type_traits>
+#include <unordered_map>
 
 namespace ctwin::views {
 
@@ -46,6 +48,45 @@ QString detailsOf(const model::InferenceService& s) {
     return QStringLiteral("%1 GPUs").arg(s.gpus, 0, 'f', 0);
 }
 template <class E> QString detailsOf(const E&) {
+    return {};
+}
+
+/// The layout kinds (sites -> buildings -> halls -> rows -> racks): the parent each sits under and its
+/// Details column.
+std::string layoutParent(const model::Site&) {
+    return {};
+}
+std::string layoutParent(const model::Building& b) {
+    return b.site;
+}
+std::string layoutParent(const model::DataHall& h) {
+    return h.building;
+}
+std::string layoutParent(const model::Row& r) {
+    return r.hall;
+}
+std::string layoutParent(const model::RackPlacement& r) {
+    return r.row;
+}
+template <class E> std::string layoutParent(const E&) {
+    return {};
+}
+QString layoutDetails(const model::Site& s) {
+    return QStringLiteral("%1°, %2°").arg(s.latDeg, 0, 'f', 3).arg(s.lonDeg, 0, 'f', 3);
+}
+QString layoutDetails(const model::Building& b) {
+    return QStringLiteral("%1 MW").arg(b.powerCapacity.value() / 1e6, 0, 'f', 1);
+}
+QString layoutDetails(const model::DataHall& h) {
+    return QStringLiteral("%1 x %2 m").arg(h.width.value(), 0, 'f', 0).arg(h.depth.value(), 0, 'f', 0);
+}
+QString rowDetails(size_t racks) {
+    return ProjectTree::tr("%n racks", nullptr, static_cast<int>(racks));
+}
+QString layoutDetails(const model::RackPlacement& r) {
+    return qs(r.rackType) + (r.spare ? ProjectTree::tr(", spare") : QString());
+}
+template <class E> QString layoutDetails(const E&) {
     return {};
 }
 
@@ -138,49 +179,111 @@ void ProjectTree::applyChanges(const model::Project& p, const model::ChangeSet& 
     bool shownPropertyChanged = changes.projectInfoChanged;
     for (const auto& c : changes.entities)
         for (const auto& prop : c.properties)
-            if (prop == "name" || prop == "row" || prop == "hall" || prop == "building" || prop == "site" ||
-                prop == "cdu_count" || prop == "cdu_type" || prop == "gpus" || prop == "power_capacity_w" ||
-                prop == "rack_type" || prop == "spare")
-                shownPropertyChanged = true;
+            if (isShownProperty(prop)) shownPropertyChanged = true;
     if (!shownPropertyChanged && !changes.structural()) return;
-    if (!shownPropertyChanged && refillGroups(p, changes)) return;
-    if (!changes.structural() && !changes.projectInfoChanged && renameInPlace(changes)) return;
-    showProject(p);
-}
-
-bool ProjectTree::renameInPlace(const model::ChangeSet& changes) {
-    std::vector<std::pair<QTreeWidgetItem*, QString>> renamed;
-    for (const auto& c : changes.entities) {
-        for (const auto& prop : c.properties)
-            if (prop != "name") return false; // another shown property: rebuild
-        QTreeWidgetItem* it = m_items.value(qs(c.id));
-        if (!it || !c.after.is_object() || !c.after.contains("name")) return false;
-        const std::string name = c.after["name"].get<std::string>();
-        renamed.emplace_back(it, qs(name.empty() ? c.id : name));
-    }
-    m_syncing = true;
-    for (const auto& [it, text] : renamed) {
-        it->setText(0, text);
-        it->setData(0, Qt::UserRole + 1, text); // the name before the next in-place rename
-    }
-    m_syncing = false;
-    return true;
-}
-
-bool ProjectTree::refillGroups(const model::Project& p, const model::ChangeSet& changes) {
-    QSet<int> kinds;
-    for (const auto& c : changes.entities) {
-        if (c.type == model::ChangeType::Modified) continue; // no shown property changed (checked above)
-        if (!m_groups.contains(static_cast<int>(c.kind))) return false;
-        kinds.insert(static_cast<int>(c.kind));
-    }
+    QTreeWidgetItem* root = m_items.value(kDesignRootId);
+    if (!root) return showProject(p);
+    // In place (a 5,000-rack campus rebuild costs tens of milliseconds): groups of flat kinds are refilled,
+    // layout items are added, removed, renamed or re-parented one by one.
     const QStringList selected = selectedIds();
     m_syncing = true;
-    for (const int kind : std::as_const(kinds))
+    if (changes.projectInfoChanged) root->setText(0, qs(p.info.name.empty() ? p.info.id : p.info.name));
+    QSet<int> groups;
+    for (const auto& c : changes.entities)
+        if (m_groups.contains(static_cast<int>(c.kind)) &&
+            (c.type != model::ChangeType::Modified ||
+             std::any_of(c.properties.begin(), c.properties.end(), isShownProperty)))
+            groups.insert(static_cast<int>(c.kind));
+    for (const int kind : std::as_const(groups))
         fillGroup(m_groups.value(kind), static_cast<model::EntityKind>(kind), p);
+    const bool ok = applyLayoutChanges(p, changes);
     for (const QString& id : selected)
         if (auto* it = m_items.value(id)) it->setSelected(true);
     m_syncing = false;
+    if (!ok) showProject(p); // an item's parent is missing: the tree and the project disagree
+}
+
+bool ProjectTree::isShownProperty(const std::string& prop) {
+    return prop == "name" || prop == "row" || prop == "hall" || prop == "building" || prop == "site" ||
+           prop == "cdu_count" || prop == "cdu_type" || prop == "gpus" || prop == "power_capacity_w" ||
+           prop == "rack_type" || prop == "spare" || prop == "lat_deg" || prop == "lon_deg" ||
+           prop == "width_m" || prop == "depth_m" || prop == "capacity_w" || prop == "capacity_bytes" ||
+           prop == "capacity_bit_per_s" || prop == "role" || prop == "tiers" || prop == "planes" ||
+           prop == "redundancy";
+}
+
+void ProjectTree::forget(QTreeWidgetItem* item) {
+    m_items.remove(item->data(0, Qt::UserRole).toString());
+    for (int i = 0; i < item->childCount(); ++i)
+        forget(item->child(i));
+}
+
+bool ProjectTree::applyLayoutChanges(const model::Project& p, const model::ChangeSet& changes) {
+    using K = model::EntityKind;
+    QSet<QString> recount; // rows whose rack count changed
+    // Removed parents before their children: deleting a hall's item takes its rows and racks with it in one
+    // step, instead of one model update per rack.
+    for (const K kind : {K::Site, K::Building, K::DataHall, K::Row, K::RackPlacement})
+        for (const auto& c : changes.entities) {
+            if (c.kind != kind || c.type != model::ChangeType::Removed) continue;
+            QTreeWidgetItem* it = m_items.value(qs(c.id));
+            if (!it) continue; // went with its parent
+            if (kind == K::RackPlacement && it->parent())
+                recount.insert(it->parent()->data(0, Qt::UserRole).toString());
+            forget(it);
+            delete it;
+        }
+    // Parents before children: a pasted hall's rows and racks arrive in the same change set.
+    for (const K kind : {K::Site, K::Building, K::DataHall, K::Row, K::RackPlacement}) {
+        for (const auto& c : changes.entities) {
+            if (c.kind != kind || c.type == model::ChangeType::Removed) continue;
+            bool ok = true;
+            p.withCollection(kind, [&](const auto& collection) {
+                const auto e = std::find_if(collection.begin(), collection.end(),
+                                            [&](const auto& x) { return x.id == c.id; });
+                if (e == collection.end()) return; // added and removed again in one change set
+                const QString parentId = c.kind == K::Site ? QString(kDesignRootId) : qs(layoutParent(*e));
+                QTreeWidgetItem* parent = m_items.value(parentId);
+                if (!parent) {
+                    ok = false;
+                    return;
+                }
+                // Tree order is project order: count the siblings before it that are already shown.
+                int index = 0;
+                for (auto x = collection.begin(); x != e; ++x)
+                    if (layoutParent(*x) == layoutParent(*e) && m_items.contains(qs(x->id))) ++index;
+                QTreeWidgetItem* it = m_items.value(qs(c.id));
+                if (!it) {
+                    it = addItem(nullptr, e->id, e->name, layoutDetails(*e));
+                    parent->insertChild(std::min(index, parent->childCount()), it);
+                } else {
+                    it->setText(0, qs(e->name.empty() ? e->id : e->name));
+                    it->setData(0, Qt::UserRole + 1, it->text(0));
+                    if constexpr (!std::is_same_v<std::decay_t<decltype(*e)>, model::Row>)
+                        it->setText(1, layoutDetails(*e));
+                    if (it->parent() != parent) { // re-parented (a rack moved to another row)
+                        if (it->parent() && kind == K::RackPlacement)
+                            recount.insert(it->parent()->data(0, Qt::UserRole).toString());
+                        const bool expanded = it->isExpanded();
+                        it->parent()->removeChild(it);
+                        parent->insertChild(std::min(index, parent->childCount()), it);
+                        it->setExpanded(expanded);
+                    }
+                }
+                if (kind == K::RackPlacement) recount.insert(parentId);
+                if (kind == K::Row) recount.insert(qs(c.id));
+            });
+            if (!ok) return false;
+        }
+    }
+    if (!recount.isEmpty()) {
+        std::unordered_map<std::string, size_t> racksPerRow;
+        for (const auto& r : p.racks)
+            ++racksPerRow[r.row];
+        for (const QString& row : std::as_const(recount))
+            if (QTreeWidgetItem* it = m_items.value(row))
+                it->setText(1, rowDetails(racksPerRow[row.toStdString()]));
+    }
     return true;
 }
 
@@ -198,7 +301,8 @@ void ProjectTree::fillGroup(QTreeWidgetItem* group, model::EntityKind kind, cons
 
 QTreeWidgetItem* ProjectTree::addItem(QTreeWidgetItem* parent, const std::string& id, const std::string& name,
                                       const QString& details) {
-    auto* it = new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details});
+    auto* it = parent ? new QTreeWidgetItem(parent, {qs(name.empty() ? id : name), details})
+                      : new QTreeWidgetItem(QStringList{qs(name.empty() ? id : name), details});
     it->setData(0, Qt::UserRole, qs(id));
     it->setData(0, Qt::UserRole + 1, it->text(0)); // the name before an in-place rename
     it->setFlags(it->flags() | Qt::ItemIsEditable);
@@ -229,26 +333,19 @@ void ProjectTree::showProject(const model::Project& p) {
     root->setToolTip(0, tr("The design: name, description and sources in the inspector"));
     m_items.insert(kDesignRootId, root);
     for (const auto& s : p.sites) {
-        auto* si = item(root, s.id, s.name,
-                        QStringLiteral("%1°, %2°").arg(s.latDeg, 0, 'f', 3).arg(s.lonDeg, 0, 'f', 3));
+        auto* si = item(root, s.id, s.name, layoutDetails(s));
         for (const auto& b : p.buildings) {
             if (b.site != s.id) continue;
-            auto* bi =
-                item(si, b.id, b.name, QStringLiteral("%1 MW").arg(b.powerCapacity.value() / 1e6, 0, 'f', 1));
+            auto* bi = item(si, b.id, b.name, layoutDetails(b));
             for (const auto& h : p.halls) {
                 if (h.building != b.id) continue;
-                auto* hi = item(bi, h.id, h.name,
-                                QStringLiteral("%1 x %2 m")
-                                    .arg(h.width.value(), 0, 'f', 0)
-                                    .arg(h.depth.value(), 0, 'f', 0));
+                auto* hi = item(bi, h.id, h.name, layoutDetails(h));
                 for (const auto& r : p.rows) {
                     if (r.hall != h.id) continue;
                     const auto& racks = racksPerRow[r.id];
-                    auto* ri =
-                        item(hi, r.id, r.name, tr("%n racks", nullptr, static_cast<int>(racks.size())));
+                    auto* ri = item(hi, r.id, r.name, rowDetails(racks.size()));
                     for (const auto* rack : racks)
-                        item(ri, rack->id, rack->name,
-                             qs(rack->rackType) + (rack->spare ? tr(", spare") : QString()));
+                        item(ri, rack->id, rack->name, layoutDetails(*rack));
                 }
             }
         }

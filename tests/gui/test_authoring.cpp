@@ -6,6 +6,7 @@
 #include "data_paths.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "floor_item.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
 #include "gui/authoring/authoring_actions.h"
@@ -14,6 +15,7 @@
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
+#include "outline_item.h"
 #include "project_tree.h"
 #include "scenarios.h"
 #include "test_window.h"
@@ -60,6 +62,57 @@ void shot(QWidget* widget, const char* name) {
     widget->show();
     QCoreApplication::processEvents();
     widget->grab().save(dir + "/" + name + ".png");
+}
+
+/// The tree as text (depth, id, name, details per item, in order): the tree after a run of in-place edits
+/// must equal a tree built from scratch for the same project.
+QString treeText(const QTreeWidgetItem* it, int depth = 0) {
+    QString out = QStringLiteral("%1%2|%3|%4\n")
+                      .arg(QString(depth, QLatin1Char(' ')), it->data(0, Qt::UserRole).toString(),
+                           it->text(0), it->text(1));
+    for (int i = 0; i < it->childCount(); ++i)
+        out += treeText(it->child(i), depth + 1);
+    return out;
+}
+QString treeText(const ctwin::views::ProjectTree& tree) {
+    QString out;
+    for (int i = 0; i < tree.topLevelItemCount(); ++i)
+        out += treeText(tree.topLevelItem(i));
+    return out;
+}
+
+/// The plan as text (every item's entity id, kind and scene rectangle, sorted): the same comparison.
+QString planText(const ctwin::views::FloorPlanScene& scene) {
+    QStringList lines;
+    for (const QGraphicsItem* item : scene.items()) {
+        const QRectF r = item->sceneBoundingRect();
+        QString id;
+        if (const auto* f = dynamic_cast<const ctwin::views::FloorItem*>(item))
+            id = f->entityId();
+        else if (const auto* o = dynamic_cast<const ctwin::views::OutlineItem*>(item))
+            id = o->entityId();
+        lines << QStringLiteral("%1 %2 %3 %4 %5 %6")
+                     .arg(id)
+                     .arg(item->type())
+                     .arg(r.x(), 0, 'f', 3)
+                     .arg(r.y(), 0, 'f', 3)
+                     .arg(r.width(), 0, 'f', 3)
+                     .arg(r.height(), 0, 'f', 3);
+    }
+    lines.sort();
+    return lines.join(QLatin1Char('\n'));
+}
+
+/// The tree and the plan after in-place updates equal views built anew from the project.
+void checkViewsMatchRebuild(MainWindow& w) {
+    ctwin::views::ProjectTree fresh;
+    fresh.showProject(w.document().project());
+    QCOMPARE(treeText(*w.projectTree()), treeText(fresh));
+    const auto catalog = ctwin::app::loadDefaultCatalog();
+    ctwin::views::FloorPlanScene freshPlan(catalog);
+    freshPlan.showProject(w.document().project());
+    QCOMPARE(planText(*w.floorScene()), planText(freshPlan));
+    QCOMPARE(w.floorScene()->sceneRect(), freshPlan.sceneRect());
 }
 
 int cduItemsOf(const MainWindow& w, const QString& loop) {
@@ -312,6 +365,7 @@ private slots:
         shot(&w(), "04-window-authored-design");
 
         // Save; undo everything back to File > New, redo everything back.
+        checkViewsMatchRebuild(w());
         const std::string full = dump(w());
         const QString path = m_tmp.path() + "/two-site.ctwin";
         QVERIFY(w().saveAs(path));
@@ -324,12 +378,14 @@ private slots:
         QVERIFY2(w().dashboard()->tile("gpus")->value().startsWith("0 GPU"),
                  qPrintable(w().dashboard()->tile("gpus")->value()));
         QCOMPARE(cduItemsOf(w(), loops[0]), 0);
+        checkViewsMatchRebuild(w());
         while (w().undoStack().canRedo())
             w().undoStack().redo();
         w().evaluateNow();
         QCOMPARE(dump(w()), full);
         QCOMPARE(w().dashboard()->tile("cost_per_gpu_hour")->value(), fullCost);
         QCOMPARE(cduItemsOf(w(), loops[1]), 6);
+        checkViewsMatchRebuild(w());
 
         // Reopen: the same design, the same figures.
         QVERIFY(w().openFile(path));
