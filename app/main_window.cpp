@@ -268,6 +268,18 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
                 }
             });
     connect(m_scene, &views::FloorPlanScene::contextMenuRequested, this, &MainWindow::showPlanMenu);
+    connect(m_scene, &views::FloorPlanScene::rectangleDrawn, this,
+            [this](views::FloorPlanScene::DrawKind kind, const QRectF& rect) {
+                QString error;
+                const auto preset = drawnRectanglePreset(kind, rect, &error);
+                if (!error.isEmpty()) return statusBar()->showMessage(error, 5000);
+                statusBar()->clearMessage();
+                const QString id = m_authoring->insert(kind == views::FloorPlanScene::DrawKind::Building
+                                                           ? model::EntityKind::Building
+                                                           : model::EntityKind::DataHall,
+                                                       preset);
+                if (!id.isEmpty()) setSelection({id}, Source::Program);
+            });
     connect(m_floor, &views::FloorPlanView::nudgeRequested, this, [this](int dx, int dy) {
         const QString hall = hallOfSelection();
         if (m_selection.isEmpty() || hall.isEmpty()) return;
@@ -467,6 +479,33 @@ bool MainWindow::offerUntitledRecovery() {
 
 bool MainWindow::offerStartupRecovery() {
     return offerRecovery(Autosave::leftBehind());
+}
+
+QHash<QString, QString> MainWindow::drawnRectanglePreset(views::FloorPlanScene::DrawKind kind,
+                                                         const QRectF& rect, QString* error) const {
+    // Positions to the decimetre: what a person reads off a plan, and what the form shows.
+    const auto num = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
+    QHash<QString, QString> preset;
+    if (kind == views::FloorPlanScene::DrawKind::Hall) {
+        const auto hit = m_scene->buildingAt(rect.center());
+        if (!hit) {
+            *error = tr("Draw the data hall inside a building");
+            return {};
+        }
+        const QPointF at = hit->local - (rect.center() - rect.topLeft());
+        preset = {{"building", hit->id}, {"x_m", num(at.x())}, {"y_m", num(at.y())}};
+    } else {
+        const auto hit = m_scene->siteAt(rect.center());
+        if (!hit) {
+            *error = tr("Add a site first: buildings stand on a site's campus");
+            return {};
+        }
+        const QPointF at = hit->local - (rect.center() - rect.topLeft());
+        preset = {{"site", hit->id}, {"x_m", num(at.x())}, {"y_m", num(at.y())}};
+    }
+    preset.insert(QStringLiteral("width_m"), num(rect.width()));
+    preset.insert(QStringLiteral("depth_m"), num(rect.height()));
+    return preset;
 }
 
 void MainWindow::noteLeftBehindAutosaves() {

@@ -2,6 +2,7 @@
 #include "catalog.h"
 #include "document.h"
 #include "evaluate.h"
+#include "floor_plan_scene.h"
 #include "gui/app_settings.h"
 #include "gui/autosave.h"
 #include "report/finance_report.h"
@@ -80,6 +81,10 @@ public:
     bool offerStartupRecovery();
     /// Says in the status bar how many other designs' autosaves a gone session left (File > Recover).
     void noteLeftBehindAutosaves();
+    /// The form fields a rectangle drawn on the plan fills (Insert > Draw ...): the building (hall) or site
+    /// (building) under its centre, position in that frame, width and depth; `error` says why none fits.
+    QHash<QString, QString> drawnRectanglePreset(views::FloorPlanScene::DrawKind kind, const QRectF& rect,
+                                                 QString* error) const;
 
     void setPrompts(std::unique_ptr<UserPrompts> prompts);
     void setAutosaveInterval(int seconds);

@@ -208,7 +208,26 @@ void MainWindow::buildMenus() {
         if (dialog.exec() == QDialog::Accepted) applySettings(dialog.settings());
     });
 
-    m_authoring->populateInsertMenu(menuBar()->addMenu(tr("&Insert")));
+    auto* insert = menuBar()->addMenu(tr("&Insert"));
+    m_authoring->populateInsertMenu(insert);
+    // Drawn on the floor plan: the rectangle fills the form's position and size (drawnRectanglePreset).
+    insert->addSeparator();
+    auto* drawBuilding = insert->addAction(tr("Draw &building on the plan"), this, [this] {
+        m_tabs->setCurrentIndex(0);
+        m_floor->startDrawing(static_cast<int>(views::FloorPlanScene::DrawKind::Building));
+        statusBar()->showMessage(tr("Drag a rectangle on a site's campus for the building (Esc cancels)"));
+    });
+    drawBuilding->setObjectName(QStringLiteral("drawBuildingAction"));
+    auto* drawHall = insert->addAction(tr("Draw data &hall on the plan"), this, [this] {
+        m_tabs->setCurrentIndex(0);
+        m_floor->startDrawing(static_cast<int>(views::FloorPlanScene::DrawKind::Hall));
+        statusBar()->showMessage(tr("Drag a rectangle inside a building for the hall (Esc cancels)"));
+    });
+    drawHall->setObjectName(QStringLiteral("drawHallAction"));
+    connect(insert, &QMenu::aboutToShow, this, [this, drawBuilding, drawHall] {
+        drawBuilding->setEnabled(!m_document.project().sites.empty());
+        drawHall->setEnabled(!m_document.project().buildings.empty());
+    });
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(tr("&Fit plan"), QKeySequence(Qt::CTRL | Qt::Key_0), this,

@@ -8,6 +8,7 @@
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QKeyEvent>
 #include <QMimeData>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -82,6 +83,7 @@ QRectF FloorPlanScene::rackFootprint(const std::string& rackType, double rotatio
 void FloorPlanScene::rebuild(const model::Project& p) {
     m_syncing = true;
     clear();
+    m_drawItem = nullptr; // went with clear(); drawing mode stays on
     m_halls.clear();
     m_buildingItems.clear();
     m_buildingOrigins.clear();
@@ -112,6 +114,7 @@ QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
     m_buildingOrigins.clear();
     m_buildingRects.clear();
     m_rowHall.clear();
+    m_siteStrips.clear();
 
     const QColor buildingFill = m_dark ? QColor(0x33, 0x36, 0x3c) : QColor(0xe2, 0xe0, 0xda);
     const QColor hallFill = m_dark ? QColor(0x2a, 0x2d, 0x33) : QColor(0xfb, 0xfb, 0xf8);
@@ -139,6 +142,7 @@ QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
             addItem(item);
             m_buildingItems.insert(qs(b.id), item);
         }
+        m_siteStrips.push_back({qs(s.id), siteX, siteX + (maxX - minX), siteX - minX});
         siteX += (maxX - minX) + 100.0;
     }
     QSet<QString> moved;
@@ -423,7 +427,57 @@ void FloorPlanScene::onSelectionChanged() {
     if (!m_syncing) emit selectionChangedByUser(selectedIds());
 }
 
+std::optional<FloorPlanScene::FrameHit> FloorPlanScene::buildingAt(const QPointF& scenePos) const {
+    for (auto it = m_buildingRects.cbegin(); it != m_buildingRects.cend(); ++it)
+        if (it.value().contains(scenePos)) return FrameHit{it.key(), scenePos - it.value().topLeft()};
+    return std::nullopt;
+}
+
+std::optional<FloorPlanScene::FrameHit> FloorPlanScene::siteAt(const QPointF& scenePos) const {
+    const SiteStrip* best = nullptr;
+    double bestDistance = 0;
+    for (const auto& s : m_siteStrips) {
+        const double d = scenePos.x() < s.x0 ? s.x0 - scenePos.x() : std::max(0.0, scenePos.x() - s.x1);
+        if (!best || d < bestDistance) best = &s, bestDistance = d;
+    }
+    if (!best) return std::nullopt;
+    return FrameHit{best->id, QPointF(scenePos.x() - best->offset, scenePos.y())};
+}
+
+void FloorPlanScene::startDrawing(DrawKind kind) {
+    cancelDrawing();
+    m_drawKind = kind;
+}
+
+void FloorPlanScene::cancelDrawing() {
+    delete m_drawItem;
+    m_drawItem = nullptr;
+    if (m_drawKind == DrawKind::None) return;
+    m_drawKind = DrawKind::None;
+    emit drawingEnded();
+}
+
+void FloorPlanScene::keyPressEvent(QKeyEvent* event) {
+    if (m_drawKind != DrawKind::None && event->key() == Qt::Key_Escape) {
+        cancelDrawing();
+        event->accept();
+        return;
+    }
+    QGraphicsScene::keyPressEvent(event);
+}
+
 void FloorPlanScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    if (m_drawKind != DrawKind::None) {
+        if (event->button() != Qt::LeftButton) return cancelDrawing();
+        m_drawStart = event->scenePos();
+        delete m_drawItem;
+        m_drawItem =
+            addRect(QRectF(m_drawStart, QSizeF()), QPen(m_dark ? Qt::white : Qt::black, 0, Qt::DashLine),
+                    QColor(0x4e, 0x79, 0xa7, 60));
+        m_drawItem->setZValue(10);
+        event->accept();
+        return;
+    }
     QGraphicsScene::mousePressEvent(event);
     if (event->button() != Qt::LeftButton) return;
     m_dragging = false;
@@ -436,10 +490,21 @@ void FloorPlanScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
 
 void FloorPlanScene::mouseMoveEvent(QGraphicsSceneMouseEvent* event) {
     m_lastMouse = event->scenePos();
+    if (m_drawItem) {
+        m_drawItem->setRect(QRectF(m_drawStart, event->scenePos()).normalized());
+        return;
+    }
     QGraphicsScene::mouseMoveEvent(event);
 }
 
 void FloorPlanScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
+    if (m_drawItem) {
+        const QRectF r = QRectF(m_drawStart, event->scenePos()).normalized();
+        const DrawKind kind = m_drawKind;
+        cancelDrawing();
+        if (r.width() >= 1.0 && r.height() >= 1.0) emit rectangleDrawn(kind, r);
+        return;
+    }
     QGraphicsScene::mouseReleaseEvent(event);
     if (!m_dragging || event->button() != Qt::LeftButton) return;
     m_dragging = false;

@@ -3,6 +3,7 @@
 #include "change_set.h"
 #include "project.h"
 
+#include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QHash>
 #include <QSet>
@@ -39,6 +40,13 @@ public:
         QPointF hallPos;
         double grid = 0.0;
     };
+    /// What a rectangle drawn on the plan becomes (Insert > Draw ...).
+    enum class DrawKind { None, Building, Hall };
+    /// A container under a scene point: its id and the point in its own frame (metres).
+    struct FrameHit {
+        QString id;
+        QPointF local;
+    };
 
     explicit FloorPlanScene(const model::Catalog& catalog, QObject* parent = nullptr);
     ~FloorPlanScene() override;
@@ -59,6 +67,16 @@ public:
     /// Scene rectangle of any entity with a footprint (building, hall, row's racks, rack, CDU).
     QRectF entityRect(const QString& id) const;
     std::optional<HallHit> hallAt(const QPointF& scenePos) const;
+    /// The building under a scene point, and the point in the building's frame.
+    std::optional<FrameHit> buildingAt(const QPointF& scenePos) const;
+    /// The site whose campus strip (sites stand side by side) is nearest a scene point, and the point in
+    /// that site's campus frame; nullopt without sites.
+    std::optional<FrameHit> siteAt(const QPointF& scenePos) const;
+    /// The next left-button drag draws a rectangle (not a selection band) and emits rectangleDrawn; Escape
+    /// or a click without a drag cancels. One rectangle per call.
+    void startDrawing(DrawKind kind);
+    void cancelDrawing();
+    DrawKind drawing() const { return m_drawKind; }
     QPointF hallOrigin(const QString& hallId) const;
     /// Snaps a hall-relative position to the hall grid (when snapping is on).
     QPointF snapInHall(const QString& hallId, const QPointF& hallPos) const;
@@ -69,6 +87,10 @@ public:
 
 signals:
     void selectionChangedByUser(const QStringList& ids);
+    /// A rectangle drawn after startDrawing, in scene metres (at least 1 x 1 m).
+    void rectangleDrawn(ctwin::views::FloorPlanScene::DrawKind kind, const QRectF& sceneRect);
+    /// Drawing mode ended (drawn, cancelled or too small): the view restores its selection band.
+    void drawingEnded();
     void itemsMoved(const QList<ctwin::views::FloorMove>& moves);
     void catalogItemDropped(const QString& catalogId, const QString& hallId, const QPointF& hallPos);
     void contextMenuRequested(const QPoint& screenPos, const QStringList& ids);
@@ -83,6 +105,7 @@ protected:
     void dragMoveEvent(QGraphicsSceneDragDropEvent* event) override;
     void dropEvent(QGraphicsSceneDragDropEvent* event) override;
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     struct Hall {
@@ -112,6 +135,15 @@ private:
     QPointF m_lastMouse;
     QHash<QString, Hall> m_halls;
     QHash<QString, OutlineItem*> m_buildingItems;
+    /// Each site's campus strip on the plan: scene x range and the offset from campus x to scene x.
+    struct SiteStrip {
+        QString id;
+        double x0 = 0, x1 = 0, offset = 0;
+    };
+    std::vector<SiteStrip> m_siteStrips;
+    DrawKind m_drawKind = DrawKind::None;
+    QGraphicsRectItem* m_drawItem = nullptr;
+    QPointF m_drawStart;
     QHash<QString, QPointF> m_buildingOrigins;
     QHash<QString, QRectF> m_buildingRects;
     QHash<QString, QString> m_rowHall;

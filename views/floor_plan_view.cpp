@@ -22,6 +22,17 @@ FloorPlanView::FloorPlanView(FloorPlanScene* scene, QWidget* parent)
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
     viewport()->setMouseTracking(true); // the scene follows the cursor: paste lands under it
+    connect(scene, &FloorPlanScene::drawingEnded, this, [this] {
+        setDragMode(RubberBandDrag);
+        viewport()->unsetCursor();
+    });
+}
+
+void FloorPlanView::startDrawing(int drawKind) {
+    setDragMode(NoDrag);
+    viewport()->setCursor(Qt::CrossCursor);
+    setFocus();
+    m_scene->startDrawing(static_cast<FloorPlanScene::DrawKind>(drawKind));
 }
 
 void FloorPlanView::fitAll() {

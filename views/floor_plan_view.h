@@ -18,6 +18,9 @@ public:
     /// Centers on a rectangle, zooming in only when it would otherwise be too small to see.
     void reveal(const QRectF& rect);
     double pixelsPerMetre() const { return transform().m11(); }
+    /// The next drag draws a building or hall rectangle (FloorPlanScene::startDrawing) with a cross cursor
+    /// instead of a selection band; the band comes back when drawing ends.
+    void startDrawing(int drawKind);
 
 signals:
     void nudgeRequested(int gridStepsX, int gridStepsY);

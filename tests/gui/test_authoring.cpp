@@ -21,12 +21,15 @@
 #include "test_window.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidgetItem>
 #include <QUndoStack>
 #include <QtTest>
@@ -183,7 +186,8 @@ private slots:
             if (!a->isSeparator()) texts << a->text();
         QCOMPARE(texts, (QStringList{"Site...", "Building...", "Data hall...", "Row...", "Power feed...",
                                      "Cooling loop...", "Fabric...", "Storage tier...",
-                                     "Scale-across link...", "Training job...", "Inference service..."}));
+                                     "Scale-across link...", "Training job...", "Inference service...",
+                                     "Draw &building on the plan", "Draw data &hall on the plan"}));
         // The starter has one site: a link needs a second place.
         QVERIFY(!w().authoring().insertAction(EntityKind::ScaleAcrossLink)->isEnabled());
         QVERIFY(w().authoring().insertAction(EntityKind::Site)->isEnabled());
@@ -454,6 +458,65 @@ private slots:
         QVERIFY(a.deleteWithConfirmation({site2}));
         QVERIFY(w().document().project().links.empty());
         QCOMPARE(w().document().project().sites.size(), size_t(1));
+    }
+
+    void drawsHallsAndBuildingsOnThePlan() {
+        using DK = ctwin::views::FloorPlanScene::DrawKind;
+        auto* scene = w().floorScene();
+        const QRectF b1 = scene->entityRect("b1"); // 42 x 32 m; Hall 1 takes x 6..36, y 6..26
+        // A hall drawn in the free strip right of Hall 1: building frame x 37..41, y 2..30.
+        const QRectF drawn(b1.topLeft() + QPointF(37, 2), QSizeF(4, 28));
+        QString error;
+        auto preset = w().drawnRectanglePreset(DK::Hall, drawn, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(preset.value("building"), QStringLiteral("b1"));
+        QCOMPARE(preset.value("x_m"), QStringLiteral("37.0"));
+        QCOMPARE(preset.value("y_m"), QStringLiteral("2.0"));
+        QCOMPARE(preset.value("width_m"), QStringLiteral("4.0"));
+        QCOMPARE(preset.value("depth_m"), QStringLiteral("28.0"));
+        // Outside every building: no form, a reason.
+        QVERIFY(w().drawnRectanglePreset(DK::Hall, drawn.translated(-200, 0), &error).isEmpty());
+        QVERIFY2(error.contains("inside a building"), qPrintable(error));
+        // A building drawn beside Building 1 lands on Site 1's campus at x = 60 m.
+        error.clear();
+        preset = w().drawnRectanglePreset(DK::Building, QRectF(b1.topLeft() + QPointF(60, 0), QSizeF(40, 30)),
+                                          &error);
+        QCOMPARE(preset.value("site"), QStringLiteral("site-1"));
+        QCOMPARE(preset.value("x_m"), QStringLiteral("60.0"));
+        QCOMPARE(preset.value("width_m"), QStringLiteral("40.0"));
+
+        // The whole gesture: Insert > Draw data hall, a drag on the plan, OK on the form it opens.
+        auto* action = w().findChild<QAction*>(QStringLiteral("drawHallAction"));
+        QVERIFY(action);
+        action->trigger();
+        QCOMPARE(scene->drawing(), DK::Hall);
+        QTimer accept;
+        accept.setInterval(20);
+        QObject::connect(&accept, &QTimer::timeout, [&] {
+            if (auto* form = qobject_cast<QDialog*>(QApplication::activeModalWidget())) form->accept();
+        });
+        accept.start();
+        auto* view = w().floorView();
+        const QPoint from = view->mapFromScene(drawn.topLeft()), to = view->mapFromScene(drawn.bottomRight());
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(view->viewport(), to);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, to);
+        accept.stop();
+        const auto& halls = w().document().project().halls;
+        QCOMPARE(halls.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(halls[1].building), QStringLiteral("b1"));
+        // One pixel of the fitted view is well under 0.3 m; the preset rounds to 0.1 m.
+        QVERIFY2(std::abs(halls[1].x.value() - 37.0) < 0.3 && std::abs(halls[1].depth.value() - 28.0) < 0.6,
+                 qPrintable(QStringLiteral("%1 %2").arg(halls[1].x.value()).arg(halls[1].depth.value())));
+        QCOMPARE(scene->drawing(), DK::None);
+        QCOMPARE(view->dragMode(), QGraphicsView::RubberBandDrag); // the selection band is back
+        QVERIFY(w().selection().contains(QString::fromStdString(halls[1].id)));
+        w().undoStack().undo();
+        QCOMPARE(w().document().project().halls.size(), size_t(1));
+        // Escape cancels drawing.
+        action->trigger();
+        QTest::keyClick(view->viewport(), Qt::Key_Escape);
+        QCOMPARE(scene->drawing(), DK::None);
     }
 
     void renameInPlaceRefusesEmpty() {

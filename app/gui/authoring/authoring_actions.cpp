@@ -108,7 +108,7 @@ std::unique_ptr<AuthoringForm> AuthoringActions::makeForm(EntityKind kind, QWidg
     return std::make_unique<AuthoringForm>(*module, context(), parent ? parent : m_window);
 }
 
-QString AuthoringActions::insert(EntityKind kind) {
+QString AuthoringActions::insert(EntityKind kind, const QHash<QString, QString>& preset) {
     const EntityAuthoring* module = authoringFor(kind);
     if (!module) return {};
     if (const QString why = module->unavailableReason(context()); !why.isEmpty()) {
@@ -116,6 +116,8 @@ QString AuthoringActions::insert(EntityKind kind) {
         return {};
     }
     auto form = makeForm(kind);
+    for (auto it = preset.cbegin(); it != preset.cend(); ++it)
+        form->setText(it.key(), it.value());
     if (form->exec() != QDialog::Accepted) return {};
     const QString id = form->createdId();
     if (!id.isEmpty() && m_hooks.select) m_hooks.select({id});
