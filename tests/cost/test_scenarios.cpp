@@ -247,9 +247,11 @@ void TestScenarios::compareExplainsBigDeltas() {
     QVERIFY(c.explanations.size() <= 5);
 }
 
-// PUE = 1 + (pumps + plant + losses + misc) / IT. neocloud's dry coolers (COP 20) swapped for chillers
-// (COP 6) raise the plant's share by (IT + pumps) / IT x (1/6 - 1/20) ~ 0.118, about +10% on PUE 1.14: the
-// explanation names the cooling plant with that overhead to 3 decimals. Pinning every building's PUE at 1.5
+// PUE = 1 + (pumps + plant + losses + misc) / IT. neocloud's dry coolers swapped for chillers with the
+// site's free-cooling hours pinned to 0 (compressors all year at COP 6, on the liquid and the air side)
+// raise the plant's share to [(L + P)/6 + A (1.05/6 + 0.05)] / IT (L liquid heat, P pumps, A air heat at
+// the operating point) from the climate-driven base: the explanation names the cooling plant with that
+// overhead to 3 decimals. Pinning every building's PUE at 1.5
 // zeroes the computed parts, so the move shows as "pinned PUE and other".
 // campus-1gw (GB300, 1T MoE) against agentic (GB300, Kimi K2 + Qwen3-Coder): $/M output tokens differ by far
 // more than 10%, explained by cost per GPU-hour and output tokens/s per GPU.
@@ -258,10 +260,10 @@ void TestScenarios::compareExplainsPueAndTokenCost() {
     auto chillers = base;
     for (auto& l : chillers.coolingLoops)
         l.plant = "plant-chiller";
-    // No free cooling: the compressors run all year (the economizer of evaluate.cpp would otherwise cut the
-    // chiller's share of the hours), so the plant moves by heat x (1/6 - 1/20).
+    // No free cooling: the compressors run all year (the climate would otherwise give the economizer most
+    // of the hours).
     for (auto& s : chillers.sites)
-        s.freeCoolingHoursPerYear = 0;
+        s.freeCoolingHoursPerYear = 0.0;
     auto pinned = base;
     for (auto& b : pinned.buildings)
         b.puePinned = 1.5;
@@ -270,7 +272,12 @@ void TestScenarios::compareExplainsPueAndTokenCost() {
     const auto c = cost::compareDesigns({"dry coolers", "chillers", "pinned"},
                                         {m_results.at("neocloud-100k-gb200"), rc, rp}, 0);
     const double it = rc.power.itOperating.value(), pumps = rc.power.pumps.value();
-    const double plantMove = (it + pumps) / it * (1.0 / 6 - 1.0 / 20);
+    double liquid = 0;
+    for (const auto& l : rc.bom.loops)
+        liquid += l.liquidHeat.value();
+    const double liquidOp = liquid * it / rc.power.itPeak.value(), air = it - liquidOp;
+    const double chillerPlant = (liquidOp + pumps) / 6.0 + air * (1.05 / 6.0 + 0.05);
+    const double plantMove = (chillerPlant - m_results.at("neocloud-100k-gb200").power.plant.value()) / it;
     qInfo("plant move %.6f, PUE %.4f -> %.4f", plantMove, m_results.at("neocloud-100k-gb200").power.pue,
           rc.power.pue);
     const std::string expectChiller =
