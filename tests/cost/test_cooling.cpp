@@ -233,7 +233,9 @@ private slots:
         // The two plant parts add up: plant = liquid + air + CRAH fans.
         CTWIN_COMPARE_REL(q.power.plant.value(),
                           q.power.plantLiquid.value() + q.power.plantAir.value() + q.power.crahFans.value(), 1e-12);
-        CTWIN_COMPARE_REL(q.power.crahFans.value(), 0.05 * air, 1e-9);
+        // The engine scales each building by its own operating/peak ratio; the four buildings' ratios differ
+        // by under 1e-6, hence the tolerance (relative 2e-6) against this design-wide scale.
+        CTWIN_COMPARE_REL(q.power.crahFans.value(), 0.05 * air, 2e-6);
     }
 
     // Issue 19 item 8: neocloud's racks are 85% liquid (GB200 NVL72, data/catalog/racks.json); the rest of
@@ -241,7 +243,7 @@ private slots:
     // every plant pinned to its economizer (free_cooling_hours_per_year = 8,766) the split is what moves
     // the PUE: old plant = (IT + pumps)/20; new = (L + P) s/20 + A (1.05/15 + 0.05), L the liquid heat, A
     // the air heat. The reviewer's estimate: 1.142 -> ~1.176 (+0.034); the hand check below recomputes
-    // it from the evaluated heat split (tolerance 1e-9 of IT).
+    // it from the evaluated heat split (tolerance 1e-6 of IT).
     void neocloudAirSplit() {
         auto p = reference("neocloud-100k-gb200");
         for (auto& s : p.sites)
@@ -254,13 +256,25 @@ private slots:
         const double scale = it / r.power.itPeak.value();
         const double air = it - liquidHeat * scale;
         const double plantNew = (liquidHeat + pumps) * scale / 20.0 + air * (1.05 / 15.0 + 0.05);
-        CTWIN_COMPARE_ABS(r.power.plant.value(), plantNew, 1e-9 * it);
+        // Tolerance 1e-6 of IT: the engine uses each building's own operating/peak ratio (they differ by
+        // under 1e-6), this check one design-wide ratio.
+        CTWIN_COMPARE_ABS(r.power.plant.value(), plantNew, 1e-6 * it);
         const double plantOld = (it + pumps * scale) / 20.0;
         const double dPue = (plantNew - plantOld) / it;
-        // The air share of neocloud's IT: 15% of the racks' load plus network and storage.
+        qInfo("air share %.4f, PUE %.4f, move from the split %+.4f", air / it, r.power.pue, dPue);
+        // The air share of neocloud's IT: 15% of the racks' load plus network and storage (0.2099).
         QVERIFY2(air / it > 0.15 && air / it < 0.30, QByteArray::number(air / it).constData());
         CTWIN_COMPARE_ABS(r.power.pue - dPue, 1.142, 0.002); // the old PUE, recovered
-        CTWIN_COMPARE_ABS(r.power.pue, 1.176, 0.01);          // the reviewer's ~1.176
+        // All plants on their economizer, the split alone adds 0.2099 x (1.05/15 + 0.05 - 1/20) = +0.0147.
+        CTWIN_COMPARE_ABS(dPue, 0.2099 * (1.05 / 15 + 0.05 - 1.0 / 20), 2e-4);
+        // The reviewer's ~1.176 charges the air share to chillers at COP 6 all year: 1.142 + 0.2099 x
+        // (1.05/6 + 0.05 - 1/20) = 1.142 + 0.0367 = 1.1787 (tolerance 0.005).
+        CTWIN_COMPARE_ABS(1.142 + air / it * (1.05 / 6 + 0.05 - 1.0 / 20), 1.176, 0.005);
+        // The climate-driven engine lies between: the air side's water-side economizer runs ~4,000 h a year in
+        // Abilene and its 18 degC chilled water keeps the lift low (COP ~12), while the W40 dry coolers need
+        // trim chillers in the summer (1.160 on the shipped reference).
+        const auto climate = cost::evaluate(reference("neocloud-100k-gb200"), catalog(), defaults());
+        QVERIFY(climate.power.pue > 1.142 && climate.power.pue < 1.176);
     }
 
     // Bad inputs. A site naming a location the table does not have: InputError naming the design file, the
