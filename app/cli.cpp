@@ -2,6 +2,7 @@
 
 #include "catalog.h"
 #include "catalog_database.h"
+#include "climate.h"
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
@@ -84,6 +85,14 @@ model::Catalog& catalog() {
     return c;
 }
 
+/// A design as loaded, with its sites' climate locations checked against data/climate.json (an unknown
+/// `climate_location` exits 3 naming the file, the site and the field).
+model::Project loadDesignChecked(const std::string& file) {
+    auto project = store::loadDesign(file, &catalog());
+    cost::checkClimateLocations(project.sites, *cost::defaultClimateTable(), file);
+    return project;
+}
+
 model::AssumptionSet defaultAssumptions() {
     static const model::AssumptionSet set = loadDefaultAssumptions();
     return set;
@@ -105,7 +114,7 @@ int cmdValidate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const Args a = parseArgs(argv, {}, {});
     if (a.positional.empty()) throw UsageError("validate needs at least one FILE");
     for (const auto& file : a.positional) {
-        const auto project = store::loadDesign(file, &catalog());
+        const auto project = loadDesignChecked(file);
         out << file << ": ok (" << project.racks.size() << " racks, " << project.entityCount()
             << " entities)\n";
     }
@@ -124,7 +133,7 @@ int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ost
 int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set"});
     if (a.positional.size() != 1) throw UsageError("evaluate needs exactly one FILE");
-    const auto project = store::loadDesign(a.positional[0], &catalog());
+    const auto project = loadDesignChecked(a.positional[0]);
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
     if (a.flag("--json"))
         out << cost::resultsToJson(results).dump(2) << "\n";
@@ -163,7 +172,7 @@ struct Evaluated {
     cost::Results results;
 };
 Evaluated loadAndEvaluate(const std::string& file, const cost::InputOverrides& overrides) {
-    Evaluated e{file, store::loadDesign(file, &catalog()), {}};
+    Evaluated e{file, loadDesignChecked(file), {}};
     e.results = cost::evaluate(e.project, catalog(), defaultAssumptions(), overrides);
     return e;
 }

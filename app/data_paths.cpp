@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "catalog_database.h"
+#include "climate.h"
 #include "design_json.h"
 
 namespace ctwin::app {
@@ -39,6 +40,8 @@ std::string referenceDirectory() { return (fs::path(dataDirectory()) / "referenc
 
 model::Catalog loadDefaultCatalog() {
     const fs::path dir(dataDirectory());
+    // The engine's climate table (cost/climate.h) comes from the same data directory as the catalog.
+    cost::setClimateFile((dir / "climate.json").string());
     std::error_code ec;
     if (fs::is_regular_file(dir / "catalog.db", ec)) return store::loadCatalogDatabase((dir / "catalog.db").string());
     return model::loadCatalogDirectory((dir / "catalog").string());

@@ -28,6 +28,12 @@ struct BuildingPower {
     std::string siteId;
     units::Power itPeak{}, itOperating{}, facilityPeak{}, facilityOperating{}, capacity{};
     double pue = 1.0;
+    /// Design-day PUE (facilityPeak / itPeak, ASHRAE 0.4% condition) and the climate behind it
+    /// (cost/cooling_plant.h).
+    double puePeak = 1.0;
+    std::string climateLocation;
+    double economizerHoursLiquid = 0.0, economizerHoursAir = 0.0;
+    units::Power plantLiquid{}, plantAir{}, crahFans{}; // operating (annual average)
     /// The tariff used (InputResolver::siteTariff; its provenance is Results::input of
     /// "sites.<siteId>.electricity_usd_per_kwh").
     units::MoneyPerEnergy tariff{};
@@ -41,6 +47,13 @@ struct PowerResult {
     units::Power facility{};     // operating
     units::Power facilityPeak{};
     double pue = 1.0;
+    /// pue is the annual figure (energy): pueAnnual == pue. puePeak: facility / IT at full load on the
+    /// design day (capacity).
+    double pueAnnual = 1.0, puePeak = 1.0;
+    /// Parts of `plant` (annual average): liquid-loop plants, the air-side chilled-water plant, CRAH fans.
+    units::Power plantLiquid{}, plantAir{}, crahFans{};
+    /// Full-economizer hours a year, weighted by the heat each plant rejects.
+    double economizerHours = 0.0;
     std::vector<BuildingPower> buildings;
 };
 

@@ -1,5 +1,8 @@
 #include "evaluate_stages.h"
 
+#include "climate.h"
+#include "cooling_plant.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -76,42 +79,60 @@ void evaluatePower(EvalContext& c) {
         bp.itOperating += w * shared;
     }
 
+    // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
+    // Each loop's liquid heat and pump work go to its own plant at its supply temperature; the rest of the
+    // building's IT heat (air share of the racks, network, storage, WAN) to CRAH fans and the air-side
+    // chilled-water plant (plant-chiller at air_chilled_water_supply_c). Plants run on the climate of the
+    // building's site (data/climate.json), unless the site pins free_cooling_hours_per_year.
     std::unordered_map<std::string, Power> pumpsByBuilding;
-    std::unordered_map<std::string, std::string> plantByBuilding;
+    std::unordered_map<std::string, std::vector<LoopLoad>> loopsByBuilding;
     for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i) {
         const auto& loop = p.coolingLoops[i];
         std::string b;
         if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
         pumpsByBuilding[b] += bom.loops[i].pumpPower;
-        if (!plantByBuilding.count(b)) plantByBuilding[b] = loop.plant;
+        loopsByBuilding[b].push_back(LoopLoad{catalog.find(loop.plant), loop.supplyTempC, loop.deltaT.value(),
+                                              bom.loops[i].liquidHeat.value(), bom.loops[i].pumpPower.value()});
     }
+    const auto climateTable = defaultClimateTable();
+    for (const auto& s : p.sites)
+        if (!s.climateLocation.empty() && !climateTable->find(s.climateLocation))
+            r.rules.push_back({Severity::Error, "climate_location_unknown", s.id,
+                               "Site " + s.name + ": climate_location '" + s.climateLocation + "' is not in " +
+                                   climateTable->file + "; the nearest location is used"});
+    const ClimateOptions climateOptions{a.get("climate_hourly_sd_dry_bulb_k"), a.get("climate_hourly_sd_wet_bulb_k"),
+                                        a.get("compressor_cop_max_factor")};
+    // The air side's chilled-water plant: plant-chiller; a catalog without it (built in code) uses the
+    // building's first loop plant.
+    const auto* chillerItem = catalog.find("plant-chiller");
+    const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
+    const double crahFraction = a.get("crah_fan_power_fraction");
     const double misc = a.get("misc_facility_fraction");
-    const auto* economizer = catalog.find("plant-dry-cooler");
     Money& plantCapex = c.plantCapex;
+    double economizerHeat = 0, economizerHoursHeat = 0;
     for (const auto& b : p.buildings) {
         auto& bp = perBuilding[b.id];
-        const std::string plantId = plantByBuilding.count(b.id) ? plantByBuilding[b.id] : "plant-chiller";
-        const auto* plant = catalog.find(plantId);
-        const double cop = plant ? plant->value("cop") : 0.0;
-        // Water-side economizer (free cooling): in the hours the outdoor air is cold enough, a chiller
-        // plant's compressors stop and the heat leaves through the dry coolers/towers alone (ASHRAE 90.1-2019
-        // §6.5.1.2; Barroso, Hölzle & Ranganathan, "The Datacenter as a Computer", 3rd ed. 2019, §5.4 "free
-        // cooling"). Annual-average plant power = heat x ((1 - f)/COP_chiller + f/COP_dry_cooler) with f the
-        // site's free-cooling hours / 8,766 h. Plants without compressors (dry cooler, tower) run the same
-        // all year. Peak power and plant sizing stay at the compressor COP (the hottest hour).
-        double freeShare = 0.0;
-        if (auto s = sitesById.find(b.site);
-            s != sitesById.end() && plant && plant->attribute("type") == "chiller")
-            freeShare = std::clamp(s->second->freeCoolingHoursPerYear / kHoursPerYear, 0.0, 1.0);
-        const double freeCop = economizer ? economizer->value("cop") : 0.0;
+        const model::Site* site = nullptr;
+        if (auto s = sitesById.find(b.site); s != sitesById.end()) site = s->second;
+        const ClimateLocation* climate = nullptr;
+        if (site) {
+            climate = climateLocationFor(*site, *climateTable);
+            if (!climate) climate = climateTable->nearest(site->latDeg, site->lonDeg);
+        }
+        const double* hoursOverride =
+            site && site->freeCoolingHoursPerYear ? &*site->freeCoolingHoursPerYear : nullptr;
+        const model::CatalogItem* airPlantItem = chillerItem;
+        if (!airPlantItem && !loopsByBuilding[b.id].empty()) airPlantItem = loopsByBuilding[b.id].front().plant;
+        const PlantParameters airPlant = airPlantItem ? plantParameters(*airPlantItem) : PlantParameters{};
+        const BuildingCooling cooling = buildingCooling(loopsByBuilding[b.id], airPlant, airSupplyC, airDeltaT,
+                                                        crahFraction, climate, climateOptions, hoursOverride);
         const double eta = chainEfficiency(p, catalog, b.id);
-        auto facilityAt = [&](Power it, double loadScale, double freeCoolingShare, Power& pumps,
+        auto facilityAt = [&](Power it, double loadScale, bool designDay, Power& pumps,
                               Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
-            // Plant electric power = heat rejected / COP; all IT power ends up as heat, plus pump work.
-            const double inverseCop = (cop > 0 ? (1.0 - freeCoolingShare) / cop : 0.0) +
-                                      (freeCop > 0 && cop > 0 ? freeCoolingShare / freeCop : 0.0);
-            plantPower = inverseCop * (it + pumps);
+            // Plant electric power: liquid heat + pump work over the loop plants' COP, air heat over the
+            // air-side plant's plus CRAH fans (BuildingCooling::plantPowerW); all IT power ends up as heat.
+            plantPower = cooling.plantPowerW(it.value(), loadScale, designDay) * watt;
             // Distribution losses through the feed chain: P_in = P_it / η.
             losses = eta > 0 ? it / eta - it : Power{};
             miscP = misc * it;
@@ -119,19 +140,37 @@ void evaluatePower(EvalContext& c) {
         };
         Power pumps, plantPower, losses, miscP;
         const double loadScale = safeDiv(bp.itOperating.value(), bp.itPeak.value());
-        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, 0.0, pumps, plantPower, losses, miscP);
-        // The plant is sized for the heat at full load.
-        if (plant) plantCapex += plant->value("capex_usd_per_w") * (bp.itPeak + pumps).value() * usd;
-        bp.facilityOperating =
-            facilityAt(bp.itOperating, loadScale, freeShare, pumps, plantPower, losses, miscP);
+        // Peak: full load on the design day (ASHRAE 0.4%); operating: the annual average of the 12 months.
+        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, true, pumps, plantPower, losses, miscP);
+        // The plants are sized for the heat at full load: each loop's plant for its liquid heat and pumps,
+        // the air-side chilled-water plant for the air heat.
+        plantCapex += cooling.plantCapexUsd * usd;
+        if (airPlantItem)
+            plantCapex += airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), 1.0) * usd;
+        bp.facilityOperating = facilityAt(bp.itOperating, loadScale, false, pumps, plantPower, losses, miscP);
+        {
+            const double air = cooling.airHeatW(bp.itOperating.value(), loadScale);
+            const double fans = crahFraction * air;
+            bp.crahFans = fans * watt;
+            bp.plantAir = (air + fans) * cooling.air.annualInverseCop * watt;
+            bp.plantLiquid = plantPower - bp.plantAir - bp.crahFans;
+            bp.climateLocation = climate ? climate->id : "";
+            bp.economizerHoursLiquid = cooling.liquidEconomizerHours;
+            bp.economizerHoursAir = cooling.air.economizerHours;
+            const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale;
+            economizerHeat += liquid + air;
+            economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
+        }
         if (const auto pinned = inputs.buildingPuePinned(b)) {
             bp.facilityPeak = *pinned * bp.itPeak;
             bp.facilityOperating = *pinned * bp.itOperating;
         } else {
             r.power.pumps += pumps, r.power.plant += plantPower, r.power.losses += losses,
                 r.power.misc += miscP;
+            r.power.plantLiquid += bp.plantLiquid, r.power.plantAir += bp.plantAir, r.power.crahFans += bp.crahFans;
         }
         bp.pue = bp.itOperating.value() > 0 ? bp.facilityOperating.value() / bp.itOperating.value() : 1.0;
+        bp.puePeak = bp.itPeak.value() > 0 ? bp.facilityPeak.value() / bp.itPeak.value() : 1.0;
         r.power.facility += bp.facilityOperating;
         r.power.facilityPeak += bp.facilityPeak;
         // The site's tariff, else the assumption (InputResolver records which).
@@ -160,6 +199,10 @@ void evaluatePower(EvalContext& c) {
     if (c.orphanIt.value() > 1e-6) r.power.facility += c.orphanIt;
     r.power.pue =
         r.power.itOperating.value() > 0 ? r.power.facility.value() / r.power.itOperating.value() : 1.0;
+    // Annual PUE (energy) is the headline `pue`; peak PUE (design day, full load) sizes capacity.
+    r.power.pueAnnual = r.power.pue;
+    r.power.puePeak = r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
+    r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
 }
 
 void addPowerFigures(EvalContext& c) {
@@ -189,6 +232,31 @@ void addPowerFigures(EvalContext& c) {
               {c.source("misc_facility_fraction")});
     addFigure(r, "power.pue", r.power.pue, "", "PUE", "facility power / IT power (computed)",
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}});
+    // Climate-driven plant (cost/cooling_plant.h): annual PUE (energy; equals power.pue) and peak PUE
+    // (design day at full load; capacity: building_over_capacity and facility peak use it).
+    addFigure(r, "power.pue_annual", r.power.pueAnnual, "", "PUE (annual)",
+              "annual-average facility power / IT power: plants at the hour-weighted mean of 12 monthly COPs "
+              "(typical-year climate); equals power.pue",
+              {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}},
+              {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_sd_dry_bulb_k")});
+    addFigure(r, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
+              "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
+              "wet-bulb for towers and water-side economizers)",
+              {{"facility_peak_mw", toMw(r.power.facilityPeak)}, {"it_peak_mw", toMw(r.power.itPeak)}},
+              {"ASHRAE Handbook-Fundamentals 2021 ch. 14 climatic design conditions (data/climate.json)"});
+    addFigure(r, "power.facility_peak_mw", toMw(r.power.facilityPeak), "MW", "Facility power at peak",
+              "IT at full load + pumps + plant on the design day + losses + misc (sizes buildings)");
+    addFigure(r, "power.plant_liquid_mw", toMw(r.power.plantLiquid), "MW", "Liquid-loop plant power",
+              "sum over loops of (liquid heat + pump work) x annual 1/COP of the loop's plant");
+    addFigure(r, "power.plant_air_mw", toMw(r.power.plantAir), "MW", "Air-side chilled-water plant power",
+              "(air heat + CRAH fan heat) x annual 1/COP of plant-chiller at air_chilled_water_supply_c",
+              {}, {c.source("air_chilled_water_supply_c")});
+    addFigure(r, "power.crah_fans_mw", toMw(r.power.crahFans), "MW", "CRAH fan power",
+              "air heat (IT not carried by liquid loops) x crah_fan_power_fraction", {},
+              {c.source("crah_fan_power_fraction")});
+    addFigure(r, "cooling.economizer_hours", r.power.economizerHours, "h/yr", "Economizer hours",
+              "full-economizer hours a year (compressors off), weighted by the heat of each plant",
+              {}, {c.source("climate_hourly_sd_wet_bulb_k")});
 }
 
 } // namespace ctwin::cost::detail

@@ -55,6 +55,10 @@ ojson resultsToJson(const Results& r) {
                                   {"facility_peak_mw", b.facilityPeak.value() / 1e6},
                                   {"capacity_mw", b.capacity.value() / 1e6},
                                   {"pue", finiteOr0(b.pue)},
+                                  {"pue_peak", finiteOr0(b.puePeak)},
+                                  {"climate_location", b.climateLocation},
+                                  {"economizer_hours_liquid", finiteOr0(b.economizerHoursLiquid)},
+                                  {"economizer_hours_air", finiteOr0(b.economizerHoursAir)},
                                   {"tariff_usd_per_kwh", finiteOr0(units::toUsdPerKwh(b.tariff))}});
     out["power"]["buildings"] = std::move(buildings);
     // The inputs the figures were computed with and where each came from (InputResolver).

@@ -45,7 +45,12 @@ const std::vector<KindSchema>& schemas() {
         {"optics", "transceiver", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {"media"}},
         {"optics", "cable", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {"media"}},
         {"cooling", "cdu", {"capacity_w", "pump_power_w", "price_usd", "width_m", "depth_m"}, {}},
-        {"cooling", "plant", {"cop", "capex_usd_per_w"}, {"type"}},
+        // Climate-driven plant (cost/cooling_plant.h): a chiller also needs economizer_cop, a dry cooler or
+        // tower compressor_cop (its trim chillers).
+        {"cooling", "plant",
+         {"cop", "capex_usd_per_w", "economizer_approach_k", "rated_lift_k", "condenser_approach_k"},
+         {"type"},
+         {"economizer_cop", "compressor_cop"}},
         {"power", "transformer", {"efficiency", "capex_usd_per_w"}, {}},
         {"power", "ups", {"efficiency", "capex_usd_per_w"}, {}},
         {"power", "switchgear", {"efficiency", "capex_usd_per_w"}, {}},

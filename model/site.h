@@ -17,8 +17,11 @@ struct Site {
     /// The site's own tariff; absent means "use assumptions.electricity_usd_per_kwh" (the engine asks
     /// cost::InputResolver, which records which one it used).
     std::optional<double> electricityUsdPerKwh;
-    /// Hours a year the outdoor air is cold enough for free cooling (climate).
-    double freeCoolingHoursPerYear = 0.0;
+    /// Hours a year the outdoor air is cold enough for free cooling. Absent (the default): derived from the
+    /// climate table (cost/cooling_plant.cpp); when set, it overrides the climate-derived economizer hours.
+    std::optional<double> freeCoolingHoursPerYear;
+    /// Id of a location of data/climate.json; empty: the location nearest to lat/lon.
+    std::string climateLocation;
     units::Money landCost{};
 
     template <class V> void visitFields(V& v) {
@@ -27,8 +30,9 @@ struct Site {
         v.number("lat_deg", latDeg, kLatitude);
         v.number("lon_deg", lonDeg, kLongitude);
         v.optionalNumber("electricity_usd_per_kwh", electricityUsdPerKwh, Bounds{0.0, 10.0});
-        v.number("free_cooling_hours_per_year", freeCoolingHoursPerYear, Bounds{0.0, 8784.0});
+        v.optionalNumber("free_cooling_hours_per_year", freeCoolingHoursPerYear, Bounds{0.0, 8784.0});
         v.quantity("land_cost_usd", landCost, kMoneyUsd);
+        v.text("climate_location", climateLocation);
     }
 };
 

@@ -22,6 +22,7 @@ const QHash<QString, QString>& names() {
         {"lat_deg", QStringLiteral("latitude")},
         {"lon_deg", QStringLiteral("longitude")},
         {"free_cooling_hours_per_year", QStringLiteral("free-cooling hours")},
+        {"climate_location", QStringLiteral("climate location")},
         {"pue_pinned", QStringLiteral("pinned PUE")},
         {"x_m", QStringLiteral("x position")},
         {"y_m", QStringLiteral("y position")},

@@ -63,6 +63,9 @@ model::AssumptionSet testAssumptions() {
     set("misc_facility_fraction", 0.02), set("declining_balance_factor", 2), set("spare_fraction_target", 0);
     set("oversubscription_limit", 1), set("failure_detection_minutes", 5), set("rescheduling_minutes", 5);
     set("spare_swap_minutes", 1), set("straggler_loss", 0.01), set("sdc_extra_rollback_intervals", 1);
+    // Cooling plant (cost/cooling_plant.h): t-plant has no climate values, so it runs at its fixed COP 5.
+    set("climate_hourly_sd_dry_bulb_k", 5), set("climate_hourly_sd_wet_bulb_k", 3), set("compressor_cop_max_factor", 2);
+    set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18), set("air_chilled_water_delta_t_k", 6);
     return a;
 }
 
@@ -162,14 +165,20 @@ private slots:
         // IT at 50% utilization: 4 x (2,000 + 8,000 x 0.5) = 24,000 W.
         near("power.it_mw", 0.024, tol);
         // Pumps: 1,000 W x 20 kW / 100 kW = 200 W at full load, x 24/40 = 120 W operating.
-        // Plant: (24,000 + 120) / COP 5 = 4,824 W. Losses: 24,000/0.95 - 24,000 = 1,263.158 W. Misc: 480 W.
-        // Facility = 30,687.158 W; PUE = 30,687.158 / 24,000 = 1.2786316.
-        near("power.facility_mw", 0.030687157894736843, 1e-12);
-        near("power.pue", 1.2786315789473686, 1e-12);
+        // Plant (issue 19 item 8): the loop takes the liquid half, 4 x 10 kW x 0.5 x 24/40 = 12,000 W, plus
+        // pumps: (12,000 + 120) / COP 5 = 2,424 W; the other 12,000 W go to air: CRAH fans 5% = 600 W and
+        // the air-side plant (the catalog has no plant-chiller: the loop's t-plant, fixed COP 5)
+        // (12,000 + 600) / 5 = 2,520 W; plant = 5,544 W. Losses: 24,000/0.95 - 24,000 = 1,263.158 W.
+        // Misc: 480 W. Facility = 31,407.158 W; PUE = 31,407.158 / 24,000 = 1.3086316.
+        near("power.facility_mw", 0.031407157894736845, 1e-12);
+        near("power.pue", 1.3086315789473684, 1e-12);
+        near("power.pue_annual", 1.3086315789473684, 1e-12);
+        near("power.crah_fans_mw", 600e-6, 1e-12);
         // Loop flow: Q = 4 x 10 kW x 0.5 = 20 kW; 20,000 / (4,181 x 10 x 997) m³/s = 28.7876 L/min.
         QVERIFY(std::abs(r.bom.loops.front().flow.value() * 60000 - 28.78763053091348) < 1e-9);
         // Capex: compute 4 x 270k = 1,080,000; scale-up 4 x 30k = 120,000; power 0.5 $/W x 100 kW = 50,000;
-        // building 2 $/W x 40 kW = 80,000; cooling 2 x 50k + 1 $/W x (40,000 + 200) W = 140,200;
+        // building 2 $/W x 40 kW = 80,000; cooling 2 x 50k + 1 $/W x (20,000 + 200) W liquid + 1 $/W x
+        // 20,000 W air = 140,200;
         // integration 10% x 1,200,000 = 120,000; total 1,590,200.
         near("capex.by_category_usd.compute", 1080000, tol);
         near("capex.by_category_usd.scale_up_network", 120000, tol);
@@ -184,12 +193,12 @@ private slots:
         near("finance.annualized_capex_usd", 358122.98685223935, 1e-12);
         // Depreciation: 1,320,000 / 5 + 270,200 / 20 = 277,510.
         near("finance.depreciation_annual_usd", 277510, tol);
-        // Energy: 30,687.158 W x 8,766 h = 269,003.6 kWh x $0.10 = 26,900.36; + maintenance 1% x capex 15,902.
-        near("finance.energy_annual_usd", 26900.36261052632, 1e-12);
-        near("finance.opex_annual_usd", 42802.362610526325, 1e-12);
-        near("finance.tco_annual_usd", 400925.3494627657, 1e-12);
-        // GPU-hours: 32 x 8,766 x 0.5 = 140,256; $/GPU-h = 400,925.35 / 140,256 = 2.8585255.
-        near("finance.cost_per_gpu_hour_usd", 2.858525478145432, 1e-12);
+        // Energy: 31,407.158 W x 8,766 h = 275,315.1 kWh x $0.10 = 27,531.51; + maintenance 1% x capex 15,902.
+        near("finance.energy_annual_usd", 27531.514610526316, 1e-12);
+        near("finance.opex_annual_usd", 43433.51461052631, 1e-12);
+        near("finance.tco_annual_usd", 401556.5014627657, 1e-12);
+        // GPU-hours: 32 x 8,766 x 0.5 = 140,256; $/GPU-h = 401,556.50 / 140,256 = 2.8630255.
+        near("finance.cost_per_gpu_hour_usd", 2.8630254781454316, 1e-12);
         QVERIFY2(!r.hasErrors(), r.rules.empty() ? "" : r.rules.front().message.c_str());
     }
 

@@ -42,9 +42,12 @@ public:
         form.addField("lat_deg", 0.0);
         form.addField("lon_deg", 0.0);
         form.addField("electricity_usd_per_kwh", nullptr);
-        form.addField("free_cooling_hours_per_year", 0.0);
+        form.addField("free_cooling_hours_per_year", nullptr);
         form.addField("land_cost_usd", 0.0);
-        form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption."));
+        form.addField("climate_location", "");
+        form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption, the "
+                                 "free-cooling hours empty to derive them from the climate, and the climate "
+                                 "location empty for the nearest location of the climate table."));
         QObject::connect(places, &QComboBox::currentIndexChanged, &form, [&form, places](int i) {
             const QStringList latLon = places->itemData(i).toStringList();
             if (latLon.size() != 2) return;

@@ -1,0 +1,85 @@
+#pragma once
+// The typical-year climate table (data/climate.json): monthly mean dry-bulb and wet-bulb and an ASHRAE design
+// (peak) condition per location, and the choice of a location for a site (nearest by great-circle distance,
+// or named by the site's `climate_location`). Pure C++ (nlohmann_json); no Qt.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ctwin::model {
+struct Site;
+}
+
+namespace ctwin::cost {
+
+/// One location of the table. Temperatures in degC.
+struct ClimateLocation {
+    std::string id;
+    std::string name;
+    double latDeg = 0.0, lonDeg = 0.0;
+    std::string station;
+    std::string source;
+    std::array<double, 12> dryBulbC{};
+    std::array<double, 12> dewPointC{};
+    /// Computed by the loader from dryBulbC and dewPointC (wetBulbStullC).
+    std::array<double, 12> wetBulbC{};
+    /// ASHRAE 0.4% annual cooling dry-bulb and 0.4% evaporation wet-bulb (each exceeded ~35 h a year; not
+    /// coincident).
+    double designDryBulbC = 0.0, designWetBulbC = 0.0;
+    std::string designSource;
+};
+
+struct ClimateTable {
+    /// The file it was read from (for messages).
+    std::string file;
+    std::vector<ClimateLocation> locations;
+
+    const ClimateLocation* find(const std::string& id) const;
+    /// The location nearest to (lat, lon) by great-circle distance; nullptr for an empty table.
+    const ClimateLocation* nearest(double latDeg, double lonDeg) const;
+};
+
+/// Days of each month of a non-leap year, and their hours (sum 8,760 h).
+inline constexpr std::array<int, 12> kDaysPerMonth = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+/// Great-circle distance on a sphere of radius 6,371 km (haversine formula; Sinnott, "Virtues of the
+/// Haversine", Sky & Telescope 68(2):159, 1984). Kilometres.
+double greatCircleKm(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg);
+
+/// Relative humidity (%) from dry-bulb and dew point by the Magnus formula with the Alduchov & Eskridge
+/// (1996, J. Appl. Meteor. 35:601) coefficients: e_s(T) = 6.1094 exp(17.625 T / (T + 243.04)) hPa,
+/// RH = 100 e_s(Td) / e_s(T).
+double relativeHumidityPercent(double dryBulbC, double dewPointC);
+/// Wet-bulb temperature (degC) from dry-bulb (degC) and relative humidity (%), Stull (2011), "Wet-Bulb
+/// Temperature from Relative Humidity and Air Temperature", J. Appl. Meteor. Climatol. 50:2267, eq. 1:
+///   Tw = T atan(0.151977 (RH + 8.313659)^0.5) + atan(T + RH) - atan(RH - 1.676331)
+///        + 0.00391838 RH^1.5 atan(0.023101 RH) - 4.686035
+/// valid for RH 5-99% and -20..50 degC at sea-level pressure, within about +-1 K. RH is clamped to 5-99%.
+double wetBulbStullC(double dryBulbC, double relativeHumidityPercent);
+
+/// Reads a climate table. Throws model::InputError naming the file, the location and the field for a
+/// missing or malformed value (a month missing, a dew point above the dry-bulb, a duplicate id, ...).
+ClimateTable loadClimateFile(const std::string& path);
+
+/// The climate file the engine uses: set by the application from its data directory (app/data_paths);
+/// until set, $CTWIN_DATA_DIR/climate.json when that variable is set, else the source tree's
+/// data/climate.json.
+void setClimateFile(const std::string& path);
+std::string climateFile();
+/// The table of climateFile(), loaded once per path (thread-safe). Throws model::InputError when the file
+/// cannot be read.
+std::shared_ptr<const ClimateTable> defaultClimateTable();
+
+/// The location a site uses: its `climate_location` when set (nullptr when the table has no such id),
+/// else the nearest to its coordinates.
+const ClimateLocation* climateLocationFor(const model::Site& site, const ClimateTable& table);
+
+/// Throws model::InputError (file `designFile`, the site, field climate_location) when a site names a
+/// climate location the table does not have. The CLI calls it after loading a design (exit 3); the engine
+/// reports the same as a design-rule error and falls back to the nearest location.
+void checkClimateLocations(const std::vector<model::Site>& sites, const ClimateTable& table,
+                           const std::string& designFile);
+
+} // namespace ctwin::cost
