@@ -345,7 +345,7 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
             } else if (k == "estimate") {
                 if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
                 a.estimate = fieldValue.get<bool>();
-            } else if (k != "base" && k != "low" && k != "high") {
+            } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {
                 throw InputError(where, "unknown field");
             }
         }
