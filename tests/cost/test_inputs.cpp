@@ -86,6 +86,8 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
             // Per-class failure-rate overrides (issue 13 item 5), so that those two lists get perturbed.
             job.failureRateClasses = {"fail-gpu", "fail-hbm"};
             job.failureRatesPerHour = {1e-6, 2e-6};
+            // FP4 training (mfu_fp4_ratio on accelerators with an FP4 peak; no shipped job trains in FP4).
+            job.precision = "fp4";
         }
         out.emplace_back(name + " (parallel_group)", group);
     }
