@@ -128,6 +128,7 @@ private slots:
     void perNodeRateGivesMtbf();
     void presetAndClassOverrides();
     void badFailureRateInputs();
+    void jobParallelismRules();
 };
 
 void TestReliability::youngGolden() {
@@ -788,6 +789,40 @@ void TestReliability::badFailureRateInputs() {
     r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
     QVERIFY(hasRule(r.rules, "failure_override_unknown_class", Severity::Error));
     QVERIFY(allFinite(r));
+}
+
+void TestReliability::jobParallelismRules() {
+    // Issue 19 item 2 and issue 14: design-rule errors naming the job and the field (evaluate_training.cpp).
+    // vera-rubin-504's job: 288 GPUs, TP 8 x PP 2 x DP 18, default batch 16,777,216 tokens at 8,192.
+    auto p = test_support::reference("vera-rubin-504");
+    auto rulesOf = [&](const model::Project& d) { return evaluate(d, catalog(), defaults()).rules; };
+    auto named = [](const std::vector<DesignRule>& rules, const std::string& rule, const std::string& field) {
+        for (const auto& r : rules)
+            if (r.rule == rule && r.severity == Severity::Error && r.entity == "cpt-70b" &&
+                r.message.find(field) != std::string::npos)
+                return true;
+        return false;
+    };
+    QVERIFY(!named(rulesOf(p), "job_batch_too_small", "global_batch_tokens"));
+    // 100,000 tokens < 18 x 1 x 8,192 = 147,456.
+    auto small = p;
+    small.trainingJobs.front().globalBatchTokens = 1e5;
+    QVERIFY(named(rulesOf(small), "job_batch_too_small", "global_batch_tokens"));
+    // PP 2 on a 1-layer model; PP 2 x 8 virtual stages = 16 chunks on 10 layers.
+    auto shallow = p;
+    shallow.trainingJobs.front().layers = 1;
+    QVERIFY(named(rulesOf(shallow), "job_stages_exceed_layers", "layers"));
+    shallow.trainingJobs.front().layers = 10;
+    shallow.trainingJobs.front().virtualStages = 8;
+    QVERIFY(named(rulesOf(shallow), "job_stages_exceed_layers", "layers"));
+    // TP 64 x PP 2 x DP 18 = 2,304 GPUs on a 288-GPU job (issue 14: far beyond its GPUs).
+    auto wide = p;
+    wide.trainingJobs.front().tp = 64;
+    QVERIFY(named(rulesOf(wide), "job_parallelism_exceeds_gpus", "2304"));
+    // EP 4 does not divide DP 18.
+    auto ep = p;
+    ep.trainingJobs.front().ep = 4;
+    QVERIFY(named(rulesOf(ep), "job_ep_not_dividing_dp", "ep 4"));
 }
 
 QTEST_APPLESS_MAIN(TestReliability)
