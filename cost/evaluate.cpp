@@ -59,6 +59,7 @@ ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const As
     o.spareSwapTime = seconds(60.0 * a.get("spare_swap_minutes"));
     o.stragglerLoss = a.get("straggler_loss");
     o.sdcExtraRollbackIntervals = a.get("sdc_extra_rollback_intervals");
+    o.cduRepairTime = hours(a.get("cdu_repair_hours"));
     return o;
 }
 

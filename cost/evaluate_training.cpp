@@ -10,8 +10,45 @@ using namespace ctwin::units;
 using model::CatalogItem;
 
 namespace {
-/// Tokens per optimizer step: Llama 3 405B trained at up to 16M tokens per batch (Llama 3 paper, §3.4.1).
-constexpr double kGlobalBatchTokens = 16e6;
+/// Design rules on the job's parallelism and batch (issue 19 item 2, issue 14): the layout of GPUs into
+/// tensor x pipeline x data parallel groups, the batch that feeds every replica, stages against layers.
+void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in, std::vector<DesignRule>& rules) {
+    const std::string who = "Training job " + job.name;
+    // Expert parallelism shards experts within the data-parallel replicas (Megatron-Core convention; the
+    // shipped generator checks dp % ep == 0), so the GPU count is tp x pp x dp.
+    const double product = double(job.tp) * job.pp * job.dp;
+    if (product > job.gpus * (1.0 + 1e-9))
+        rules.push_back({Severity::Error, "job_parallelism_exceeds_gpus", job.id,
+                         who + ": tp x pp x dp = " + fmt(job.tp) + " x " + fmt(job.pp) + " x " + fmt(job.dp) +
+                             " = " + fmt(product) + " GPUs, more than its gpus (" + fmt(job.gpus) + ")"});
+    else if (product < job.gpus * (1.0 - 1e-9))
+        rules.push_back({Severity::Warning, "job_parallelism_below_gpus", job.id,
+                         who + ": tp x pp x dp = " + fmt(product) + " GPUs of its " + fmt(job.gpus) +
+                             "; the rest idle (time assumes all gpus compute)"});
+    if (job.ep > 1 && job.dp % job.ep != 0)
+        rules.push_back({Severity::Error, "job_ep_not_dividing_dp", job.id,
+                         who + ": ep " + fmt(job.ep) + " must divide dp " + fmt(job.dp) +
+                             " (experts are sharded across data-parallel replicas)"});
+    // One microbatch per replica at least: B >= dp x microbatch x sequence.
+    const double perStep = double(job.dp) * job.microbatchSequences * in.sequenceLength;
+    if (in.globalBatchTokens < perStep * (1.0 - 1e-9))
+        rules.push_back({Severity::Error, "job_batch_too_small", job.id,
+                         who + ": global_batch_tokens " + fmt(in.globalBatchTokens) +
+                             " is smaller than dp x microbatch_sequences x sequence_length = " + fmt(job.dp) +
+                             " x " + fmt(job.microbatchSequences) + " x " + fmt(in.sequenceLength) + " = " +
+                             fmt(perStep) + ": not every replica gets a microbatch"});
+    if (job.layers) {
+        if (job.pp > *job.layers)
+            rules.push_back({Severity::Error, "job_stages_exceed_layers", job.id,
+                             who + ": pp " + fmt(job.pp) + " pipeline stages for " + fmt(*job.layers) +
+                                 " layers (field layers): a stage needs at least one layer"});
+        else if (double(job.pp) * job.virtualStages > *job.layers)
+            rules.push_back({Severity::Error, "job_stages_exceed_layers", job.id,
+                             who + ": pp x virtual_stages = " + fmt(double(job.pp) * job.virtualStages) +
+                                 " model chunks for " + fmt(*job.layers) +
+                                 " layers (field layers): a chunk needs at least one layer"});
+    }
+}
 } // namespace
 
 void evaluateTraining(EvalContext& c) {
@@ -48,10 +85,24 @@ void evaluateTraining(EvalContext& c) {
         in.tokens = job.tokens;
         in.gpus = job.gpus;
         in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
-        in.mfu = inputs.jobMfu(job);
+        // The MFU follows the precision whose peak is applied (fp4 falls back to fp8 or bf16 peaks).
+        const std::string peakPrecision = !acc                                   ? job.precision
+                                          : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
+                                          : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
+                                                                                                   : "fp4";
+        in.mfu = inputs.jobMfu(job, peakPrecision);
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
-        in.globalBatchTokens = kGlobalBatchTokens;
+        // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
+        // job's parallelism give the microbatches per replica and the pipeline bubble.
+        in.globalBatchTokens = inputs.jobGlobalBatchTokens(job);
+        in.sequenceLength = inputs.jobSequenceLength(job);
+        in.dp = job.dp;
+        in.pp = job.pp;
+        in.microbatchSequences = job.microbatchSequences;
+        in.virtualStages = job.virtualStages;
+        in.mfuPipelineBubble = a.get("mfu_pipeline_bubble");
+        addParallelismRules(job, in, r.rules);
         if (in.sites > 1) {
             double slowest = 0;
             Time latency{};
@@ -85,6 +136,15 @@ void evaluateTraining(EvalContext& c) {
             r.rules.push_back(
                 {Severity::Error, "job_infeasible", job.id,
                  "Training job " + job.name + " cannot be estimated (no GPUs, no accelerator or zero MFU)"});
+        // Narayanan et al. (SC 2021) keep the bubble small with m >> p; a quarter of the step idle is far
+        // beyond the ~5-10% of the published runs (assumptions.mfu_pipeline_bubble).
+        if (tr.estimate.feasible && tr.estimate.pipelineBubble > 0.25)
+            r.rules.push_back({Severity::Warning, "pipeline_bubble_large", job.id,
+                               "Training job " + job.name + ": the pipeline idles " +
+                                   fmt(tr.estimate.pipelineBubble * 100, 1) + "% of each step (" +
+                                   fmt(job.pp) + " stages, " + fmt(tr.estimate.microbatches, 1) +
+                                   " microbatches per replica); raise global_batch_tokens, use an interleaved "
+                                   "schedule (virtual_stages) or fewer stages"});
         if (tr.estimate.feasible && tr.estimate.scaleAcrossSlowdown > 1.0 + 1e-9)
             r.rules.push_back({Severity::Warning, "wan_step_budget", job.id,
                                "Training job " + job.name +
@@ -102,7 +162,7 @@ void addTrainingFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.training.empty()) {
         const auto& rel = r.training.front().reliability;
-        const std::vector<std::string> relSources = {"catalog failures (Llama 3 calibration, Meta 2024)",
+        const std::vector<std::string> relSources = {"failure rates: " + rel.rateSet,
                                                      c.source("failure_detection_minutes"),
                                                      c.source("rescheduling_minutes")};
         addFigure(r, "reliability.goodput", rel.goodput, "", "Goodput",
@@ -134,9 +194,29 @@ void addTrainingFigures(EvalContext& c) {
     if (!r.training.empty()) {
         const auto& t = r.training.front();
         addFigure(r, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
-                  "6·N·D / (GPUs x peak x MFU x goodput) x scale-across slowdown",
-                  {{"flops", t.estimate.flops}, {"slowdown", t.estimate.scaleAcrossSlowdown}},
+                  "6·N·D / (GPUs x peak x MFU x goodput) x (1 - reference bubble) / (1 - pipeline bubble) x "
+                  "scale-across slowdown",
+                  {{"flops", t.estimate.flops},
+                   {"slowdown", t.estimate.scaleAcrossSlowdown},
+                   {"pipeline_bubble", t.estimate.pipelineBubble}},
                   {c.source("mfu"), c.source("goodput")});
+        addFigure(r, "training.pipeline_bubble", t.estimate.pipelineBubble, "", "Pipeline bubble",
+                  "(pp - 1) / (virtual_stages x m + pp - 1), m = global batch / (dp x microbatch x sequence)",
+                  {{"microbatches_per_replica", t.estimate.microbatches}},
+                  {"Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using "
+                   "Megatron-LM', SC 2021, section 2.2",
+                   c.source("global_batch_tokens"), c.source("sequence_length")});
+        addFigure(r, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "",
+                  "Scale-across slowdown",
+                  "(pipelined step + max(0, WAN exchange - backward of the last microbatch)) / pipelined step",
+                  {{"step_wan_seconds", t.estimate.stepWanTime.value()},
+                   {"overlap_window_seconds", t.estimate.wanOverlapWindow.value()},
+                   {"step_seconds", t.estimate.stepTime.value()}},
+                  {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
+                   "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
+        addFigure(r, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
+                  "MFU / (1 - reference bubble) x (1 - pipeline bubble) / scale-across slowdown", {},
+                  {c.source("mfu"), c.source("mfu_pipeline_bubble")});
         addFigure(r, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
         addFigure(r, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",

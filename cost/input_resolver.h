@@ -103,8 +103,14 @@ public:
     units::Length linkRouteLength(const model::ScaleAcrossLink& link, units::Length greatCircle) const;
     /// The link's one-way latency budget, or nullopt (no budget).
     std::optional<units::Time> linkLatencyBudget(const model::ScaleAcrossLink& link) const;
-    /// The job's MFU, else assumptions.mfu.
-    double jobMfu(const model::TrainingJob& job) const;
+    /// The job's MFU, else assumptions.mfu (BF16) x the precision's ratio (mfu_fp8_ratio, mfu_fp4_ratio).
+    /// `peakPrecision` is the precision whose peak the engine applies (fp4 falls back to fp8 or bf16 on
+    /// accelerators without it).
+    double jobMfu(const model::TrainingJob& job, const std::string& peakPrecision = "bf16") const;
+    /// The job's global batch in tokens, else assumptions.global_batch_tokens.
+    double jobGlobalBatchTokens(const model::TrainingJob& job) const;
+    /// The job's sequence length in tokens, else assumptions.sequence_length.
+    double jobSequenceLength(const model::TrainingJob& job) const;
     /// Active parameters per token; all model parameters for a dense model.
     double jobActiveParams(const model::TrainingJob& job) const;
     double serviceActiveParams(const model::InferenceService& service) const;

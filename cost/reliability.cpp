@@ -182,6 +182,21 @@ double checkpointEfficiency(Time interval, Time delta, Time restart, Time mtbf) 
     return goodputParts(p).goodput;
 }
 
+Frequency redundantGroupOutageRate(double n, double r, Frequency unitRate, Time repair) {
+    const double lambda = unitRate.value(), rep = repair.value();
+    if (!(n > r) || !(lambda > 0) || !std::isfinite(lambda) || !(r >= 0)) return Frequency{};
+    if (r == 0) return n * lambda * hertz; // no redundancy: every unit failure stops the group
+    if (!(rep > 0) || !std::isfinite(rep)) return Frequency{};
+    // Billinton & Allan (1992), ch. 9: P(r down) ≈ C(n, r)(λR)^r; rate to r+1 down = P(r)·(n-r)λ
+    // = n!/(r!(n-r-1)!) · λ^(r+1) · R^r.
+    double coefficient = 1;
+    for (double i = 0; i <= r; ++i)
+        coefficient *= (n - i); // n (n-1) ... (n-r)
+    for (double i = 2; i <= r; ++i)
+        coefficient /= i; // / r!
+    return coefficient * std::pow(lambda, r + 1) * std::pow(rep, r) * hertz;
+}
+
 double expectedGoodput(const FailureProcess& process) {
     return goodputParts(process).goodput;
 }
@@ -291,18 +306,29 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         switchRadius.add(fb.switches * fraction, perLeaf);
     }
 
-    // Cooling loops: the catalog rate is a loop-level outage (leak, controls, common-mode), counted per
-    // installed CDU; unit redundancy (N+1) does not mask it. It takes down the GPUs on the loop.
+    // Cooling loops (issue 19 item 10): the catalog rate is per CDU. A loop stops only when more CDUs are
+    // down at once than its redundancy covers: r = installed - needed for the liquid heat (N+1: 1, 2N: N),
+    // at the k-out-of-n rate of redundantGroupOutageRate with the CDU repair time. Single CDU failures that
+    // the redundancy absorbs are counted apart and do not interrupt the job.
+    struct LoopFootprint {
+        double share, cdus, tolerated, gpus;
+    };
+    std::vector<LoopFootprint> cduLoops;
     double cduUnits = 0;
-    Radius cduRadius;
     for (const auto& [loopId, g] : loopGpus) {
-        double cdus = 0;
-        for (const auto& lb : bom.loops)
-            if (lb.loopId == loopId) cdus = lb.cdusInstalled;
+        double cdus = 0, needed = 0;
+        for (const auto& lb : bom.loops) {
+            if (lb.loopId != loopId) continue;
+            cdus = lb.cdusInstalled;
+            for (const auto& loop : p.coolingLoops) {
+                const auto* cdu = loop.id == loopId ? catalog.find(loop.cduType) : nullptr;
+                const double cap = cdu ? valueOr(*cdu, "capacity_w", 0.0) : 0.0;
+                if (cap > 0) needed = std::ceil(lb.liquidHeat.value() / cap - 1e-9);
+            }
+        }
+        cduLoops.push_back({share, cdus, std::max(0.0, cdus - std::max(1.0, needed)), std::min(n, g)});
         cduUnits += cdus * share;
-        cduRadius.add(cdus * share, std::min(n, g));
     }
-
     // Power feeds: a single feed loss only interrupts racks without a second feed (A/B redundancy).
     double feedUnitsInterrupting = 0, feedUnitsRedundant = 0;
     Radius feedRadius;
@@ -331,10 +357,70 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     if (failures.empty())
         addRule(rules, Severity::Warning, "failure_catalog_empty", job.id,
                 "The catalog has no failure classes: " + who + " is modelled without failures");
+    // ---- Failure-rate set (issue 13 item 5): catalog classes, a per-node preset or rate, class overrides ----
+    in.rateSet = "catalog classes (Llama 3 405B calibration, Meta 2024)";
+    double nodeRatePerHour = -1; // < 0: no per-node rate
+    if (!job.failureRatePreset.empty()) {
+        const auto* preset = catalog.find(job.failureRatePreset);
+        if (!preset || preset->category != "failures" || preset->kind != "node_rate")
+            addRule(rules, Severity::Error, "failure_preset_invalid", job.id,
+                    who + ": failure_rate_preset '" + job.failureRatePreset +
+                        "' is not a failure-rate preset (catalog failures of kind node_rate); catalog classes used");
+        else {
+            nodeRatePerHour = valueOr(*preset, "rate_per_hour", -1.0);
+            in.rateSet = "preset " + preset->id + " (" + preset->name + "), per node";
+        }
+    }
+    if (job.nodeFailureRatePerDay) {
+        nodeRatePerHour = *job.nodeFailureRatePerDay / 24.0;
+        in.rateSet = "job node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) + " per node";
+    }
+    std::map<std::string, double> classOverrides;
+    if (job.failureRateClasses.size() != job.failureRatesPerHour.size())
+        addRule(rules, Severity::Error, "failure_overrides_unpaired", job.id,
+                who + ": failure_rate_classes (" + fmt(double(job.failureRateClasses.size())) +
+                    ") and failure_rates_per_hour (" + fmt(double(job.failureRatesPerHour.size())) +
+                    ") must pair one rate with each class; unpaired entries are ignored");
+    for (size_t i = 0; i < job.failureRateClasses.size() && i < job.failureRatesPerHour.size(); ++i) {
+        const auto* item = catalog.find(job.failureRateClasses[i]);
+        if (!item || item->category != "failures" || item->kind != "component") {
+            addRule(rules, Severity::Error, "failure_override_unknown_class", job.id,
+                    who + ": failure_rate_classes names '" + job.failureRateClasses[i] +
+                        "', not a failure class of the catalog; ignored");
+            continue;
+        }
+        classOverrides[item->id] = job.failureRatesPerHour[i];
+    }
+    if (!classOverrides.empty())
+        in.rateSet += " + " + fmt(double(classOverrides.size())) + " class override(s) of the job";
+    // Classes a per-node rate replaces: everything counted on nodes and the job's GPUs (what a fleet's
+    // per-node-day failure log attributes to nodes); facility classes keep their own rates.
+    auto replacedByNodeRate = [&](const CatalogItem& item) {
+        const std::string u = item.attribute("unit");
+        return nodeRatePerHour >= 0 && item.attribute("planned") != "true" &&
+               (u == "gpu" || u == "server" || u == "nic" || u == "switch" || u == "optic" || u == "job_per_gpu");
+    };
+    if (nodeRatePerHour >= 0 && share * siteServers > 0) {
+        FailureClass node;
+        node.id = job.nodeFailureRatePerDay ? "node-rate" : job.failureRatePreset;
+        node.name = "Node failure (per-node rate)";
+        node.unit = "server";
+        node.units = share * siteServers;
+        node.ratePerUnit = perHour(nodeRatePerHour);
+        // A node fault takes down its scale-up domain (NVL72) or server, as a GPU fault does.
+        node.gpusAffected = std::min(gpuRadius.mean(), n);
+        if (node.ratePerUnit.value() > 0) in.classes.push_back(node);
+    }
+
     for (const auto* item : failures) {
+        if (item->kind != "component") continue; // presets (kind node_rate) are not classes
+        if (replacedByNodeRate(*item) && !classOverrides.count(item->id)) continue;
         const std::string unit = item->attribute("unit");
         const auto* rate = item->find("rate_per_hour");
-        const double ratePerHour = rate ? rate->base : std::numeric_limits<double>::quiet_NaN();
+        const auto overridden = classOverrides.find(item->id);
+        const double ratePerHour = overridden != classOverrides.end() ? overridden->second
+                                   : rate                            ? rate->base
+                                                                     : std::numeric_limits<double>::quiet_NaN();
         if (!std::isfinite(ratePerHour) || ratePerHour < 0) {
             addRule(rules, Severity::Error, "failure_rate_invalid", item->id,
                     "Failure class " + item->name + ": rate_per_hour " +
@@ -367,7 +453,26 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
             if (!opt.includeOpticFailures) continue; // folded into fail-switch-cable (see ReliabilityOptions)
             c.units = opticUnits, c.gpusAffected = nicRadius.mean();
         } else if (unit == "cdu") {
-            c.units = cduUnits, c.gpusAffected = cduRadius.mean();
+            if (cduUnits > 0) {
+                FailureClass single = c;
+                single.name += " (each CDU; interrupts only beyond the loop's redundancy)";
+                single.units = cduUnits;
+                single.interruptsJob = false;
+                in.classes.push_back(single);
+            }
+            // One unit per loop of the footprint at the mean loop-outage rate: units x rate = Σ share x λ_loop.
+            double loopUnits = 0, loopRate = 0;
+            Radius cduRadius;
+            for (const auto& l : cduLoops) {
+                const double rate =
+                    redundantGroupOutageRate(l.cdus, l.tolerated, c.ratePerUnit, opt.cduRepairTime).value();
+                loopUnits += l.share, loopRate += l.share * rate;
+                cduRadius.add(l.share * rate, l.gpus);
+            }
+            c.name = "Cooling loop outage (more CDUs down than its redundancy)";
+            c.units = loopUnits;
+            c.ratePerUnit = (loopUnits > 0 ? loopRate / loopUnits : 0.0) * hertz;
+            c.gpusAffected = cduRadius.mean();
         } else if (unit == "power_feed") {
             if (feedUnitsRedundant > 0) {
                 FailureClass redundant = c;
@@ -442,6 +547,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     ReliabilityResult r;
     r.rules = in.rules;
     r.jobId = in.jobId;
+    r.rateSet = in.rateSet;
     auto& rules = r.rules;
     const std::string who = "Training job " + (in.jobName.empty() ? in.jobId : in.jobName);
     const double n = std::isfinite(in.jobGpus) && in.jobGpus > 0 ? in.jobGpus : 0.0;

@@ -67,6 +67,9 @@ struct ReliabilityOptions {
     double sdcExtraRollbackIntervals = 1.0;
     /// Fixed checkpoint interval; zero uses Daly's optimum.
     units::Time checkpointInterval{};
+    /// Time to restore a failed CDU (assumptions.cdu_repair_hours). A loop stops only when more of its CDUs
+    /// are down at once than its redundancy covers; the repair time sets how likely that is.
+    units::Time cduRepairTime = units::hours(24.0);
     /// Adds the fail-optic class (per back-end transceiver). Off by default: the calibrated fail-switch-cable
     /// class (Llama 3, "network switch/cable") already contains optics and cable failures, so adding optics
     /// on top would count them twice. Turn on only with a switch-only rate.
@@ -113,6 +116,9 @@ struct ReliabilityInput {
     double sdcExtraRollbackIntervals = 0;
     /// Findings while building the input (job larger than its sites, missing storage, bad rates).
     std::vector<DesignRule> rules;
+    /// Which failure rates the classes use (issue 13 item 5): the catalog's Llama 3 calibration, a preset,
+    /// a per-node rate and/or per-class overrides of the job, in words.
+    std::string rateSet;
 };
 
 /// One class as the event process sees it: a Poisson stream that takes the job down for `downtime`
@@ -174,6 +180,7 @@ struct ReliabilityResult {
     std::vector<ClassImpact> classes;
     FailureProcess process;
     std::vector<DesignRule> rules;
+    std::string rateSet; // see ReliabilityInput::rateSet
 };
 
 /// Young (1974), "A first order approximation to the optimum checkpoint interval", CACM 17(9):530-531:
@@ -201,8 +208,22 @@ double checkpointEfficiency(units::Time interval, units::Time delta, units::Time
 /// (Wald's identity). Returns 0 for an infeasible process.
 double expectedGoodput(const FailureProcess& process);
 
+/// Rate of outages of a group of n identical repairable units that stops only when more than r are down
+/// at once (k-out-of-n with k = n - r), each failing at `unitRate` and repaired in `repair`:
+///   λ_group ≈ n! / (r! (n-r-1)!) · λ^(r+1) · R^r      (λR << 1)
+/// the rate of entering the state with r+1 units down from the state with r down, whose probability is
+/// C(n, r)(λR)^r (Billinton & Allan, "Reliability Evaluation of Engineering Systems", 2nd ed., 1992,
+/// ch. 9, approximate equations for repairable parallel and k-out-of-n systems). r = 0: n·λ (series);
+/// r = 1 (N+1): n(n-1)λ²R. Returns 0 for n <= r or non-positive inputs.
+units::Frequency redundantGroupOutageRate(double n, double r, units::Frequency unitRate, units::Time repair);
+
 /// Builds the job's failure classes from the catalog's failure rates and the layout (see reliability.cpp
-/// for the footprint and blast-radius rules). Never throws for a design that loaded; problems go to
+/// for the footprint and blast-radius rules). The job may replace the catalog rates (issue 13 item 5):
+/// `failure_rate_preset` (a catalog failures item of kind node_rate) or `node_failure_rate_per_day` give
+/// one rate per node (server) replacing every node-level and job-level unexpected class (GPU, server, NIC,
+/// switch, optic, software; facility classes CDU, power feed and WAN keep their rates), so that
+/// job MTBF = 24 h / (nodes x rate per node-day) without facility failures; `failure_rate_classes` with
+/// `failure_rates_per_hour` override single classes. Never throws for a design that loaded; problems go to
 /// `rules` as design-rule findings.
 ReliabilityInput reliabilityInputFor(const model::Project& project, const model::Catalog& catalog,
                                      const BillOfMaterials& bom, const model::TrainingJob& job,

@@ -121,6 +121,9 @@ ojson resultsToJson(const Results& r) {
                                  {"flops", t.estimate.flops},
                                  {"time_days", t.estimate.time.value() / 86400.0},
                                  {"scale_across_slowdown", t.estimate.scaleAcrossSlowdown},
+                                 {"pipeline_bubble", t.estimate.pipelineBubble},
+                                 {"microbatches_per_replica", t.estimate.microbatches},
+                                 {"mfu_effective", t.estimate.effectiveMfu},
                                  {"run_cost_usd", t.runCost.value()},
                                  {"cost_per_million_tokens_usd", t.costPerMillionTokens}});
         out["training"]["jobs"] = std::move(jobs);

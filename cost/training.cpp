@@ -36,14 +36,30 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     // step, because failures and restarts stall whole steps rather than slowing each one.
     const double sustained = in.gpus * peak * in.mfu;
     const double batchTokens = std::max(0.0, in.globalBatchTokens);
-    const double stepCompute = 6.0 * in.activeParams * batchTokens / sustained;
-    e.stepComputeTime = units::seconds(stepCompute);
+    // The MFU input is an end-to-end figure that already lost mfuPipelineBubble of its time to the bubble;
+    // the stages' busy compute per step is that much shorter (busy MFU = MFU / (1 - b_ref)).
+    const double refBubble = std::clamp(in.mfuPipelineBubble, 0.0, 0.99);
+    const double busyCompute = 6.0 * in.activeParams * batchTokens / sustained * (1.0 - refBubble);
+
+    // Microbatches per data-parallel replica: m = B / (L · dp · sequences per microbatch). Below one the
+    // batch cannot feed every replica (a design rule); the step is then estimated with one microbatch.
+    const double perMicrobatch = std::max(1.0, in.dp) * std::max(1, in.microbatchSequences) * in.sequenceLength;
+    const double m = positiveFinite(perMicrobatch) ? std::max(1.0, batchTokens / perMicrobatch) : 1.0;
+    e.microbatches = m;
+    // Narayanan et al. (SC 2021), §2.2.1-2.2.2: bubble time (p-1)·t per step against m·t (1F1B), (p-1)·t/v
+    // with v interleaved chunks per rank; as a share of the step, (p-1)/(v·m + p-1).
+    const double p = std::max(1, in.pp), v = std::max(1, in.virtualStages);
+    e.pipelineBubble = (p - 1.0) / (v * m + p - 1.0);
+    const double stepPipeline = busyCompute / (1.0 - e.pipelineBubble);
+    e.stepComputeTime = units::seconds(busyCompute);
+    e.stepPipelineTime = units::seconds(stepPipeline);
+    e.stepTime = e.stepPipelineTime;
 
     if (in.sites > 1) {
         const double wanBandwidth = in.wanBandwidth.value();
         // Data parallelism across sites with no link between them cannot synchronize gradients at all; an
         // optimizer step without tokens cannot amortize the exchange either.
-        if (!positiveFinite(wanBandwidth) || !(stepCompute > 0)) return e;
+        if (!positiveFinite(wanBandwidth) || !(busyCompute > 0)) return e;
         const double s = in.sites;
         // Every parameter's gradient is exchanged, not only the active ones: with MoE all experts train.
         // The larger of the two counts is used so a dense model may leave modelParams at zero.
@@ -55,13 +71,21 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         const double latency = std::max(0.0, in.wanOneWayLatency.value());
         const double stepWan = gradientBytes * 2.0 * (s - 1.0) / s / wanBandwidth + 2.0 * (s - 1.0) * latency;
         e.stepWanTime = units::seconds(stepWan);
-        // The exchange overlaps the step's compute (bucketed gradient all-reduce during the backward pass,
-        // Li et al., "PyTorch Distributed", VLDB 2020); only the excess over compute stalls the step.
-        e.scaleAcrossSlowdown = std::max(stepCompute, stepWan) / stepCompute;
+        // Only the backward pass of the last microbatch can hide the exchange (bucketed all-reduce during
+        // backward, Li et al., VLDB 2020; earlier microbatches only accumulate gradients): backward share
+        // (4N of 6N FLOPs, Kaplan et al. 2020) of one microbatch's busy compute. The forward pass, the other
+        // microbatches and the pipeline bubble cannot overlap it; the excess stalls the step.
+        const double window = std::clamp(in.backwardShare, 0.0, 1.0) * busyCompute / m;
+        e.wanOverlapWindow = units::seconds(window);
+        e.stepTime = units::seconds(stepPipeline + std::max(0.0, stepWan - window));
+        e.scaleAcrossSlowdown = e.stepTime.value() / stepPipeline;
     }
+    // End-to-end MFU: busy MFU × (1 - bubble) / slowdown.
+    e.effectiveMfu = in.mfu / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
 
-    // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × slowdown (SPEC.md §4.7).
-    e.time = units::seconds(e.flops / (sustained * in.goodput) * e.scaleAcrossSlowdown);
+    // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × (1 - b_ref)/(1 - b) × slowdown (SPEC.md §4.7).
+    e.time = units::seconds(e.flops / (sustained * in.goodput) * (1.0 - refBubble) / (1.0 - e.pipelineBubble) *
+                            e.scaleAcrossSlowdown);
     e.feasible = true;
     return e;
 }

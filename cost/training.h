@@ -17,14 +17,32 @@ struct TrainingInput {
     units::DataRate wanBandwidth{}; // slowest inter-site link available to the job
     units::Time wanOneWayLatency{};
     double gradientBytesPerParam = 2;  // bf16 gradients
-    double globalBatchTokens = 16e6;   // tokens per optimizer step
+    double globalBatchTokens = 16e6;   // tokens per optimizer step (B)
+    // Pipeline schedule (issue 19 item 2). The defaults (one replica, one stage, one microbatch) give the
+    // step of a model that fits one GPU group with no pipeline.
+    double sequenceLength = 0;         // L, tokens; <= 0: one microbatch per replica
+    double dp = 1;                     // data-parallel replicas
+    int pp = 1;                        // pipeline stages
+    int microbatchSequences = 1;       // sequences per microbatch
+    int virtualStages = 1;             // model chunks per pipeline rank (1 = 1F1B, > 1 interleaved)
+    /// Pipeline bubble already inside `mfu` (a published MFU is measured end to end on a pipelined run);
+    /// the job's own bubble replaces it (assumptions.mfu_pipeline_bubble).
+    double mfuPipelineBubble = 0;
+    /// Share of a microbatch's compute in the backward pass: 4N of 6N FLOPs per token (Kaplan et al. 2020).
+    double backwardShare = 2.0 / 3.0;
 };
 
 struct TrainingEstimate {
     double flops = 0;                 // 6·N·D
     units::Time stepComputeTime{};    // one optimizer step at full speed
     units::Time stepWanTime{};        // inter-site gradient exchange per step
-    double scaleAcrossSlowdown = 1;   // >= 1
+    double microbatches = 1;          // m: microbatches per replica per step, B / (L·dp·microbatch)
+    double pipelineBubble = 0;        // share of the pipelined step the stages idle, (p-1)/(v·m + p-1)
+    units::Time stepPipelineTime{};   // busy compute / (1 - bubble)
+    units::Time wanOverlapWindow{};   // compute the gradient exchange can hide behind
+    units::Time stepTime{};           // pipelined step + WAN stall
+    double scaleAcrossSlowdown = 1;   // stepTime / stepPipelineTime, >= 1
+    double effectiveMfu = 0;          // end-to-end MFU of the job: busy MFU x (1 - bubble) / slowdown
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)
 };
@@ -33,10 +51,18 @@ struct TrainingEstimate {
 /// 2N + backward 4N per token; REFERENCES.md: Llama 3 405B 3.8e25 ≈ 6 × 405B × 15.6T).
 double trainingFlops(double activeParams, double tokens);
 
-/// time = 6·N·D / (GPUs × dense peak × MFU × goodput) (SPEC.md §4.7) times the scale-across slowdown:
-/// when data parallelism spans S sites, each step exchanges 2·(S-1)/S of the gradient bytes over the WAN
-/// (ring all-reduce volume, Patarasuk & Yuan, J. Parallel Distrib. Comput. 69(2), 2009) plus 2(S-1)
-/// one-way latencies; the exchange overlaps the step's compute, only the excess stalls it.
+/// time = 6·N·D / (GPUs × dense peak × MFU × goodput) (SPEC.md §4.7), corrected for the job's pipeline
+/// bubble, times the scale-across slowdown.
+/// - Pipeline bubble (Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
+///   Using Megatron-LM", SC 2021, §2.2): with p stages, m microbatches per replica and v model chunks per
+///   rank the stages idle (p-1)/(v·m + p-1) of the step (1F1B: v = 1). The MFU input already contains the
+///   bubble of the run it was measured on (mfuPipelineBubble), so time scales by (1-b_ref)/(1-b).
+/// - Scale-across: when data parallelism spans S sites, each step exchanges 2·(S-1)/S of the gradient
+///   bytes over the WAN (ring all-reduce volume, Patarasuk & Yuan, J. Parallel Distrib. Comput. 69(2),
+///   2009) plus 2(S-1) one-way latencies. The exchange can only overlap the backward pass of the last
+///   microbatch (gradients of earlier microbatches are still being accumulated; Li et al., "PyTorch
+///   Distributed", VLDB 2020, §3.2.3-3.2.4 on bucketing during backward and no_sync accumulation), i.e.
+///   backwardShare x busy compute / m; the rest stalls the step.
 TrainingEstimate estimateTraining(const TrainingInput& in);
 
 } // namespace ctwin::cost

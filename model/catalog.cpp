@@ -71,6 +71,9 @@ const std::vector<KindSchema>& schemas() {
         {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}},
         {"wan", "amplifier", {"spacing_m", "price_usd", "power_w"}, {}},
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
+        // Failure-rate presets (issue 13 item 5): one rate per node (server) per hour, chosen by a training
+        // job's failure_rate_preset.
+        {"failures", "node_rate", {"rate_per_hour"}, {"unit"}},
         // Model presets for training jobs and inference services (issue 11): read by name through
         // catalog.byCategory("models") and item.value("model_params") etc.
         {"models",

@@ -30,6 +30,25 @@ struct TrainingJob {
     std::string restartScope = "whole_job";
     /// In-memory snapshot, written to storage in the background.
     bool asyncCheckpoint = false;
+    // ---- Batch and pipeline schedule (issue 19 item 2) ----
+    /// Tokens per optimizer step (global batch); absent: assumptions.global_batch_tokens.
+    std::optional<double> globalBatchTokens;
+    /// Tokens per sequence; absent: assumptions.sequence_length.
+    std::optional<double> sequenceLength;
+    /// Sequences per microbatch (each pipeline step of one data-parallel replica).
+    int microbatchSequences = 1;
+    /// Model chunks per pipeline rank: 1 = plain 1F1B, > 1 = interleaved 1F1B (Narayanan et al. 2021).
+    int virtualStages = 1;
+    /// Transformer layers; absent: unknown (pipeline stages are then not checked against it).
+    std::optional<double> layers;
+    // ---- Failure rates (issue 13 item 5); all absent: the catalog classes (Llama 3 calibration) ----
+    /// A failure-rate preset of the catalog (failures.json, kind node_rate): one rate per node.
+    std::string failureRatePreset;
+    /// One failure rate per node (server) per day for every node-level class; overrides the preset.
+    std::optional<double> nodeFailureRatePerDay;
+    /// Per-class overrides: failure class ids and their rates per unit-hour, pairwise.
+    std::vector<std::string> failureRateClasses;
+    std::vector<double> failureRatesPerHour;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -49,6 +68,15 @@ struct TrainingJob {
         v.refList("sites", sites, EntityKind::Site);
         v.choice("restart_scope", restartScope, {"whole_job", "parallel_group", "hot_spare"});
         v.flag("async_checkpoint", asyncCheckpoint);
+        v.optionalNumber("global_batch_tokens", globalBatchTokens, kTokens);
+        v.optionalNumber("sequence_length", sequenceLength, Bounds{1.0, 1e8});
+        v.integer("microbatch_sequences", microbatchSequences, Bounds{1.0, 1e6});
+        v.integer("virtual_stages", virtualStages, Bounds{1.0, 1e3});
+        v.optionalNumber("layers", layers, Bounds{1.0, 1e5});
+        v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
+        v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay, Bounds{0.0, 1e3});
+        v.catalogRefList("failure_rate_classes", failureRateClasses, "failures");
+        v.numbers("failure_rates_per_hour", failureRatesPerHour, Bounds{0.0, 1.0});
     }
 };
 

@@ -55,6 +55,7 @@ CATEGORIES = {
     },
     "failures": {
         "component": ["rate_per_hour"],
+        "node_rate": ["rate_per_hour"],
     },
     "models": {
         "llm": ["model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"],

@@ -66,6 +66,8 @@ model::AssumptionSet testAssumptions() {
     // Cooling plant (cost/cooling_plant.h): t-plant has no climate values, so it runs at its fixed COP 5.
     set("climate_hourly_sd_dry_bulb_k", 5), set("climate_hourly_sd_wet_bulb_k", 3), set("compressor_cop_max_factor", 2);
     set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18), set("air_chilled_water_delta_t_k", 6);
+    set("global_batch_tokens", 16777216), set("sequence_length", 8192), set("mfu_pipeline_bubble", 0);
+    set("mfu_fp8_ratio", 0.685), set("mfu_fp4_ratio", 0.45), set("cdu_repair_hours", 24);
     return a;
 }
 

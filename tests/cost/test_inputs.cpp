@@ -81,8 +81,14 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
                 e[m.field] = nullptr;
         out.emplace_back(name + " (defaults)", model::projectFromJson(j, name, &catalog()));
         auto group = p;
-        for (auto& job : group.trainingJobs)
+        for (auto& job : group.trainingJobs) {
             job.restartScope = "parallel_group";
+            // Per-class failure-rate overrides (issue 13 item 5), so that those two lists get perturbed.
+            job.failureRateClasses = {"fail-gpu", "fail-hbm"};
+            job.failureRatesPerHour = {1e-6, 2e-6};
+            // FP4 training (mfu_fp4_ratio on accelerators with an FP4 peak; no shipped job trains in FP4).
+            job.precision = "fp4";
+        }
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
@@ -466,8 +472,6 @@ const std::map<std::string, std::string>& displayOnly() {
          "comes from its catalog item, not from a temperature model"},
         {"storage_tiers.building", "where the tier stands; storage power and cost are campus totals, and "
                                    "checkpoint bandwidth is limited by the tier and the front-end NICs"},
-        {"training_jobs.dp", "data-parallel degree, shown; the engine takes the job's size from gpus "
-                             "(dp = gpus / (tp x pp)) and restart groups from tp x pp x ep"},
         {"inference_services.disaggregated",
          "declared deployment, shown; the model splits GPU time between prefill and decode the same way for "
          "disaggregated and co-located pools (cost/inference.cpp: prefill interference is not charged)"},

@@ -123,6 +123,12 @@ private slots:
     void jobLargerThanCluster();
     void badHandBuiltInputs();
     void monteCarloLimits();
+    void cduRedundancyGolden();
+    void cduRedundancyOnReference();
+    void perNodeRateGivesMtbf();
+    void presetAndClassOverrides();
+    void badFailureRateInputs();
+    void jobParallelismRules();
 };
 
 void TestReliability::youngGolden() {
@@ -290,12 +296,15 @@ void TestReliability::blastRadiusFollowsLayout() {
     for (const auto& f : nd.bom.fabrics)
         if (f.role == "backend") leaves = f.perPlane.leaves;
     CTWIN_COMPARE_REL(impact(n, "fail-switch-cable")->gpusAffected, fabricGpus / leaves, 1e-9);
-    // A CDU loop takes its racks: loops hold ~89 racks × 72 GPUs (non-spare).
+    // A CDU loop outage takes its racks: loops hold ~89 racks × 72 GPUs (non-spare).
     const auto* cdu = impact(n, "fail-cdu");
     QVERIFY(cdu);
     QVERIFY(cdu->gpusAffected > 72 * 80 && cdu->gpusAffected < 72 * 95);
-    // Units: 16 loops × 7 CDUs × job share 97,920 / 100,080.
-    CTWIN_COMPARE_REL(cdu->units, 16 * 7 * 97920.0 / 100080.0, 1e-9);
+    // Interrupting units: 16 loops × job share 97,920 / 100,080 (a loop stops only beyond its N+1);
+    // the single-CDU failures the redundancy carries: 16 × 7 CDUs × share, listed, not interrupting.
+    CTWIN_COMPARE_REL(cdu->units, 16 * 97920.0 / 100080.0, 1e-9);
+    QVERIFY(impact(n, "fail-cdu", false));
+    CTWIN_COMPARE_REL(impact(n, "fail-cdu", false)->units, 16 * 7 * 97920.0 / 100080.0, 1e-9);
 
     // Two sites over a 1,100 km WAN; Atlanta racks have a single feed.
     const auto t = analyzeReference("two-site-wan");
@@ -608,6 +617,212 @@ void TestReliability::optionsComeFromTheJobAndTheAssumptions() {
     // A missing assumption is an input error naming it, not a silent default.
     set.erase("spare_swap_minutes");
     QVERIFY_THROWS_EXCEPTION(model::InputError, reliabilityOptionsFor(job, AssumptionValues(set)));
+}
+
+void TestReliability::cduRedundancyGolden() {
+    // k-out-of-n with repair (Billinton & Allan 1992, ch. 9): n!/(r!(n-r-1)!) λ^(r+1) R^r.
+    // λ = 5.708e-6 per CDU-hour (catalog fail-cdu), R = 24 h (assumptions.cdu_repair_hours).
+    const auto lambda = units::perHour(5.708e-6);
+    const auto repair = units::hours(24);
+    // No redundancy (r = 0): every failure stops the loop: 7λ = 3.9956e-5 per hour.
+    CTWIN_COMPARE_REL(units::toHours(1.0 / redundantGroupOutageRate(7, 0, lambda, repair)), 1.0 / 3.9956e-5,
+                      1e-9);
+    // N+1 with 7 CDUs (r = 1): 7·6·λ²·R = 42 × 3.25812640e-11 × 24 = 3.28419141e-8 per hour, ~1,200x less.
+    const double nPlus1 = redundantGroupOutageRate(7, 1, lambda, repair).value() * 3600.0;
+    CTWIN_COMPARE_REL(nPlus1, 42 * 5.708e-6 * 5.708e-6 * 24, 1e-9);
+    CTWIN_COMPARE_REL(nPlus1, 3.284191411e-8, 1e-6);
+    // r = 2 with 8 CDUs: 8·7·6/2 λ³ R² = 168 × 1.859737e-16 × 576 = 1.79963e-11 per hour.
+    CTWIN_COMPARE_REL(redundantGroupOutageRate(8, 2, lambda, repair).value() * 3600.0,
+                      168 * std::pow(5.708e-6, 3) * 576, 1e-9);
+    // Adding redundancy lowers the rate: N (6 needed, 6 installed) > N+1 (7) > N+2 (8).
+    QVERIFY(redundantGroupOutageRate(6, 0, lambda, repair) > redundantGroupOutageRate(7, 1, lambda, repair));
+    QVERIFY(redundantGroupOutageRate(7, 1, lambda, repair) > redundantGroupOutageRate(8, 2, lambda, repair));
+    // Degenerate inputs: zero, never NaN.
+    QCOMPARE(redundantGroupOutageRate(1, 1, lambda, repair).value(), 0.0);
+    QCOMPARE(redundantGroupOutageRate(7, 1, units::perHour(-1), repair).value(), 0.0);
+    QCOMPARE(redundantGroupOutageRate(7, 1, lambda, units::hours(0)).value(), 0.0);
+}
+
+void TestReliability::cduRedundancyOnReference() {
+    // Neocloud: 16 loops declared N+1 with 7 cdu-2mw CDUs each; each loop's liquid heat needs 5 of them
+    // (ceil(heat / 2 MW) = 5), so a loop stops only when 3 are down at once (r = 7 - 5 = 2):
+    //   per loop 7·6·5/2 λ³ R² = 105 × (5.708e-6)³ × 24² = 1.12478e-11 per hour;
+    //   the job's 16 × 97,920/100,080 = 15.65 loops: 15.65 × 1.12478e-11 × 24 = 4.2260e-9 outages per day.
+    // Before (every installed CDU interrupting): 16 × 7 × share × 5.708e-6 × 24 = 1.5012e-2 per day.
+    const auto& d = design("neocloud-100k-gb200");
+    for (const auto& lb : d.bom.loops) {
+        QCOMPARE(lb.cdusInstalled, 7.0);
+        QCOMPARE(std::ceil(lb.liquidHeat.value() / 2e6 - 1e-9), 5.0); // cdu-2mw
+    }
+    const auto n = analyzeReference("neocloud-100k-gb200");
+    const double share = 97920.0 / 100080.0;
+    const auto* cdu = impact(n, "fail-cdu");
+    QVERIFY(cdu);
+    CTWIN_COMPARE_REL(cdu->eventsPerDay, 16 * share * 105 * std::pow(5.708e-6, 3) * 576 * 24, 1e-9);
+    CTWIN_COMPARE_REL(cdu->eventsPerDay, 4.2260e-9, 1e-3);
+    // No spare unit on the loop (7 CDUs, 7 needed): every CDU failure stops the loop, 16 × share × 7λ × 24
+    // = 1.5012e-2 per day: removing redundancy raises interruptions, adding it lowers them.
+    Design noSpare = d;
+    for (auto& lb : noSpare.bom.loops)
+        lb.liquidHeat = 13.5e6 * units::watt; // 7 × 2 MW CDUs needed
+    const auto r0 = analyzeReliability(
+        reliabilityInputFor(noSpare.project, catalog(), noSpare.bom, noSpare.project.trainingJobs.front()));
+    const auto* cdu0 = impact(r0, "fail-cdu");
+    QVERIFY(cdu0);
+    CTWIN_COMPARE_REL(cdu0->eventsPerDay, 16 * share * 7 * 5.708e-6 * 24, 1e-9);
+    QVERIFY(cdu0->eventsPerDay > 1000 * cdu->eventsPerDay);
+    // One spare (6 needed of 7, plain N+1): 16 × share × 42 λ² R × 24 = 1.2337e-5 per day, between the two.
+    Design oneSpare = d;
+    for (auto& lb : oneSpare.bom.loops)
+        lb.liquidHeat = 11.5e6 * units::watt; // ceil(5.75) = 6 needed
+    const auto r1 = analyzeReliability(
+        reliabilityInputFor(oneSpare.project, catalog(), oneSpare.bom, oneSpare.project.trainingJobs.front()));
+    const auto* cdu1 = impact(r1, "fail-cdu");
+    QVERIFY(cdu1);
+    CTWIN_COMPARE_REL(cdu1->eventsPerDay, 16 * share * 42 * 5.708e-6 * 5.708e-6 * 24 * 24, 1e-9);
+    CTWIN_COMPARE_REL(cdu1->eventsPerDay, 1.2337e-5, 1e-3);
+    QVERIFY(cdu0->eventsPerDay > cdu1->eventsPerDay && cdu1->eventsPerDay > cdu->eventsPerDay);
+    // With r = 2 the rate goes as R²: a 72 h repair gives 9 times the 24 h rate.
+    ReliabilityOptions slow;
+    slow.cduRepairTime = units::hours(72);
+    CTWIN_COMPARE_REL(impact(analyzeReference("neocloud-100k-gb200", slow), "fail-cdu")->eventsPerDay,
+                      9 * cdu->eventsPerDay, 1e-9);
+}
+
+void TestReliability::perNodeRateGivesMtbf() {
+    // Issue 13 item 5: a per-node rate r (per node-day) replaces the node- and job-level classes, so on the
+    // Llama 3 reference (2,048 servers, A/B feeds, air-cooled, one site: no facility class interrupts)
+    // MTBF = 24 h / (nodes × r). r = 6.5e-3 (Meta RSC-1, 6.50 per 1,000 node-days):
+    //   2,048 × 6.5e-3 = 13.312 interruptions per day; MTBF = 24 / 13.312 = 1.802884615 h.
+    auto d = design("llama3-16k-h100");
+    auto& job = d.project.trainingJobs.front();
+    job.nodeFailureRatePerDay = 6.5e-3;
+    const auto r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 13.312, 1e-9);
+    CTWIN_COMPARE_REL(units::toHours(r.jobMtbf), 1.802884615384615, 1e-9);
+    QVERIFY(!impact(r, "fail-gpu") && !impact(r, "fail-software") && !impact(r, "fail-switch-cable"));
+    const auto* node = impact(r, "node-rate");
+    QVERIFY(node);
+    QCOMPARE(node->units, 2048.0);
+    QCOMPARE(node->gpusAffected, 8.0); // the HGX server
+    // Planned maintenance keeps its class (not part of an unexpected-failure rate): 47/54 per day.
+    CTWIN_COMPARE_REL(r.plannedPerDay, 47.0 / 54.0, 0.001);
+    QVERIFY(r.rateSet.find("node_failure_rate_per_day") != std::string::npos);
+    // Through the whole evaluation: the MTBF figure and its source name the set.
+    const auto res = evaluate(d.project, catalog(), defaults());
+    const auto* mtbf = res.figure("reliability.job_mtbf_hours");
+    QVERIFY(mtbf);
+    CTWIN_COMPARE_REL(mtbf->value, 1.802884615384615, 1e-9);
+    const auto* ipd = res.figure("reliability.interruptions_per_day");
+    QVERIFY(ipd && !ipd->provenance.sources.empty());
+    QVERIFY(ipd->provenance.sources.front().find("node_failure_rate_per_day") != std::string::npos);
+}
+
+void TestReliability::presetAndClassOverrides() {
+    // Preset rates-rsc1: 2.708e-4 per node-hour = 6.4992e-3 per node-day; 2,048 nodes: 13.3104 per day,
+    // MTBF 24 / 13.3104 = 1.803100 h (the paper's 1.8 h projection at 16K GPUs).
+    auto d = design("llama3-16k-h100");
+    auto& job = d.project.trainingJobs.front();
+    job.failureRatePreset = "rates-rsc1";
+    auto r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 2048 * 2.708e-4 * 24, 1e-9);
+    CTWIN_COMPARE_REL(units::toHours(r.jobMtbf), 24.0 / (2048 * 2.708e-4 * 24), 1e-9);
+    CTWIN_COMPARE_REL(units::toHours(r.jobMtbf), 1.8, 0.01);
+    QVERIFY(r.rateSet.find("rates-rsc1") != std::string::npos);
+    // A job's node rate wins over its preset.
+    job.nodeFailureRatePerDay = 2.34e-3; // RSC-2: 2,048 × 2.34e-3 = 4.79232 per day
+    r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 4.79232, 1e-9);
+
+    // Class overrides on the catalog classes: fail-gpu at twice its rate adds 148/54 per day to the
+    // calibrated 420.15/54 (llama3Calibration): 568.15 / 54 = 10.52130 per day.
+    job.failureRatePreset.clear();
+    job.nodeFailureRatePerDay.reset();
+    job.failureRateClasses = {"fail-gpu"};
+    job.failureRatesPerHour = {2 * 6.970e-6};
+    r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 568.15 / 54, 0.001);
+    QVERIFY(r.rateSet.find("1 class override") != std::string::npos);
+    // An override of zero removes the class (a warning says so).
+    job.failureRatesPerHour = {0.0};
+    r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(!impact(r, "fail-gpu"));
+    QVERIFY(hasRule(r.rules, "failure_rate_zero", Severity::Warning));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 272.15 / 54, 0.001);
+}
+
+void TestReliability::badFailureRateInputs() {
+    // Design file: a negative node rate, an unknown class, an unknown preset, a negative class rate are input
+    // errors (exit 3) naming the field.
+    auto j = model::projectToJson(test_support::reference("vera-rubin-504"));
+    auto tryLoad = [&](const char* field, nlohmann::ordered_json value) -> std::string {
+        auto bad = j;
+        bad["training_jobs"][0][field] = std::move(value);
+        try {
+            model::projectFromJson(bad, "bad.json", &catalog());
+        } catch (const model::InputError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    auto names = [](const std::string& message, const char* field) {
+        return message.find(field) != std::string::npos && message.find("bad.json") != std::string::npos;
+    };
+    QVERIFY(names(tryLoad("node_failure_rate_per_day", -0.1), "node_failure_rate_per_day"));
+    QVERIFY(names(tryLoad("failure_rate_classes", {"fail-gpuu"}), "failure_rate_classes"));
+    QVERIFY(names(tryLoad("failure_rate_preset", "rates-nowhere"), "failure_rate_preset"));
+    QVERIFY(names(tryLoad("failure_rates_per_hour", {-1e-6}), "failure_rates_per_hour"));
+    // A preset that names a class (not a node_rate item) and unpaired overrides are design-rule errors.
+    auto d = design("llama3-16k-h100");
+    auto& job = d.project.trainingJobs.front();
+    job.failureRatePreset = "fail-gpu";
+    auto r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(hasRule(r.rules, "failure_preset_invalid", Severity::Error));
+    CTWIN_COMPARE_REL(r.interruptionsPerDay, 420.15 / 54, 0.001); // catalog classes kept
+    job.failureRatePreset.clear();
+    job.failureRateClasses = {"fail-gpu", "fail-hbm"};
+    job.failureRatesPerHour = {1e-6};
+    r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(hasRule(r.rules, "failure_overrides_unpaired", Severity::Error));
+    // A preset as an override class is refused (it is not a class).
+    job.failureRateClasses = {"rates-rsc1"};
+    r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(hasRule(r.rules, "failure_override_unknown_class", Severity::Error));
+    QVERIFY(allFinite(r));
+}
+
+void TestReliability::jobParallelismRules() {
+    // Issue 19 item 2 and issue 14: design-rule errors naming the job and the field (evaluate_training.cpp).
+    // vera-rubin-504's job: 288 GPUs, TP 8 x PP 2 x DP 18, default batch 16,777,216 tokens at 8,192.
+    auto p = test_support::reference("vera-rubin-504");
+    auto rulesOf = [&](const model::Project& d) { return evaluate(d, catalog(), defaults()).rules; };
+    auto named = [](const std::vector<DesignRule>& rules, const std::string& rule, const std::string& field) {
+        for (const auto& r : rules)
+            if (r.rule == rule && r.severity == Severity::Error && r.entity == "cpt-70b" &&
+                r.message.find(field) != std::string::npos)
+                return true;
+        return false;
+    };
+    QVERIFY(!named(rulesOf(p), "job_batch_too_small", "global_batch_tokens"));
+    // 100,000 tokens < 18 x 1 x 8,192 = 147,456.
+    auto small = p;
+    small.trainingJobs.front().globalBatchTokens = 1e5;
+    QVERIFY(named(rulesOf(small), "job_batch_too_small", "global_batch_tokens"));
+    // PP 2 on a 1-layer model; PP 2 x 8 virtual stages = 16 chunks on 10 layers.
+    auto shallow = p;
+    shallow.trainingJobs.front().layers = 1;
+    QVERIFY(named(rulesOf(shallow), "job_stages_exceed_layers", "layers"));
+    shallow.trainingJobs.front().layers = 10;
+    shallow.trainingJobs.front().virtualStages = 8;
+    QVERIFY(named(rulesOf(shallow), "job_stages_exceed_layers", "layers"));
+    // TP 64 x PP 2 x DP 18 = 2,304 GPUs on a 288-GPU job (issue 14: far beyond its GPUs).
+    auto wide = p;
+    wide.trainingJobs.front().tp = 64;
+    QVERIFY(named(rulesOf(wide), "job_parallelism_exceeds_gpus", "2304"));
+    // EP 4 does not divide DP 18.
+    auto ep = p;
+    ep.trainingJobs.front().ep = 4;
+    QVERIFY(named(rulesOf(ep), "job_ep_not_dividing_dp", "ep 4"));
 }
 
 QTEST_APPLESS_MAIN(TestReliability)

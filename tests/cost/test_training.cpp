@@ -45,6 +45,11 @@ private slots:
     void twoSitesWanHidden();
     void fourSites();
     void moeGradientsUseAllParams();
+    void reviewerTwoSiteCase();
+    void pipelineBubble1F1B();
+    void pipelineBubbleInterleavedMatchesReference();
+    void pipelinedWanOverlapsLastMicrobatch();
+    void batchBelowOneMicrobatch();
     void zeroWanBandwidthInfeasible();
     void badInputsFinite_data();
     void badInputsFinite();
@@ -75,8 +80,10 @@ void TestTraining::twoSitesWanBound() {
     // Latency: 1.1e6 m × 4.9e-9 s/m = 5.39 ms one way (REFERENCES.md: 4.9 µs per km).
     // WAN per step: 2 B × 4.05e11 × 2·(2−1)/2 / 1e11 B/s = 8.1 s, plus 2·(2−1) × 5.39 ms = 10.78 ms
     //   -> 8.11078 s.
-    // Slowdown: max(5.998601807, 8.11078) / 5.998601807 = 1.352111752.
-    // Time: 75.21395013 days × 1.352111752 = 101.6976659 days.
+    // Only the backward pass (2/3 of the step, one microbatch, no pipeline) can hide the exchange:
+    //   window 2/3 × 5.998601807 = 3.999067872 s; stall 8.11078 - 3.999067872 = 4.111712128 s.
+    // Slowdown: (5.998601807 + 4.111712128) / 5.998601807 = 1.685445085 (was max(C, W)/C = 1.352).
+    // Time: 75.21395013 days × 1.685445085 = 126.7689826 days.
     TrainingInput in = llama3_405b();
     in.sites = 2;
     in.wanBandwidth = units::bytesPerSecond(1e11);
@@ -86,12 +93,13 @@ void TestTraining::twoSitesWanBound() {
     CTWIN_COMPARE_REL(in.wanOneWayLatency.value(), 5.39e-3, 1e-12);
     CTWIN_COMPARE_REL(e.stepComputeTime.value(), 5.998601807381, 1e-9);
     CTWIN_COMPARE_REL(e.stepWanTime.value(), 8.11078, 1e-9);
-    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 1.352111752111934, 1e-9);
-    CTWIN_COMPARE_REL(units::toDays(e.time), 101.6976658950617, 1e-9);
+    CTWIN_COMPARE_REL(e.wanOverlapWindow.value(), 2.0 / 3.0 * 5.998601807381, 1e-9);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 1.6854450854452674, 1e-9);
+    CTWIN_COMPARE_REL(units::toDays(e.time), 126.76898260543837, 1e-9);
 }
 
 void TestTraining::twoSitesWanHidden() {
-    // Same link at 1 TB/s: WAN per step 0.81 s + 10.78 ms = 0.82078 s < 5.9986 s compute, fully hidden:
+    // Same link at 1 TB/s: WAN per step 0.81 s + 10.78 ms = 0.82078 s < 3.9991 s backward, fully hidden:
     // slowdown exactly 1 and the time equals the single-site time.
     TrainingInput in = llama3_405b();
     in.sites = 2;
@@ -107,7 +115,8 @@ void TestTraining::twoSitesWanHidden() {
 void TestTraining::fourSites() {
     // Four sites, 100 GB/s slowest link, 5.39 ms one way:
     // WAN per step: 8.1e11 B × 2·3/4 / 1e11 = 12.15 s, plus 2·3 × 5.39 ms = 32.34 ms -> 12.18234 s.
-    // Slowdown: 12.18234 / 5.998601807 = 2.030863256; time 75.21395013 × 2.030863256 = 152.7492477 days.
+    // Backward-only overlap (window 3.999067872 s): slowdown (5.998601807 + 12.18234 - 3.999067872) /
+    //   5.998601807 = 2.364196590; time 75.21395013 × 2.364196590 = 177.8205644 days.
     TrainingInput in = llama3_405b();
     in.sites = 4;
     in.wanBandwidth = units::bytesPerSecond(1e11);
@@ -115,8 +124,8 @@ void TestTraining::fourSites() {
     const TrainingEstimate e = estimateTraining(in);
     QVERIFY(e.feasible);
     CTWIN_COMPARE_REL(e.stepWanTime.value(), 12.18234, 1e-9);
-    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 2.0308632563358, 1e-9);
-    CTWIN_COMPARE_REL(units::toDays(e.time), 152.7492476851852, 1e-9);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 2.364196589669136, 1e-9);
+    CTWIN_COMPARE_REL(units::toDays(e.time), 177.82056439556186, 1e-9);
 }
 
 void TestTraining::moeGradientsUseAllParams() {
@@ -125,7 +134,8 @@ void TestTraining::moeGradientsUseAllParams() {
     // Step compute on 2,048 GPUs × 989e12 × 0.4 = 8.101888e17 FLOP/s: 6 × 3.7e10 × 16e6 = 3.552e18 FLOPs
     //   -> 4.384163296 s.
     // WAN (2 sites, 1e11 B/s, zero latency): 2 B × 6.71e11 × 1 / 1e11 = 13.42 s
-    //   -> slowdown 13.42 / 4.384163296 = 3.061017369.
+    //   -> slowdown (4.384163296 + 13.42 - 2/3 × 4.384163296) / 4.384163296 = 1/3 + 13.42 / 4.384163296
+    //   = 3.394350703 (backward-only overlap).
     TrainingInput in;
     in.activeParams = 3.7e10;
     in.modelParams = 6.71e11;
@@ -143,8 +153,117 @@ void TestTraining::moeGradientsUseAllParams() {
     CTWIN_COMPARE_REL(e.stepComputeTime.value(), stepCompute, 1e-12);
     CTWIN_COMPARE_REL(e.stepComputeTime.value(), 4.384163296, 1e-9);
     CTWIN_COMPARE_REL(e.stepWanTime.value(), 13.42, 1e-12);
-    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 13.42 / stepCompute, 1e-12);
-    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 3.061017369, 1e-9);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 1.0 / 3.0 + 13.42 / stepCompute, 1e-12);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 3.394350703, 1e-9);
+}
+
+void TestTraining::reviewerTwoSiteCase() {
+    // Issue 19 item 2, the reviewer's two-site case (two-site-wan reference before this change): 2T MoE,
+    // 200B active, 69,120 GB200 at 5e15 FP8, MFU 0.40, 16M-token batch, 2 sites over 160 Tb/s = 2e13 B/s,
+    // 1,100 km (5.39 ms one way). No pipeline term (one microbatch per replica, as the reviewer computed).
+    //   C = 6 × 2e11 × 16e6 / (69,120 × 5e15 × 0.4) = 1.92e19 / 1.3824e20 = 0.138888889 s
+    //   W = 2 B × 2e12 × 2·1/2 / 2e13 + 2 × 5.39e-3 = 0.2 + 0.01078 = 0.21078 s
+    //   old max(C, W)/C = 1.517616 (the reported 1.52)
+    //   backward-only: (C + W - 2/3 C)/C = 1/3 + W/C = 1.850949333 (the reviewer's 1.85)
+    //   no overlap: 1 + W/C = 2.517616 (the reviewer's 2.52)
+    TrainingInput in;
+    in.activeParams = 2e11;
+    in.modelParams = 2e12;
+    in.tokens = 4e13;
+    in.gpus = 69120;
+    in.peakFlopsPerGpu = 5e15 * units::hertz;
+    in.mfu = 0.4;
+    in.globalBatchTokens = 16e6;
+    in.sites = 2;
+    in.wanBandwidth = units::bytesPerSecond(160e12 / 8);
+    in.wanOneWayLatency = units::seconds(1.1e6 * 4.9e-9);
+    const TrainingEstimate e = estimateTraining(in);
+    QVERIFY(e.feasible);
+    CTWIN_COMPARE_REL(e.stepComputeTime.value(), 0.1388888888888889, 1e-12);
+    CTWIN_COMPARE_REL(e.stepWanTime.value(), 0.21078, 1e-12);
+    CTWIN_COMPARE_REL(e.stepWanTime.value() / e.stepComputeTime.value(), 1.517616, 1e-9);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 1.8509493333333338, 1e-9);
+    // Within the reviewer's rounding (1.85, 2 significant decimals).
+    QVERIFY(std::abs(e.scaleAcrossSlowdown - 1.85) < 0.005);
+}
+
+void TestTraining::pipelineBubble1F1B() {
+    // Llama 3 405B layout (Meta 2024, Table 4): PP 16, DP 128, 8,192-token sequences, 16,777,216-token
+    // batch (2,048 sequences), one sequence per microbatch: m = 2,048 / 128 = 16 microbatches per replica.
+    // Plain 1F1B (v = 1), MFU taken as bubble-free (reference bubble 0):
+    //   bubble (16-1)/(16+16-1) = 15/31 = 0.483870968
+    //   time = 3.7908e25 / (16384 × 989e12 × 0.40 × 0.9) / (1 - 15/31) = 75.21395013 × 31/16
+    //        = 145.7270284 days.
+    TrainingInput in = llama3_405b();
+    in.globalBatchTokens = 16777216;
+    in.sequenceLength = 8192;
+    in.dp = 128;
+    in.pp = 16;
+    const TrainingEstimate e = estimateTraining(in);
+    QVERIFY(e.feasible);
+    QCOMPARE(e.microbatches, 16.0);
+    CTWIN_COMPARE_REL(e.pipelineBubble, 15.0 / 31.0, 1e-12);
+    CTWIN_COMPARE_REL(units::toDays(e.time), 145.72702837906425, 1e-9);
+    // End-to-end MFU: 0.40 × 16/31 = 0.206451613.
+    CTWIN_COMPARE_REL(e.effectiveMfu, 0.4 * 16.0 / 31.0, 1e-12);
+}
+
+void TestTraining::pipelineBubbleInterleavedMatchesReference() {
+    // Same layout, interleaved with v = 8 chunks per rank: bubble 15/(8×16 + 15) = 15/143 = 0.104895105.
+    // With the MFU measured on that very layout (reference bubble 15/143), the time is the plain
+    // 6·N·D / (GPUs × peak × MFU × goodput) = 75.21395013 days and the end-to-end MFU is the input 0.40.
+    TrainingInput in = llama3_405b();
+    in.globalBatchTokens = 16777216;
+    in.sequenceLength = 8192;
+    in.dp = 128;
+    in.pp = 16;
+    in.virtualStages = 8;
+    in.mfuPipelineBubble = 15.0 / 143.0;
+    const TrainingEstimate e = estimateTraining(in);
+    QVERIFY(e.feasible);
+    CTWIN_COMPARE_REL(e.pipelineBubble, 15.0 / 143.0, 1e-12);
+    CTWIN_COMPARE_REL(units::toDays(e.time), 75.21395013112993, 1e-9);
+    CTWIN_COMPARE_REL(e.effectiveMfu, 0.4, 1e-12);
+}
+
+void TestTraining::pipelinedWanOverlapsLastMicrobatch() {
+    // The interleaved Llama 3 layout above across two sites at 1e11 B/s, 5.39 ms: W = 8.11078 s.
+    //   busy compute C = 6 × 4.05e11 × 16,777,216 / (16384 × 989e12 × 0.4) × (1 - 15/143) = 5.630200740 s
+    //   pipelined step = C / (1 - 15/143) = 6.289989889 s
+    //   window = 2/3 × C / 16 = 0.234591697 s (backward of the last of 16 microbatches)
+    //   slowdown = (6.289989889 + 8.11078 - 0.234591697) / 6.289989889 = 2.252178214
+    TrainingInput in = llama3_405b();
+    in.globalBatchTokens = 16777216;
+    in.sequenceLength = 8192;
+    in.dp = 128;
+    in.pp = 16;
+    in.virtualStages = 8;
+    in.mfuPipelineBubble = 15.0 / 143.0;
+    in.sites = 2;
+    in.wanBandwidth = units::bytesPerSecond(1e11);
+    in.wanOneWayLatency = units::seconds(5.39e-3);
+    const TrainingEstimate e = estimateTraining(in);
+    QVERIFY(e.feasible);
+    CTWIN_COMPARE_REL(e.stepComputeTime.value(), 5.630200739604177, 1e-9);
+    CTWIN_COMPARE_REL(e.stepPipelineTime.value(), 6.2899898887765415, 1e-9);
+    CTWIN_COMPARE_REL(e.wanOverlapWindow.value(), 0.2345916974835074, 1e-9);
+    CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 2.2521782136041684, 1e-9);
+    CTWIN_COMPARE_REL(units::toDays(e.time), 75.21395013112993 * 2.2521782136041684, 1e-9);
+}
+
+void TestTraining::batchBelowOneMicrobatch() {
+    // 16,777,216 tokens / 8,192 = 2,048 sequences over DP 4,096: half a sequence per replica. The engine
+    // estimates one microbatch (m clamped to 1; the evaluation raises job_batch_too_small):
+    //   bubble (16-1)/(1+16-1) = 15/16.
+    TrainingInput in = llama3_405b();
+    in.globalBatchTokens = 16777216;
+    in.sequenceLength = 8192;
+    in.dp = 4096;
+    in.pp = 16;
+    const TrainingEstimate e = estimateTraining(in);
+    QVERIFY(e.feasible);
+    QCOMPARE(e.microbatches, 1.0);
+    CTWIN_COMPARE_REL(e.pipelineBubble, 15.0 / 16.0, 1e-12);
 }
 
 void TestTraining::zeroWanBandwidthInfeasible() {

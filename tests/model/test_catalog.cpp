@@ -58,6 +58,7 @@ private slots:
         const double gpuHours = 16384.0 * 54 * 24, serverHours = 2048.0 * 54 * 24;
         double expected = 0;
         for (const auto& item : c.byCategory("failures")) {
+            if (item->kind != "component") continue; // failure-rate presets (node_rate) are not classes
             const std::string unit = item->attribute("unit");
             const double rate = item->value("rate_per_hour");
             if (item->id == "planned-maintenance" || item->id == "fail-cdu" || item->id == "fail-power-feed" ||
