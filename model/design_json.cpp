@@ -327,7 +327,9 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file, bool 
     if (!j.is_object())
         throw InputError(InputLocation{file, "", "", "", "assumptions"}, "expected an object of assumptions");
     AssumptionSet set;
-    for (const auto& [key, v] : j.items()) {
+    for (const auto& item : j.items()) { // no structured binding: clang 14 cannot capture one in a lambda
+        const std::string& key = item.key();
+        const ojson& v = item.value();
         InputLocation where{file, "assumption", key, "", ""};
         if (!v.is_object()) throw InputError(where, "expected {base, low, high, unit, source}");
         Assumption a;
@@ -484,7 +486,9 @@ void migrateEntityFromSchema1(EntityKind kind, ojson& body) {
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog) {
     EntityIndex index(project);
     if (!index.duplicates().empty()) {
-        const auto& [id, slot] = index.duplicates().front();
+        const auto& duplicate = index.duplicates().front(); // no structured binding (lambda capture, clang 14)
+        const auto& id = duplicate.first;
+        const auto& slot = duplicate.second;
         std::string name;
         project.withCollection(slot.kind, [&](const auto& c) { name = c[slot.index].name; });
         throw InputError(InputLocation{file, std::string(entityKindName(slot.kind)), id, name, "id"},
