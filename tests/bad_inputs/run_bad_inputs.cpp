@@ -11,6 +11,7 @@
 //          dir:NAME                   an empty directory named NAME
 // FRAGMENT may list several parts separated by '&'; each must appear in the output.
 //   ARGS   space-separated; {IN} the input, {TMP} the case's scratch folder, {REF} data/reference.
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -79,15 +80,14 @@ struct Run {
     std::string output;
 };
 
-Run run(const std::vector<std::string>& argv, const fs::path& scratch, int timeoutSeconds) {
-    Run r;
+pid_t start(const std::vector<std::string>& argv, const fs::path& scratch, int timeoutSeconds) {
     const fs::path outFile = scratch / ".output";
     const pid_t pid = ::fork();
     if (pid == 0) {
         const int fd = ::open(outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(fd, 1);
         ::dup2(fd, 2);
-        ::chdir(scratch.c_str());
+        if (::chdir(scratch.c_str()) != 0) ::_exit(126);
         std::vector<char*> args;
         for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
@@ -95,18 +95,27 @@ Run run(const std::vector<std::string>& argv, const fs::path& scratch, int timeo
         ::execv(args[0], args.data());
         ::_exit(127);
     }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
+    return pid;
+}
+
+Run finish(int status, const fs::path& scratch) {
+    Run r;
     if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) {
         r.signal = WTERMSIG(status);
         r.timedOut = r.signal == SIGALRM;
     }
-    std::ifstream in(outFile, std::ios::binary);
+    std::ifstream in(scratch / ".output", std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
     r.output = s.str();
     return r;
+}
+
+Run run(const std::vector<std::string>& argv, const fs::path& scratch, int timeoutSeconds) {
+    int status = 0;
+    ::waitpid(start(argv, scratch, timeoutSeconds), &status, 0);
+    return finish(status, scratch);
 }
 
 bool runSql(const fs::path& db, const std::string& sql, std::string& error) {
@@ -158,9 +167,15 @@ int main(int argc, char** argv) {
             cases.push_back(Case{n, f[0], f[2], f[3], f[4], std::atoi(f[1].c_str())});
         }
     }
-    const auto start = std::chrono::steady_clock::now();
+    const auto started = std::chrono::steady_clock::now();
     int failed = 0, index = 0;
     std::vector<std::string> names;
+    struct Pending {
+        const Case* c;
+        std::vector<std::string> args;
+        fs::path scratch;
+    };
+    std::vector<Pending> pending;
     for (const auto& c : cases) {
         ++index;
         for (const auto& n : names)
@@ -219,7 +234,26 @@ int main(int argc, char** argv) {
             replaceAll(a, "{REF}", ref.string());
             args.push_back(a);
         }
-        const Run r = run(args, scratch, 20);
+        pending.push_back(Pending{&c, std::move(args), scratch});
+    }
+    // The commands, several at a time (CTWIN_BAD_INPUT_JOBS, default 4): each is a separate process.
+    const char* jobsEnv = std::getenv("CTWIN_BAD_INPUT_JOBS");
+    const size_t jobs = jobsEnv && std::atoi(jobsEnv) > 0 ? static_cast<size_t>(std::atoi(jobsEnv)) : 4;
+    std::vector<std::pair<pid_t, const Pending*>> running;
+    size_t next = 0;
+    while (next < pending.size() || !running.empty()) {
+        while (next < pending.size() && running.size() < jobs) {
+            running.emplace_back(start(pending[next].args, pending[next].scratch, 20), &pending[next]);
+            ++next;
+        }
+        int status = 0;
+        const pid_t done = ::waitpid(-1, &status, 0);
+        const auto it = std::find_if(running.begin(), running.end(), [&](const auto& r) { return r.first == done; });
+        if (it == running.end()) continue;
+        const Pending& p = *it->second;
+        running.erase(it);
+        const Case& c = *p.c;
+        const Run r = finish(status, p.scratch);
         std::string why;
         if (r.timedOut)
             why = "timed out (20 s)";
@@ -236,11 +270,11 @@ int main(int argc, char** argv) {
         if (!why.empty()) {
             ++failed;
             std::cout << "FAIL " << c.name << " (line " << c.line << "): " << why << "\n  command:";
-            for (size_t i = 1; i < args.size(); ++i) std::cout << " " << args[i];
+            for (size_t i = 1; i < p.args.size(); ++i) std::cout << " " << p.args[i];
             std::cout << "\n  output: " << r.output.substr(0, 600) << "\n";
         }
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::cout << cases.size() - static_cast<size_t>(failed) << " of " << cases.size() << " bad-input cases pass ("
               << seconds << " s)\n";
     if (failed == 0) fs::remove_all(root);
