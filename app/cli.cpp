@@ -13,19 +13,25 @@
 #include "reliability.h"
 #include "render_command.h"
 #include "report/finance_report.h"
+#include "assumption_values.h"
 #include "results_json.h"
 #include "scenarios.h"
 
 #include <QGuiApplication>
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -33,6 +39,9 @@
 namespace ctwin::app {
 
 namespace {
+
+/// Documented limit (data/FORMAT.md §5): points of a sweep grid (a 2-D grid of 316 x 316).
+constexpr double kMaxSweepPoints = 100'000;
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -59,16 +68,22 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
         const std::string& s = argv[i];
         if (s.rfind("--", 0) == 0) {
             std::string key = s, value;
+            bool inline_ = false; // --key=value (an empty value after '=' is an error, not "take the next")
             if (auto eq = s.find('='); eq != std::string::npos && std::find(valued.begin(), valued.end(),
                                                                             s.substr(0, eq)) != valued.end())
-                key = s.substr(0, eq), value = s.substr(eq + 1);
+                key = s.substr(0, eq), value = s.substr(eq + 1), inline_ = true;
             if (std::find(flags.begin(), flags.end(), key) != flags.end()) {
                 a.options[key].push_back("");
             } else if (std::find(valued.begin(), valued.end(), key) != valued.end()) {
-                if (value.empty()) {
+                if (inline_ && value.empty()) throw UsageError("option " + key + "= needs a value after '='");
+                if (!inline_) {
                     if (i + 1 >= argv.size()) throw UsageError("option " + key + " needs a value");
                     value = argv[++i];
+                    // `--pdf --json out.json` forgot the PDF path: never take the next option as a value.
+                    if (value.rfind("--", 0) == 0)
+                        throw UsageError("option " + key + " needs a value, found the option " + value);
                 }
+                if (value.empty()) throw UsageError("option " + key + " needs a non-empty value");
                 a.options[key].push_back(value);
             } else {
                 throw UsageError("unknown option " + s);
@@ -83,14 +98,6 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
 model::Catalog& catalog() {
     static model::Catalog c = loadDefaultCatalog();
     return c;
-}
-
-/// A design as loaded, with its sites' climate locations checked against data/climate.json (an unknown
-/// `climate_location` exits 3 naming the file, the site and the field).
-model::Project loadDesignChecked(const std::string& file) {
-    auto project = store::loadDesign(file, &catalog());
-    cost::checkClimateLocations(project.sites, *cost::defaultClimateTable(), file);
-    return project;
 }
 
 model::AssumptionSet defaultAssumptions() {
@@ -110,11 +117,21 @@ cost::InputOverrides overridesOf(const Args& args) {
     return out;
 }
 
+/// Loads a design and checks, naming the file, its assumptions block against the shipped defaults (known
+/// keys, valid ranges) and its sites' climate locations against data/climate.json (an unknown
+/// `climate_location` exits 3 naming the site and the field).
+model::Project loadChecked(const std::string& file) {
+    model::Project p = store::loadDesign(file, &catalog());
+    cost::checkDesignAssumptions(p.assumptions, defaultAssumptions(), file);
+    cost::checkClimateLocations(p.sites, *cost::defaultClimateTable(), file);
+    return p;
+}
+
 int cmdValidate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {}, {});
     if (a.positional.empty()) throw UsageError("validate needs at least one FILE");
     for (const auto& file : a.positional) {
-        const auto project = loadDesignChecked(file);
+        const auto project = loadChecked(file);
         out << file << ": ok (" << project.racks.size() << " racks, " << project.entityCount()
             << " entities)\n";
     }
@@ -124,7 +141,7 @@ int cmdValidate(const std::vector<std::string>& argv, std::ostream& out, std::os
 int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {}, {});
     if (a.positional.size() != 2) throw UsageError("convert needs IN and OUT");
-    const auto project = store::loadDesign(a.positional[0], &catalog());
+    const auto project = loadChecked(a.positional[0]);
     store::saveDesign(project, a.positional[1]);
     out << "wrote " << a.positional[1] << "\n";
     return kExitOk;
@@ -133,7 +150,7 @@ int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ost
 int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set"});
     if (a.positional.size() != 1) throw UsageError("evaluate needs exactly one FILE");
-    const auto project = loadDesignChecked(a.positional[0]);
+    const auto project = loadChecked(a.positional[0]);
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
     if (a.flag("--json"))
         out << cost::resultsToJson(results).dump(2) << "\n";
@@ -160,6 +177,20 @@ double parseNumber(const std::string& text, const std::string& what) {
     return v;
 }
 
+/// A whole number option (seed, threads): digits only, within [min, max]. Anything else (2.5, 1e300, -1,
+/// 99999999999999999999) is a usage error: casting such a double to an integer is undefined behaviour.
+std::uint64_t parseWhole(const std::string& text, const std::string& option, std::uint64_t min,
+                         std::uint64_t max) {
+    const std::string range = " (a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ")";
+    if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
+        throw UsageError(option + " expects a whole number" + range + ", got '" + text + "'");
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (errno == ERANGE || v < min || v > max)
+        throw UsageError(option + " " + text + " is out of range" + range);
+    return v;
+}
+
 std::vector<std::string> optionValues(const Args& a, const std::string& key) {
     auto it = a.options.find(key);
     return it == a.options.end() ? std::vector<std::string>{} : it->second;
@@ -170,10 +201,13 @@ struct Evaluated {
     std::string file;
     model::Project project;
     cost::Results results;
+    double seconds = 0.0; // wall time of the evaluation, for run-time estimates
 };
 Evaluated loadAndEvaluate(const std::string& file, const cost::InputOverrides& overrides) {
-    Evaluated e{file, loadDesignChecked(file), {}};
+    Evaluated e{file, loadChecked(file), {}};
+    const auto start = std::chrono::steady_clock::now();
     e.results = cost::evaluate(e.project, catalog(), defaultAssumptions(), overrides);
+    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return e;
 }
 
@@ -320,7 +354,18 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     const Args a = parseArgs(argv, {"--json", "--csv"}, {"--set", "--vary", "--output"});
     if (a.positional.size() != 1) throw UsageError("sweep needs exactly one FILE");
     const auto axes = parseAxes(a);
+    double points = 1;
+    for (const auto& ax : axes) points *= ax.steps;
+    if (points > kMaxSweepPoints)
+        throw model::InputError(model::InputLocation{"--vary", "", "", "", "steps"},
+                                "the grid has " + cost::formatHuman(points, "") + " points, more than the limit of " +
+                                    cost::formatHuman(kMaxSweepPoints, "") + "; use fewer steps");
     auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
+    // An upper bound (points reuse the bill of materials where they can), said before a long run starts.
+    const double estimate = points * e.seconds;
+    if (estimate > 10)
+        err << "sweep: " << static_cast<long long>(points) << " points, about " << e.seconds * 1e3
+            << " ms each: up to " << cost::formatHuman(estimate / 60, "min") << " (single-threaded estimate)\n";
     auto outputs = optionValues(a, "--output");
     if (outputs.empty()) outputs = cost::headlineOutputs(e.results);
     cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
@@ -406,13 +451,14 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     if (outs.empty()) outs = cost::headlineOutputs(e.results);
     const auto samplesArg = optionValues(a, "--samples"), seedArg = optionValues(a, "--seed");
     const double samples = samplesArg.empty() ? 1000 : parseNumber(samplesArg.back(), "--samples");
-    const double seed = seedArg.empty() ? 1 : parseNumber(seedArg.back(), "--seed");
+    const std::uint64_t seed =
+        seedArg.empty() ? 1 : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
     if (samples != std::floor(samples) || samples < 1 || samples > 100000)
         throw model::InputError(model::InputLocation{"--samples", "", "", "", ""},
                                 "samples must be from 1 to 100,000");
     cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
     const auto pct =
-        cost::uncertainty(in, outs, static_cast<int>(samples), static_cast<std::uint64_t>(std::abs(seed)));
+        cost::uncertainty(in, outs, static_cast<int>(samples), seed);
     if (a.flag("--json")) {
         nlohmann::ordered_json j;
         for (const auto& [k, p] : pct)
@@ -440,16 +486,18 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
         const auto v = optionValues(a, key);
         return v.empty() ? fallback : parseNumber(v.back(), key);
     };
-    const double trials = number("--trials", 1000), seed = number("--seed", 1),
-                 threads = number("--threads", 0);
+    const double trials = number("--trials", 1000);
+    const auto seedArg = optionValues(a, "--seed"), threadsArg = optionValues(a, "--threads");
+    const std::uint64_t seed =
+        seedArg.empty() ? 1 : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+    const int threads = threadsArg.empty() ? 0
+                                           : static_cast<int>(parseWhole(threadsArg.back(), "--threads", 0,
+                                                                         cost::kMaxMonteCarloThreads));
     if (trials != std::floor(trials) || trials < 1 ||
         trials > static_cast<double>(cost::kMaxMonteCarloTrials))
         throw model::InputError(model::InputLocation{"--trials", "", "", "", ""},
                                 "trials must be a whole number from 1 to " +
                                     std::to_string(cost::kMaxMonteCarloTrials));
-    if (seed < 0 || seed != std::floor(seed))
-        throw model::InputError(model::InputLocation{"--seed", "", "", "", ""},
-                                "seed must be a whole number >= 0");
     auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     if (e.results.training.empty())
         throw model::InputError(model::InputLocation{a.positional[0], "", "", "", "training_jobs"},
@@ -474,8 +522,8 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
     cost::MonteCarloConfig cfg;
     cfg.trials = static_cast<std::int64_t>(trials);
     cfg.jobDuration = units::days(days);
-    cfg.seed = static_cast<std::uint64_t>(seed);
-    cfg.threads = static_cast<int>(threads);
+    cfg.seed = seed;
+    cfg.threads = threads;
     if (::isatty(STDERR_FILENO)) err << "simulating " << cfg.trials << " trials of " << days << " days...\n";
     const auto mc = cost::simulateReliability(job->reliability.process, cfg);
     const auto& rel = job->reliability;
@@ -534,15 +582,29 @@ int cmdCheckpoint(const std::vector<std::string>& argv, std::ostream& out, std::
     };
     const double mtbfH = required("--mtbf-hours"), saveMin = required("--save-minutes"),
                  restartMin = required("--restart-minutes");
-    if (mtbfH <= 0)
-        throw model::InputError(model::InputLocation{"--mtbf-hours", "", "", "", ""},
-                                "MTBF must be positive");
+    // Limits: an MTBF up to 10^6 hours (a whole job, not one part: 114 years), a save and a restart up to a
+    // week. A save of 0 has no optimum (the interval tends to 0 with an efficiency of 1).
+    auto within = [](const char* key, double v, double lo, bool loOpen, double hi, const char* what) {
+        if (v < lo || (loOpen && v == lo) || v > hi) {
+            std::ostringstream msg;
+            msg << what << " must lie in " << (loOpen ? "(" : "[") << lo << ", " << hi << "], got " << v;
+            throw model::InputError(model::InputLocation{key, "", "", "", ""}, msg.str());
+        }
+    };
+    within("--mtbf-hours", mtbfH, 0, true, 1e6, "MTBF in hours");
+    within("--save-minutes", saveMin, 0, true, 10080, "checkpoint save time in minutes");
+    within("--restart-minutes", restartMin, 0, false, 10080, "restart time in minutes");
     const auto mtbf = units::hours(mtbfH), delta = units::seconds(60 * saveMin),
                restart = units::seconds(60 * restartMin);
     const auto young = cost::checkpointIntervalYoung(delta, mtbf),
                daly = cost::checkpointIntervalDaly(delta, mtbf);
     const double effYoung = cost::checkpointEfficiency(young, delta, restart, mtbf);
     const double effDaly = cost::checkpointEfficiency(daly, delta, restart, mtbf);
+    if (!(effYoung > 0 && effDaly > 0 && std::isfinite(young.value()) && std::isfinite(daly.value())))
+        throw model::InputError(model::InputLocation{"--save-minutes", "", "", "", ""},
+                                "a save of " + cost::formatHuman(saveMin, "min") + " against an MTBF of " +
+                                    cost::formatHuman(mtbfH, "h") +
+                                    " leaves no useful work (efficiency 0); the job cannot make progress");
     if (a.flag("--json")) {
         out << nlohmann::ordered_json{{"young_minutes", young.value() / 60},
                                       {"daly_minutes", daly.value() / 60},
@@ -646,8 +708,18 @@ int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     };
     if (opt("--out", "").empty()) throw UsageError("render needs --out FILE.png");
     int w = 0, h = 0;
-    if (std::sscanf(opt("--size", "1600x1000").c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
-        throw UsageError("--size expects WxH, e.g. 1920x1080");
+    {
+        // Exactly digits 'x' digits: "800x600junk", "1e3x600" and 20-digit sizes are usage errors.
+        const std::string size = opt("--size", "1600x1000");
+        const auto x = size.find('x');
+        const auto digits = [](const std::string& t) {
+            return !t.empty() && t.size() <= 6 && t.find_first_not_of("0123456789") == std::string::npos;
+        };
+        if (x == std::string::npos || !digits(size.substr(0, x)) || !digits(size.substr(x + 1)))
+            throw UsageError("--size expects WxH, e.g. 1920x1080, got '" + size + "'");
+        w = std::stoi(size.substr(0, x)), h = std::stoi(size.substr(x + 1));
+        if (w <= 0 || h <= 0) throw UsageError("--size expects WxH, e.g. 1920x1080, got '" + size + "'");
+    }
     const int rc = renderToPng(a.positional[0], opt("--view", "campus"), opt("--out", ""), w, h, err);
     if (rc == kExitOk) out << "wrote " << opt("--out", "") << "\n";
     return rc;

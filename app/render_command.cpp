@@ -1,5 +1,6 @@
 #include "render_command.h"
 
+#include "atomic_write.h"
 #include "cli.h"
 #include "data_paths.h"
 #include "design_file.h"
@@ -64,6 +65,15 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
         err << "render: evaluation failed (" << e.what() << "); drawing without results\n";
     }
     const views::SceneSource source{project, catalog, results ? &*results : nullptr};
+    // The picture goes to a temporary beside the target and replaces it only when complete: a full disk or
+    // a failed render leaves the previous picture (model::SaveTemp, shared with design and report saves).
+    std::optional<model::SaveTemp> temp;
+    try {
+        temp.emplace(outPng);
+    } catch (const std::exception& e) {
+        err << "render: " << e.what() << "\n";
+        return kExitRenderFailed;
+    }
 
     views::OffscreenRenderer offscreen(width, height);
     std::string error;
@@ -72,16 +82,26 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
         views::SiteMapScene scene;
         offscreen.attach(scene.renderer());
         scene.showProject(source);
-        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(outPng, &error);
+        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(temp->path(), &error);
         offscreen.attach(nullptr);
     } else {
         views::CampusScene scene;
         offscreen.attach(scene.renderer());
         scene.showProject(source, *metric);
-        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(outPng, &error);
+        ok = offscreen.render(scene.renderer(), &error) && offscreen.writePng(temp->path(), &error);
         offscreen.attach(nullptr);
     }
+    if (ok) {
+        try {
+            temp->commit();
+        } catch (const std::exception& e) {
+            ok = false, error = e.what();
+        }
+    }
     if (!ok) {
+        // Name the user's file, not the temporary.
+        for (size_t at = error.find(temp->path()); at != std::string::npos; at = error.find(temp->path()))
+            error.replace(at, temp->path().size(), outPng);
         err << "render: " << error << "\n";
         return kExitRenderFailed;
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <vector>
 
 #include "input_error.h"
 
@@ -34,13 +36,70 @@ void overrideAssumption(model::AssumptionSet& set, const std::string& path, doub
     auto it = set.find(key);
     if (key.empty() || it == set.end())
         throw InputError(InputLocation{"--set", "assumption", path, "", ""},
-                         "unknown assumption path (expected assumptions.<key>, e.g. assumptions.wacc)");
-    if (!std::isfinite(value))
-        throw InputError(InputLocation{"--set", "assumption", path, "", "base"}, "value is not finite");
+                         "unknown assumption path (expected assumptions.<key>, e.g. assumptions.wacc)" +
+                             didYouMean(key, set));
     auto& a = it->second;
+    if (const std::string problem = assumptionValueProblem(a, value); !problem.empty())
+        throw InputError(InputLocation{"--set", "assumption", path, "", "base"}, problem);
     a.base = value;
     a.low = std::min(a.low, value);
     a.high = std::max(a.high, value);
+}
+
+namespace {
+std::string formatNumber(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+} // namespace
+
+std::string assumptionValueProblem(const model::Assumption& a, double value) {
+    if (!std::isfinite(value)) return "value is not finite";
+    if (value < a.min || value > a.max)
+        return "value " + formatNumber(value) + " is outside the valid range [" + formatNumber(a.min) + ", " +
+               formatNumber(a.max) + "]" + (a.unit.empty() ? "" : " " + a.unit);
+    return {};
+}
+
+std::string didYouMean(const std::string& key, const model::AssumptionSet& known) {
+    std::string best;
+    size_t bestDistance = std::string::npos;
+    for (const auto& [k, _] : known)
+        if (const size_t d = editDistance(key, k); d < bestDistance) best = k, bestDistance = d;
+    if (best.empty() || bestDistance > std::max<size_t>(2, key.size() / 3)) return {};
+    return " (did you mean '" + best + "'?)";
+}
+
+void checkDesignAssumptions(const model::AssumptionSet& design, const model::AssumptionSet& defaults,
+                            const std::string& file) {
+    for (const auto& [key, a] : design) {
+        InputLocation where{file, "assumption", key, "", ""};
+        const auto it = defaults.find(key);
+        if (it == defaults.end())
+            throw InputError(where, "unknown assumption" + didYouMean(key, defaults) +
+                                        "; the keys are those of data/assumptions.json");
+        for (const auto& [field, value] : {std::pair{"base", a.base}, {"low", a.low}, {"high", a.high}}) {
+            where.field = field;
+            if (const std::string problem = assumptionValueProblem(it->second, value); !problem.empty())
+                throw InputError(where, problem);
+        }
+    }
 }
 
 } // namespace ctwin::cost

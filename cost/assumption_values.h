@@ -27,7 +27,25 @@ private:
 };
 
 /// Applies `--set assumptions.KEY=VALUE` to a set: sets base (and widens low/high to include it).
-/// Throws InputError when the path is not "assumptions.<existing key>" or the value is not finite.
+/// Throws InputError when the path is not "assumptions.<existing key>" (with a "did you mean"), the value
+/// is not finite or lies outside the assumption's valid range (assumptionValueProblem).
 void overrideAssumption(model::AssumptionSet& set, const std::string& path, double value);
+
+// ---- The one range check of an assumption value (loader, design files, --set, sweeps, tornado inputs,
+// uncertainty draws and the GUI assumptions panel all call it) ----
+
+/// Why `value` is not acceptable for an assumption with the valid range of `a` ([a.min, a.max], from
+/// data/assumptions.json): "" when it is. Also refuses a value that is not finite.
+std::string assumptionValueProblem(const model::Assumption& a, double value);
+
+/// " (did you mean 'wacc'?)" for the known key closest to `key` by edit distance (Levenshtein), when it is
+/// close enough to be a typo (at most 2 edits, or a third of the key); else "".
+std::string didYouMean(const std::string& key, const model::AssumptionSet& known);
+
+/// Checks a design's assumptions block against the shipped defaults: every key must exist there (a typo is
+/// an error naming the closest key), and base, low and high must lie in the shipped valid range. Throws
+/// InputError naming `file`, the assumption and the field.
+void checkDesignAssumptions(const model::AssumptionSet& design, const model::AssumptionSet& defaults,
+                            const std::string& file);
 
 } // namespace ctwin::cost

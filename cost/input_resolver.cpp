@@ -208,8 +208,12 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     if (!std::isfinite(o.value)) throw InputError(where, "value is not finite");
     if (o.path.rfind(kAssumptionPrefix, 0) == 0) {
         const std::string key = o.path.substr(kAssumptionPrefix.size());
-        if (!assumptions.count(key))
-            throw InputError(where, "unknown assumption '" + key + "' (see data/assumptions.json)");
+        const auto it = assumptions.find(key);
+        if (it == assumptions.end())
+            throw InputError(where, "unknown assumption '" + key + "'" + didYouMean(key, assumptions) +
+                                        " (see data/assumptions.json)");
+        if (const std::string problem = assumptionValueProblem(it->second, o.value); !problem.empty())
+            throw InputError(where, problem);
         return;
     }
     const EntityPath ep = splitEntityPath(o.path, where);
@@ -271,6 +275,9 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
                              const InputOverrides& overrides)
     : m_project(&project), m_designAssumptions(project.assumptions), m_assumptions(model::AssumptionSet{}),
       m_overrides(overrides), m_overrideRead(overrides.size(), false) {
+    // The design's own assumptions: known keys, values in the valid range (the CLI checks this when it
+    // loads a file, naming it; the GUI and library callers get it here).
+    checkDesignAssumptions(project.assumptions, defaults, "design");
     model::AssumptionSet merged = model::mergeAssumptions(defaults, project.assumptions);
     for (size_t i = 0; i < overrides.size(); ++i) {
         const auto& o = overrides[i];

@@ -1,4 +1,5 @@
 #pragma once
+#include <limits>
 #include <map>
 #include <string>
 
@@ -12,6 +13,10 @@ struct Assumption {
     std::string unit;
     std::string source;
     bool estimate = false;
+    /// Valid range, inclusive (data/assumptions.json `min`/`max`; required there). A design's assumptions
+    /// block does not carry it: mergeAssumptions keeps the shipped range for an overridden key.
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
     bool operator==(const Assumption&) const = default;
 };
 

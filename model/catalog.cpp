@@ -282,7 +282,7 @@ Catalog loadCatalogDirectory(const std::string& directory) {
         nlohmann::json doc;
         try {
             doc = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for 1e400
             throw InputError(InputLocation{path.string(), "", "", "", ""},
                              std::string("malformed JSON: ") + e.what());
         }

@@ -1,10 +1,14 @@
 #include "design_json.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -12,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_write.h"
 #include "catalog.h"
 #include "input_error.h"
 
@@ -316,11 +321,15 @@ ojson assumptionsToJson(const AssumptionSet& set) {
     return out;
 }
 
-AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
+AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) { return assumptionsFromJson(j, file, false); }
+
+AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file, bool withRange) {
     if (!j.is_object())
         throw InputError(InputLocation{file, "", "", "", "assumptions"}, "expected an object of assumptions");
     AssumptionSet set;
-    for (const auto& [key, v] : j.items()) {
+    for (const auto& item : j.items()) { // no structured binding: clang 14 cannot capture one in a lambda
+        const std::string& key = item.key();
+        const ojson& v = item.value();
         InputLocation where{file, "assumption", key, "", ""};
         if (!v.is_object()) throw InputError(where, "expected {base, low, high, unit, source}");
         Assumption a;
@@ -337,6 +346,17 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
         if (!(a.low <= a.base && a.base <= a.high))
             throw InputError(where, "range must satisfy low <= base <= high (" + formatNumber(a.low) + ", " +
                                         formatNumber(a.base) + ", " + formatNumber(a.high) + ")");
+        if (withRange) {
+            // data/assumptions.json: every assumption declares its valid range (FORMAT.md §2).
+            num("min", a.min);
+            num("max", a.max);
+            where.field = "min";
+            if (!(a.min <= a.low && a.high <= a.max))
+                throw InputError(where, "valid range must satisfy min <= low <= base <= high <= max (" +
+                                            formatNumber(a.min) + ", " + formatNumber(a.low) + ", " +
+                                            formatNumber(a.base) + ", " + formatNumber(a.high) + ", " +
+                                            formatNumber(a.max) + ")");
+        }
         for (const auto& [k, fieldValue] : v.items()) {
             where.field = k;
             if (k == "unit" || k == "source") {
@@ -345,6 +365,9 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
             } else if (k == "estimate") {
                 if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
                 a.estimate = fieldValue.get<bool>();
+            } else if (!withRange && (k == "min" || k == "max")) {
+                throw InputError(where, "a design cannot change an assumption's valid range (data/assumptions.json "
+                                        "sets it); give base, low and high only");
             } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {
                 throw InputError(where, "unknown field");
             }
@@ -358,12 +381,13 @@ AssumptionSet loadAssumptionsFile(const std::string& path) {
     const ojson doc = readJsonFile(path);
     if (!doc.is_object() || !doc.contains("assumptions"))
         throw InputError(InputLocation{path, "", "", "", "assumptions"}, "missing object 'assumptions'");
-    return assumptionsFromJson(doc["assumptions"], path);
+    return assumptionsFromJson(doc["assumptions"], path, true);
 }
 
 ojson projectInfoToJson(const ProjectInfo& info) {
     JsonWriter w;
     const_cast<ProjectInfo&>(info).visitFields(w);
+    if (info.id.empty()) w.out["id"] = kDefaultProjectId; // the reader's rule for a design without an id
     return std::move(w.out);
 }
 
@@ -399,7 +423,12 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
                                                  "\")");
     if (!j.contains("schema_version") || !j["schema_version"].is_number_integer())
         throw InputError(topField("schema_version"), "missing integer schema_version");
-    const int version = j["schema_version"].get<int>();
+    // Read exactly: 4294967297 must not wrap to 1, nor 2^64-1 to -1.
+    const auto& sv = j["schema_version"];
+    const bool small = sv.is_number_unsigned() ? sv.get<std::uint64_t>() <= 1000u
+                                               : sv.get<std::int64_t>() >= -1000 && sv.get<std::int64_t>() <= 1000;
+    if (!small) throw InputError(topField("schema_version"), "invalid schema version " + sv.dump());
+    const int version = static_cast<int>(sv.get<std::int64_t>());
     if (version > kSchemaVersion)
         throw InputError(topField("schema_version"),
                          "file has schema version " + std::to_string(version) + ", newer than this build supports (" +
@@ -420,7 +449,10 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
 
     Project p;
     std::set<std::string> known = {"format", "schema_version", "project", "assumptions"};
-    if (j.contains("project")) p.info = projectInfoFromJson(j["project"], file);
+    if (j.contains("project"))
+        p.info = projectInfoFromJson(j["project"], file);
+    else
+        p.info.id = kDefaultProjectId; // the writer emits the same id (projectInfoToJson)
     if (j.contains("assumptions")) p.assumptions = assumptionsFromJson(j["assumptions"], file);
     p.forEachCollection([&](auto& c) {
         using Entity = typename std::decay_t<decltype(c)>::value_type;
@@ -428,11 +460,17 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
         known.insert(key);
         if (!j.contains(key)) return;
         if (!j[key].is_array()) throw InputError(topField(key.c_str()), "expected an array");
+        if (j[key].size() > kMaxDesignEntities)
+            throw InputError(topField(key.c_str()), std::to_string(j[key].size()) + " entities, more than the limit of " +
+                                                        std::to_string(kMaxDesignEntities) + " per design");
         c.reserve(j[key].size());
         for (const auto& e : j[key]) c.push_back(entityFromJson<Entity>(e, file));
     });
     for (const auto& [k, _] : j.items())
         if (!known.count(k)) throw InputError(topField(k.c_str()), "unknown top-level key");
+    if (p.entityCount() > kMaxDesignEntities)
+        throw InputError(top, std::to_string(p.entityCount()) + " entities, more than the limit of " +
+                                  std::to_string(kMaxDesignEntities) + " per design");
     validateProject(p, file, catalog);
     return p;
 }
@@ -448,7 +486,9 @@ void migrateEntityFromSchema1(EntityKind kind, ojson& body) {
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog) {
     EntityIndex index(project);
     if (!index.duplicates().empty()) {
-        const auto& [id, slot] = index.duplicates().front();
+        const auto& duplicate = index.duplicates().front(); // no structured binding (lambda capture, clang 14)
+        const auto& id = duplicate.first;
+        const auto& slot = duplicate.second;
         std::string name;
         project.withCollection(slot.kind, [&](const auto& c) { name = c[slot.index].name; });
         throw InputError(InputLocation{file, std::string(entityKindName(slot.kind)), id, name, "id"},
@@ -481,13 +521,58 @@ void validateProject(const Project& project, const std::string& file, const Cata
     }
 }
 
+namespace {
+/// "line L, column C" of byte `offset` in `text` (both 1-based).
+std::string lineColumn(const std::string& text, size_t offset) {
+    offset = std::min(offset, text.size());
+    size_t line = 1, lineStart = 0;
+    for (size_t i = 0; i < offset; ++i)
+        if (text[i] == '\n') ++line, lineStart = i + 1;
+    return "line " + std::to_string(line) + ", column " + std::to_string(offset - lineStart + 1);
+}
+} // namespace
+
 ojson readJsonFile(const std::string& path) {
+    const InputLocation where{path, "", "", "", ""};
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) throw InputError(where, "file does not exist");
+    if (std::filesystem::is_directory(status)) throw InputError(where, "is a directory, not a file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxDesignFileBytes)
+        throw InputError(where, "file is " + std::to_string(size >> 20) + " MiB, more than the limit of " +
+                                    std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(InputLocation{path, "", "", "", ""}, "cannot open file for reading");
+    if (!in) throw InputError(where, "cannot open file for reading (" + std::string(std::strerror(errno)) + ")");
+    std::string text;
     try {
-        return ojson::parse(in);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception&) {
+        throw InputError(where, "cannot read the file");
+    }
+    if (in.bad() || text.size() > kMaxDesignFileBytes) throw InputError(where, "cannot read the file");
+    return parseJsonText(text, path);
+}
+
+ojson parseJsonText(const std::string& text, const std::string& file) {
+    const InputLocation where{file, "", "", "", ""};
+    try {
+        return ojson::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(InputLocation{path, "", "", "", ""}, std::string("malformed JSON: ") + e.what());
+        throw InputError(where, std::string("malformed JSON: ") + e.what());
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number too large for a double (1e400): nlohmann names the literal but not where it is.
+        std::string message = e.what();
+        std::string at;
+        const auto q1 = message.find('\''), q2 = message.rfind('\'');
+        if (q1 != std::string::npos && q2 > q1) {
+            const std::string literal = message.substr(q1 + 1, q2 - q1 - 1);
+            if (const auto pos = text.find(literal); pos != std::string::npos) at = " at " + lineColumn(text, pos);
+            message = "number " + literal + " is out of range (beyond a double)";
+        }
+        throw InputError(where, "malformed JSON" + at + ": " + message);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(where, std::string("malformed JSON: ") + e.what());
     }
 }
 
@@ -505,30 +590,6 @@ unsigned newFileMode(const std::string& path) {
     return 0666 & ~mask; // what open(2) would give a new file
 }
 
-void writeTextFileAtomic(const std::string& path, const std::string& text) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(tmpl.data());
-    if (fd < 0)
-        throw InputError(InputLocation{path, "", "", "", ""},
-                         "cannot write here (" + std::string(std::strerror(errno)) + ")");
-    ::fchmod(fd, newFileMode(path));
-    size_t done = 0;
-    bool ok = true;
-    while (ok && done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0) ok = false;
-        else done += static_cast<size_t>(n);
-    }
-    ok = ok && ::fsync(fd) == 0;
-    ok = (::close(fd) == 0) && ok;
-    if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(tmpl.c_str());
-        throw InputError(InputLocation{path, "", "", "", ""}, "could not save (" + reason + "); the file is unchanged");
-    }
-}
+void writeTextFileAtomic(const std::string& path, const std::string& text) { writeFileAtomic(path, text); }
 
 } // namespace ctwin::model

@@ -29,6 +29,13 @@ inline constexpr Schema1ZeroMeansAbsent kSchema1ZeroMeansAbsent[] = {
 /// Upgrades one version-1 entity body in place: each listed field holding 0 becomes null.
 void migrateEntityFromSchema1(EntityKind kind, nlohmann::ordered_json& body);
 inline constexpr const char* kDesignFormat = "clustertwin-design";
+/// The project id of a design whose file has no `project` object (or an in-memory one with an empty id):
+/// the reader and the writer apply the same rule, so such a design saves into a file that opens again.
+inline constexpr const char* kDefaultProjectId = "project";
+/// Input limits (data/FORMAT.md §5): a design file (.json or .ctwin) of at most 64 MiB and at most 500,000
+/// entities; beyond them the loaders refuse with a message instead of exhausting memory.
+inline constexpr unsigned long long kMaxDesignFileBytes = 64ull << 20;
+inline constexpr size_t kMaxDesignEntities = 500'000;
 
 /// JSON of one entity, every field in declaration order (the writer side of visitFields).
 template <class Entity> nlohmann::ordered_json entityToJson(const Entity& entity);
@@ -37,7 +44,10 @@ template <class Entity> nlohmann::ordered_json entityToJson(const Entity& entity
 template <class Entity> Entity entityFromJson(const nlohmann::ordered_json& j, const std::string& file);
 
 nlohmann::ordered_json assumptionsToJson(const AssumptionSet& set);
+/// A design's (or spec's) assumptions block: base, low, high, unit, source, estimate (no min/max).
 AssumptionSet assumptionsFromJson(const nlohmann::ordered_json& j, const std::string& file);
+/// With `withRange` (data/assumptions.json), `min` and `max` are required and min <= low <= high <= max.
+AssumptionSet assumptionsFromJson(const nlohmann::ordered_json& j, const std::string& file, bool withRange);
 /// Reads data/assumptions.json ({"assumptions": {...}}).
 AssumptionSet loadAssumptionsFile(const std::string& path);
 
@@ -54,7 +64,11 @@ Project projectFromJson(const nlohmann::ordered_json& j, const std::string& file
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog = nullptr);
 
 /// File helpers: read/parse with clear errors; serialize with a stable layout (2-space indent, newline).
+/// readJsonFile refuses a directory, a missing file and a file over kMaxDesignFileBytes; a syntax error
+/// or a number beyond a double (1e400) names the file, line and column.
 nlohmann::ordered_json readJsonFile(const std::string& path);
+/// Parses JSON text with the same messages, `file` naming its origin.
+nlohmann::ordered_json parseJsonText(const std::string& text, const std::string& file);
 std::string dumpJson(const nlohmann::ordered_json& j);
 Project loadProjectJson(const std::string& path, const Catalog* catalog = nullptr);
 /// Writes atomically: a temporary file in the same directory, flushed, then renamed over the target.

@@ -29,7 +29,12 @@ std::optional<EntitySlot> EntityIndex::find(std::string_view id) const {
 
 AssumptionSet mergeAssumptions(const AssumptionSet& defaults, const AssumptionSet& overrides) {
     AssumptionSet merged = defaults;
-    for (const auto& [key, a] : overrides) merged[key] = a;
+    for (const auto& [key, a] : overrides) {
+        auto& m = merged[key];
+        const double min = m.min, max = m.max; // the valid range stays the shipped one
+        m = a;
+        if (defaults.count(key)) m.min = min, m.max = max;
+    }
     return merged;
 }
 

@@ -1,5 +1,6 @@
 #include "assumptions_panel.h"
 
+#include "assumption_values.h"
 #include "field_names.h"
 
 #include <QAbstractItemDelegate>
@@ -155,9 +156,8 @@ void AssumptionsPanel::showAssumptions(const model::AssumptionSet& defaults,
                        ? tr("\nSet by this design only (no shipped default)")
                        : tr("\nOverridden by this design; shipped default %1 (%2 to %3)")
                              .arg(shown(def->second.base), shown(def->second.low), shown(def->second.high));
-        const SaneRange range = assumptionRange(key, a.unit);
-        tip += tr("\naccepted: %1 to %2 (%3)")
-                   .arg(shown(range.min), shown(range.max), QString::fromUtf8(range.why));
+        tip += tr("\naccepted: %1 to %2 (the valid range in data/assumptions.json)")
+                   .arg(shown(a.min), shown(a.max));
         name->setToolTip(tip);
         set(Base, shown(a.base), true)->setToolTip(tip);
         set(Low, shown(a.low), true)->setToolTip(tip);
@@ -202,10 +202,10 @@ bool AssumptionsPanel::editCell(const QString& key, Column column, const QString
     if (!std::isfinite(x)) return refuse(tr("'%1' is not a finite number.").arg(text.trimmed()));
     model::Assumption next = *current;
     (column == Base ? next.base : column == Low ? next.low : next.high) = x;
-    const SaneRange range = assumptionRange(key.toStdString(), next.unit);
-    if (x < range.min || x > range.max)
-        return refuse(tr("%1 is outside %2 to %3 (%4).")
-                          .arg(shown(x), shown(range.min), shown(range.max), QString::fromUtf8(range.why)));
+    // The same check as the loader, --set and sweeps (cost::assumptionValueProblem).
+    if (!cost::assumptionValueProblem(*current, x).empty())
+        return refuse(tr("%1 is outside %2 to %3 (the valid range in data/assumptions.json).")
+                          .arg(shown(x), shown(current->min), shown(current->max)));
     if (!(next.low <= next.base && next.base <= next.high))
         return refuse(tr("low %1, base %2, high %3 must satisfy low <= base <= high.")
                           .arg(shown(next.low), shown(next.base), shown(next.high)));

@@ -131,42 +131,4 @@ QString describeValue(const std::string& key, const nlohmann::ordered_json& v) {
     return number(x);
 }
 
-SaneRange assumptionRange(const std::string& key, const std::string& unit) {
-    // Bounds against slips (a WACC of 9 instead of 0.09), not a second opinion on the shipped ranges;
-    // each is a physical or accounting limit, or an order of magnitude beyond any published figure.
-    static const std::map<std::string, SaneRange, std::less<>> known = {
-        {"electricity_usd_per_kwh", {0.0, 1.0, "industrial tariffs lie far below $1/kWh"}},
-        {"wacc", {0.0, 0.5, "a cost of capital above 50% a year is a typing slip"}},
-        {"tax_rate", {0.0, 0.6, "corporate tax rates lie below 60%"}},
-        {"it_useful_life_years", {0.5, 50.0, "a useful life of 6 months to 50 years"}},
-        {"network_useful_life_years", {0.5, 50.0, "a useful life of 6 months to 50 years"}},
-        {"facility_useful_life_years", {0.5, 60.0, "a useful life of 6 months to 60 years"}},
-        {"utilization", {0.0, 1.0, "a fraction"}},
-        {"mfu", {0.0, 1.0, "a fraction of peak FLOPS"}},
-        {"goodput", {0.0, 1.0, "a fraction"}},
-        {"maintenance_fraction", {0.0, 0.5, "up to half the capex a year"}},
-        {"staff_usd_per_mw_year", {0.0, 5e6, "up to $5M per MW a year"}},
-        {"horizon_years", {1.0, 30.0, "1 to 30 years (the cash-flow table is yearly)"}},
-        {"building_shell_usd_per_w", {0.0, 50.0, "REFERENCES.md: $10-20 per W for a whole facility"}},
-        {"integration_fraction", {0.0, 0.5, "up to half the compute capex"}},
-        {"route_factor", {1.0, 5.0, "a route is never shorter than the great circle"}},
-        {"gpu_hour_price_usd", {0.0, 100.0, "up to $100 per GPU-hour"}},
-        {"input_token_price_usd_per_million", {0.0, 1000.0, "up to $1,000 per million tokens"}},
-        {"output_token_price_usd_per_million", {0.0, 1000.0, "up to $1,000 per million tokens"}},
-        {"delivery_to_revenue_days", {0.0, 730.0, "up to two years"}},
-        {"misc_facility_fraction", {0.0, 0.5, "up to half the IT power"}},
-        {"declining_balance_factor", {1.0, 3.0, "1 (straight line) to 3 (triple declining)"}},
-        {"spare_fraction_target", {0.0, 0.5, "up to half the compute racks"}},
-        {"oversubscription_limit", {1.0, 100.0, "a ratio of at least 1:1"}},
-        {"failure_detection_minutes", {0.0, 1440.0, "up to a day"}},
-        {"rescheduling_minutes", {0.0, 1440.0, "up to a day"}},
-        {"spare_swap_minutes", {0.0, 1440.0, "up to a day"}},
-        {"straggler_loss", {0.0, 0.9, "a fraction of step time"}},
-        {"sdc_extra_rollback_intervals", {0.0, 100.0, "checkpoint intervals"}},
-    };
-    if (const auto it = known.find(key); it != known.end()) return it->second;
-    if (unit.rfind("fraction", 0) == 0) return {0.0, 1.0, "a fraction"};
-    return {0.0, 1e15, "a finite, non-negative number"};
-}
-
 } // namespace ctwin::views

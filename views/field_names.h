@@ -16,14 +16,5 @@ QString fieldName(const std::string& key);
 /// "gb200-nvl72", (true) -> "yes".
 QString describeValue(const std::string& key, const nlohmann::ordered_json& value);
 
-/// The range of values that makes sense for an assumption (a check against typing slips, wider than the
-/// shipped low..high): a fraction lies in [0, 1], a tariff under $1/kWh, a useful life within 0.5..50
-/// years. Unknown keys: fractions by their unit, otherwise any finite non-negative number.
-struct SaneRange {
-    double min = 0.0;
-    double max = 0.0;
-    const char* why = "";
-};
-SaneRange assumptionRange(const std::string& key, const std::string& unit);
 
 } // namespace ctwin::views

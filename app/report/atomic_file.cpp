@@ -7,7 +7,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <random>
 #include <unistd.h>
 
 namespace ctwin::app {
@@ -28,43 +27,16 @@ AtomicFile::AtomicFile(std::string target) : m_target(std::move(target)) {
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec))
         throwFor(m_target, "cannot write the report: directory " + dir.string() + " does not exist");
-    // A hidden name in the same directory (rename across file systems is not atomic). O_EXCL so that two
-    // writers never share a temporary; mode 0666 lets the umask decide the permissions as for any new file.
-    std::random_device seed;
-    std::mt19937_64 random(seed());
-    for (int attempt = 0; attempt < 100; ++attempt) {
-        char suffix[32];
-        std::snprintf(suffix, sizeof suffix, ".%016llx.tmp", static_cast<unsigned long long>(random()));
-        std::string name = ".";
-        name.append(path.filename().string()).append(suffix);
-        const fs::path temp = dir / name;
-        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            ::close(fd);
-            m_temp = temp.string();
-            return;
-        }
-        if (errno != EEXIST)
-            throwFor(m_target, std::string("cannot write the report: ") + std::strerror(errno));
-    }
-    throwFor(m_target, "cannot write the report: no free temporary name in " + dir.string());
+    m_temp = std::make_unique<model::SaveTemp>(m_target);
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
-    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_committed(other.m_committed) {
-    other.m_temp.clear();
-    other.m_committed = true;
-}
+    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)) {}
 
-AtomicFile::~AtomicFile() {
-    if (!m_committed && !m_temp.empty()) ::unlink(m_temp.c_str());
-}
+AtomicFile::~AtomicFile() = default; // an uncommitted SaveTemp removes its temporary
 
 void AtomicFile::commit() {
-    if (m_committed) return;
-    if (std::rename(m_temp.c_str(), m_target.c_str()) != 0)
-        fail(std::string("cannot write the report: ") + std::strerror(errno));
-    m_committed = true;
+    if (m_temp) m_temp->commit();
 }
 
 void AtomicFile::fail(const std::string& problem) const {

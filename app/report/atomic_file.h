@@ -1,13 +1,17 @@
 #pragma once
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <string>
+
+#include "atomic_write.h"
 
 namespace ctwin::app {
 
 /// One output file written under a temporary name in the target's own directory and renamed over the
 /// target by commit(), so a report that fails half-way never leaves a partial file behind (rename(2) is
-/// atomic within a file system, POSIX.1-2008). The temporary is removed unless committed.
+/// atomic within a file system, POSIX.1-2008). The temporary is removed unless committed. The temporary,
+/// the symbolic-link rule and the clean-up of stale temporaries are model::SaveTemp's, shared with design saves.
 class AtomicFile {
 public:
     /// Creates the temporary file. Throws model::InputError naming `target` when its directory does not
@@ -21,7 +25,7 @@ public:
 
     const std::string& target() const { return m_target; }
     /// Where to write until commit().
-    const std::string& tempPath() const { return m_temp; }
+    const std::string& tempPath() const { return m_temp->path(); }
     /// Renames the temporary over the target. Throws model::InputError naming the target on failure.
     void commit();
     /// Throws model::InputError naming the target with `problem`.
@@ -29,8 +33,7 @@ public:
 
 private:
     std::string m_target;
-    std::string m_temp;
-    bool m_committed = false;
+    std::unique_ptr<model::SaveTemp> m_temp;
 };
 
 /// A report made of several files in one directory (CSV tables, chart images), all or nothing: the

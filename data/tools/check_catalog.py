@@ -117,7 +117,7 @@ ASSUMPTION_KEYS = [
 ]
 ASSUMPTION_FRACTIONS = {"wacc", "tax_rate", "utilization", "mfu", "goodput", "maintenance_fraction",
                         "integration_fraction", "misc_facility_fraction", "spare_fraction_target"}
-ASSUMPTION_ENTRY_KEYS = {"base", "low", "high", "unit", "source", "estimate"}
+ASSUMPTION_ENTRY_KEYS = {"base", "low", "high", "min", "max", "unit", "source", "estimate"}
 
 
 class Report:

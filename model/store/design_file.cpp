@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_write.h"
 #include "catalog.h"
 #include "design_json.h"
 #include "input_error.h"
@@ -64,32 +65,13 @@ std::string parentOf(const ojson& body) {
     return {};
 }
 
-void syncPath(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
-}
-
 } // namespace
 
 int ctwinSchemaVersion() { return model::kSchemaVersion; }
 
 void saveCtwin(const model::Project& project, const std::string& path) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0)
-        throw InputError(InputLocation{path, "", "", "", ""},
-                         "cannot save here (" + std::string(std::strerror(errno)) + "); the file is unchanged");
-    ::fchmod(fd, model::newFileMode(path));
-    ::close(fd);
-    auto cleanup = [&] {
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((tmp + suffix).c_str());
-    };
+    model::SaveTemp temp(path); // resolves a symbolic link, refuses a directory, removes stale temporaries
+    const std::string& tmp = temp.path();
     try {
         const ojson doc = model::projectToJson(project);
         {
@@ -127,38 +109,67 @@ void saveCtwin(const model::Project& project, const std::string& path) {
             // Fold the WAL back so the saved document is one self-contained file.
             db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");
         }
-        syncPath(tmp);
-        if (std::rename(tmp.c_str(), path.c_str()) != 0)
-            throw InputError(InputLocation{path, "", "", "", ""},
-                             "cannot replace the file (" + std::string(std::strerror(errno)) + "); it is unchanged");
-        syncPath(dir.string());
-    } catch (...) {
-        cleanup();
-        throw;
+    } catch (const InputError& e) {
+        // SQLite names the temporary; the user knows only the file they saved to.
+        temp.fail("could not save (" + e.problem() + "); the file is unchanged");
     }
+    temp.commit();
 }
 
 model::Project loadCtwin(const std::string& path, const model::Catalog* catalog) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(InputLocation{path, "", "", "", ""}, "file does not exist");
-    SqliteHandle db(path, SqliteHandle::Mode::ReadOnly);
+    const InputLocation where{path, "", "", "", ""};
+    if (std::filesystem::is_directory(path, ec)) throw InputError(where, "is a directory, not a file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw InputError(where, "file does not exist");
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > model::kMaxDesignFileBytes)
+        throw InputError(where, "file is " + std::to_string(size >> 20) + " MiB, more than the limit of " +
+                                    std::to_string(model::kMaxDesignFileBytes >> 20) + " MiB");
     // A non-SQLite or truncated file fails here with SQLite's own reason ("file is not a database",
     // "database disk image is malformed").
-    {
-        SqliteStatement check(db, "PRAGMA quick_check");
-        if (check.step() && check.text(0) != "ok")
-            throw InputError(InputLocation{path, "", "", "", ""}, "damaged document: " + check.text(0));
+    auto openChecked = [&](SqliteHandle::Mode mode) {
+        auto db = std::make_unique<SqliteHandle>(path, mode);
+        SqliteStatement check(*db, "PRAGMA quick_check");
+        if (check.step() && check.text(0) != "ok") throw InputError(where, "damaged document: " + check.text(0));
+        return db;
+    };
+    std::unique_ptr<SqliteHandle> opened;
+    try {
+        opened = openChecked(SqliteHandle::Mode::ReadOnly);
+    } catch (const InputError&) {
+        // A document left in WAL mode needs its -shm beside it, which cannot be created on a read-only file
+        // system or folder: open it as immutable (no locks, no -shm; nobody can be writing it there).
+        if (::access(std::filesystem::path(path).has_parent_path()
+                         ? std::filesystem::path(path).parent_path().c_str()
+                         : ".",
+                     W_OK) == 0)
+            throw;
+        opened = openChecked(SqliteHandle::Mode::Immutable);
     }
+    SqliteHandle& db = *opened;
     std::int64_t version = 0;
     {
         SqliteStatement has(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
         if (!has.step() || has.integer(0) == 0)
             throw InputError(InputLocation{path, "", "", "", "schema_version"},
                              "not a ClusterTwin document (no schema_version table)");
-        SqliteStatement v(db, "SELECT version FROM schema_version");
+        SqliteStatement v(db, "SELECT version, typeof(version) FROM schema_version");
         if (!v.step()) throw InputError(InputLocation{path, "", "", "", "schema_version"}, "schema version missing");
+        if (v.text(1) != "integer")
+            throw InputError(InputLocation{path, "", "", "", "schema_version"},
+                             "schema version is not a whole number ('" + v.text(0) + "')");
         version = v.integer(0);
+        if (v.step())
+            throw InputError(InputLocation{path, "", "", "", "schema_version"},
+                             "more than one schema version row; the document is damaged");
+    }
+    {
+        SqliteStatement f(db, "SELECT value FROM meta WHERE key = 'format'");
+        const bool has = f.step();
+        if (has && f.text(0) != nlohmann::json(model::kDesignFormat).dump())
+            throw InputError(InputLocation{path, "", "", "", "format"},
+                             "meta.format is " + f.text(0) + ", not a ClusterTwin design (\"" +
+                                 model::kDesignFormat + "\")");
+        if (!has) throw InputError(InputLocation{path, "", "", "", "format"}, "meta.format is missing");
     }
     if (version > model::kSchemaVersion)
         throw InputError(InputLocation{path, "", "", "", "schema_version"},

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
+
 #include "input_error.h"
 
 namespace ctwin::store {
@@ -10,8 +12,24 @@ using model::InputError;
 using model::InputLocation;
 
 SqliteHandle::SqliteHandle(const std::string& path, Mode mode) : m_path(path) {
-    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+    int flags = mode == Mode::ReadWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
+    std::string name = path;
+    if (mode == Mode::Immutable) {
+        // file: URI with the path percent-encoded where URI syntax would misread it (RFC 3986).
+        name = "file:";
+        for (unsigned char c : path) {
+            if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+                char hex[4];
+                std::snprintf(hex, sizeof hex, "%%%02X", c);
+                name += hex;
+            } else {
+                name += static_cast<char>(c);
+            }
+        }
+        name += "?immutable=1";
+        flags |= SQLITE_OPEN_URI;
+    }
+    if (sqlite3_open_v2(name.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
         const std::string reason = m_db ? sqlite3_errmsg(m_db) : "out of memory";
         sqlite3_close(m_db);
         m_db = nullptr;

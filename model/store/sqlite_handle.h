@@ -11,7 +11,9 @@ namespace ctwin::store {
 /// An open SQLite connection. Every failure throws InputError naming the file and SQLite's reason.
 class SqliteHandle {
 public:
-    enum class Mode { ReadOnly, ReadWrite };
+    /// Immutable: read-only without locks or a -shm file (SQLite URI immutable=1), for a document on a
+    /// read-only file system.
+    enum class Mode { ReadOnly, ReadWrite, Immutable };
     SqliteHandle(const std::string& path, Mode mode);
     ~SqliteHandle();
     SqliteHandle(const SqliteHandle&) = delete;

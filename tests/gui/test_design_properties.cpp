@@ -201,7 +201,7 @@ private slots:
             {"wacc", AssumptionsPanel::High, "inf", "not a finite number"},
             {"wacc", AssumptionsPanel::Low, "0.2", "must satisfy low <= base <= high"},     // low above base
             {"wacc", AssumptionsPanel::Base, "9", "outside 0 to 0.5"},                      // 9 for 0.09
-            {"utilization", AssumptionsPanel::Base, "1.2", "outside 0 to 1"},               // not a fraction
+            {"utilization", AssumptionsPanel::Base, "1.2", "outside 0.01 to 1"},            // not a fraction
             {"electricity_usd_per_kwh", AssumptionsPanel::Base, "-0.05", "outside 0 to 1"}, // negative
             {"horizon_years", AssumptionsPanel::High, "200", "outside 1 to 30"},
         };
