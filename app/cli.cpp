@@ -40,7 +40,7 @@ namespace ctwin::app {
 
 namespace {
 
-/// Documented limit (data/FORMAT.md §5): points of a sweep grid (a 2-D grid of 316 x 316).
+/// Documented limit (data/FORMAT.md §6): points of a sweep grid (a 2-D grid of 316 x 316).
 constexpr double kMaxSweepPoints = 100'000;
 
 struct UsageError : std::runtime_error {

@@ -32,7 +32,7 @@ inline constexpr const char* kDesignFormat = "clustertwin-design";
 /// The project id of a design whose file has no `project` object (or an in-memory one with an empty id):
 /// the reader and the writer apply the same rule, so such a design saves into a file that opens again.
 inline constexpr const char* kDefaultProjectId = "project";
-/// Input limits (data/FORMAT.md §5): a design file (.json or .ctwin) of at most 64 MiB and at most 500,000
+/// Input limits (data/FORMAT.md §6): a design file (.json or .ctwin) of at most 64 MiB and at most 500,000
 /// entities; beyond them the loaders refuse with a message instead of exhausting memory.
 inline constexpr unsigned long long kMaxDesignFileBytes = 64ull << 20;
 inline constexpr size_t kMaxDesignEntities = 500'000;
