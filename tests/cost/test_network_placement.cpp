@@ -100,10 +100,12 @@ private slots:
         }
     }
 
-    /// neocloud back-end: 1,418 GB200 racks x 72 ConnectX 800G NICs = 102,096 NIC-side 800G modules at
-    /// 17 W (REFERENCES.md: 800G twin-port OSFP 2xDR4 17 W): 1,735,632 W that the compute trays already
-    /// power. The back-end's network power was 12,728,336 W (baseline); now 12,728,336 - 1,735,632 =
-    /// 10,992,704 W. The modules are still priced.
+    /// neocloud back-end: 1,418 GB200 racks x 72 ConnectX 800G NICs = 102,096 NIC-side 800G modules. The
+    /// rail-optimised leaves sit mid-row, so the reach (half a row + 5 m) picks the 800G multimode SR8 at
+    /// 15 W (REFERENCES.md), not the 17 W single-mode module the reviewer assumed (102,096 x 17 W =
+    /// 1.74 MW): 102,096 x 15 W = 1,531,440 W that the compute trays already power. The back-end's
+    /// network power was 12,728,336 W (baseline /tmp/base); now 12,728,336 - 1,531,440 = 11,196,896 W.
+    /// The modules are still priced.
     void nicSideOpticsPoweredByTheTrays() {
         const auto r = evaluateJson(readJson("neocloud-100k-gb200"));
         const auto& be = fabric(r, "be");
@@ -112,8 +114,8 @@ private slots:
         QVERIFY(nic != be.lines.end());
         QVERIFY(nic->hostPowered);
         QCOMPARE(nic->quantity, 102096.0);
-        QCOMPARE(nic->unitPower.value(), 17.0);
-        CTWIN_COMPARE_REL(be.power.value(), 10992704.0, 1e-12);
+        QCOMPARE(nic->unitPower.value(), 15.0);
+        CTWIN_COMPARE_REL(be.power.value(), 11196896.0, 1e-12);
         double priced = 0;
         for (const auto& l : be.lines)
             if (l.catalogId != be.lines.front().catalogId) priced += l.cost().value();

@@ -326,7 +326,7 @@ private slots:
         QCOMPARE(r.figure("power.it_mw")->value, r.figure("power.it_total_mw")->value);
         QCOMPARE(r.figure("power.it_peak_mw")->value, r.figure("power.it_total_peak_mw")->value);
         QVERIFY(r.figure("power.network_mw")->value > 0);
-        QVERIFY(r.figure("power.it_mw")->formula.find("it_total_mw") != std::string::npos);
+        QVERIFY(r.figure("power.it_mw")->provenance.formula.find("it_total_mw") != std::string::npos);
     }
 };
 
