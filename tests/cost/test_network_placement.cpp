@@ -86,6 +86,17 @@ private slots:
         QCOMPARE(fabric(mor, "fe").perPlane.leaves, 64.0);
     }
 
+    /// The shipped references stay free of errors with end-of-row front ends (the longer endpoint reach
+    /// still finds a medium) and the new chain and route rules.
+    void referencesHaveNoErrors() {
+        for (const char* name : {"llama3-16k-h100", "neocloud-100k-gb200", "campus-1gw", "two-site-wan",
+                                 "agentic-inference-gb300", "vera-rubin-504"}) {
+            const auto r = evaluateJson(readJson(name));
+            for (const auto& rule : r.rules)
+                QVERIFY2(rule.severity != cost::Severity::Error, (std::string(name) + ": " + rule.message).c_str());
+        }
+    }
+
     void unknownPlacementIsRefused() {
         auto j = readJson("llama3-16k-h100");
         fabricJson(j, "fe")["leaf_placement"] = "under_floor";
