@@ -50,13 +50,15 @@ double topologyUnits(const std::string& topology, double loadW, double moduleRat
 int topologyPaths(const std::string& topology) { return topology == "N" || topology == "N+1" ? 1 : 2; }
 
 namespace {
-/// A unit's rating: the catalog's module_w (required of shipped power items); a hand-made catalog item
-/// without one is a single unit per system (the system's share of the load), so N buys the load once.
+/// A unit's rating: the catalog's module_w (the largest unit bought; required of shipped power items), but
+/// never more than one system's share of the load, since gear comes in smaller sizes too: a 0.2 MW building
+/// buys a 0.2 MW transformer, not a 3 MW one. A hand-made catalog item without module_w is one unit per
+/// system.
 double moduleRating(const model::CatalogItem& item, const std::string& topology, double loadW) {
-    if (const auto* m = item.find("module_w"); m && m->base > 0) return m->base;
-    if (topology == "3/2") return loadW / 2;
-    if (topology == "4/3") return loadW / 3;
-    return loadW;
+    const double system = topology == "3/2" ? loadW / 2 : topology == "4/3" ? loadW / 3 : loadW;
+    if (const auto* m = item.find("module_w"); m && m->base > 0)
+        return system > 0 ? std::min(m->base, system) : m->base;
+    return system;
 }
 } // namespace
 

@@ -182,6 +182,26 @@ private slots:
         CTWIN_COMPARE_REL(c.line("busway")->cost.value(), 2.0e6, 1e-12);
     }
 
+    void smallBuildingsBuySmallUnits() {
+        // A and B of 0.2 MW, facility 0.3 MW: units are capped at the system's load, so 2N buys two 0.2 MW
+        // transformers ($0.3/W x 0.4 MW = $120k), not two 3 MW ones ($1.8M); UPS 2 x 0.2 MW; generators
+        // ceil(0.3/0.3) + 1 = 2 of 0.3 MW. 3/2: three systems of 0.1 MW: 3 UPS of 0.1 MW.
+        auto p = abDesign("2N");
+        for (auto& f : p.powerFeeds)
+            f.capacity = 0.2e6 * units::watt;
+        auto c = cost::sizePowerChain(p, testCatalog(), p.buildings[0], {}, 0.3e6 * units::watt);
+        QCOMPARE(unitsOf(c, "transformer"), 2.0);
+        CTWIN_COMPARE_REL(c.line("transformer")->installed.value(), 0.4e6, 1e-12);
+        CTWIN_COMPARE_REL(c.line("transformer")->cost.value(), 120e3, 1e-12);
+        QCOMPARE(unitsOf(c, "ups"), 2.0);
+        QCOMPARE(unitsOf(c, "generator"), 2.0);
+        CTWIN_COMPARE_REL(c.line("generator")->installed.value(), 0.6e6, 1e-12);
+        p.buildings[0].powerTopology = "3/2";
+        c = cost::sizePowerChain(p, testCatalog(), p.buildings[0], {}, 0.3e6 * units::watt);
+        QCOMPARE(unitsOf(c, "ups"), 3.0);
+        CTWIN_COMPARE_REL(c.line("ups")->installed.value(), 0.3e6, 1e-12);
+    }
+
     void lossesFollowTheRacksPaths() {
         // Feed A: transformer, switchgear, UPS, busway: eta_A = 0.99 x 0.998 x 0.96 x 0.995 = 0.943756704.
         // Feed B without UPS: eta_B = 0.99 x 0.998 x 0.995 = 0.9830799.
