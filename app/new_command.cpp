@@ -27,8 +27,8 @@ const char* const kNewHelp =
     "switch\n"
     "radix, a front-end network and a flash file system. The result is an ordinary design to edit.\n"
     "  --gpus N            sellable GPUs, rounded up to whole racks (hot spares come on top)\n"
-    "  --it-mw X           or: peak IT power in MW (evaluate's 'IT power at full load'), met within one "
-    "rack\n"
+    "  --it-mw X           or: peak compute IT power in MW (evaluate's power.it_compute_peak_mw: racks at\n"
+    "                      load, spares idle; network, storage and WAN come on top), met within one rack\n"
     "  --rack ID           compute rack type from the catalog (e.g. gb200-nvl72, hgx-h100-2srv)\n"
     "  --buildings B       buildings on the site (default 1); --halls H halls per building (default 1)\n"
     "  --cooling C         air, or liquid with dry_cooler (default), tower or chiller heat rejection\n"
@@ -143,8 +143,9 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
     const auto s = cost::summarize(project, catalog, defaults);
     out << "wrote " << opt["--out"] << ": " << s.racks << " racks (" << s.spareRacks << " hot spares), "
         << static_cast<long long>(s.gpus) << " GPUs, " << s.buildings << " building(s), " << s.halls
-        << " hall(s), " << s.coolingUnits << " CDUs, IT power at full load "
-        << std::round(s.itPeakMw * 100) / 100 << " MW\n";
+        << " hall(s), " << s.coolingUnits << " CDUs, compute IT power at full load "
+        << std::round(s.itComputePeakMw * 100) / 100 << " MW (total IT with network, storage and WAN "
+        << std::round(s.itPeakMw * 100) / 100 << " MW)\n";
     return kExitOk;
 }
 

@@ -104,6 +104,12 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     ClosInput in;
     in.tiers = f.tiers;
     in.topOfRack = !f.railOptimized;
+    // Leaf placement (model/fabric.h): auto = ToR for a back-end, end of row otherwise. Row placements share
+    // a row's leaves among its racks: the ToR rule of clos_sizing applied to each row's endpoints at once.
+    const std::string placement =
+        f.leafPlacement != "auto" ? f.leafPlacement : f.role == "backend" ? "top_of_rack" : "end_of_row";
+    const bool perRow = !f.railOptimized && placement != "top_of_rack";
+    std::map<std::string, double> endpointsByRow;
     if (!f.oversubscription.empty()) in.leafOversubscription = f.oversubscription[0];
     if (f.oversubscription.size() > 1) in.spineOversubscription = f.oversubscription[1];
     const double switchPortBps = sw->value("port_bit_per_s");
@@ -125,7 +131,10 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         if (!type || type->kind != "compute") continue;
         const double e = rackEndpoints(*type, f);
         if (e <= 0) continue;
-        in.endpointsPerRack.push_back(e);
+        if (perRow)
+            endpointsByRow[r.row] += e;
+        else
+            in.endpointsPerRack.push_back(e);
         const bool backend = f.role == "backend";
         nicPortsBySpeed[type->value(backend ? "backend_nic_bit_per_s" : "frontend_nic_bit_per_s")] +=
             type->value(backend ? "backend_nics" : "frontend_nics");
@@ -133,6 +142,8 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         buildings.insert(b);
         rowExtent[r.row].add(r.x.value(), r.y.value());
     }
+    for (const auto& [_, e] : endpointsByRow)
+        in.endpointsPerRack.push_back(e);
     fb.perPlane = sizeClos(in);
     const auto& s = fb.perPlane;
     if (s.endpoints <= 0) {
@@ -143,7 +154,8 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     if (s.exceedsTierLimit)
         rules.push_back({Severity::Error, "fabric_tier_limit", f.id,
                          "Fabric " + f.name + ": " + fmt(s.endpoints) + " endpoints on " + fmt(s.leaves) +
-                             (in.topOfRack ? " top-of-rack" : "") + " leaves per plane exceed what " +
+                             (in.topOfRack ? (perRow ? " row" : " top-of-rack") : "") +
+                             " leaves per plane exceed what " +
                              std::to_string(f.tiers) + " tiers reach at radix " + std::to_string(in.radix) + " (" +
                              fmt(s.maxEndpoints) + " endpoints on full leaves); add a tier, planes or a larger switch"});
     const double limit = a.get("oversubscription_limit");
@@ -167,15 +179,25 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
             campusSpan = std::max(campusSpan, std::abs(cx) + std::abs(cy) + buildingSpan);
         }
     const double fabricSpan = buildings.size() > 1 ? campusSpan : halls.size() > 1 ? buildingSpan : hallSpan;
-    // In-rack cable run from a tray to a top-of-rack switch (NVL72 and 42U racks are ~2.2-2.4 m tall).
-    fb.endpointReachM = f.railOptimized ? rowSpan / 2.0 + kCableSlackM : 2.5;
+    // In-rack cable run from a tray to a top-of-rack switch (NVL72 and 42U racks are ~2.2-2.4 m tall); a
+    // middle-of-row leaf reaches half the row, an end-of-row leaf the whole row, plus slack. Rail-optimised
+    // leaves keep the middle-of-row reach unless the placement says end of row.
+    if (f.railOptimized)
+        fb.endpointReachM = (placement == "end_of_row" ? rowSpan : rowSpan / 2.0) + kCableSlackM;
+    else if (placement == "middle_of_row")
+        fb.endpointReachM = rowSpan / 2.0 + kCableSlackM;
+    else if (placement == "end_of_row")
+        fb.endpointReachM = rowSpan + kCableSlackM;
+    else
+        fb.endpointReachM = 2.5;
     if (f.tiers == 2) fb.leafSpineReachM = fabricSpan + kCableSlackM;
     if (f.tiers == 3) {
         fb.leafSpineReachM = hallSpan + kCableSlackM;
         fb.spineCoreReachM = fabricSpan + kCableSlackM;
     }
 
-    auto addLinks = [&](const char* what, double count, double linkBps, double reach, bool bothEnds) {
+    auto addLinks = [&](const char* what, double count, double linkBps, double reach, bool bothEnds,
+                        bool hostPowered = false) {
         if (count <= 0) return;
         const auto* media = pickMedia(catalog, linkBps, reach, f.opticsPolicy);
         if (!media) {
@@ -188,7 +210,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         // A cable is one item per link; an optical link needs a transceiver at each end.
         const double qty = cable ? count : (bothEnds ? 2.0 : 1.0) * count;
         fb.lines.push_back(BomLine{media->id, std::string(what) + " (" + fmt(reach) + " m)", qty,
-                                   media->value("price_usd") * usd, media->value("power_w") * watt});
+                                   media->value("price_usd") * usd, media->value("power_w") * watt, hostPowered});
         (cable ? fb.cables : fb.transceivers) += qty;
     };
     // Endpoint links: a breakout cable per switch port when copper reaches; otherwise a transceiver per
@@ -198,7 +220,10 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     if (endpointMedia && endpointMedia->kind == "cable") {
         addLinks("endpoint breakout cables", switchEndpointPorts, switchPortBps, fb.endpointReachM, false);
     } else {
-        for (const auto& [bps, ports] : nicPortsBySpeed) addLinks("NIC-side optics", ports, bps, fb.endpointReachM, false);
+        // NIC-side modules plug into the NIC's OSFP cage and draw from the compute tray, whose power the
+        // rack's catalog power_load_w already holds (issue 19 item 12): priced here, powered there.
+        for (const auto& [bps, ports] : nicPortsBySpeed)
+            addLinks("NIC-side optics", ports, bps, fb.endpointReachM, false, /*hostPowered=*/true);
         addLinks("leaf-side optics", switchEndpointPorts, switchPortBps, fb.endpointReachM, false);
     }
     addLinks("leaf-spine links", f.planes * std::ceil(s.leafSpineLinks / f.breakout), switchPortBps, fb.leafSpineReachM, true);
@@ -208,7 +233,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     fb.lines.insert(fb.lines.begin(), BomLine{sw->id, "switches", fb.switches, sw->value("price_usd") * usd,
                                              sw->value("power_w") * watt});
     for (const auto& l : fb.lines) {
-        fb.power += l.quantity * l.unitPower;
+        if (!l.hostPowered) fb.power += l.quantity * l.unitPower;
         (l.catalogId == sw->id ? fb.switchCost : fb.opticsCost) += l.cost();
     }
     bom.switches += fb.switches;
@@ -287,6 +312,17 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
         const units::Length greatCircle =
             s1 && s2 ? greatCircleDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg) : units::Length{};
         w.routeLength = inputs.linkRouteLength(l, greatCircle);
+        // A fiber route joins the two ends over the Earth's surface, so it is never shorter than the
+        // great-circle (haversine) distance between them (issue 13 item 7). The 1e-6 relative slack absorbs
+        // rounding of a length written as great circle x 1.0.
+        if (greatCircle.value() > 0 && w.routeLength.value() > 0 &&
+            w.routeLength < greatCircle * (1.0 - 1e-6))
+            rules.push_back({Severity::Error, "link_route_shorter_than_great_circle", l.id,
+                             "Link " + l.name + " (" + l.id + "): route_length_m " +
+                                 fmt(w.routeLength.value() / 1e3, 1) +
+                                 " km is shorter than the great-circle distance " +
+                                 fmt(greatCircle.value() / 1e3, 1) + " km between " + s1->name + " and " +
+                                 s2->name + " (haversine); a fiber route cannot be shorter"});
         if (w.routeLength.value() <= 0) {
             rules.push_back({Severity::Error, "link_zero_length", l.id,
                              "Link " + l.name + " has zero route length (same coordinates and no route_length_m)"});

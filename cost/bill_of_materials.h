@@ -20,6 +20,9 @@ struct BomLine {
     double quantity = 0.0;
     units::Money unitPrice{};
     units::Power unitPower{};
+    /// Powered by the compute tray it sits in (a NIC-side transceiver draws from the NIC's cage, inside the
+    /// rack's catalog power_load_w), so its power is not network power; its price still counts.
+    bool hostPowered = false;
     units::Money cost() const { return quantity * unitPrice; }
 };
 

@@ -5,7 +5,9 @@ namespace ctwin::cost {
 
 /// Input of one plane of a folded Clos (fat-tree) network.
 struct ClosInput {
-    /// Endpoint ports per rack on this plane (one entry per rack; ToR leaves are placed per rack).
+    /// Endpoint ports per leaf group on this plane, one entry per group: a rack for top-of-rack leaves, a row
+    /// for middle- or end-of-row leaves (bill_of_materials.cpp sums a row's racks). With topOfRack each group
+    /// gets ceil(e / leaf down-ports) leaves of its own.
     std::vector<double> endpointsPerRack;
     /// Switch radix at endpoint port speed (physical ports x breakout).
     int radix = 64;
@@ -13,7 +15,7 @@ struct ClosInput {
     /// Downlink:uplink ratio at the leaf->spine and spine->core boundaries (1 = non-blocking).
     double leafOversubscription = 1.0;
     double spineOversubscription = 1.0;
-    /// Leaves at the top of each rack (ToR) or shared by the racks of a row (rail-optimized / end-of-row).
+    /// Leaves per group (ToR, or per row for middle/end of row) or pooled over the whole plane (rail-optimized).
     bool topOfRack = true;
 };
 

@@ -340,6 +340,11 @@ void addBuilding(model::Project& proj, const BuildingSpec& bs, const std::string
     // Optional fields only when the spec gives them (absent = derived by the engine).
     if (bs.shellCostUsd) b.shellCost = *bs.shellCostUsd * usd;
     if (bs.puePinned) b.puePinned = *bs.puePinned;
+    // Power topology: as given; else single-path N when no hall has a B feed (grid-only resiliency), else 2N
+    // (the A/B feeds laid out below, each able to carry the hall).
+    const bool allSingle =
+        std::all_of(bs.halls.begin(), bs.halls.end(), [](const HallSpec& h) { return h.singleCorded; });
+    b.powerTopology = bs.powerTopology ? *bs.powerTopology : allSingle ? "N" : "2N";
 
     const size_t firstLoop = proj.coolingLoops.size();
     double x = kBuildingWallM;
@@ -435,7 +440,8 @@ std::string gbps(double bps) {
 /// Front-end (north-south, storage, management) network: one port per front-end NIC at the catalog's
 /// front-end rate, 3:1 oversubscribed at the leaf (estimate, usual for front-end networks); the smallest
 /// switch and fewest tiers that hold the endpoints, with one leaf per rack (ToR), so two tiers also need
-/// every leaf on a spine port (racks <= radix).
+/// every leaf on a spine port (racks <= radix). The fabric keeps leaf_placement "auto" (end of row for a
+/// front-end), whose per-row leaves are never more than the ToR ones: the check is conservative.
 model::Fabric autoFrontend(const FabricSpec& fs, const model::Project& proj, const model::Catalog& catalog) {
     const auto racks = racksInScope(proj, catalog, fs.fabric.buildings);
     if (racks.empty()) fail("fabric", fs.fabric.id, "buildings", "no racks in the fabric's buildings");
@@ -794,7 +800,9 @@ DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
         return planRacks(spec, c, static_cast<int>(std::ceil(*t.gpus / gpr - kCeilEps)), spareFraction,
                          catalog);
 
-    // IT power: network, storage and spares' idle power change with the rack count, so evaluate and adjust
+    // IT power: the target is the compute IT load (power.computePeak: racks at load, spares idle), the load
+    // architects size a site on (issue 13 item 6); network, storage and WAN come on top and are reported as
+    // power.it_total_peak_mw. Spares' idle power changes with the rack count, so evaluate and adjust
     // (each step moves by the observed IT power per sellable rack) until within half a rack of the target, or
     // until a rack count comes back (the target lies between two counts: keep the closer, within one rack).
     const double target = *t.itMw * 1e6;
@@ -805,7 +813,7 @@ DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
     std::set<int> tried;
     for (int iter = 0; iter < 12 && tried.insert(n).second; ++iter) {
         DesignSpec plan = planRacks(spec, c, n, spareFraction, catalog);
-        const double it = evaluate(layOut(plan, catalog), catalog, defaults).power.itPeak.value();
+        const double it = evaluate(layOut(plan, catalog), catalog, defaults).power.computePeak.value();
         if (std::abs(it - target) < bestErr) bestErr = std::abs(it - target), best = plan;
         if (std::abs(it - target) <= load / 2) break;
         n = std::max(1, n + static_cast<int>(std::lround((target - it) / (it / n))));
@@ -831,7 +839,9 @@ GeneratedSummary summarize(const model::Project& project, const model::Catalog& 
     s.halls = static_cast<int>(project.halls.size());
     for (const auto& l : project.coolingLoops)
         s.coolingUnits += l.cduCount;
-    s.itPeakMw = evaluate(project, catalog, defaults).power.itPeak.value() / 1e6;
+    const auto r = evaluate(project, catalog, defaults);
+    s.itPeakMw = r.power.itPeak.value() / 1e6;
+    s.itComputePeakMw = r.power.computePeak.value() / 1e6;
     return s;
 }
 

@@ -22,12 +22,15 @@ struct GeneratedSummary {
     int coolingUnits = 0;
     /// Peak IT power (cost::evaluate's power.itPeak: racks at load, spares idle, network, storage, WAN).
     double itPeakMw = 0;
+    /// Peak compute IT power (power.computePeak: racks at load, spares idle), what an it_mw target meets.
+    double itComputePeakMw = 0;
 };
 
 /// Expands simple targets into an explicit layout (sites, buildings, halls, fabrics, storage) without
 /// generating the design. GPU targets round up to whole racks; an IT-power target is met by evaluating the
-/// design (the network's share of IT power depends on the fabric size) and adjusting the rack count until
-/// the peak IT power is within one rack's power of the target. `defaults` are data/assumptions.json.
+/// design (hot spares idle, so compute IT power is not a multiple of the rack load) and adjusting the rack
+/// count until the peak compute IT power (racks only; network, storage and WAN come on top) is within one
+/// rack's power of the target. `defaults` are data/assumptions.json.
 /// Throws model::InputError for impossible targets.
 DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
                       const model::AssumptionSet& defaults);

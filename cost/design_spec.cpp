@@ -161,6 +161,11 @@ BuildingSpec buildingFromJson(const ojson& j, const std::string& file) {
     b.powerCapacityW = r.number("power_capacity_w", 1.0, 1e11);
     b.shellCostUsd = r.number("shell_cost_usd", 0.0, 1e13);
     b.puePinned = r.number("pue_pinned", 1.0, 5.0);
+    if (auto v = r.text("power_topology")) {
+        if (*v != "N" && *v != "N+1" && *v != "2N" && *v != "3/2" && *v != "4/3")
+            r.fail("power_topology", "must be N, N+1, 2N, 3/2 or 4/3, not '" + *v + "'");
+        b.powerTopology = *v;
+    }
     for (const auto& h : r.array("halls"))
         b.halls.push_back(hallFromJson(h, file));
     if (b.halls.empty()) r.fail("halls", "a building needs at least one hall");

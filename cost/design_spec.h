@@ -58,6 +58,9 @@ struct BuildingSpec {
     std::optional<double> powerCapacityW;
     std::optional<double> shellCostUsd;
     std::optional<double> puePinned;
+    /// Power-chain redundancy topology (model::Building::powerTopology); absent = "N" when every hall is
+    /// single-corded, else "2N" (the A/B feeds the generator lays out).
+    std::optional<std::string> powerTopology;
     std::vector<HallSpec> halls;
 };
 
@@ -86,8 +89,9 @@ struct StorageSpec {
 
 /// Simple targets: the generator plans buildings, halls and rows.
 struct TargetSpec {
-    /// Exactly one of these: sellable GPUs (rounded up to whole racks) or peak IT power in MW
-    /// (cost::evaluate's power.itPeak, the CLI's "IT power at full load").
+    /// Exactly one of these: sellable GPUs (rounded up to whole racks) or peak compute IT power in MW
+    /// (cost::evaluate's power.computePeak / power.it_compute_peak_mw: racks at load, spares idle; network,
+    /// storage and WAN come on top).
     std::optional<double> gpus;
     std::optional<double> itMw;
     std::string rackType;

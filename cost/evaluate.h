@@ -11,6 +11,7 @@
 #include "figure.h"
 #include "inference.h"
 #include "input_resolver.h"
+#include "power_chain.h"
 #include "reliability.h"
 #include "project.h"
 #include "training.h"
@@ -43,6 +44,8 @@ struct PowerResult {
     units::Power itPeak{};       // all racks at load (spares at idle), network, storage, WAN
     units::Power itOperating{};  // at the workload's utilization
     units::Power compute{}, network{}, storage{}, wan{};
+    /// Compute IT at full load: racks at load, spares idle; no network, storage or WAN (issue 13 item 6).
+    units::Power computePeak{};
     units::Power pumps{}, plant{}, losses{}, misc{};
     units::Power facility{};     // operating
     units::Power facilityPeak{};
@@ -55,6 +58,8 @@ struct PowerResult {
     /// Full-economizer hours a year, weighted by the heat each plant rejects.
     double economizerHours = 0.0;
     std::vector<BuildingPower> buildings;
+    /// Each building's power chain sized on its redundancy topology (capex stage; cost/power_chain.h).
+    std::vector<BuildingPowerChain> chains;
 };
 
 struct CapexResult {

@@ -30,18 +30,12 @@ void evaluateCapex(EvalContext& c) {
         cat["scale_out_network"] += f.switchCost, cat["optics_cables"] += f.opticsCost;
     cat["storage"] = bom.storageCost;
     for (const auto& b : p.buildings) {
-        bool hasFeed = false;
-        for (const auto& f : p.powerFeeds) {
-            if (f.building != b.id) continue;
-            hasFeed = true;
-            for (const auto& g : f.chain)
-                cat["power"] += catalog.at(g).value("capex_usd_per_w") * f.capacity.value() * usd;
-        }
-        if (!hasFeed) // default A/B chain sized for the building's peak IT (2N: two full paths)
-            for (const char* g : {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"})
-                if (const auto* item = catalog.find(g))
-                    cat["power"] +=
-                        2.0 * item->value("capex_usd_per_w") * c.perBuilding[b.id].itPeak.value() * usd;
+        // The chain sized on the building's redundancy topology (issue 13 item 2): units per component
+        // class from the topology, generators on the facility peak with N+1, busway per feed; no longer a
+        // full chain, generators included, charged on every feed.
+        const auto& bp = c.perBuilding[b.id];
+        r.power.chains.push_back(sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak));
+        cat["power"] += r.power.chains.back().cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
     for (const auto& s : p.sites)
@@ -72,6 +66,24 @@ void addCapexFigures(EvalContext& c) {
         addFigure(r, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
     for (const auto& k : kCapexCategories)
         addFigure(r, "capex.share." + k, r.capex.share(k), "", k + " share", "category / total");
+    // Power-chain units over all buildings (cost/power_chain.h): what the power category buys.
+    std::map<std::string, double> unitCount;
+    for (const auto& chain : r.power.chains)
+        for (const auto& l : chain.lines)
+            unitCount[l.componentClass] += l.units;
+    const std::pair<const char*, const char*> classes[] = {{"transformer", "transformers"},
+                                                           {"switchgear", "switchgear"},
+                                                           {"ups", "ups_modules"},
+                                                           {"generator", "generators"},
+                                                           {"busway", "busway_runs"}};
+    for (const auto& [kind, key] : classes)
+        addFigure(r, std::string("inventory.power.") + key, unitCount[kind], "unit", std::string("Power chain: ") + key,
+                  std::string(kind) == "generator"
+                      ? "ceil(facility peak / genset rating) + 1 per building (N+1; N topology: + 0)"
+                  : std::string(kind) == "busway"
+                      ? "one run per power feed"
+                      : "per building from its power_topology: N ceil(L/m), N+1 +1, 2N x2, 3/2 3 ceil(L/2m), "
+                        "4/3 4 ceil(L/3m); L = max(A-side, B-side feed capacity)");
 }
 
 } // namespace ctwin::cost::detail

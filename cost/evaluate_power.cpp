@@ -1,4 +1,5 @@
 #include "evaluate_stages.h"
+#include "power_chain.h"
 
 #include "climate.h"
 #include "cooling_plant.h"
@@ -11,29 +12,6 @@ namespace ctwin::cost::detail {
 
 using namespace ctwin::units;
 using model::CatalogItem;
-
-namespace {
-
-/// Efficiency of the power chain of a building: product of the gear efficiencies of its feeds (averaged
-/// over feeds); the default chain when the building has no feed.
-double chainEfficiency(const model::Project& p, const model::Catalog& catalog, const std::string& building) {
-    double sum = 0;
-    int n = 0;
-    for (const auto& f : p.powerFeeds) {
-        if (f.building != building) continue;
-        double eta = 1.0;
-        for (const auto& g : f.chain)
-            eta *= catalog.at(g).value("efficiency");
-        sum += eta, ++n;
-    }
-    if (n > 0) return sum / n;
-    double eta = 1.0;
-    for (const char* g : {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"})
-        if (const auto* item = catalog.find(g)) eta *= item->value("efficiency");
-    return eta;
-}
-
-} // namespace
 
 void evaluatePower(EvalContext& c) {
     const model::Project& p = c.p;
@@ -69,6 +47,7 @@ void evaluatePower(EvalContext& c) {
         r.power.wan += l.power;
     r.power.storage = bom.storagePower;
     r.power.compute = computeOperating;
+    r.power.computePeak = computePeak;
     // Network, storage and WAN gear run near-constant power; shared across buildings by compute share.
     const Power shared = r.power.network + r.power.storage + r.power.wan;
     r.power.itPeak = computePeak + shared;
@@ -126,7 +105,8 @@ void evaluatePower(EvalContext& c) {
         const PlantParameters airPlant = airPlantItem ? plantParameters(*airPlantItem) : PlantParameters{};
         const BuildingCooling cooling = buildingCooling(loopsByBuilding[b.id], airPlant, airSupplyC, airDeltaT,
                                                         crahFraction, climate, climateOptions, hoursOverride);
-        const double eta = chainEfficiency(p, catalog, b.id);
+        // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp.
+        const double eta = pathEfficiency(p, catalog, b.id);
         auto facilityAt = [&](Power it, double loadScale, bool designDay, Power& pumps,
                               Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
@@ -220,10 +200,30 @@ void addPowerFigures(EvalContext& c) {
               "two per optical link (NIC side at endpoint speed, switch side at port speed), media by reach");
     addFigure(r, "inventory.cdus", bom.cdus, "CDU", "CDUs", "installed CDUs over all cooling loops");
     addFigure(r, "power.it_mw", toMw(r.power.itOperating), "MW", "IT power",
-              "racks at idle + (load - idle) x utilization, plus network, optics, storage, WAN",
+              "= power.it_total_mw (kept): racks at idle + (load - idle) x utilization, plus network "
+              "(switches, switch-side optics), storage, WAN",
               {{"utilization", c.utilization}}, {c.source("utilization")});
     addFigure(r, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load",
-              "racks at load, spares idle");
+              "= power.it_total_peak_mw (kept): racks at load, spares idle, plus network, storage, WAN");
+    // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
+    // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
+    // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and
+    // storage). power.it_mw / it_peak_mw stay equal to the total.
+    addFigure(r, "power.it_compute_mw", toMw(r.power.compute), "MW", "Compute IT power",
+              "racks at idle + (load - idle) x utilization, spares idle; no network, storage or WAN",
+              {{"utilization", c.utilization}});
+    addFigure(r, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW", "Compute IT power at full load",
+              "racks at load, spares idle; no network, storage or WAN (the generator's it_mw target)");
+    addFigure(r, "power.it_total_mw", toMw(r.power.itOperating), "MW", "Total IT power",
+              "compute IT + network + storage + WAN",
+              {{"compute_mw", toMw(r.power.compute)},
+               {"network_mw", toMw(r.power.network)},
+               {"storage_mw", toMw(r.power.storage)},
+               {"wan_mw", toMw(r.power.wan)}});
+    addFigure(r, "power.it_total_peak_mw", toMw(r.power.itPeak), "MW", "Total IT power at full load",
+              "compute IT at full load + network + storage + WAN");
+    addFigure(r, "power.network_mw", toMw(r.power.network), "MW", "Network power",
+              "switches + switch-side optics of every fabric (NIC-side optics draw from the compute trays)");
     addFigure(r, "power.facility_mw", toMw(r.power.facility), "MW", "Facility power",
               "IT + pumps + plant (heat / COP) + distribution losses (IT/eta - IT) + misc",
               {{"pumps_mw", toMw(r.power.pumps)},

@@ -61,6 +61,28 @@ ojson resultsToJson(const Results& r) {
                                   {"economizer_hours_air", finiteOr0(b.economizerHoursAir)},
                                   {"tariff_usd_per_kwh", finiteOr0(units::toUsdPerKwh(b.tariff))}});
     out["power"]["buildings"] = std::move(buildings);
+    // Each building's power chain on its redundancy topology (cost/power_chain.h).
+    ojson chains = ojson::array();
+    for (const auto& ch : r.power.chains) {
+        ojson lines = ojson::array();
+        for (const auto& l : ch.lines)
+            lines.push_back(ojson{{"class", l.componentClass},
+                                  {"catalog_id", l.catalogId},
+                                  {"units", l.units},
+                                  {"units_for_load", l.unitsForLoad},
+                                  {"unit_rating_w", l.unitRating.value()},
+                                  {"installed_w", l.installed.value()},
+                                  {"sized_on_w", l.sizedOn.value()},
+                                  {"capex_usd_per_w", l.usdPerW},
+                                  {"cost_usd", l.cost.value()}});
+        chains.push_back(ojson{{"building", ch.buildingId},
+                               {"topology", ch.topology},
+                               {"critical_load_w", ch.criticalLoad.value()},
+                               {"facility_peak_w", ch.facilityPeak.value()},
+                               {"cost_usd", ch.cost.value()},
+                               {"lines", std::move(lines)}});
+    }
+    out["power"]["chains"] = std::move(chains);
     // The inputs the figures were computed with and where each came from (InputResolver).
     ojson inputs = ojson::array();
     for (const auto& i : r.inputs)

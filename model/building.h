@@ -19,6 +19,10 @@ struct Building {
     /// Absent means "PUE is computed"; otherwise the user pins it (facility = PUE x IT power).
     std::optional<double> puePinned;
     units::Length x{}, y{}, width{}, depth{}, height{};
+    /// Redundancy topology of the power chain (Uptime Institute Tier Standard: Topology; Schneider Electric
+    /// WP 75): "N", "N+1", "2N", or distributed redundant "3/2" (three systems, any two carry the load) and
+    /// "4/3". Default 2N: the A/B feeds of a dual-corded design, each path able to carry the whole load.
+    std::string powerTopology = "2N";
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -33,6 +37,7 @@ struct Building {
         v.quantity("width_m", width, kSize);
         v.quantity("depth_m", depth, kSize);
         v.quantity("height_m", height, Bounds{0.0, 500.0});
+        v.choice("power_topology", powerTopology, {"N", "N+1", "2N", "3/2", "4/3"});
     }
 };
 

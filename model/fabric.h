@@ -29,6 +29,12 @@ struct Fabric {
     bool railOptimized = false;
     /// "standard", "lpo" (linear pluggable optics) or "cpo" (co-packaged optics).
     std::string opticsPolicy = "standard";
+    /// Where the leaves stand (issue 19 item 9): "top_of_rack" (a leaf in every rack, 2.5 m links),
+    /// "middle_of_row" or "end_of_row" (leaves shared by the racks of a row, sized by its ports; links of half
+    /// or a whole row), or "auto": top_of_rack for a back-end (Meta's Llama 3 layout, one ToR per rack) and
+    /// end_of_row for front-end and storage fabrics (a few ports per rack). Rail-optimised leaves are shared
+    /// across the fabric whatever the placement; it then sets their reach (auto: middle of row).
+    std::string leafPlacement = "auto";
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -43,6 +49,7 @@ struct Fabric {
         v.numbers("oversubscription", oversubscription, Bounds{1.0, 64.0});
         v.flag("rail_optimized", railOptimized);
         v.choice("optics_policy", opticsPolicy, {"standard", "lpo", "cpo"});
+        v.choice("leaf_placement", leafPlacement, {"auto", "top_of_rack", "middle_of_row", "end_of_row"});
     }
 };
 

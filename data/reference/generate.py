@@ -68,7 +68,7 @@ FIELDS = {
     "sites": ["id", "name", "lat_deg", "lon_deg", "electricity_usd_per_kwh", "free_cooling_hours_per_year",
               "land_cost_usd", "climate_location"],
     "buildings": ["id", "name", "site", "power_capacity_w", "shell_cost_usd", "pue_pinned", "x_m", "y_m",
-                  "width_m", "depth_m", "height_m"],
+                  "width_m", "depth_m", "height_m", "power_topology"],
     "halls": ["id", "name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m"],
     "power_feeds": ["id", "name", "building", "capacity_w", "chain"],
     "cooling_loops": ["id", "name", "hall", "cdu_type", "cdu_count", "redundancy", "supply_temp_c", "delta_t_k",
@@ -77,7 +77,7 @@ FIELDS = {
     "racks": ["id", "name", "row", "rack_type", "x_m", "y_m", "rotation_deg", "feed_a", "feed_b", "cooling_loop",
               "spare"],
     "fabrics": ["id", "name", "role", "buildings", "switch", "port_bit_per_s", "planes", "tiers", "breakout",
-                "oversubscription", "rail_optimized", "optics_policy"],
+                "oversubscription", "rail_optimized", "optics_policy", "leaf_placement"],
     "storage_tiers": ["id", "name", "type", "building", "capacity_bytes"],
     "links": ["id", "name", "from", "to", "route_factor", "route_length_m", "capacity_bit_per_s", "optic",
               "fiber_lease_usd_per_m_year", "latency_budget_s"],
@@ -399,6 +399,8 @@ def check_design(path, expect=None):
         if factor is None:
             factor = d["assumptions"].get("route_factor", DEFAULT_ASSUMPTIONS["route_factor"])["base"]
         route = l["route_length_m"] if l["route_length_m"] is not None else gc * factor
+        if route < gc * (1 - 1e-6):
+            fail("link %s: route %.0f km shorter than the great circle %.0f km" % (l["id"], route / 1e3, gc / 1e3))
         lat = route / 1000 * 4.9e-6
         if l["latency_budget_s"] is not None and lat > l["latency_budget_s"]:
             fail("link %s: one-way latency %.1f ms > budget" % (l["id"], lat * 1e3))
@@ -423,7 +425,7 @@ SUMMARIES = {
                            "warm-water dry coolers, 4-plane 2-tier 800G back-end, 1.8T MoE training job.",
     "campus-1gw": "1 GW campus: 5 x 200 MW buildings, 5,000 GB300 NVL72 racks (360K GPUs), cooling towers, "
                   "one 4-plane 3-tier back-end, a 10T MoE training run and 1T MoE serving.",
-    "two-site-wan": "Two GB200 sites 1,100 km apart (Wisconsin - Atlanta, Fairwater-like), 72K GPUs, "
+    "two-site-wan": "Two GB200 sites ~1,390 km of fiber apart (Wisconsin - Atlanta, Fairwater-like), 72K GPUs, "
                     "160 Tb/s AI WAN, one data-parallel training job across both sites.",
     "agentic-inference-gb300": "Agentic inference on 288 GB300 NVL72 racks (+6 spares): Kimi K2 agents with "
                                "100K-token sessions and Qwen3-Coder sub-agents, disaggregated, KV offload.",

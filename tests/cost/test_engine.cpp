@@ -76,7 +76,8 @@ ojson smallDesign(int racks = 4) {
     ojson j = ojson::parse(R"({
       "format": "clustertwin-design", "schema_version": 1, "project": {"id": "p", "name": "Golden small"},
       "sites": [{"id": "s", "name": "S", "electricity_usd_per_kwh": 0.10}],
-      "buildings": [{"id": "b", "name": "B", "site": "s", "power_capacity_w": 1e6, "width_m": 50, "depth_m": 50}],
+      "buildings": [{"id": "b", "name": "B", "site": "s", "power_capacity_w": 1e6, "width_m": 50, "depth_m": 50,
+                     "power_topology": "N"}],
       "halls": [{"id": "h", "name": "H", "building": "b", "width_m": 20, "depth_m": 20}],
       "power_feeds": [{"id": "f", "name": "F", "building": "b", "capacity_w": 1e5, "chain": ["t-ups"]}],
       "cooling_loops": [{"id": "l", "name": "L", "hall": "h", "cdu_type": "t-cdu", "cdu_count": 2,
@@ -178,7 +179,8 @@ private slots:
         near("power.crah_fans_mw", 600e-6, 1e-12);
         // Loop flow: Q = 4 x 10 kW x 0.5 = 20 kW; 20,000 / (4,181 x 10 x 997) m³/s = 28.7876 L/min.
         QVERIFY(std::abs(r.bom.loops.front().flow.value() * 60000 - 28.78763053091348) < 1e-9);
-        // Capex: compute 4 x 270k = 1,080,000; scale-up 4 x 30k = 120,000; power 0.5 $/W x 100 kW = 50,000;
+        // Capex: compute 4 x 270k = 1,080,000; scale-up 4 x 30k = 120,000; power (one feed, topology N, the
+        // UPS without a module rating is one unit of the 100 kW load) 0.5 $/W x 100 kW = 50,000;
         // building 2 $/W x 40 kW = 80,000; cooling 2 x 50k + 1 $/W x (20,000 + 200) W liquid + 1 $/W x
         // 20,000 W air = 140,200;
         // integration 10% x 1,200,000 = 120,000; total 1,590,200.

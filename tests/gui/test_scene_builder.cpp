@@ -261,14 +261,16 @@ private slots:
         QCOMPARE(m.sites.size(), std::size_t{2});
         QCOMPARE(m.links.size(), std::size_t{1});
         const auto& l = m.links[0];
-        // Route 1,100 km (stored); one-way 1,100 km x 4.9 us/km = 5.39 ms; 160 Tbps; budget 15 ms.
-        QVERIFY(near(l.routeKm, 1100.0, 1e-6));
-        QVERIFY(near(l.latencyMs, 5.39, 1e-9));
+        // Route = great circle x route factor 1.3: haversine (42.7 N, 87.93 W) - (33.45 N, 84.45 W) on
+        // R = 6,371.0088 km is 1,072.441 km; x 1.3 = 1,394.174 km; one-way x 4.9 us/km = 6.831 ms;
+        // 160 Tbps; budget 15 ms.
+        QVERIFY(near(l.routeKm, 1394.174, 1e-3));
+        QVERIFY(near(l.latencyMs, 6.831, 1e-3));
         QVERIFY(near(l.capacityTbps, 160.0, 1e-9));
         QVERIFY(!l.overBudget);
         QCOMPARE(l.color, views::SiteMapBuilder::kLinkColor);
-        QVERIFY(l.label.find("1100 km") != std::string::npos);
-        QVERIFY(l.label.find("5.39 ms") != std::string::npos);
+        QVERIFY(l.label.find("1394 km") != std::string::npos);
+        QVERIFY(l.label.find("6.83 ms") != std::string::npos);
         QVERIFY(l.label.find("160.0 Tbps") != std::string::npos);
         QVERIFY(l.path.size() > 10);
         QVERIFY(!m.graticule.empty());

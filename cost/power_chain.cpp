@@ -1,0 +1,194 @@
+#include "power_chain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace ctwin::cost {
+
+using namespace ctwin::units;
+
+namespace {
+
+/// Rounding guard: a load of exactly n modules needs n, not n + 1.
+constexpr double kCeilEps = 1e-9;
+
+double ceilUnits(double loadW, double ratingW) {
+    if (loadW <= 0 || ratingW <= 0) return 0.0;
+    return std::ceil(loadW / ratingW - kCeilEps);
+}
+
+/// The default chain of a building without feeds (the capex stage's long-standing default: no generator).
+const char* const kDefaultChain[] = {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"};
+
+/// Building of each row: row -> hall -> building.
+std::unordered_map<std::string, std::string> buildingByRow(const model::Project& p) {
+    std::unordered_map<std::string, std::string> hallBuilding, out;
+    for (const auto& h : p.halls)
+        hallBuilding[h.id] = h.building;
+    for (const auto& row : p.rows)
+        if (auto h = hallBuilding.find(row.hall); h != hallBuilding.end()) out[row.id] = h->second;
+    return out;
+}
+
+} // namespace
+
+double topologyUnits(const std::string& topology, double loadW, double moduleRatingW) {
+    // Schneider Electric WP 75: N+1 adds one module to a parallel system; 2N duplicates the whole system;
+    // distributed redundant spreads the load over k systems, each rated at L/(k-1) so that any k-1 carry it
+    // (3/2: three systems at 50 %; 4/3: four at 33 %; M. Fluegeman, "2(N+1) and 3N/2 Redundancy",
+    // FacilitiesNet 2017).
+    const double n = ceilUnits(loadW, moduleRatingW);
+    if (n <= 0) return 0.0;
+    if (topology == "N") return n;
+    if (topology == "N+1") return n + 1;
+    if (topology == "3/2") return 3 * ceilUnits(loadW / 2, moduleRatingW);
+    if (topology == "4/3") return 4 * ceilUnits(loadW / 3, moduleRatingW);
+    return 2 * n; // 2N
+}
+
+int topologyPaths(const std::string& topology) { return topology == "N" || topology == "N+1" ? 1 : 2; }
+
+namespace {
+/// A unit's rating: the catalog's module_w (the largest unit bought; required of shipped power items), but
+/// never more than one system's share of the load, since gear comes in smaller sizes too: a 0.2 MW building
+/// buys a 0.2 MW transformer, not a 3 MW one. A hand-made catalog item without module_w is one unit per
+/// system.
+double moduleRating(const model::CatalogItem& item, const std::string& topology, double loadW) {
+    const double system = topology == "3/2" ? loadW / 2 : topology == "4/3" ? loadW / 3 : loadW;
+    if (const auto* m = item.find("module_w"); m && m->base > 0)
+        return system > 0 ? std::min(m->base, system) : m->base;
+    return system;
+}
+} // namespace
+
+const PowerChainLine* BuildingPowerChain::line(const std::string& componentClass) const {
+    for (const auto& l : lines)
+        if (l.componentClass == componentClass) return &l;
+    return nullptr;
+}
+
+BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
+                                  const model::Building& building, Power itPeak, Power facilityPeak) {
+    BuildingPowerChain chain;
+    chain.buildingId = building.id;
+    chain.topology = building.powerTopology;
+    chain.facilityPeak = facilityPeak;
+
+    // Which side each feed is: B when some rack takes it as its B feed, A otherwise.
+    std::unordered_map<std::string, bool> isB;
+    for (const auto& r : p.racks)
+        if (!r.feedB.empty()) isB[r.feedB] = true;
+    std::vector<const model::PowerFeed*> feeds;
+    double sideA = 0, sideB = 0;
+    for (const auto& f : p.powerFeeds) {
+        if (f.building != building.id) continue;
+        feeds.push_back(&f);
+        (isB.count(f.id) ? sideB : sideA) += f.capacity.value();
+    }
+    // Classes present, first catalog item of each kind along the feeds' chains, in chain order.
+    std::vector<const model::CatalogItem*> items;
+    auto addItem = [&](const model::CatalogItem* item) {
+        if (!item) return;
+        for (const auto* it : items)
+            if (it->kind == item->kind) return;
+        items.push_back(item);
+    };
+    if (feeds.empty()) {
+        chain.criticalLoad = itPeak;
+        for (const char* id : kDefaultChain)
+            addItem(catalog.find(id));
+    } else {
+        chain.criticalLoad = std::max(sideA, sideB) * watt;
+        for (const auto* f : feeds)
+            for (const auto& id : f->chain)
+                addItem(catalog.find(id));
+    }
+
+    const double critical = chain.criticalLoad.value();
+    for (const auto* item : items) {
+        PowerChainLine l;
+        l.componentClass = item->kind;
+        l.catalogId = item->id;
+        l.usdPerW = item->value("capex_usd_per_w");
+        if (item->kind == "busway") {
+            // Busway runs per feed (each path to the rows has its own), at the feed's capacity.
+            l.sizedOn = chain.criticalLoad;
+            if (feeds.empty()) {
+                l.units = topologyPaths(chain.topology);
+                l.installed = l.units * chain.criticalLoad;
+            } else {
+                l.units = static_cast<double>(feeds.size());
+                for (const auto* f : feeds)
+                    l.installed += f->capacity;
+            }
+            l.unitsForLoad = feeds.empty() ? 1.0 : static_cast<double>(std::max<size_t>(1, feeds.size() / 2));
+            l.unitRating = l.units > 0 ? l.installed / l.units : Power{};
+        } else if (item->kind == "generator") {
+            // Generators carry the whole facility in an outage (IT, cooling, losses): sized on the facility
+            // peak with one redundant set (N+1), the plant the Uptime Tier III/IV topology requires of
+            // engine generators; an N topology has none redundant.
+            const double rating = moduleRating(*item, "N", facilityPeak.value());
+            l.sizedOn = facilityPeak;
+            l.unitsForLoad = ceilUnits(facilityPeak.value(), rating);
+            l.units = l.unitsForLoad > 0 && chain.topology != "N" ? l.unitsForLoad + 1 : l.unitsForLoad;
+            l.unitRating = rating * watt;
+            l.installed = l.units * l.unitRating;
+        } else {
+            const double rating = moduleRating(*item, chain.topology, critical);
+            l.sizedOn = chain.criticalLoad;
+            l.unitsForLoad = ceilUnits(critical, rating);
+            l.units = topologyUnits(chain.topology, critical, rating);
+            l.unitRating = rating * watt;
+            l.installed = l.units * l.unitRating;
+        }
+        l.cost = l.usdPerW * l.installed.value() * usd;
+        chain.cost += l.cost;
+        chain.lines.push_back(l);
+    }
+    return chain;
+}
+
+double pathEfficiency(const model::Project& p, const model::Catalog& catalog, const std::string& buildingId) {
+    auto chainEta = [&](const std::vector<std::string>& ids) {
+        double eta = 1.0;
+        for (const auto& g : ids)
+            if (const auto* item = catalog.find(g)) eta *= item->value("efficiency");
+        return eta;
+    };
+    std::unordered_map<std::string, double> etaByFeed;
+    double meanInverse = 0;
+    for (const auto& f : p.powerFeeds)
+        if (f.building == buildingId) {
+            etaByFeed[f.id] = chainEta(f.chain);
+            meanInverse += 1.0 / std::max(etaByFeed[f.id], 1e-6);
+        }
+    if (etaByFeed.empty()) {
+        double eta = 1.0;
+        for (const char* g : kDefaultChain)
+            if (const auto* item = catalog.find(g)) eta *= item->value("efficiency");
+        return eta;
+    }
+    meanInverse /= static_cast<double>(etaByFeed.size());
+    // P_in = sum over racks of P_rack x sum over its feeds of share / eta_feed.
+    double it = 0, in = 0;
+    const auto rowBuilding = buildingByRow(p);
+    for (const auto& r : p.racks) {
+        const auto rb = rowBuilding.find(r.row);
+        if (rb == rowBuilding.end() || rb->second != buildingId) continue;
+        const auto* type = catalog.find(r.rackType);
+        const double w = type ? type->value("power_load_w") : 0.0;
+        if (w <= 0) continue;
+        const auto a = etaByFeed.find(r.feedA), b = etaByFeed.find(r.feedB);
+        const bool hasA = a != etaByFeed.end(), hasB = b != etaByFeed.end();
+        double inverse = meanInverse;
+        if (hasA && hasB)
+            inverse = 0.5 / a->second + 0.5 / b->second;
+        else if (hasA || hasB)
+            inverse = 1.0 / (hasA ? a->second : b->second);
+        it += w, in += w * inverse;
+    }
+    return in > 0 ? it / in : 1.0 / meanInverse;
+}
+
+} // namespace ctwin::cost

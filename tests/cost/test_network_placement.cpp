@@ -1,0 +1,169 @@
+// Network corrections of issue 19 (items 9 and 12) and the route-length rule of issue 13 item 7, checked on
+// the shipped references with hand calculations: leaf placement (top of rack, middle and end of row) sizes
+// leaves by a row's ports and sets the endpoint reach; NIC-side optics are priced but powered by the compute
+// trays; a scale-across route shorter than the great circle is a design-rule error.
+#include "../test_compare.h"
+#include "../test_support.h"
+#include "bill_of_materials.h"
+#include "design_json.h"
+#include "evaluate.h"
+#include "input_error.h"
+
+#include <QtTest>
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace ctwin;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+ojson readJson(const std::string& name) {
+    std::ifstream in(test_support::kData + "/reference/" + name + ".json");
+    return ojson::parse(in);
+}
+
+cost::Results evaluateJson(const ojson& j) {
+    return cost::evaluate(model::projectFromJson(j, "test.json", &test_support::catalog()),
+                          test_support::catalog(), test_support::defaults());
+}
+
+const cost::FabricBom& fabric(const cost::Results& r, const std::string& id) {
+    const auto it = std::find_if(r.bom.fabrics.begin(), r.bom.fabrics.end(),
+                                 [&](const auto& f) { return f.fabricId == id; });
+    if (it == r.bom.fabrics.end()) throw std::runtime_error("no fabric " + id);
+    return *it;
+}
+
+std::vector<cost::DesignRule> rulesNamed(const cost::Results& r, const std::string& rule) {
+    std::vector<cost::DesignRule> out;
+    std::copy_if(r.rules.begin(), r.rules.end(), std::back_inserter(out),
+                 [&](const auto& d) { return d.rule == rule; });
+    return out;
+}
+
+ojson& fabricJson(ojson& j, const std::string& id) {
+    for (auto& f : j["fabrics"])
+        if (f["id"] == id) return f;
+    throw std::runtime_error("no fabric " + id);
+}
+
+} // namespace
+
+class TestNetworkPlacement : public QObject {
+    Q_OBJECT
+private slots:
+    /// llama3 front end: 1,024 racks in 64 rows of 16, 4 front-end ports per rack (4,096 endpoints) on
+    /// sw-51t (64 x 800G, breakout 2: radix 128), 3:1 at the leaf: d1 = floor(128 x 3/4) = 96 down-ports.
+    /// Top of rack: 1,024 leaves of 4 ports each (the reviewer's case). End of row (the front-end default):
+    /// a row's 16 x 4 = 64 ports fit one leaf -> 64 leaves. (Pooling over the whole fabric would give
+    /// ceil(4,096 / 96) = 43, the reviewer's figure, but a row-end leaf serves its own row.)
+    void frontEndLeavesByPlacement() {
+        auto j = readJson("llama3-16k-h100");
+        QCOMPARE(fabricJson(j, "fe")["leaf_placement"].get<std::string>(), std::string("auto"));
+        const auto eor = evaluateJson(j);
+        const auto& fe = fabric(eor, "fe");
+        QCOMPARE(fe.perPlane.endpoints, 4096.0);
+        QCOMPARE(fe.perPlane.leafDown, 96);
+        QCOMPARE(fe.perPlane.leaves, 64.0);
+        // The back-end keeps a leaf in every rack (auto = top of rack for a back-end; Meta's layout).
+        QCOMPARE(fabric(eor, "be").perPlane.leaves, 1024.0);
+
+        fabricJson(j, "fe")["leaf_placement"] = "top_of_rack";
+        const auto tor = evaluateJson(j);
+        QCOMPARE(fabric(tor, "fe").perPlane.leaves, 1024.0);
+        QCOMPARE(fabric(tor, "fe").endpointReachM, 2.5);
+        QVERIFY(fabric(tor, "fe").switches > fe.switches + 900);
+        QVERIFY(tor.power.network > eor.power.network);
+
+        // Reach: a row of 16 racks 0.6 m wide spans 15 x 0.6 = 9.0 m between the first and last rack
+        // positions; end of row 9.0 + 5 m slack = 14.0 m, middle of row 4.5 + 5 = 9.5 m.
+        CTWIN_COMPARE_ABS(fe.endpointReachM, 14.0, 1e-9);
+        fabricJson(j, "fe")["leaf_placement"] = "middle_of_row";
+        const auto mor = evaluateJson(j);
+        CTWIN_COMPARE_ABS(fabric(mor, "fe").endpointReachM, 9.5, 1e-9);
+        QCOMPARE(fabric(mor, "fe").perPlane.leaves, 64.0);
+    }
+
+    /// The shipped references stay free of errors with end-of-row front ends (the longer endpoint reach
+    /// still finds a medium) and the new chain and route rules.
+    void referencesHaveNoErrors() {
+        for (const char* name : {"llama3-16k-h100", "neocloud-100k-gb200", "campus-1gw", "two-site-wan",
+                                 "agentic-inference-gb300", "vera-rubin-504"}) {
+            const auto r = evaluateJson(readJson(name));
+            for (const auto& rule : r.rules)
+                QVERIFY2(rule.severity != cost::Severity::Error, (std::string(name) + ": " + rule.message).c_str());
+        }
+    }
+
+    void unknownPlacementIsRefused() {
+        auto j = readJson("llama3-16k-h100");
+        fabricJson(j, "fe")["leaf_placement"] = "under_floor";
+        try {
+            model::projectFromJson(j, "bad-placement.json", &test_support::catalog());
+            QFAIL("an unknown leaf_placement loaded");
+        } catch (const model::InputError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("bad-placement.json") != std::string::npos, m.c_str());
+            QVERIFY2(m.find("fe") != std::string::npos, m.c_str());
+            QVERIFY2(m.find("leaf_placement") != std::string::npos, m.c_str());
+        }
+    }
+
+    /// neocloud back-end: 1,418 GB200 racks x 72 ConnectX 800G NICs = 102,096 NIC-side 800G modules. The
+    /// rail-optimised leaves sit mid-row, so the reach (half a row + 5 m) picks the 800G multimode SR8 at
+    /// 15 W (REFERENCES.md), not the 17 W single-mode module the reviewer assumed (102,096 x 17 W =
+    /// 1.74 MW): 102,096 x 15 W = 1,531,440 W that the compute trays already power. The back-end's
+    /// network power was 12,728,336 W (baseline /tmp/base); now 12,728,336 - 1,531,440 = 11,196,896 W.
+    /// The modules are still priced.
+    void nicSideOpticsPoweredByTheTrays() {
+        const auto r = evaluateJson(readJson("neocloud-100k-gb200"));
+        const auto& be = fabric(r, "be");
+        const auto nic = std::find_if(be.lines.begin(), be.lines.end(),
+                                      [](const auto& l) { return l.description.rfind("NIC-side", 0) == 0; });
+        QVERIFY(nic != be.lines.end());
+        QVERIFY(nic->hostPowered);
+        QCOMPARE(nic->quantity, 102096.0);
+        QCOMPARE(nic->unitPower.value(), 15.0);
+        CTWIN_COMPARE_REL(be.power.value(), 11196896.0, 1e-12);
+        double priced = 0;
+        for (const auto& l : be.lines)
+            if (l.catalogId != be.lines.front().catalogId) priced += l.cost().value();
+        CTWIN_COMPARE_REL(be.opticsCost.value(), priced, 1e-12); // NIC-side modules still in optics capex
+        // Every other line's power counts.
+        double counted = 0;
+        for (const auto& l : be.lines)
+            if (!l.hostPowered) counted += l.quantity * l.unitPower.value();
+        CTWIN_COMPARE_REL(be.power.value(), counted, 1e-12);
+    }
+
+    /// two-site-wan: haversine (42.7 N, 87.93 W) - (33.45 N, 84.45 W), R = 6,371.0088 km: 1,072.441 km.
+    /// The shipped reference has no pinned length: route = 1,072.441 x 1.3 = 1,394.174 km, no error.
+    /// A surveyed 1,000 km (shorter than the great circle) is a design-rule error naming the link and
+    /// route_length_m; 1,100 km (longer) is accepted.
+    void routeNeverShorterThanGreatCircle() {
+        auto j = readJson("two-site-wan");
+        QVERIFY(j["links"][0]["route_length_m"].is_null());
+        const auto shipped = evaluateJson(j);
+        CTWIN_COMPARE_REL(cost::greatCircleDistance(42.7, -87.93, 33.45, -84.45).value(), 1072441.456, 1e-8);
+        CTWIN_COMPARE_REL(shipped.bom.links[0].routeLength.value(), 1072441.456 * 1.3, 1e-8);
+        QVERIFY(rulesNamed(shipped, "link_route_shorter_than_great_circle").empty());
+
+        j["links"][0]["route_length_m"] = 1000000.0;
+        const auto shortRoute = evaluateJson(j);
+        const auto found = rulesNamed(shortRoute, "link_route_shorter_than_great_circle");
+        QCOMPARE(found.size(), size_t(1));
+        QCOMPARE(found[0].severity, cost::Severity::Error);
+        QCOMPARE(found[0].entity, std::string("wan-wi-atl"));
+        QVERIFY2(found[0].message.find("route_length_m 1000.0 km") != std::string::npos, found[0].message.c_str());
+        QVERIFY2(found[0].message.find("1072.4 km") != std::string::npos, found[0].message.c_str());
+        QVERIFY(shortRoute.hasErrors());
+
+        j["links"][0]["route_length_m"] = 1100000.0;
+        QVERIFY(rulesNamed(evaluateJson(j), "link_route_shorter_than_great_circle").empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNetworkPlacement)
+#include "test_network_placement.moc"
