@@ -466,9 +466,6 @@ const std::map<std::string, std::string>& displayOnly() {
                                    "checkpoint bandwidth is limited by the tier and the front-end NICs"},
         {"training_jobs.dp", "data-parallel degree, shown; the engine takes the job's size from gpus "
                              "(dp = gpus / (tp x pp)) and restart groups from tp x pp x ep"},
-        {"inference_services.disaggregated",
-         "declared deployment, shown; the model splits GPU time between prefill and decode the same way for "
-         "disaggregated and co-located pools (cost/inference.cpp: prefill interference is not charged)"},
     };
     return k;
 }
