@@ -106,8 +106,12 @@ struct TrainingResult {
 struct InferenceResult {
     std::string serviceId;
     ServiceSizing sizing;
-    std::vector<DecodePoint> curve;
-    double tokensPerSecondPerMw = 0;
+    std::vector<DecodePoint> curve;       // at the chosen replica size
+    double prefillAttentionShare = 0;     // prefill attention FLOPs per token / 2·active params
+    double outputTokensPerSecondPerMw = 0;        // per provisioned (peak facility) MW
+    double totalTokensPerSecondPerMw = 0;         // input + output, per provisioned MW
+    double outputTokensPerSecondPerAverageMw = 0; // per average (operating) facility MW
+    double totalTokensPerSecondPerAverageMw = 0;
     double costPerMillionInputTokens = 0;
     double costPerMillionOutputTokens = 0;
     double joulesPerToken = 0;

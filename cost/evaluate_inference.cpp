@@ -1,4 +1,6 @@
 #include "evaluate_stages.h"
+#include "inference_presets.h"
+#include "input_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +19,6 @@ constexpr double kHostMemoryPerGpuBytes = 240e9;
 
 void evaluateInference(EvalContext& c) {
     const model::Project& p = c.p;
-    const AssumptionValues& a = c.a;
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const InputResolver& inputs = c.inputs;
@@ -34,10 +35,30 @@ void evaluateInference(EvalContext& c) {
         return best;
     };
     const auto* servingRack = rackTypeFor();
-    const double facilityPerGpu = safeDiv(r.power.facility.value(), bom.gpus);
+    // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
+    // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
+    // operating power at the design's utilization.
+    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), bom.gpus);
+    const double averagePerGpu = safeDiv(r.power.facility.value(), bom.gpus);
+    // Installed NVMe (storage tiers of kind nvme): the last KV offload tier, shared by the services in order.
+    double nvmeLeft = 0;
+    for (const auto& st : p.storageTiers)
+        if (const auto* t = catalog.find(st.type); t && t->kind == "nvme") nvmeLeft += st.capacity.value();
     for (const auto& s : p.inferenceServices) {
         InferenceResult ir;
         ir.serviceId = s.id;
+        const model::InputLocation where{"design", "inference service", s.id, s.name, ""};
+        const auto at = [&](const char* field) {
+            model::InputLocation w = where;
+            w.field = field;
+            return w;
+        };
+        const CatalogItem* preset = nullptr;
+        if (!s.model.empty()) {
+            preset = catalog.find(s.model);
+            if (!preset || preset->category != "models")
+                throw model::InputError(at("model"), "unknown model preset '" + s.model + "'");
+        }
         const auto* acc = servingRack ? catalog.find(servingRack->attribute("accelerator")) : nullptr;
         AcceleratorSpec spec;
         if (acc) {
@@ -47,49 +68,89 @@ void evaluateInference(EvalContext& c) {
             spec.scaleUpBandwidth = bytesPerSecond(acc->value("scale_up_bandwidth_bytes_per_s"));
             spec.domainGpus = static_cast<int>(servingRack->value("scale_up_domain_gpus"));
             spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
+            // Achievable fractions of the peaks, per accelerator (data/catalog/accelerators.json, issue 17).
+            spec.hbmEfficiency = acc->value("decode_hbm_efficiency");
+            spec.computeEfficiency = acc->value("prefill_compute_efficiency");
+            spec.collectiveEfficiency = acc->value("scale_up_collective_efficiency");
+            // Back-end NICs per GPU carry the prefill -> decode KV hand-off (line rate).
+            spec.scaleOutBandwidth = bytesPerSecond(
+                safeDiv(servingRack->value("backend_nics") * servingRack->value("backend_nic_bit_per_s") / 8.0,
+                        servingRack->value("gpus")));
         }
-        const ServedModel m{
-            s.modelParams,       inputs.serviceActiveParams(s), s.layers, s.kvHeads, s.headDim,
-            s.kvBytesPerElement, s.weightBytesPerParam};
+        const double resolvedActive = inputs.serviceActiveParams(s);
+        const std::optional<double> statedActive =
+            (s.activeParams || resolvedActive != s.modelParams) ? std::optional<double>(resolvedActive) : std::nullopt;
+        const ServedModel m = servedModelOf(s, preset, statedActive);
         ServiceDemand d;
         d.inputTokens = s.inputTokens;
         d.outputTokens = s.outputTokens;
         d.targetTokensPerSecondPerUser = s.targetTokensPerSPerUser;
         d.gpus = s.gpus;
         d.disaggregated = s.disaggregated;
+        if (s.tensorParallel > 0 && acc) {
+            if (s.tensorParallel > spec.domainGpus)
+                throw model::InputError(at("tensor_parallel"),
+                                        fmt(s.tensorParallel) + " GPUs per replica exceed the scale-up domain of " +
+                                            fmt(spec.domainGpus) + " GPUs (" + servingRack->id + ")");
+            d.tensorParallel = s.tensorParallel;
+        }
         d.concurrentSessions = s.concurrentSessions;
         d.sessionContextTokens = s.sessionContextTokens;
         d.offloadDram = std::find(s.kvOffload.begin(), s.kvOffload.end(), "dram") != s.kvOffload.end();
         d.offloadNvme = std::find(s.kvOffload.begin(), s.kvOffload.end(), "nvme") != s.kvOffload.end();
-        const double eff = a.get("mfu");
-        ir.sizing = sizeService(m, spec, d, eff);
-        ir.curve = decodeCurve(m, spec, s.inputTokens + s.outputTokens / 2.0, eff);
-        if (ir.curve.empty())
+        d.nvmeCapacity = bytes(nvmeLeft);
+        ir.sizing = sizeService(m, spec, d);
+        nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
+        ir.curve = decodeCurve(m, spec, ir.sizing.decode.replicaGpus, s.inputTokens + s.outputTokens / 2.0,
+                               s.inputTokens + s.outputTokens,
+                               ir.sizing.decode.dataParallelAttention ? AttentionParallel::Data
+                                                                      : AttentionParallel::Tensor);
+        ir.prefillAttentionShare = safeDiv(prefillAttentionFlopsPerToken(m, s.inputTokens),
+                                           2.0 * (m.activeParams > 0 ? m.activeParams : m.params));
+        if (ir.sizing.decode.replicaGpus == 0 || ir.curve.empty())
             r.rules.push_back(
                 {Severity::Error, "model_does_not_fit", s.id,
                  "Inference service " + s.name + ": the weights do not fit in one scale-up domain's HBM"});
-        else if (!ir.sizing.meetsTarget)
+        else if (!ir.sizing.meetsTarget && ir.sizing.poolsFit)
             r.rules.push_back({Severity::Warning, "tokens_per_user_target", s.id,
                                "Inference service " + s.name + " cannot reach " +
                                    fmt(s.targetTokensPerSPerUser) + " tokens/s per user on this hardware"});
+        if (!ir.sizing.poolsFit)
+            r.rules.push_back({Severity::Error, "disaggregated_pools_do_not_fit", s.id,
+                               "Inference service " + s.name + " (field gpus): disaggregated prefill and decode "
+                               "pools need at least two whole scale-up domains of " + fmt(spec.domainGpus) +
+                                   " GPUs; gpus = " + fmt(s.gpus)});
         if (!ir.sizing.kvFits)
             r.rules.push_back(
-                {Severity::Warning, "kv_does_not_fit", s.id,
-                 "Inference service " + s.name +
-                     ": KV cache of the concurrent sessions exceeds HBM and the offload tiers"});
+                {Severity::Error, "kv_does_not_fit", s.id,
+                 "Inference service " + s.name + " (field concurrent_sessions): the KV cache of " +
+                     fmt(s.concurrentSessions) + " sessions (" + fmt(ir.sizing.kvTotal.value() / 1e12, 1) +
+                     " TB) exceeds HBM, host DRAM and installed NVMe; " + fmt(ir.sizing.sessionsServed) +
+                     " sessions can be served"});
+        if (preset && preset->find("context_length") &&
+            std::max(s.inputTokens + s.outputTokens, s.sessionContextTokens) > preset->value("context_length"))
+            r.rules.push_back({Severity::Warning, "context_exceeds_model", s.id,
+                               "Inference service " + s.name + ": the context exceeds " + preset->name + "'s " +
+                                   fmt(preset->value("context_length")) + " tokens"});
         if (s.gpus > c.sellableGpus)
             r.rules.push_back({Severity::Error, "service_too_large", s.id,
                                "Inference service " + s.name + " needs " + fmt(s.gpus) +
                                    " GPUs; the cluster sells " + fmt(c.sellableGpus)});
         const double costPerSecond = s.gpus * r.finance.costPerGpuHour / 3600.0;
-        const double servicePowerW = s.gpus * facilityPerGpu;
-        ir.tokensPerSecondPerMw = safeDiv(ir.sizing.outputTokensPerSecond, servicePowerW / 1e6);
+        const double provisionedW = s.gpus * peakPerGpu;
+        const double averageW = s.gpus * averagePerGpu;
+        const double totalTokens = ir.sizing.inputTokensPerSecond + ir.sizing.outputTokensPerSecond;
+        ir.outputTokensPerSecondPerMw = safeDiv(ir.sizing.outputTokensPerSecond, provisionedW / 1e6);
+        ir.totalTokensPerSecondPerMw = safeDiv(totalTokens, provisionedW / 1e6);
+        ir.outputTokensPerSecondPerAverageMw = safeDiv(ir.sizing.outputTokensPerSecond, averageW / 1e6);
+        ir.totalTokensPerSecondPerAverageMw = safeDiv(totalTokens, averageW / 1e6);
         // GPU time splits between prefill (input tokens) and decode (output tokens); each pays its share.
         ir.costPerMillionInputTokens =
             safeDiv(costPerSecond * ir.sizing.prefillFraction, ir.sizing.inputTokensPerSecond) * 1e6;
         ir.costPerMillionOutputTokens =
             safeDiv(costPerSecond * (1 - ir.sizing.prefillFraction), ir.sizing.outputTokensPerSecond) * 1e6;
-        ir.joulesPerToken = safeDiv(servicePowerW, ir.sizing.outputTokensPerSecond);
+        // Energy per output token at provisioned power: the service's GPUs are busy at the operating point.
+        ir.joulesPerToken = safeDiv(provisionedW, ir.sizing.outputTokensPerSecond);
         r.inference.push_back(std::move(ir));
     }
 }
@@ -99,20 +160,47 @@ void addInferenceFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.inference.empty()) {
         const auto& i = r.inference.front();
+        const auto& d = i.sizing.decode;
         addFigure(r, "inference.tokens_per_second_per_gpu",
                   safeDiv(i.sizing.outputTokensPerSecond, p.inferenceServices.front().gpus), "tok/s/GPU",
-                  "Output tokens/s per GPU", "requests/s x output tokens / GPUs");
-        addFigure(r, "inference.tokens_per_second_per_user", i.sizing.decode.tokensPerSecondPerUser, "tok/s",
+                  "Output tokens/s per GPU (service average)", "requests/s x output tokens / GPUs");
+        addFigure(r, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
+                  "Decode tokens/s per GPU at the operating point", "batch / (decode step x replica GPUs)",
+                  {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
+        addFigure(r, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
                   "Tokens/s per user", "1 / decode step time at the operating batch",
-                  {{"batch", i.sizing.decode.batch}});
-        addFigure(r, "inference.tokens_per_second_per_mw", i.tokensPerSecondPerMw, "tok/s/MW",
-                  "Tokens/s per MW", "output tokens/s / (GPUs x facility power per GPU)");
+                  {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
+        addFigure(r, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
+                  "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain");
+        addFigure(r, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms",
+                  "Decode step: compute", "(2 x active params + attention FLOPs) x batch / (GPUs x peak x efficiency)");
+        addFigure(r, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
+                  "(weights touched + KV read) per GPU / (HBM bandwidth x efficiency)");
+        addFigure(r, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
+                  "Decode step: communication", "2 x layers x (latency + bytes / (NVLink per direction x efficiency))");
+        addFigure(r, "inference.prefill_attention_share", i.prefillAttentionShare, "",
+                  "Prefill attention FLOPs / 2 x active params",
+                  "2 x layers x (prompt / 2) x heads x (d_qk + d_v) / (2 x active params)");
+        addFigure(r, "inference.output_tokens_per_s_per_mw", i.outputTokensPerSecondPerMw, "tok/s/MW",
+                  "Output tokens/s per provisioned MW", "output tokens/s / (GPUs x peak facility power per GPU)");
+        addFigure(r, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
+                  "Input + output tokens/s per provisioned MW",
+                  "(input + output) tokens/s / (GPUs x peak facility power per GPU)");
+        addFigure(r, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw,
+                  "tok/s/MW", "Output tokens/s per average MW",
+                  "output tokens/s / (GPUs x average facility power per GPU)");
+        addFigure(r, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw,
+                  "tok/s/MW", "Input + output tokens/s per average MW",
+                  "(input + output) tokens/s / (GPUs x average facility power per GPU)");
         addFigure(r, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
                   "$/M input tokens", "GPU cost x prefill share / input tokens/s");
         addFigure(r, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens,
                   "USD/M tok", "$/M output tokens", "GPU cost x decode share / output tokens/s");
-        addFigure(r, "inference.joules_per_token", i.joulesPerToken, "J/tok", "Joules per output token",
-                  "facility power of the service / output tokens/s");
+        addFigure(r, "inference.joules_per_token", i.joulesPerToken, "J/tok",
+                  "Joules per output token (provisioned power)",
+                  "peak facility power of the service / output tokens/s");
+        addFigure(r, "inference.sessions_served", i.sizing.sessionsServed, "sessions",
+                  "Concurrent sessions whose KV fits", "KV placed in HBM + DRAM + NVMe / KV per session");
     }
 }
 

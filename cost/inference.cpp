@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ctwin::cost {
 
@@ -11,22 +12,25 @@ bool positiveFinite(double x) {
     return std::isfinite(x) && x > 0;
 }
 
-// Share of a domain's HBM that weights and KV cache may fill; the rest is reserved for activations,
+// Share of a GPU's HBM that weights and KV cache may fill; the rest is reserved for activations,
 // the runtime's workspace and allocator fragmentation (*estimate*: serving engines such as vLLM default to
 // using 90% of GPU memory, `gpu_memory_utilization = 0.9`).
 constexpr double kUsableHbmFraction = 0.9;
 
-// Latency of one small-message all-reduce across an NVLink domain (*estimate*: a few microseconds for
+// Latency of one small-message collective across an NVLink domain (*estimate*: a few microseconds for
 // NCCL small-message all-reduce over NVLink/NVSwitch; 5 µs is the order the NCCL tests report on HGX H100).
-constexpr double kAllReduceLatencySeconds = 5e-6;
+constexpr double kCollectiveLatencySeconds = 5e-6;
 
-// Bytes per sequence of one tensor-parallel all-reduce during decode: the activations of one token,
-// d_model × 2 bytes (*estimate*: d_model = 8192 at BF16, a 70B-class model, gives 16 KiB; ServedModel does
-// not carry d_model, and kvHeads·headDim understates it under grouped-query attention).
-constexpr double kAllReduceBytesPerSequence = 16.0 * 1024.0;
+// Activations travel between GPUs in BF16 (2 bytes per element), as tensor-parallel all-reduces and MoE
+// dispatch/combine do in vLLM/SGLang/TensorRT-LLM by default.
+constexpr double kActivationBytes = 2.0;
 
-// Upper bound on the batch sizes a decode curve explores, so a model with no KV cache (or a zero context)
-// still yields a finite curve; far beyond any batch a serving engine schedules on one replica.
+// d_model when a service names no preset and states no hidden size: 8192, a 70B-class model (the 16 KiB per
+// sequence per all-reduce the engine used before presets existed).
+constexpr int kFallbackHiddenSize = 8192;
+
+// Upper bound on decode batch sizes, so a model with no KV cache (or a zero context) still yields a finite
+// search; far beyond any batch a serving engine schedules on one replica.
 constexpr double kMaxDecodeBatch = 1 << 20;
 
 // Parameters touched per token. A dense model may leave activeParams at zero; it never exceeds all params.
@@ -34,170 +38,391 @@ double activeParamsOf(const ServedModel& m) {
     return m.activeParams > 0 ? std::min(m.activeParams, m.params) : m.params;
 }
 
-double weightBytes(const ServedModel& m) {
-    return m.params * std::max(0.0, m.weightBytesPerParam);
+double bytesPerParam(const ServedModel& m) {
+    return std::max(0.0, m.weightBytesPerParam);
 }
 
-double usableDomainHbm(const AcceleratorSpec& a) {
-    return kUsableHbmFraction * a.domainGpus * std::max(0.0, a.hbmCapacity.value());
+// An MoE whose expert counts are known: attention and dense layers (plus shared experts) on every token,
+// routed experts on activeExperts/experts of the tokens.
+bool knownMoe(const ServedModel& m) {
+    return m.experts > 0 && m.activeExperts > 0 && m.activeExperts < m.experts && m.params > activeParamsOf(m);
 }
 
-// A replica needs GPUs, compute, memory bandwidth and a model; across more than one GPU it also needs a
-// scale-up link for its tensor-parallel all-reduces.
-bool replicaUsable(const ServedModel& m, const AcceleratorSpec& a, double efficiency) {
-    return a.domainGpus >= 1 && positiveFinite(a.flops.value()) && positiveFinite(a.hbmBandwidth.value()) &&
-           positiveFinite(efficiency) && positiveFinite(m.params) &&
-           (a.domainGpus == 1 || positiveFinite(a.scaleUpBandwidth.value()));
+// Split of the parameters into always-active ("dense": attention, dense FFNs, shared experts, embeddings)
+// and routed experts. With p = k/E: active = dense + p·experts and total = dense + experts, so
+// experts = (total − active) / (1 − p). DeepSeek-V3 (671B, 37B active, 8 of 256): 654.5B routed, 16.5B dense.
+struct ParamSplit {
+    double dense = 0, routed = 0;
+};
+ParamSplit paramSplit(const ServedModel& m) {
+    if (!knownMoe(m)) return {m.params, 0.0};
+    const double p = static_cast<double>(m.activeExperts) / m.experts;
+    const double routed = std::min(m.params, (m.params - activeParamsOf(m)) / (1.0 - p));
+    return {m.params - routed, routed};
+}
+
+bool dataParallel(const ServedModel& m, AttentionParallel mode) {
+    if (!knownMoe(m)) return false;
+    return mode != AttentionParallel::Tensor;
+}
+
+// How many ways the KV cache is split across a replica's GPUs. Data-parallel attention: each GPU keeps its
+// own sequences' KV, G ways. Tensor-parallel attention splits KV by KV head; past kv_heads ranks the heads
+// are replicated (vLLM replicates KV heads when TP > num_key_value_heads), and an MLA latent is one head.
+double kvShards(const ServedModel& m, int replicaGpus, bool dp) {
+    if (dp) return replicaGpus;
+    const int heads = m.kvLatentDim > 0 ? 1 : m.kvHeads;
+    return heads > 0 ? std::min(replicaGpus, heads) : replicaGpus;
+}
+
+// A replica needs GPUs, compute, memory bandwidth, efficiencies and a model; across more than one GPU it
+// also needs a scale-up link for its collectives.
+bool replicaUsable(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus) {
+    return replicaGpus >= 1 && positiveFinite(a.flops.value()) && positiveFinite(a.hbmBandwidth.value()) &&
+           positiveFinite(a.computeEfficiency) && positiveFinite(a.hbmEfficiency) && positiveFinite(m.params) &&
+           (replicaGpus == 1 || (positiveFinite(a.scaleUpBandwidth.value()) && positiveFinite(a.collectiveEfficiency)));
+}
+
+int fullLayers(const ServedModel& m) {
+    return std::max(0, m.layers - std::max(0, m.slidingLayers) - std::max(0, m.linearLayers));
+}
+
+// Attention width heads × (d_qk + d_v); without heads, 2·d_model (heads × head_dim = d_model in MHA/GQA).
+double attentionWidth(const ServedModel& m) {
+    if (m.attentionHeads > 0) {
+        const double qk = m.qkHeadDim > 0 ? m.qkHeadDim : m.headDim;
+        const double v = m.vHeadDim > 0 ? m.vHeadDim : m.headDim;
+        return m.attentionHeads * (qk + v);
+    }
+    return m.hiddenSize > 0 ? 2.0 * m.hiddenSize : 0.0;
+}
+
+double linearStateFlops(const ServedModel& m) {
+    // Recurrent (linear-attention / state-space) layer: read-out S·q and the state update touch every
+    // state element once each, 2 FLOPs per element per pass (Yang et al., "Gated Delta Networks", ICLR 2025,
+    // recurrent form).
+    return 4.0 * std::max(0, m.linearLayers) * std::max(0.0, m.linearStateElements);
 }
 
 } // namespace
 
+double kvElementsPerLayerToken(const ServedModel& m) {
+    // MLA caches one compressed latent plus a shared decoupled RoPE key per token and layer (DeepSeek-AI,
+    // "DeepSeek-V2", arXiv:2405.04434, §2.1.2-2.1.3); GQA/MHA cache a K and a V vector per KV head (Pope et al.,
+    // MLSys 2023, §2; Ainslie et al., EMNLP 2023).
+    if (m.kvLatentDim > 0) return m.kvLatentDim + std::max(0.0, m.kvRopeDim);
+    return 2.0 * std::max(0, m.kvHeads) * std::max(0, m.headDim);
+}
+
+units::Bytes kvBytesPerSequence(const ServedModel& m, double contextTokens) {
+    const double ctx = std::isfinite(contextTokens) ? std::max(0.0, contextTokens) : 0.0;
+    const double window = m.slidingWindow > 0 ? std::min(ctx, m.slidingWindow) : ctx;
+    const double perLayerToken = kvElementsPerLayerToken(m);
+    // Local (sliding-window) layers keep only the last W tokens (Gemma Team, "Gemma 3 Technical Report",
+    // arXiv:2503.19786, §2.1); recurrent layers keep a state whose size does not grow with the context.
+    const double elements = fullLayers(m) * ctx * perLayerToken +
+                            std::max(0, m.slidingLayers) * window * perLayerToken +
+                            std::max(0, m.linearLayers) * std::max(0.0, m.linearStateElements);
+    return units::bytes(std::max(0.0, elements * m.kvBytesPerElement));
+}
+
 units::Bytes kvBytesPerToken(const ServedModel& m) {
-    // K and V, one head_dim vector per KV head per layer (Pope et al., MLSys 2023, §2; grouped-query
-    // attention shares each KV head among several query heads, Ainslie et al., EMNLP 2023).
-    const double b = 2.0 * m.layers * m.kvHeads * m.headDim * m.kvBytesPerElement;
+    const double b = (fullLayers(m) + std::max(0, m.slidingLayers)) * kvElementsPerLayerToken(m) *
+                     m.kvBytesPerElement;
     return units::bytes(std::max(0.0, b));
 }
 
-DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, double contextTokens, double batch,
-                        double efficiency) {
+double attentionFlopsPerToken(const ServedModel& m, double contextTokens) {
+    // Per head: QKᵀ costs 2·context·d_qk, softmax(·)V costs 2·context·d_v (Kaplan et al. 2020, Table 1,
+    // "2·n_layer·n_ctx·d_attn" per term).
+    const double ctx = std::isfinite(contextTokens) ? std::max(0.0, contextTokens) : 0.0;
+    const double local = m.slidingWindow > 0 ? std::min(ctx, m.slidingWindow) : ctx;
+    return 2.0 * attentionWidth(m) * (fullLayers(m) * ctx + std::max(0, m.slidingLayers) * local) +
+           linearStateFlops(m);
+}
+
+double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens) {
+    const double L = std::isfinite(promptTokens) ? std::max(0.0, promptTokens) : 0.0;
+    // Causal mask: token i attends to i tokens, mean L/2 (the "halved for causal" of Kaplan et al. 2020 §2.1
+    // and of FlashAttention's FLOP counts). A window W < L: mean of min(i, W) = W − W²/(2L).
+    const double W = m.slidingWindow;
+    const double local = (W > 0 && L > W) ? W - W * W / (2.0 * L) : L / 2.0;
+    return 2.0 * attentionWidth(m) * (fullLayers(m) * (L / 2.0) + std::max(0, m.slidingLayers) * local) +
+           linearStateFlops(m);
+}
+
+double weightBytesPerGpu(const ServedModel& m, int replicaGpus, AttentionParallel mode) {
+    if (replicaGpus < 1) return 0;
+    const ParamSplit s = paramSplit(m);
+    if (dataParallel(m, mode)) return (s.dense + s.routed / replicaGpus) * bytesPerParam(m);
+    return m.params * bytesPerParam(m) / replicaGpus;
+}
+
+double maxDecodeBatch(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double peakContext,
+                      AttentionParallel mode) {
+    if (replicaGpus < 1) return 0;
+    const double free =
+        kUsableHbmFraction * std::max(0.0, a.hbmCapacity.value()) - weightBytesPerGpu(m, replicaGpus, mode);
+    if (!(free > 0)) return 0;
+    const double kvSeq = kvBytesPerSequence(m, peakContext).value();
+    if (!(kvSeq > 0)) return kMaxDecodeBatch;
+    // Per GPU each sequence holds kvSeq / shards bytes.
+    return std::min(kMaxDecodeBatch, std::floor(free * kvShards(m, replicaGpus, dataParallel(m, mode)) / kvSeq));
+}
+
+DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
+                        double batch, AttentionParallel mode) {
     DecodePoint p;
     p.batch = batch;
-    if (!replicaUsable(m, a, efficiency) || !positiveFinite(batch)) return p;
+    p.replicaGpus = replicaGpus;
+    const bool dp = dataParallel(m, mode);
+    p.dataParallelAttention = dp;
+    if (!replicaUsable(m, a, replicaGpus) || !positiveFinite(batch)) return p;
 
-    const double gpus = a.domainGpus;
+    const double g = replicaGpus;
     const double active = activeParamsOf(m);
-    const double context = std::max(0.0, contextTokens);
+    const double context = std::isfinite(contextTokens) ? std::max(0.0, contextTokens) : 0.0;
 
-    // Compute: 2 FLOPs per active parameter per generated token (one multiply-add; Kaplan et al. 2020,
-    // §2.1), the replica's tensor-parallel GPUs sharing the work at `efficiency` of dense peak.
-    const double compute = 2.0 * active * batch / (gpus * a.flops.value() * efficiency);
+    // Compute: 2 FLOPs per active parameter per token (Kaplan et al. 2020, §2.1) plus attention over the
+    // context, shared by the replica's GPUs at computeEfficiency of dense peak.
+    const double compute = (2.0 * active + attentionFlopsPerToken(m, context)) * batch /
+                           (g * a.flops.value() * a.computeEfficiency);
 
-    // Memory: every step streams the weights the batch touches once and every sequence's KV cache
-    // (Pope et al. 2023, §3). A dense model reads all weights at any batch; an MoE batch touches at most
-    // batch × active weights, at most all experts.
-    const double weightsRead = std::min(m.params, batch * active) * std::max(0.0, m.weightBytesPerParam);
-    const double kvRead = batch * context * kvBytesPerToken(m).value();
-    const double memory = (weightsRead + kvRead) / (gpus * a.hbmBandwidth.value());
+    // Memory per GPU: the weights the batch touches, read once per step, and every sequence's KV (Pope et
+    // al. 2023, §3). An MoE with known experts reads the routed experts the batch selects: with E experts,
+    // k per token, a batch of b touches 1 − (1 − k/E)^b of them in expectation (uniform routing); its dense
+    // part is read by every GPU under data-parallel attention, sharded under tensor parallelism. Otherwise a
+    // dense model reads all weights, an MoE at most b × active.
+    double weightsRead = 0;
+    if (knownMoe(m)) {
+        const ParamSplit s = paramSplit(m);
+        const double touched = 1.0 - std::pow(1.0 - static_cast<double>(m.activeExperts) / m.experts, batch);
+        weightsRead = (dp ? s.dense : s.dense / g) * bytesPerParam(m) + s.routed * touched / g * bytesPerParam(m);
+    } else {
+        weightsRead = std::min(m.params, batch * active) * bytesPerParam(m) / g;
+    }
+    const double kvRead = batch * kvBytesPerSequence(m, context).value() / kvShards(m, replicaGpus, dp);
+    const double memory = (weightsRead + kvRead) / (a.hbmBandwidth.value() * a.hbmEfficiency);
 
-    // Communication: tensor parallelism (Megatron-LM, Shoeybi et al. 2019, §3) all-reduces the activations
-    // twice per layer, after attention and after the MLP. Each costs a fixed latency plus its message over
-    // the per-GPU NVLink bandwidth (with in-switch reduction, NVLink SHARP, each GPU moves about one message;
-    // a ring would move 2·(G−1)/G of it — within a factor of two). One GPU needs no all-reduce.
+    // Communication, two collectives per layer over the per-direction NVLink bandwidth (NVIDIA quotes both
+    // directions together) at collectiveEfficiency (NCCL bus bandwidth / link rate: ~370 of 450 GB/s on
+    // H100 for ring algorithms, NVIDIA/nccl-tests issue #212). A dense model all-reduces its activations after
+    // attention and after the MLP (Megatron-LM, Shoeybi et al. 2019, §3): a ring moves 2·(G−1)/G of the
+    // message per GPU; so does a tensor-parallel MoE (experts then reduce like an MLP). Under data-parallel
+    // attention an MoE dispatches each token to its k experts and combines the results (all-to-all): each
+    // GPU sends its b/G tokens × k × d_model, (G−1)/G of it off-GPU (DeepSeek-V3 §3.4).
     double comm = 0;
-    if (a.domainGpus > 1) {
-        const double message = batch * kAllReduceBytesPerSequence;
-        comm =
-            2.0 * std::max(0, m.layers) * (kAllReduceLatencySeconds + message / a.scaleUpBandwidth.value());
+    if (replicaGpus > 1) {
+        const double hidden = m.hiddenSize > 0 ? m.hiddenSize : kFallbackHiddenSize;
+        const double link = a.scaleUpBandwidth.value() / 2.0 * a.collectiveEfficiency;
+        const double perGpuBytes =
+            dp ? (batch / g) * m.activeExperts * hidden * kActivationBytes * (g - 1) / g
+                        : 2.0 * (g - 1) / g * batch * hidden * kActivationBytes;
+        comm = 2.0 * std::max(0, m.layers) * (kCollectiveLatencySeconds + perGpuBytes / link);
     }
 
     // Roofline (Williams, Waterman & Patterson 2009): compute and memory traffic overlap, the slower one
-    // sets the pace; the all-reduces sit on the critical path between layers and do not overlap.
+    // sets the pace; the collectives sit on the critical path between layers and do not overlap.
     const double step = std::max(compute, memory) + comm;
     if (!positiveFinite(step)) return p;
     p.stepTime = units::seconds(step);
+    p.computeTime = units::seconds(compute);
+    p.memoryTime = units::seconds(memory);
+    p.commTime = units::seconds(comm);
     p.tokensPerSecondPerUser = 1.0 / step;
-    p.tokensPerSecondPerGpu = batch / (step * gpus);
+    p.tokensPerSecondPerGpu = batch / (step * g);
     p.memoryBound = memory > compute;
     return p;
 }
 
-std::vector<DecodePoint> decodeCurve(const ServedModel& m, const AcceleratorSpec& a, double contextTokens,
-                                     double efficiency) {
+DecodePoint bestDecodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
+                            double peakContext, double targetTokensPerSecondPerUser, bool& meets,
+                            AttentionParallel mode) {
+    meets = false;
+    const double most = maxDecodeBatch(m, a, replicaGpus, peakContext, mode);
+    if (!replicaUsable(m, a, replicaGpus) || most < 1) return DecodePoint{0, replicaGpus, dataParallel(m, mode)};
+    // Tokens/s/user falls and tokens/s/GPU rises with the batch (step/batch is non-increasing, step
+    // non-decreasing), so the largest batch meeting the target is the best one: bisection over whole batches.
+    const auto ok = [&](const DecodePoint& p) {
+        return p.tokensPerSecondPerGpu > 0 && p.tokensPerSecondPerUser >= targetTokensPerSecondPerUser;
+    };
+    DecodePoint lo = decodePoint(m, a, replicaGpus, contextTokens, 1, mode);
+    if (!ok(lo)) return lo;
+    meets = true;
+    DecodePoint hiPoint = decodePoint(m, a, replicaGpus, contextTokens, most, mode);
+    if (ok(hiPoint)) return hiPoint;
+    double l = 1, h = most;
+    while (h - l > 1) {
+        const double mid = std::floor((l + h) / 2);
+        DecodePoint p = decodePoint(m, a, replicaGpus, contextTokens, mid, mode);
+        if (ok(p)) {
+            l = mid;
+            lo = p;
+        } else {
+            h = mid;
+        }
+    }
+    return lo;
+}
+
+std::vector<int> replicaSizes(int domainGpus) {
+    std::vector<int> out;
+    for (int g = 1; g <= domainGpus; ++g)
+        if (domainGpus % g == 0) out.push_back(g);
+    return out;
+}
+
+DecodePoint chooseReplica(const ServedModel& m, const AcceleratorSpec& a, double contextTokens, double peakContext,
+                          double targetTokensPerSecondPerUser, int statedGpus, bool& meets) {
+    meets = false;
+    const std::vector<int> sizes = statedGpus > 0 ? std::vector<int>{statedGpus} : replicaSizes(a.domainGpus);
+    DecodePoint bestMeeting, fastest;
+    bool anyMeeting = false;
+    const std::vector<AttentionParallel> modes =
+        knownMoe(m) ? std::vector<AttentionParallel>{AttentionParallel::Data, AttentionParallel::Tensor}
+                    : std::vector<AttentionParallel>{AttentionParallel::Tensor};
+    for (int g : sizes)
+        for (AttentionParallel mode : modes) {
+            if (g == 1 && mode == AttentionParallel::Tensor && modes.size() > 1) continue; // same as Data
+            bool ok = false;
+            const DecodePoint p =
+                bestDecodePoint(m, a, g, contextTokens, peakContext, targetTokensPerSecondPerUser, ok, mode);
+            if (!(p.tokensPerSecondPerGpu > 0)) continue;
+            if (ok && (!anyMeeting || p.tokensPerSecondPerGpu > bestMeeting.tokensPerSecondPerGpu)) {
+                bestMeeting = p;
+                anyMeeting = true;
+            }
+            if (p.tokensPerSecondPerUser > fastest.tokensPerSecondPerUser) fastest = p;
+        }
+    meets = anyMeeting;
+    return anyMeeting ? bestMeeting : fastest;
+}
+
+std::vector<DecodePoint> decodeCurve(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus,
+                                     double contextTokens, double peakContext, AttentionParallel mode) {
     std::vector<DecodePoint> curve;
-    if (!replicaUsable(m, a, efficiency)) return curve;
-    const double capacity = usableDomainHbm(a);
-    const double weights = weightBytes(m);
-    const double kvPerSequence = std::max(0.0, contextTokens) * kvBytesPerToken(m).value();
-    // Empty when the weights alone do not fit: the model needs a larger scale-up domain (callers flag it).
-    for (double batch = 1; batch <= kMaxDecodeBatch && weights + batch * kvPerSequence <= capacity;
-         batch *= 2)
-        curve.push_back(decodePoint(m, a, contextTokens, batch, efficiency));
+    if (!replicaUsable(m, a, replicaGpus)) return curve;
+    const double most = maxDecodeBatch(m, a, replicaGpus, peakContext, mode);
+    // Empty when the weights alone do not fit: the model needs a larger replica (callers flag it).
+    for (double batch = 1; batch < most; batch *= 2)
+        curve.push_back(decodePoint(m, a, replicaGpus, contextTokens, batch, mode));
+    if (most >= 1) curve.push_back(decodePoint(m, a, replicaGpus, contextTokens, most, mode));
     return curve;
 }
 
-double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double efficiency) {
+double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double promptTokens) {
     // Prefill processes many tokens per weight read and is compute-bound: 2·A FLOPs per input token
-    // (Kaplan et al. 2020, §2.1). Attention's context-dependent FLOPs (≈ 2·layers·context·d_model per token)
-    // are not charged, so long prompts are optimistic.
+    // (Kaplan et al. 2020, §2.1) plus causal attention over the prompt.
     const double active = activeParamsOf(m);
-    if (!positiveFinite(active) || !positiveFinite(a.flops.value()) || !positiveFinite(efficiency)) return 0;
-    return a.flops.value() * efficiency / (2.0 * active);
+    if (!positiveFinite(active) || !positiveFinite(a.flops.value()) || !positiveFinite(a.computeEfficiency))
+        return 0;
+    return a.flops.value() * a.computeEfficiency / (2.0 * active + prefillAttentionFlopsPerToken(m, promptTokens));
 }
 
-ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const ServiceDemand& d,
-                          double efficiency) {
+ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const ServiceDemand& d) {
     ServiceSizing s;
-    const double kvPerToken = kvBytesPerToken(m).value();
     const double gpus = std::isfinite(d.gpus) ? std::max(0.0, d.gpus) : 0.0;
-    const double inputTokens = std::max(0.0, d.inputTokens);
-    const double outputTokens = std::max(0.0, d.outputTokens);
+    const double inputTokens = std::isfinite(d.inputTokens) ? std::max(0.0, d.inputTokens) : 0.0;
+    const double outputTokens = std::isfinite(d.outputTokens) ? std::max(0.0, d.outputTokens) : 0.0;
 
-    s.prefillTokensPerSecondPerGpu = prefillTokensPerSecondPerGpu(m, a, efficiency);
+    s.prefillTokensPerSecondPerGpu = prefillTokensPerSecondPerGpu(m, a, inputTokens);
 
-    // Decode attends, on average over a generation, to the prompt plus half the output.
+    // Decode attends, on average over a generation, to the prompt plus half the output; the KV that must fit
+    // is the peak, prompt plus the whole output.
     const double decodeContext = inputTokens + outputTokens / 2.0;
-    const std::vector<DecodePoint> curve = decodeCurve(m, a, decodeContext, efficiency);
+    const double peakContext = inputTokens + outputTokens;
+    if (gpus > 0)
+        s.decode = chooseReplica(m, a, decodeContext, peakContext, d.targetTokensPerSecondPerUser, d.tensorParallel,
+                                 s.meetsTarget);
 
-    // Operating point: the largest batch that still meets the per-user target (tokens/s/user falls and
-    // tokens/s/GPU rises with batch along the curve); failing that, the fastest point, batch 1.
-    if (!curve.empty() && gpus > 0) {
-        s.decode = curve.front();
-        for (const DecodePoint& p : curve) {
-            if (p.tokensPerSecondPerUser >= d.targetTokensPerSecondPerUser && p.tokensPerSecondPerGpu > 0) {
-                s.decode = p;
-                s.meetsTarget = true;
+    const bool rates = s.decode.tokensPerSecondPerGpu > 0 && s.prefillTokensPerSecondPerGpu > 0 && outputTokens > 0;
+    bool served = false;
+    if (d.disaggregated) {
+        // Separate prefill and decode pools (Zhong et al., "DistServe", OSDI 2024; Patel et al., "Splitwise",
+        // ISCA 2024), each of whole scale-up domains. The prompt's KV moves to the decode pool over the
+        // scale-out NICs, which bound the prefill pool's request rate too.
+        const int dom = std::max(1, a.domainGpus);
+        const double domains = std::floor(gpus / dom + 1e-9);
+        s.poolsFit = domains >= 2;
+        s.kvTransferBytesPerRequest = kvBytesPerSequence(m, inputTokens).value();
+        if (rates && s.poolsFit) {
+            const double inf = std::numeric_limits<double>::infinity();
+            const double prefillCompute = inputTokens > 0 ? s.prefillTokensPerSecondPerGpu / inputTokens : inf;
+            const double transfer = (a.scaleOutBandwidth.value() > 0 && s.kvTransferBytesPerRequest > 0)
+                                        ? a.scaleOutBandwidth.value() / s.kvTransferBytesPerRequest
+                                        : inf;
+            const double perPrefillGpu = std::min(prefillCompute, transfer);
+            s.kvTransferBound = transfer < prefillCompute;
+            const double perDecodeGpu = s.decode.tokensPerSecondPerGpu / outputTokens;
+            double best = -1, bestPrefill = 1;
+            for (double np = 1; np < domains; ++np) {
+                const double r = std::min(np * dom * perPrefillGpu, (domains - np) * dom * perDecodeGpu);
+                if (r > best) best = r, bestPrefill = np;
+            }
+            if (std::isfinite(best) && best > 0) {
+                served = true;
+                s.prefillGpus = bestPrefill * dom;
+                s.decodeGpus = (domains - bestPrefill) * dom;
+                s.prefillFraction = s.prefillGpus / (s.prefillGpus + s.decodeGpus);
+                s.requestsPerSecond = best;
             }
         }
+    } else if (rates && gpus > 0) {
+        // Co-located GPUs time-share prefill and decode in the ratio of their GPU-seconds per request;
+        // prefill interference (stalled decode steps while a prompt runs) is not charged.
+        const double prefillSeconds = inputTokens / s.prefillTokensPerSecondPerGpu;
+        const double decodeSeconds = outputTokens / s.decode.tokensPerSecondPerGpu;
+        const double requestSeconds = prefillSeconds + decodeSeconds;
+        served = requestSeconds > 0;
+        if (served) {
+            s.prefillFraction = prefillSeconds / requestSeconds;
+            s.prefillGpus = gpus * s.prefillFraction;
+            s.decodeGpus = gpus - s.prefillGpus;
+            s.requestsPerSecond = gpus / requestSeconds;
+        }
     }
-
-    // GPU-seconds per request in each phase. The fleet splits by GPU-time: disaggregated prefill and decode
-    // pools (Zhong et al., "DistServe", OSDI 2024; Patel et al., "Splitwise", ISCA 2024) in this ratio;
-    // co-located GPUs time-share in the same ratio. Co-located decode also suffers prefill interference
-    // (stalled decode steps while a prompt is processed), which this model does not charge.
-    const double prefillSeconds =
-        s.prefillTokensPerSecondPerGpu > 0 ? inputTokens / s.prefillTokensPerSecondPerGpu : 0.0;
-    const double decodeSeconds =
-        s.decode.tokensPerSecondPerGpu > 0 ? outputTokens / s.decode.tokensPerSecondPerGpu : 0.0;
-    const double requestSeconds = prefillSeconds + decodeSeconds;
-    const bool served = gpus > 0 && s.decode.tokensPerSecondPerGpu > 0 &&
-                        s.prefillTokensPerSecondPerGpu > 0 && requestSeconds > 0;
     if (served) {
-        s.prefillFraction = prefillSeconds / requestSeconds;
-        s.prefillGpus = gpus * s.prefillFraction;
-        s.decodeGpus = gpus - s.prefillGpus;
-        s.requestsPerSecond = gpus / requestSeconds;
         s.inputTokensPerSecond = s.requestsPerSecond * inputTokens;
         s.outputTokensPerSecond = s.requestsPerSecond * outputTokens;
     } else {
         s.meetsTarget = false;
+        s.prefillFraction = s.prefillGpus = s.decodeGpus = s.requestsPerSecond = 0;
     }
 
-    // Long agent sessions keep their KV cache between turns. It fills the HBM the decode replicas leave
-    // after weights, then host DRAM, then NVMe (tiering as in NVIDIA Dynamo's KV block manager and
-    // LMCache). Only whole decode replicas hold KV; the epsilon absorbs rounding in the GPU split.
-    const double kvTotal =
-        std::max(0.0, d.concurrentSessions) * std::max(0.0, d.sessionContextTokens) * kvPerToken;
+    // Long agent sessions keep their KV cache between turns. It fills the HBM whole decode replicas leave
+    // after weights, then host DRAM, then the installed NVMe (tiering as in NVIDIA Dynamo's KV block manager
+    // and LMCache); what does not fit caps the sessions served. The epsilon absorbs rounding in the split.
+    const double sessions = std::isfinite(d.concurrentSessions) ? std::max(0.0, d.concurrentSessions) : 0.0;
+    const double perSession = kvBytesPerSequence(m, d.sessionContextTokens).value();
+    const double kvTotal = sessions * perSession;
     s.kvTotal = units::bytes(kvTotal);
     double left = kvTotal;
-    if (a.domainGpus >= 1 && s.decodeGpus > 0) {
-        const double replicas = std::floor(s.decodeGpus / a.domainGpus + 1e-9);
-        const double hbmFree = replicas * std::max(0.0, usableDomainHbm(a) - weightBytes(m));
+    const int g = s.decode.replicaGpus;
+    if (g >= 1 && s.decodeGpus > 0) {
+        const double replicas = std::floor(s.decodeGpus / g + 1e-9);
+        const AttentionParallel mode =
+            s.decode.dataParallelAttention ? AttentionParallel::Data : AttentionParallel::Tensor;
+        const double freePerGpu = std::max(
+            0.0, kUsableHbmFraction * std::max(0.0, a.hbmCapacity.value()) - weightBytesPerGpu(m, g, mode));
+        const double hbmFree = replicas * freePerGpu * kvShards(m, g, s.decode.dataParallelAttention);
         const double inHbm = std::min(left, hbmFree);
         s.kvInHbm = units::bytes(inHbm);
         left -= inHbm;
     }
     if (d.offloadDram && left > 0) {
-        const double dram = std::max(0.0, a.hostMemoryPerGpu.value()) * gpus;
-        const double inDram = std::min(left, dram);
+        const double inDram = std::min(left, std::max(0.0, a.hostMemoryPerGpu.value()) * gpus);
         s.kvInDram = units::bytes(inDram);
         left -= inDram;
     }
     if (d.offloadNvme && left > 0) {
-        s.kvInNvme = units::bytes(left);
-        left = 0;
+        const double inNvme = std::min(left, std::max(0.0, d.nvmeCapacity.value()));
+        s.kvInNvme = units::bytes(inNvme);
+        left -= inNvme;
     }
     s.kvFits = !(left > 0);
+    s.sessionsServed =
+        s.kvFits ? sessions
+                 : (perSession > 0 ? std::floor((kvTotal - left) / perSession) : sessions);
     return s;
 }
 

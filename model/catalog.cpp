@@ -81,7 +81,10 @@ const std::vector<KindSchema>& schemas() {
          "llm",
          {"model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"},
          {"family", "attention"},
-         {"experts", "active_experts", "kv_latent_dim"},
+         {"experts", "active_experts", "kv_latent_dim",
+          // Architecture beyond the KV formula (issue 17): attention width, MLA's RoPE key, layer groups.
+          "attention_heads", "qk_head_dim", "v_head_dim", "kv_rope_dim", "sliding_window", "sliding_window_layers",
+          "linear_attention_layers", "linear_state_elements", "context_length"},
          true},
     };
     return s;
@@ -144,7 +147,9 @@ namespace {
 void checkModelPreset(const CatalogItem& item, const std::string& file) {
     const auto where = [&](const std::string& field) { return itemLocation(file, item, field); };
     for (const char* field :
-         {"layers", "hidden_size", "kv_heads", "head_dim", "experts", "active_experts", "kv_latent_dim"})
+         {"layers", "hidden_size", "kv_heads", "head_dim", "experts", "active_experts", "kv_latent_dim",
+          "attention_heads", "qk_head_dim", "v_head_dim", "kv_rope_dim", "sliding_window", "sliding_window_layers",
+          "linear_attention_layers", "linear_state_elements", "context_length"})
         if (const auto* v = item.find(field))
             for (double x : {v->base, v->low, v->high})
                 if (x < 1 || x != std::floor(x))
@@ -167,6 +172,34 @@ void checkModelPreset(const CatalogItem& item, const std::string& file) {
         throw InputError(where("attention"), "unknown attention '" + attention + "' (mha, gqa, mqa or mla)");
     if (attention == "mla" && !item.find("kv_latent_dim"))
         throw InputError(where("kv_latent_dim"), "an MLA model needs its KV latent dimension");
+    // Layer groups (issue 17): a sliding window needs its layers and vice versa, fits in the context, and the
+    // local and linear layers are some of the model's layers; a linear layer needs its state size.
+    const auto* window = item.find("sliding_window");
+    const auto* local = item.find("sliding_window_layers");
+    if ((window == nullptr) != (local == nullptr))
+        throw InputError(where(window ? "sliding_window_layers" : "sliding_window"),
+                         "a sliding-window model needs both sliding_window and sliding_window_layers");
+    if (const auto* context = item.find("context_length"); window && context && window->high > context->low)
+        throw InputError(where("sliding_window"), "the window (" + std::to_string(window->high) +
+                                                      " tokens) is longer than the context (" +
+                                                      std::to_string(context->low) + ")");
+    const auto* linear = item.find("linear_attention_layers");
+    if (linear && !item.find("linear_state_elements"))
+        throw InputError(where("linear_state_elements"), "linear-attention layers need their state size");
+    const double grouped = (local ? local->high : 0.0) + (linear ? linear->high : 0.0);
+    if (grouped > item.find("layers")->low)
+        throw InputError(where(local ? "sliding_window_layers" : "linear_attention_layers"),
+                         "more sliding-window and linear layers than the model has layers");
+}
+
+/// Achievable fractions of an accelerator's peaks (issue 17), when given: above 0 and at most 1.2 (NVLink
+/// SHARP all-reduce reports a bus bandwidth ~7% above the link rate; nothing else exceeds its peak).
+void checkAcceleratorEfficiencies(const CatalogItem& item, const std::string& file) {
+    for (const char* field : {"decode_hbm_efficiency", "prefill_compute_efficiency", "scale_up_collective_efficiency"})
+        if (const auto* v = item.find(field))
+            if (!(v->low > 0 && v->high <= 1.2))
+                throw InputError(itemLocation(file, item, field),
+                                 "an achievable fraction of peak must lie in (0, 1.2]");
 }
 
 } // namespace
@@ -198,6 +231,7 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
         if (v.source.empty()) throw InputError(where, "every catalog value needs a source");
     }
     if (item.category == "models") checkModelPreset(item, file);
+    if (item.category == "accelerators") checkAcceleratorEfficiencies(item, file);
 }
 
 std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {

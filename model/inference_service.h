@@ -32,6 +32,12 @@ struct InferenceService {
     /// Where KV cache spills beyond HBM: "dram", "nvme".
     std::vector<std::string> kvOffload;
     std::string precision = "fp8";
+    /// Architecture preset (catalog category `models`): hidden size, heads, layer groups (sliding window,
+    /// linear), MLA latent, experts. Empty = the fields above only. Non-zero layers/kv_heads/head_dim and
+    /// model_params above override the preset's.
+    std::string model;
+    /// GPUs per model replica (tensor/expert parallel size) inside the scale-up domain; 0 = searched.
+    int tensorParallel = 0;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -52,6 +58,8 @@ struct InferenceService {
         v.number("session_context_tokens", sessionContextTokens, Bounds{0.0, 1e8});
         v.choiceList("kv_offload", kvOffload, {"dram", "nvme"});
         v.choice("precision", precision, {"bf16", "fp8", "fp4"});
+        v.catalogRef("model", model, "models", /*optional=*/true);
+        v.integer("tensor_parallel", tensorParallel, Bounds{0.0, 10000.0});
     }
 };
 

@@ -43,7 +43,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
                     {"facility_power", QT_TR_NOOP("Facility power")},
                     {"pue", QT_TR_NOOP("PUE")},
                     {"goodput", QT_TR_NOOP("Goodput")},
-                    {"tokens_per_mw", QT_TR_NOOP("Tokens/s per MW")},
+                    {"tokens_per_mw", QT_TR_NOOP("Output tokens/s per provisioned MW")},
                     {"cost_per_gpu_hour", QT_TR_NOOP("Cost per GPU-hour")},
                     {"cost_per_m_tokens", QT_TR_NOOP("Cost per M tokens")}};
     int n = 0;
@@ -195,7 +195,7 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     setTile(QStringLiteral("facility_power"), fig("power.facility_mw"));
     setTile(QStringLiteral("pue"), fig("power.pue"));
     setTile(QStringLiteral("goodput"), fig("reliability.goodput"));
-    setTile(QStringLiteral("tokens_per_mw"), fig("inference.tokens_per_second_per_mw"),
+    setTile(QStringLiteral("tokens_per_mw"), fig("inference.output_tokens_per_s_per_mw"),
             tr("The design has no inference service."));
     setTile(QStringLiteral("cost_per_gpu_hour"), fig("finance.cost_per_gpu_hour_usd"));
     const cost::Figure* perToken = fig("inference.cost_per_million_output_tokens_usd");

@@ -485,10 +485,10 @@ private:
                        {"GPUs", 0.8, Align::Right},
                        {"Output tok/s per GPU", 1.3, Align::Right},
                        {"Tok/s per user", 1.0, Align::Right},
-                       {"Tok/s per MW", 1.1, Align::Right},
+                       {"Output tok/s per provisioned MW", 1.1, Align::Right},
                        {"$ per M input tokens", 1.0, Align::Right},
                        {"$ per M output tokens", 1.0, Align::Right},
-                       {"Joules per token", 0.9, Align::Right}},
+                       {"Joules per output token (provisioned)", 0.9, Align::Right}},
                       {},
                       8.0,
                       true};
@@ -499,7 +499,7 @@ private:
                     if (x.id == s.serviceId) serviceName = q(x.name.empty() ? x.id : x.name), gpus = x.gpus;
                 inf.rows.push_back(
                     {{serviceName, human(gpus), human(gpus > 0 ? s.sizing.outputTokensPerSecond / gpus : 0.0),
-                      human(s.sizing.decode.tokensPerSecondPerUser), human(s.tokensPerSecondPerMw),
+                      human(s.sizing.decode.tokensPerSecondPerUser), human(s.outputTokensPerSecondPerMw),
                       money(s.costPerMillionInputTokens), money(s.costPerMillionOutputTokens),
                       human(s.joulesPerToken)},
                      false,

@@ -472,9 +472,6 @@ const std::map<std::string, std::string>& displayOnly() {
          "comes from its catalog item, not from a temperature model"},
         {"storage_tiers.building", "where the tier stands; storage power and cost are campus totals, and "
                                    "checkpoint bandwidth is limited by the tier and the front-end NICs"},
-        {"inference_services.disaggregated",
-         "declared deployment, shown; the model splits GPU time between prefill and decode the same way for "
-         "disaggregated and co-located pools (cost/inference.cpp: prefill interference is not charged)"},
     };
     return k;
 }
