@@ -33,6 +33,8 @@ std::unordered_map<std::string, std::string> buildingByRow(const model::Project&
 
 } // namespace
 
+// sizePowerChain caps a unit's rating m at one system's share of the load (L, L/2, L/3; moduleRating
+// below): small buildings buy small units.
 double topologyUnits(const std::string& topology, double loadW, double moduleRatingW) {
     // Schneider Electric WP 75: N+1 adds one module to a parallel system; 2N duplicates the whole system;
     // distributed redundant spreads the load over k systems, each rated at L/(k-1) so that any k-1 carry it

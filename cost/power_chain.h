@@ -23,7 +23,6 @@ inline const std::vector<std::string> kPowerTopologies = {"N", "N+1", "2N", "3/2
 ///   2N    2 n                                  (two full systems, each carrying L)
 ///   3/2   3 ceil((L/2) / m)                    (three systems each rated L/2: any two carry L)
 ///   4/3   4 ceil((L/3) / m)                    (four systems each rated L/3)
-/// sizePowerChain caps m at one system's share of the load (L, L/2, L/3): small buildings buy small units.
 /// Unknown topologies count as 2N (the loader refuses them; this keeps the engine total).
 double topologyUnits(const std::string& topology, double loadW, double moduleRatingW);
 
