@@ -1,6 +1,7 @@
 #include "input_resolver.h"
 
 #include "bill_of_materials.h"
+#include "finance_conventions.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -270,6 +271,7 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
     : m_project(&project), m_designAssumptions(project.assumptions), m_assumptions(model::AssumptionSet{}),
       m_overrides(overrides), m_overrideRead(overrides.size(), false) {
     model::AssumptionSet merged = model::mergeAssumptions(defaults, project.assumptions);
+    validateFinanceAssumptions(merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
     for (size_t i = 0; i < overrides.size(); ++i) {
         const auto& o = overrides[i];
         checkInputOverride(project, merged, o, o.origin);
@@ -295,6 +297,7 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
         });
         m_overrideRead[i] = true; // a plain field feeds the engine wherever the design uses it
     }
+    validateFinanceAssumptions(merged, "--set");
     m_assumptions = AssumptionValues(std::move(merged));
 }
 

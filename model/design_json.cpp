@@ -345,7 +345,8 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file) {
             } else if (k == "estimate") {
                 if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
                 a.estimate = fieldValue.get<bool>();
-            } else if (k != "base" && k != "low" && k != "high") {
+            } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {
+                // min/max: the valid range (the hardening helper's range checks read it); accepted here.
                 throw InputError(where, "unknown field");
             }
         }
