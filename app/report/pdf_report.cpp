@@ -340,7 +340,7 @@ private:
                                     {}});
         }
         classes.rows.push_back({{"Land", "site land (not depreciated)", millions(fin.land.value()), "-",
-                                 "100.0%", millions(0.0)},
+                                 "at cost", millions(0.0)},
                                 false,
                                 {}});
         classes.rows.push_back({{"Total", "", millions(m_r.capex.total.value()), "", "",
@@ -396,22 +396,22 @@ private:
                 "less the %5 days to revenue, pro rata), pays opex and a %3 tax on revenue minus opex minus "
                 "straight-line depreciation (none when negative). An asset class that reaches its end of "
                 "life is replaced at cost in the year it ends and the old one sold at its residual value "
-                "(Replacement, net). The last year adds the terminal value: the book value of every asset "
+                "(Renewal, net: replacement less residual sold). The last year adds the terminal value: the book value of every asset "
                 "class plus the land at cost. Present values at a WACC of %4, end-of-year flows. Amounts in "
                 "$M.")
                 .arg(human(std::round(fin.gpuHoursPerYear)), money(assumption("gpu_hour_price_usd")),
                      q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc)),
                      human(fin.timeToRevenueDays)));
-        Table t{{{"Year", 0.7},
-                 {"Capex", 1.1, Align::Right},
-                 {"Revenue", 1.1, Align::Right},
-                 {"Opex", 1.1, Align::Right},
-                 {"Tax", 1.0, Align::Right},
-                 {"Replacement, net", 1.1, Align::Right},
+        Table t{{{"Year", 0.5},
+                 {"Capex", 1.0, Align::Right},
+                 {"Revenue", 1.0, Align::Right},
+                 {"Opex", 0.9, Align::Right},
+                 {"Tax", 0.8, Align::Right},
+                 {"Renewal, net", 1.1, Align::Right},
                  {"Terminal value", 1.1, Align::Right},
-                 {"Net cash flow", 1.2, Align::Right},
-                 {"Cumulative", 1.2, Align::Right},
-                 {"Present value", 1.2, Align::Right}},
+                 {"Net cash flow", 1.1, Align::Right},
+                 {"Cumulative", 1.3, Align::Right},
+                 {"Present value", 1.1, Align::Right}},
                 {},
                 8.0,
                 true};
