@@ -468,10 +468,10 @@ private:
         const QString econTitle = econHeadline ? QStringLiteral("Economic (headline)") : QStringLiteral("Economic");
         const QString acctTitle =
             econHeadline ? QStringLiteral("Accounting") : QStringLiteral("Accounting (headline)");
-        Table t{{{"Item per year", 2.4},
-                 {econTitle, 1.4, Align::Right},
-                 {acctTitle, 1.4, Align::Right},
-                 {"Basis", 3.2}},
+        Table t{{{"Item per year", 1.7},
+                 {econTitle, 1.05, Align::Right},
+                 {acctTitle, 1.05, Align::Right},
+                 {"Basis", 4.6}},
                 {},
                 8.0,
                 true};

@@ -104,10 +104,10 @@ std::string capexCategoryLabel(const std::string& category) {
 std::string analystCategoryLabel(const std::string& group) {
     // The groups of cost::kAnalystCapexCategories (evaluate_capex.cpp gives the mapping).
     static const std::map<std::string, std::string> labels = {
-        {"gpus", "GPUs"},          {"other_it", "Other IT (CPUs, memory, hosts)"},
+        {"gpus", "GPUs"},          {"other_it", "Other IT (CPUs and host trays)"},
         {"networking", "Networking"}, {"storage", "Storage"},
         {"power", "Power"},        {"cooling", "Cooling"},
-        {"shell", "Shell"},        {"other", "Other (integration, land)"},
+        {"shell", "Shell"},        {"other", "Other (integration and land)"},
     };
     auto it = labels.find(group);
     return it == labels.end() ? group : it->second;
