@@ -402,7 +402,7 @@ private:
                 .arg(human(std::round(fin.gpuHoursPerYear)), money(assumption("gpu_hour_price_usd")),
                      q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc)),
                      human(fin.timeToRevenueDays)));
-        Table t{{{"Year", 0.5},
+        Table t{{{"Year", 0.7},
                  {"Capex", 1.0, Align::Right},
                  {"Revenue", 1.0, Align::Right},
                  {"Opex", 0.9, Align::Right},
