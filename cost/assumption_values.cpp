@@ -90,7 +90,11 @@ void checkDesignAssumptions(const model::AssumptionSet& design, const model::Ass
                             const std::string& file) {
     for (const auto& [key, a] : design) {
         InputLocation where{file, "assumption", key, "", ""};
-        const auto it = defaults.find(key);
+        // The single maintenance_fraction of earlier releases still loads and overrides the three per-class
+        // fractions (cost/evaluate_finance.cpp, data/FORMAT.md §2); it is checked against their range.
+        const auto it = defaults.find(key == "maintenance_fraction" && !defaults.count(key)
+                                          ? std::string("it_maintenance_fraction")
+                                          : key);
         if (it == defaults.end())
             throw InputError(where, "unknown assumption" + didYouMean(key, defaults) +
                                         "; the keys are those of data/assumptions.json");

@@ -62,8 +62,18 @@ struct PowerResult {
     std::vector<BuildingPowerChain> chains;
 };
 
+/// The analyst view of capex (issue 13 item 4), in report order; evaluate_capex.cpp maps the ten
+/// categories onto it (the view sums to the same total).
+inline const std::vector<std::string> kAnalystCapexCategories = {
+    "gpus", "other_it", "networking", "storage", "power", "cooling", "shell", "other"};
+
 struct CapexResult {
     std::map<std::string, units::Money> byCategory;
+    /// `compute` split into "gpus" (accelerator price x GPUs) and "cpus_hosts" (the rest of the rack less
+    /// the scale-up trays): the two sum to byCategory["compute"].
+    std::map<std::string, units::Money> computeBreakdown;
+    /// byCategory regrouped as kAnalystCapexCategories.
+    std::map<std::string, units::Money> analystView;
     units::Money total{};
     units::Money perGpu{};
     units::Money perMw{}; // per MW of peak IT power
@@ -75,8 +85,22 @@ struct AssetClass {
     std::string name;
     units::Money capex{};
     double lifeYears = 0;
-    std::vector<units::Money> straightLine;
-    std::vector<units::Money> decliningBalance;
+    std::vector<units::Money> straightLine;     // years 1..H, to the residual value, replacements included
+    std::vector<units::Money> decliningBalance; // years 1..H, the first vintage's basis (cost less residual)
+    double residualFraction = 0;                // of capex, at the end of the life
+    double maintenanceFraction = 0;             // of capex, per year
+    units::Money maintenance{};                 // per year
+    units::Money economicCharge{};              // (C - S)·CRF(wacc, L) + S·wacc per year
+    units::Money accountingCharge{};            // (C - S) / L per year
+    std::vector<units::Money> replacement;      // years 1..H: capex of replacements at end of life
+    std::vector<units::Money> salvage;          // years 1..H: residual value of the retired vintages
+    units::Money bookValueAtHorizon{};
+};
+
+/// One annual-cost convention (finance_conventions.h): capex charge + opex.
+struct TcoView {
+    units::Money capexCharge{}, tcoAnnual{};
+    double costPerGpuHour = 0; // USD per GPU-hour
 };
 
 struct FinanceResult {
@@ -93,6 +117,12 @@ struct FinanceResult {
     std::optional<double> paybackYears;
     double timeToRevenueDays = 0;
     units::Money burnInCost{};
+    /// Capital recovery and straight-line views; `tcoAnnual`, `costPerGpuHour` and `annualizedCapex` /
+    /// `depreciationAnnual` hold the headline and the two capex charges.
+    TcoView economic, accounting;
+    std::string convention = "economic"; // the headline: the design's project.tco_convention
+    units::Money land{};                 // site land, in capex category "building"; not depreciated
+    std::vector<units::Money> replacementCapex, salvage, terminalValue; // years 1..H (terminal: year H only)
 };
 
 struct TrainingResult {

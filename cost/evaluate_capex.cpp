@@ -20,11 +20,33 @@ void evaluateCapex(EvalContext& c) {
     auto& cat = r.capex.byCategory;
     for (const auto& k : kCapexCategories)
         cat[k] = Money{};
+    auto& split = r.capex.computeBreakdown;
+    split["gpus"] = split["cpus_hosts"] = Money{};
     for (const auto& line : bom.rackLines) {
         const auto& t = catalog.at(line.catalogId);
         const double scaleUp = t.kind == "compute" ? t.value("scale_up_network_price_usd") : 0.0;
-        cat["compute"] += line.quantity * (t.value("price_usd") - scaleUp) * usd;
+        const double rackLessTrays = t.value("price_usd") - scaleUp;
+        cat["compute"] += line.quantity * rackLessTrays * usd;
         cat["scale_up_network"] += line.quantity * scaleUp * usd;
+        // GPU-level BOM (issue 13 item 4): gpus = the catalog accelerator's price x GPUs per rack; the rest
+        // of the rack less its scale-up trays is CPUs, memory, boards and host trays. A GPU price above
+        // what the rack leaves is capped there (the rack price is the quote; the split must not invent
+        // money) and flagged.
+        double gpuPart = 0.0;
+        const model::CatalogItem* accel = nullptr;
+        if (t.kind == "compute" && t.find("gpus")) accel = catalog.find(t.attribute("accelerator"));
+        if (accel && accel->find("price_usd")) {
+            gpuPart = t.value("gpus") * accel->value("price_usd");
+            if (gpuPart > rackLessTrays) {
+                r.rules.push_back({Severity::Warning, "gpu_price_above_rack", t.id,
+                                   "GPU prices (" + fmt(t.value("gpus")) + " x $" + fmt(accel->value("price_usd")) +
+                                       ") exceed the rack price less scale-up trays ($" + fmt(rackLessTrays) +
+                                       "): capex.compute_breakdown.gpus capped at the rack's share"});
+                gpuPart = std::max(0.0, rackLessTrays);
+            }
+        }
+        split["gpus"] += line.quantity * gpuPart * usd;
+        split["cpus_hosts"] += line.quantity * (rackLessTrays - gpuPart) * usd;
     }
     for (const auto& f : bom.fabrics)
         cat["scale_out_network"] += f.switchCost, cat["optics_cables"] += f.opticsCost;
@@ -49,6 +71,29 @@ void evaluateCapex(EvalContext& c) {
     cat["integration"] = a.get("integration_fraction") * (cat["compute"] + cat["scale_up_network"]);
     for (const auto& [_, v] : cat)
         r.capex.total += v;
+    // Analyst view (issue 13 item 4): the ten categories regrouped the way analyst capex models present
+    // them. Mapping (every category lands in exactly one group, so the view sums to capex.total):
+    //   gpus       = compute_breakdown.gpus
+    //   other_it   = compute_breakdown.cpus_hosts (CPUs, memory, boards, host trays)
+    //   networking = scale_up_network + scale_out_network + optics_cables + scale_across
+    //   storage    = storage
+    //   power      = power
+    //   cooling    = cooling
+    //   shell      = building less site land
+    //   other      = integration + site land
+    Money land{};
+    for (const auto& s : p.sites)
+        land += s.landCost;
+    land = std::clamp(land, Money{}, cat["building"]);
+    auto& view = r.capex.analystView;
+    view["gpus"] = split["gpus"];
+    view["other_it"] = split["cpus_hosts"];
+    view["networking"] = cat["scale_up_network"] + cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"];
+    view["storage"] = cat["storage"];
+    view["power"] = cat["power"];
+    view["cooling"] = cat["cooling"];
+    view["shell"] = cat["building"] - land;
+    view["other"] = cat["integration"] + land;
     r.capex.perGpu = bom.gpus > 0 ? r.capex.total / bom.gpus : Money{};
     r.capex.perMw = r.power.itPeak.value() > 0 ? r.capex.total / toMw(r.power.itPeak) : Money{};
 }
@@ -84,6 +129,23 @@ void addCapexFigures(EvalContext& c) {
                       ? "one run per power feed"
                       : "per building from its power_topology: N ceil(L/m), N+1 +1, 2N x2, 3/2 3 ceil(L/2m), "
                         "4/3 4 ceil(L/3m); L = max(A-side, B-side feed capacity)");
+    const auto& split = r.capex.computeBreakdown;
+    addFigure(r, "capex.compute_breakdown.gpus", split.at("gpus").value(), "USD", "GPUs",
+              "accelerator catalog price x GPUs per rack x racks", {{"gpus", bom.gpus}});
+    addFigure(r, "capex.compute_breakdown.cpus_hosts", split.at("cpus_hosts").value(), "USD",
+              "CPUs, memory and host trays", "rack price less scale-up trays less GPUs");
+    static const std::map<std::string, std::string> kAnalystFormula = {
+        {"gpus", "capex.compute_breakdown.gpus"},
+        {"other_it", "capex.compute_breakdown.cpus_hosts"},
+        {"networking", "scale_up_network + scale_out_network + optics_cables + scale_across"},
+        {"storage", "storage"},
+        {"power", "power"},
+        {"cooling", "cooling"},
+        {"shell", "building less site land"},
+        {"other", "integration + site land"}};
+    for (const auto& k : kAnalystCapexCategories)
+        addFigure(r, "capex.analyst_view." + k, r.capex.analystView.at(k).value(), "USD", "Analyst view: " + k,
+                  kAnalystFormula.at(k));
 }
 
 } // namespace ctwin::cost::detail

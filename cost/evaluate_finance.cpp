@@ -1,9 +1,12 @@
 #include "evaluate_stages.h"
 #include "finance.h"
+#include "finance_conventions.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string>
+#include <utility>
 
 namespace ctwin::cost::detail {
 
@@ -21,29 +24,73 @@ void evaluateFinance(EvalContext& c) {
     const double wacc = a.get("wacc");
     const int horizon = std::max(0, static_cast<int>(std::lround(a.get("horizon_years"))));
     const double dbFactor = a.get("declining_balance_factor");
-    fin.assetClasses = {
-        {"it",
-         cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"],
-         a.get("it_useful_life_years"),
-         {},
-         {}},
-        {"network",
-         cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"],
-         a.get("network_useful_life_years"),
-         {},
-         {}},
-        {"facility",
-         cat["power"] + cat["cooling"] + cat["building"],
-         a.get("facility_useful_life_years"),
-         {},
-         {}},
+    // Asset classes (issue 13 item 1, issue 19 item 1). Land is split out of "building": it is not
+    // depreciated (IRS Publication 946, "What Property Cannot Be Depreciated") and comes back at cost at the
+    // horizon, so the facility class depreciates power, cooling and the building less land.
+    for (const auto& s : p.sites)
+        fin.land += s.landCost;
+    fin.land = std::clamp(fin.land, Money{}, cat["building"]);
+    // Maintenance by asset class: IT hardware support, network support, facility maintenance (fractions of
+    // the class's capex a year, data/assumptions.json). A design that still sets the single legacy
+    // `maintenance_fraction` keeps it as an explicit override of all three (data/FORMAT.md §2).
+    const bool legacyMaintenance = a.all().count("maintenance_fraction") > 0;
+    auto maintenanceOf = [&](const char* key) {
+        return legacyMaintenance ? a.get("maintenance_fraction") : a.get(key);
     };
+    auto assetClass = [](std::string name, Money capex, double life, double residual, double maintenance) {
+        AssetClass ac;
+        ac.name = std::move(name);
+        ac.capex = capex;
+        ac.lifeYears = life;
+        ac.residualFraction = residual;
+        ac.maintenanceFraction = maintenance;
+        return ac;
+    };
+    fin.assetClasses = {
+        assetClass("it", cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"],
+                   a.get("it_useful_life_years"), a.get("it_residual_fraction"),
+                   maintenanceOf("it_maintenance_fraction")),
+        assetClass("network", cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"],
+                   a.get("network_useful_life_years"), a.get("network_residual_fraction"),
+                   maintenanceOf("network_maintenance_fraction")),
+        assetClass("facility", cat["power"] + cat["cooling"] + cat["building"] - fin.land,
+                   a.get("facility_useful_life_years"), a.get("facility_residual_fraction"),
+                   maintenanceOf("facility_maintenance_fraction")),
+    };
+    if (legacyMaintenance)
+        r.rules.push_back({Severity::Info, "legacy_maintenance_fraction", p.info.id,
+                           "assumptions.maintenance_fraction (" + fmt(a.get("maintenance_fraction") * 100, 1) +
+                               "%) overrides the IT, network and facility maintenance fractions"});
+    const auto h = static_cast<size_t>(horizon);
+    fin.replacementCapex.assign(h, Money{});
+    fin.salvage.assign(h, Money{});
+    fin.terminalValue.assign(h, Money{});
+    std::vector<Money> depreciation(h, Money{});
     for (auto& ac : fin.assetClasses) {
-        ac.straightLine = straightLineSchedule(ac.capex, ac.lifeYears, horizon);
-        ac.decliningBalance = decliningBalanceSchedule(ac.capex, ac.lifeYears, dbFactor, horizon);
-        fin.annualizedCapex += capitalRecoveryFactor(wacc, ac.lifeYears) * ac.capex;
-        fin.depreciationAnnual += ac.lifeYears > 0 ? ac.capex / ac.lifeYears : ac.capex;
+        const AssetPlan plan = planAssetClass(ac.capex, ac.residualFraction, ac.lifeYears, horizon);
+        ac.straightLine = plan.depreciation;
+        ac.replacement = plan.replacement;
+        ac.salvage = plan.salvage;
+        ac.bookValueAtHorizon = plan.bookValueAtHorizon;
+        ac.decliningBalance =
+            decliningBalanceSchedule(ac.capex - ac.residualFraction * ac.capex, ac.lifeYears, dbFactor, horizon);
+        ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
+        ac.accountingCharge = straightLineCharge(ac.capex, ac.residualFraction, ac.lifeYears);
+        ac.maintenance = ac.maintenanceFraction * ac.capex;
+        fin.economic.capexCharge += ac.economicCharge;
+        fin.accounting.capexCharge += ac.accountingCharge;
+        fin.maintenanceAnnual += ac.maintenance;
+        for (size_t y = 0; y < h; ++y) {
+            depreciation[y] += plan.depreciation[y];
+            fin.replacementCapex[y] += plan.replacement[y];
+            fin.salvage[y] += plan.salvage[y];
+        }
     }
+    // Land: the return forgone on it in the economic view (C·wacc, the perpetuity limit of capital
+    // recovery); nothing in the accounting view, where land is not depreciated.
+    fin.economic.capexCharge += wacc * fin.land;
+    fin.annualizedCapex = fin.economic.capexCharge;
+    fin.depreciationAnnual = fin.accounting.capexCharge;
     const Time year = years(1.0);
     for (const auto& bp : r.power.buildings) {
         const Energy e = bp.facilityOperating * year;
@@ -54,40 +101,56 @@ void evaluateFinance(EvalContext& c) {
         fin.facilityEnergyAnnual += c.orphanIt * year;
         fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
     }
-    fin.maintenanceAnnual = a.get("maintenance_fraction") * r.capex.total;
     fin.staffAnnual = a.get("staff_usd_per_mw_year") * toMw(r.power.itPeak) * usd;
     for (const auto& l : bom.links)
         fin.wanLeaseAnnual += l.lease * year;
     fin.opexAnnual = fin.energyAnnual + fin.maintenanceAnnual + fin.staffAnnual + fin.wanLeaseAnnual;
-    fin.tcoAnnual = fin.annualizedCapex + fin.opexAnnual;
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
     fin.gpuHoursPerYear = c.sellableGpus * kHoursPerYear * c.utilization;
-    fin.costPerGpuHour = safeDiv(fin.tcoAnnual.value(), fin.gpuHoursPerYear);
+    for (TcoView* v : {&fin.economic, &fin.accounting}) {
+        v->tcoAnnual = v->capexCharge + fin.opexAnnual;
+        v->costPerGpuHour = safeDiv(v->tcoAnnual.value(), fin.gpuHoursPerYear);
+    }
+    // The headline (project.tco_convention) feeds every cost per unit downstream (training run cost, $/M
+    // tokens).
+    fin.convention = p.info.tcoConvention == "accounting" ? "accounting" : "economic";
+    const TcoView& headline = fin.convention == "accounting" ? fin.accounting : fin.economic;
+    fin.tcoAnnual = headline.tcoAnnual;
+    fin.costPerGpuHour = headline.costPerGpuHour;
     if (fin.gpuHoursPerYear <= 0)
         r.rules.push_back(
             {Severity::Warning, "no_gpu_hours", p.info.id,
              "No GPU-hours are sold (no GPUs or utilization 0): per-GPU-hour and per-token costs are 0"});
-    // Yearly cash flow: revenue from sold GPU-hours, minus opex and tax on (revenue - opex - depreciation).
+    // Yearly cash flow (end of year y): revenue from sold GPU-hours (pro rata after the time to revenue),
+    // minus opex and tax on (revenue - opex - depreciation), minus replacement capex at end of life, plus the
+    // residual value of the retired vintages, plus at the horizon the terminal value: the book value of every
+    // asset class and the land at cost. Retired and terminal assets change hands at book value, so there is
+    // no gain or loss to tax.
     const double price = a.get("gpu_hour_price_usd");
     const double taxRate = a.get("tax_rate");
-    fin.cashFlows.push_back(-r.capex.total);
-    for (int y = 0; y < horizon; ++y) {
-        Money dep{};
+    fin.timeToRevenueDays = a.get("delivery_to_revenue_days");
+    const double delayYears = fin.timeToRevenueDays / 365.25;
+    if (h > 0) {
+        fin.terminalValue[h - 1] = fin.land;
         for (const auto& ac : fin.assetClasses)
-            dep += ac.straightLine[static_cast<size_t>(y)];
-        const Money revenue = fin.gpuHoursPerYear * price * usd;
-        const Money taxable = revenue - fin.opexAnnual - dep;
+            fin.terminalValue[h - 1] += ac.bookValueAtHorizon;
+    }
+    fin.cashFlows.push_back(-r.capex.total);
+    for (size_t y = 0; y < h; ++y) {
+        const Money revenue =
+            earningFraction(static_cast<int>(y) + 1, delayYears) * fin.gpuHoursPerYear * price * usd;
+        const Money taxable = revenue - fin.opexAnnual - depreciation[y];
         const Money tax = taxable.value() > 0 ? taxRate * taxable : Money{};
         fin.revenue.push_back(revenue);
         fin.opex.push_back(fin.opexAnnual);
         fin.tax.push_back(tax);
-        fin.cashFlows.push_back(revenue - fin.opexAnnual - tax);
+        fin.cashFlows.push_back(revenue - fin.opexAnnual - tax - fin.replacementCapex[y] + fin.salvage[y] +
+                                fin.terminalValue[y]);
     }
     fin.npv = netPresentValue(wacc, fin.cashFlows);
     fin.irr = internalRateOfReturn(fin.cashFlows);
     fin.paybackYears = paybackYears(fin.cashFlows);
     // Time to revenue: capacity is paid for (capital cost and opex) from delivery until it earns.
-    fin.timeToRevenueDays = a.get("delivery_to_revenue_days");
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
 }
 
@@ -97,6 +160,14 @@ void addFinanceFigures(EvalContext& c) {
     const auto& fin = r.finance;
     const double wacc = a.get("wacc");
     const double price = a.get("gpu_hour_price_usd");
+    // Maintenance provenance: the legacy single fraction when the design sets it, else one per class.
+    const bool legacy = a.all().count("maintenance_fraction") > 0;
+    auto maintenanceSource = [&](const std::string& cls) {
+        return c.source(legacy ? std::string("maintenance_fraction") : cls + "_maintenance_fraction");
+    };
+    const std::vector<std::string> maintenanceSources = {maintenanceSource("it"), maintenanceSource("network"),
+                                                         maintenanceSource("facility"),
+                                                         c.source("staff_usd_per_mw_year")};
     // The tariff of each site that draws power, with its provenance (site field, override or assumption).
     std::vector<std::string> tariffSources;
     {
@@ -109,11 +180,12 @@ void addFinanceFigures(EvalContext& c) {
             tariffSources.push_back(c.source("electricity_usd_per_kwh"));
     }
     addFigure(r, "finance.annualized_capex_usd", fin.annualizedCapex.value(), "USD/yr", "Annualized capex",
-              "sum over asset classes of capex x CRF(wacc, life)", {{"wacc", wacc}},
+              "sum over asset classes of (capex - residual) x CRF(wacc, life) + residual x wacc, plus land x wacc",
+              {{"wacc", wacc}, {"land_usd", fin.land.value()}},
               {c.source("wacc"), c.source("it_useful_life_years"), c.source("network_useful_life_years"),
                c.source("facility_useful_life_years")});
     addFigure(r, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
-              "straight line: sum of capex / useful life per asset class");
+              "straight line: sum of (capex - residual) / useful life per asset class; land not depreciated");
     addFigure(r, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
               "facility power x 8,766 h x tariff of the building's site",
               {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
@@ -122,19 +194,69 @@ void addFinanceFigures(EvalContext& c) {
               {{"maintenance_usd", fin.maintenanceAnnual.value()},
                {"staff_usd", fin.staffAnnual.value()},
                {"wan_lease_usd", fin.wanLeaseAnnual.value()}},
-              {c.source("maintenance_fraction"), c.source("staff_usd_per_mw_year")});
+              maintenanceSources);
+    addFigure(r, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
+              "sum over asset classes of capex x maintenance fraction", {}, maintenanceSources);
+    const bool accounting = fin.convention == "accounting";
     addFigure(r, "finance.tco_annual_usd", fin.tcoAnnual.value(), "USD/yr", "TCO per year",
-              "annualized capex + opex");
+              std::string(accounting ? "accounting" : "economic") +
+                  " convention (project.tco_convention): " +
+                  (accounting ? "straight-line depreciation" : "annualized capex") + " + opex",
+              {{"headline_is_accounting", accounting ? 1.0 : 0.0}});
     addFigure(r, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",
               "TCO per year / (sellable GPUs x 8,766 h x utilization)",
               {{"gpu_hours_per_year", fin.gpuHoursPerYear}}, {c.source("utilization")});
-    addFigure(r, "finance.npv_usd", fin.npv.value(), "USD", "NPV", "discounted yearly cash flows at WACC",
+    // Both conventions with their capex charge and maintenance by asset class (issue 13 item 1).
+    for (const auto& [name, view] :
+         {std::pair<std::string, const TcoView*>{"economic", &fin.economic}, {"accounting", &fin.accounting}}) {
+        const bool econ = name == "economic";
+        const std::string label = econ ? "Economic" : "Accounting";
+        const std::string charge =
+            econ ? "(capex - residual) x CRF(wacc, life) + residual x wacc" : "(capex - residual) / life";
+        addFigure(r, "finance." + name + ".tco_annual_usd", view->tcoAnnual.value(), "USD/yr",
+                  label + " TCO per year", "capex charge (" + charge + ") + opex");
+        addFigure(r, "finance." + name + ".cost_per_gpu_hour_usd", view->costPerGpuHour, "USD/GPU-h",
+                  label + " cost per GPU-hour", label + " TCO per year / GPU-hours sold per year");
+        addFigure(r, "finance." + name + ".capex_charge_usd", view->capexCharge.value(), "USD/yr",
+                  label + " capex charge", "sum over asset classes and land of " + charge);
+        for (const auto& ac : fin.assetClasses) {
+            const std::string k = "finance." + name + ".annual_by_class." + ac.name;
+            addFigure(r, k + ".capex_charge_usd", (econ ? ac.economicCharge : ac.accountingCharge).value(),
+                      "USD/yr", label + " capex charge, " + ac.name, charge,
+                      {{"capex_usd", ac.capex.value()},
+                       {"life_years", ac.lifeYears},
+                       {"residual_fraction", ac.residualFraction}},
+                      {c.source(ac.name + "_useful_life_years"), c.source(ac.name + "_residual_fraction")});
+            addFigure(r, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr", label + " maintenance, " + ac.name,
+                      "capex x maintenance fraction", {{"maintenance_fraction", ac.maintenanceFraction}},
+                      {maintenanceSource(ac.name)});
+        }
+        const std::string k = "finance." + name + ".annual_by_class.land";
+        addFigure(r, k + ".capex_charge_usd", econ ? (wacc * fin.land).value() : 0.0, "USD/yr",
+                  label + " capex charge, land",
+                  econ ? "land x wacc (return forgone; land is not consumed)" : "land is not depreciated",
+                  {{"land_usd", fin.land.value()}});
+        addFigure(r, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
+    }
+    addFigure(r, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
+              "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
+              "- replacement capex + residual values + terminal value at the horizon",
               {{"gpu_hour_price_usd", price}}, {c.source("gpu_hour_price_usd"), c.source("tax_rate")});
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
     if (fin.irr) addFigure(r, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
     if (fin.paybackYears)
         addFigure(r, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
                   "years until cumulative cash flow >= 0");
+    Money replacement{}, salvage{}, terminal{};
+    for (size_t y = 0; y < fin.replacementCapex.size(); ++y)
+        replacement += fin.replacementCapex[y], salvage += fin.salvage[y], terminal += fin.terminalValue[y];
+    addFigure(r, "finance.replacement_capex_usd", replacement.value(), "USD", "Replacement capex",
+              "capex of each asset class replaced at end of life inside the horizon (undiscounted)");
+    addFigure(r, "finance.salvage_usd", salvage.value(), "USD", "Residual value of retired assets",
+              "residual fraction x capex of each replaced vintage (undiscounted)");
+    addFigure(r, "finance.terminal_value_usd", terminal.value(), "USD", "Terminal value",
+              "book value of every asset class at the horizon + land at cost",
+              {{"land_usd", fin.land.value()}});
     addFigure(r, "finance.time_to_revenue_days", fin.timeToRevenueDays, "d", "Time to revenue",
               "delivery to paying workload", {}, {c.source("delivery_to_revenue_days")});
     addFigure(r, "finance.burn_in_cost_usd", fin.burnInCost.value(), "USD", "Burn-in cost",

@@ -1,6 +1,7 @@
 #include "input_resolver.h"
 
 #include "bill_of_materials.h"
+#include "finance_conventions.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -279,6 +280,7 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
     // loads a file, naming it; the GUI and library callers get it here).
     checkDesignAssumptions(project.assumptions, defaults, "design");
     model::AssumptionSet merged = model::mergeAssumptions(defaults, project.assumptions);
+    validateFinanceAssumptions(merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
     for (size_t i = 0; i < overrides.size(); ++i) {
         const auto& o = overrides[i];
         checkInputOverride(project, merged, o, o.origin);
@@ -304,6 +306,7 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
         });
         m_overrideRead[i] = true; // a plain field feeds the engine wherever the design uses it
     }
+    validateFinanceAssumptions(merged, "--set");
     m_assumptions = AssumptionValues(std::move(merged));
 }
 

@@ -108,6 +108,22 @@ const std::map<std::string, Better>& figurePreferences() {
             t["capex.by_category_usd." + c] = Better::LowerIsBetter;
             t["capex.share." + c] = Better::Neither; // a share moves when others do; neither good nor bad
         }
+        // Issue 13: the GPU split, the analyst view and both TCO conventions are costs; the terminal value
+        // and the residual values sold are worth more when higher.
+        t["capex.compute_breakdown.gpus"] = t["capex.compute_breakdown.cpus_hosts"] = Better::LowerIsBetter;
+        for (const auto& g : kAnalystCapexCategories)
+            t["capex.analyst_view." + g] = Better::LowerIsBetter;
+        t["finance.maintenance_annual_usd"] = Better::LowerIsBetter;
+        for (const char* conv : {"economic", "accounting"}) {
+            const std::string k = std::string("finance.") + conv;
+            t[k + ".tco_annual_usd"] = t[k + ".cost_per_gpu_hour_usd"] = t[k + ".capex_charge_usd"] =
+                Better::LowerIsBetter;
+            for (const char* cls : {"it", "network", "facility", "land"})
+                t[k + ".annual_by_class." + cls + ".capex_charge_usd"] =
+                    t[k + ".annual_by_class." + cls + ".maintenance_usd"] = Better::LowerIsBetter;
+        }
+        t["finance.replacement_capex_usd"] = Better::LowerIsBetter;
+        t["finance.salvage_usd"] = t["finance.terminal_value_usd"] = Better::HigherIsBetter;
         return t;
     }();
     return kTable;
@@ -314,11 +330,13 @@ std::vector<Move> capexMoves(const Results& r, const Results& base) {
     return moves;
 }
 
-/// TCO per year = annualized capex + energy + maintenance + staff + WAN leases (cost/evaluate.cpp, Finance).
+/// TCO per year = capex charge (the headline convention's: annualized capex or depreciation) + energy +
+/// maintenance + staff + WAN leases (cost/evaluate_finance.cpp).
 std::vector<Move> tcoMoves(const Results& r, const Results& base) {
     const auto& f = r.finance;
     const auto& b = base.finance;
-    return {{"annualized capex", (f.annualizedCapex - b.annualizedCapex).value()},
+    const auto charge = [](const FinanceResult& x) { return x.tcoAnnual - x.opexAnnual; };
+    return {{f.convention == "accounting" ? "depreciation" : "annualized capex", (charge(f) - charge(b)).value()},
             {"energy", (f.energyAnnual - b.energyAnnual).value()},
             {"maintenance", (f.maintenanceAnnual - b.maintenanceAnnual).value()},
             {"staff", (f.staffAnnual - b.staffAnnual).value()},

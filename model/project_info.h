@@ -11,6 +11,9 @@ struct ProjectInfo {
     std::string description;
     std::vector<std::string> sources;
     std::string currency = "USD";
+    /// The annual-cost convention of the headline TCO and of every cost per unit derived from it:
+    /// "economic" (capital recovery at WACC) or "accounting" (straight-line depreciation); both are reported.
+    std::string tcoConvention = "economic";
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -18,6 +21,7 @@ struct ProjectInfo {
         v.text("description", description);
         v.texts("sources", sources);
         v.choice("currency", currency, {"USD"});
+        v.choice("tco_convention", tcoConvention, {"economic", "accounting"});
     }
 };
 

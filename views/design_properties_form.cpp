@@ -2,11 +2,13 @@
 
 #include "design_json.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <algorithm>
 
 namespace ctwin::views {
 
@@ -49,6 +51,19 @@ DesignPropertiesForm::DesignPropertiesForm(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Id"), m_id);
     form->addRow(tr("Description"), m_description);
     form->addRow(tr("Sources"), m_sources);
+    // The headline convention of the TCO and every cost per unit derived from it (manual, Finance).
+    m_tcoConvention = new QComboBox(this);
+    m_tcoConvention->setObjectName(QStringLiteral("tcoConvention"));
+    m_tcoConvention->addItem(tr("Economic (capital recovery at WACC)"), QStringLiteral("economic"));
+    m_tcoConvention->addItem(tr("Accounting (straight-line depreciation)"), QStringLiteral("accounting"));
+    m_tcoConvention->setToolTip(tr("Which annual-cost convention the headline TCO, cost per GPU-hour and cost "
+                                   "per token use; reports show both"));
+    form->addRow(tr("TCO convention"), m_tcoConvention);
+    connect(m_tcoConvention, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_filling) return;
+        m_dirty = true;
+        commit();
+    });
     connect(m_name, &QLineEdit::editingFinished, this, [this] {
         if (m_name->isModified()) m_dirty = true;
         commit();
@@ -78,6 +93,7 @@ void DesignPropertiesForm::showInfo(const model::ProjectInfo& info) {
         m_description->setPlainText(qs(info.description));
     if (!(m_dirty && m_sources->hasFocus()) && m_sources->toPlainText() != joinLines(info.sources))
         m_sources->setPlainText(joinLines(info.sources));
+    m_tcoConvention->setCurrentIndex(std::max(0, m_tcoConvention->findData(qs(info.tcoConvention))));
     if (!m_description->hasFocus() && !m_sources->hasFocus()) m_dirty = false;
     m_filling = false;
 }
@@ -97,7 +113,9 @@ void DesignPropertiesForm::commit() {
     next.sources.clear();
     for (const QString& line : m_sources->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty()) next.sources.push_back(line.trimmed().toStdString());
-    if (next.name == m_info.name && next.description == m_info.description && next.sources == m_info.sources)
+    next.tcoConvention = m_tcoConvention->currentData().toString().toStdString();
+    if (next.name == m_info.name && next.description == m_info.description && next.sources == m_info.sources &&
+        next.tcoConvention == m_info.tcoConvention)
         return;
     emit editRequested(qs(model::projectInfoToJson(next).dump()));
 }

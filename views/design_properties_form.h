@@ -3,6 +3,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -26,6 +27,8 @@ public:
     QLineEdit* nameEdit() const { return m_name; }
     QPlainTextEdit* descriptionEdit() const { return m_description; }
     QPlainTextEdit* sourcesEdit() const { return m_sources; }
+    /// The headline TCO convention ("economic" / "accounting", item data); commits on change.
+    QComboBox* tcoConventionBox() const { return m_tcoConvention; }
 
 signals:
     void editRequested(const QString& projectJson);
@@ -41,6 +44,7 @@ private:
     QLabel* m_id = nullptr;
     QPlainTextEdit* m_description = nullptr;
     QPlainTextEdit* m_sources = nullptr;
+    QComboBox* m_tcoConvention = nullptr;
     bool m_filling = false;
     bool m_dirty = false;
 };

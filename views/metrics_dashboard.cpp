@@ -266,11 +266,15 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     const QString unit = scale == 1e9 ? QStringLiteral("B") : QStringLiteral("M");
     const double other = fin.opexAnnual.value() - fin.energyAnnual.value() - fin.maintenanceAnnual.value() -
                          fin.staffAnnual.value() - fin.wanLeaseAnnual.value();
+    // The headline convention's capex charge (project.tco_convention): capital recovery or depreciation.
+    const bool accounting = fin.convention == "accounting";
+    const double capexCharge = accounting ? fin.depreciationAnnual.value() : fin.annualizedCapex.value();
+    const char* capexKey = accounting ? "finance.depreciation_annual_usd" : "finance.annualized_capex_usd";
     const struct {
         QString label;
         double value;
         const char* key;
-    } steps[] = {{tr("Capex/yr"), fin.annualizedCapex.value(), "finance.annualized_capex_usd"},
+    } steps[] = {{tr("Capex/yr"), capexCharge, capexKey},
                  {tr("Energy"), fin.energyAnnual.value(), "finance.energy_annual_usd"},
                  {tr("Maint."), fin.maintenanceAnnual.value(), "finance.opex_annual_usd"},
                  {tr("Staff"), fin.staffAnnual.value(), "finance.opex_annual_usd"},

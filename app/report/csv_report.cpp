@@ -84,6 +84,39 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
     }
     dir.write("capex.csv", {"category", "label", "cost_usd", "share", "per_gpu_usd"}, capex);
 
+    // The analyst view (issue 13 item 4): the same total regrouped, GPUs split from the rest of the rack.
+    std::vector<Line> analyst;
+    for (const auto& g : cost::kAnalystCapexCategories) {
+        auto it = r.capex.analystView.find(g);
+        const double v = it == r.capex.analystView.end() ? 0.0 : it->second.value();
+        analyst.push_back({g, analystCategoryLabel(g), num(v),
+                           num(r.capex.total.value() != 0 ? v / r.capex.total.value() : 0.0),
+                           num(r.bom.gpus > 0 ? v / r.bom.gpus : 0.0)});
+    }
+    dir.write("capex_analyst.csv", {"group", "label", "cost_usd", "share", "per_gpu_usd"}, analyst);
+
+    // Both annual-cost conventions by asset class; `headline` marks the one finance.tco_annual_usd uses.
+    std::vector<Line> tco;
+    for (const auto& [name, view] : {std::pair{std::string("economic"), &fin.economic},
+                                     std::pair{std::string("accounting"), &fin.accounting}}) {
+        const bool econ = name == "economic";
+        const std::string headline = name == fin.convention ? "true" : "false";
+        for (const auto& ac : fin.assetClasses)
+            tco.push_back({name, headline, ac.name, num(ac.capex.value()), num(ac.lifeYears),
+                           num(ac.residualFraction),
+                           num((econ ? ac.economicCharge : ac.accountingCharge).value()),
+                           num(ac.maintenance.value())});
+        const double wacc = input.assumptions.count("wacc") ? input.assumptions.at("wacc").base : 0.0;
+        tco.push_back({name, headline, "land", num(fin.land.value()), "", "1",
+                       num(econ ? wacc * fin.land.value() : 0.0), "0"});
+        tco.push_back({name, headline, "total", num(r.capex.total.value()), "", "",
+                       num(view->capexCharge.value()), num(fin.maintenanceAnnual.value())});
+    }
+    dir.write("tco_conventions.csv",
+              {"convention", "headline", "asset_class", "capex_usd", "life_years", "residual_fraction",
+               "capex_charge_usd", "maintenance_usd"},
+              tco);
+
     std::vector<Line> dep;
     for (const auto& ac : fin.assetClasses)
         for (const auto& [method, schedule] : {std::pair{"straight_line", &ac.straightLine},
@@ -105,11 +138,13 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
         };
         cash.push_back({std::to_string(y), num(y == 0 ? r.capex.total.value() : 0.0), num(at(fin.revenue)),
                         num(at(fin.opex)), num(at(fin.tax)), num(cf), num(cumulative),
-                        num(cf * std::pow(1.0 + wacc, -static_cast<double>(y)))});
+                        num(cf * std::pow(1.0 + wacc, -static_cast<double>(y))),
+                        num(at(fin.replacementCapex)), num(at(fin.salvage)), num(at(fin.terminalValue))});
     }
     dir.write("cashflow.csv",
               {"year", "capex_usd", "revenue_usd", "opex_usd", "tax_usd", "net_cash_flow_usd",
-               "cumulative_usd", "present_value_usd"},
+               "cumulative_usd", "present_value_usd", "replacement_capex_usd", "residual_sold_usd",
+               "terminal_value_usd"},
               cash);
 
     std::vector<Line> assumptions;

@@ -61,6 +61,43 @@ ojson reportToJson(const ReportInput& in) {
     }
     report["capex"] = capex;
 
+    ojson analyst = ojson::array();
+    for (const auto& g : cost::kAnalystCapexCategories) {
+        auto it = r.capex.analystView.find(g);
+        const double v = it == r.capex.analystView.end() ? 0.0 : it->second.value();
+        analyst.push_back({{"group", g},
+                           {"label", analystCategoryLabel(g)},
+                           {"cost_usd", finite(v)},
+                           {"share", finite(r.capex.total.value() != 0 ? v / r.capex.total.value() : 0.0)}});
+    }
+    report["capex_analyst_view"] = analyst;
+
+    // Both annual-cost conventions; "headline" names the one finance.tco_annual_usd uses.
+    ojson conventions = ojson::object();
+    for (const auto& [name, view] : {std::pair{std::string("economic"), &fin.economic},
+                                     std::pair{std::string("accounting"), &fin.accounting}}) {
+        const bool econ = name == "economic";
+        ojson classes = ojson::object();
+        for (const auto& ac : fin.assetClasses)
+            classes[ac.name] = {{"capex_usd", finite(ac.capex.value())},
+                                {"residual_fraction", finite(ac.residualFraction)},
+                                {"capex_charge_usd", finite((econ ? ac.economicCharge : ac.accountingCharge).value())},
+                                {"maintenance_usd", finite(ac.maintenance.value())}};
+        const double wacc = in.assumptions.count("wacc") ? in.assumptions.at("wacc").base : 0.0;
+        classes["land"] = {{"capex_usd", finite(fin.land.value())},
+                           {"residual_fraction", 1.0},
+                           {"capex_charge_usd", finite(econ ? wacc * fin.land.value() : 0.0)},
+                           {"maintenance_usd", 0.0}};
+        conventions[name] = {{"label", tcoConventionLabel(name)},
+                             {"headline", name == fin.convention},
+                             {"tco_annual_usd", finite(view->tcoAnnual.value())},
+                             {"cost_per_gpu_hour_usd", finite(view->costPerGpuHour)},
+                             {"capex_charge_usd", finite(view->capexCharge.value())},
+                             {"annual_by_class", classes}};
+    }
+    report["tco_conventions"] = conventions;
+    report["tco_headline"] = fin.convention;
+
     ojson dep = ojson::array();
     for (const auto& ac : fin.assetClasses)
         dep.push_back({{"asset_class", ac.name},
@@ -82,6 +119,9 @@ ojson reportToJson(const ReportInput& in) {
                         {"revenue_usd", finite(at(fin.revenue))},
                         {"opex_usd", finite(at(fin.opex))},
                         {"tax_usd", finite(at(fin.tax))},
+                        {"replacement_capex_usd", finite(at(fin.replacementCapex))},
+                        {"residual_sold_usd", finite(at(fin.salvage))},
+                        {"terminal_value_usd", finite(at(fin.terminalValue))},
                         {"net_cash_flow_usd", finite(fin.cashFlows[y].value())},
                         {"cumulative_usd", finite(cumulative)}});
     }

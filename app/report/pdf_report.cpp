@@ -191,9 +191,14 @@ private:
                      fig("power.facility_mw"), fig("power.pue"));
         text +=
             QStringLiteral(
-                "It costs %1 to build (%2 per GPU) and %3 to own and run, which is %4 per sold GPU-hour. ")
+                "It costs %1 to build (%2 per GPU) and %3 to own and run, which is %4 per sold GPU-hour "
+                "(headline: %5 convention; the %6 convention gives %7 per GPU-hour). ")
                 .arg(fig("capex.total_usd"), fig("capex.per_gpu_usd"), fig("finance.tco_annual_usd"),
-                     money(m_r.finance.costPerGpuHour));
+                     money(m_r.finance.costPerGpuHour), q(m_r.finance.convention),
+                     m_r.finance.convention == "economic" ? QStringLiteral("accounting")
+                                                          : QStringLiteral("economic"),
+                     money(m_r.finance.convention == "economic" ? m_r.finance.accounting.costPerGpuHour
+                                                                : m_r.finance.economic.costPerGpuHour));
         text += QStringLiteral(
                     "At a GPU-hour price of %1 the net present value over %2 years at a WACC of %3 is %4. ")
                     .arg(money(assumption("gpu_hour_price_usd")), QString::number(horizon()),
@@ -216,6 +221,8 @@ private:
                                 "finance.opex_annual_usd",
                                 "finance.tco_annual_usd",
                                 "finance.cost_per_gpu_hour_usd",
+                                "finance.economic.cost_per_gpu_hour_usd",
+                                "finance.accounting.cost_per_gpu_hour_usd",
                                 "training.cost_per_million_tokens_usd",
                                 "inference.cost_per_million_input_tokens_usd",
                                 "inference.cost_per_million_output_tokens_usd",
@@ -257,6 +264,45 @@ private:
             {{"Total", millions(c.total.value()), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
         m_doc.table(t);
         chart("capex_by_category");
+        analystView();
+    }
+
+    /// The analyst view beside the ten categories (issue 13 item 4): GPUs split from the rest of the rack.
+    void analystView() {
+        const auto& c = m_r.capex;
+        m_doc.subheading("Capex, analyst view");
+        m_doc.paragraph(QStringLiteral(
+            "The same capex grouped as analyst models present it. GPUs are the catalog accelerator price x "
+            "GPU count (%1); other IT is the rest of the rack less its scale-up trays (%2). Networking is "
+            "scale-up + scale-out switches + optics and cables + scale-across; shell is the building less "
+            "site land; other is integration and land. The groups sum to the total.")
+                            .arg(millionsText(c.computeBreakdown, "gpus"),
+                                 millionsText(c.computeBreakdown, "cpus_hosts")));
+        Table t{{{"Group", 3.2},
+                 {"Capex ($M)", 1.4, Align::Right},
+                 {"Share", 1.0, Align::Right},
+                 {"Per GPU ($)", 1.4, Align::Right}},
+                {},
+                8.0,
+                true};
+        const double total = c.total.value();
+        for (const auto& g : cost::kAnalystCapexCategories) {
+            auto it = c.analystView.find(g);
+            const double v = it == c.analystView.end() ? 0.0 : it->second.value();
+            t.rows.push_back({{q(analystCategoryLabel(g)), millions(v),
+                               q(formatPercent(total != 0 ? v / total : 0.0)),
+                               human(std::round(m_r.bom.gpus > 0 ? v / m_r.bom.gpus : 0.0))},
+                              false,
+                              {}});
+        }
+        t.rows.push_back(
+            {{"Total", millions(total), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
+        m_doc.table(t);
+    }
+
+    QString millionsText(const std::map<std::string, units::Money>& m, const std::string& key) const {
+        auto it = m.find(key);
+        return "$" + millions(it == m.end() ? 0.0 : it->second.value()) + "M";
     }
 
     void depreciation() {
@@ -264,16 +310,21 @@ private:
         m_doc.heading("Depreciation");
         m_doc.paragraph(
             QStringLiteral(
-                "Capex depreciates by asset class over its useful life: straight line (cost / life per "
-                "year, a fractional last year takes the remainder) and declining balance at %1 / life of "
-                "the book value, switching to straight line when that is larger (IRS Publication 946). "
-                "The cash flow uses straight line for tax. Amounts in $M.")
-                .arg(human(assumption("declining_balance_factor", 2.0))));
+                "Capex depreciates by asset class over its useful life to its residual value: straight line "
+                "((cost - residual) / life per year, a fractional last year takes the remainder) and declining "
+                "balance at %1 / life of the book value, switching to straight line when that is larger (IRS "
+                "Publication 946). An asset class that reaches its end of life inside the horizon is sold at "
+                "its residual value and replaced at the same price; the straight-line schedule includes the "
+                "replacement. Site land (%2) is not depreciated. The cash flow uses straight line for tax. "
+                "Amounts in $M.")
+                .arg(human(assumption("declining_balance_factor", 2.0)),
+                     "$" + millions(fin.land.value()) + "M"));
         Table classes{{{"Asset class", 1.6},
-                       {"Capex categories", 3.4},
-                       {"Capex ($M)", 1.2, Align::Right},
-                       {"Life (years)", 1.0, Align::Right},
-                       {"Straight line per year ($M)", 1.5, Align::Right}},
+                       {"Capex categories", 3.0},
+                       {"Capex ($M)", 1.1, Align::Right},
+                       {"Life (years)", 0.9, Align::Right},
+                       {"Residual", 0.8, Align::Right},
+                       {"Straight line per year ($M)", 1.3, Align::Right}},
                       {},
                       8.0,
                       true};
@@ -281,17 +332,21 @@ private:
             QStringList cats;
             for (const auto& cat : assetClassCategories(ac.name))
                 cats << q(capexCategoryLabel(cat));
-            classes.rows.push_back(
-                {{q(assetClassLabel(ac.name)), cats.join(", "), millions(ac.capex.value()),
-                  human(ac.lifeYears),
-                  millions(ac.lifeYears > 0 ? ac.capex.value() / ac.lifeYears : ac.capex.value())},
-                 false,
-                 {}});
+            if (ac.name == "facility" && fin.land.value() > 0) cats << "less land";
+            classes.rows.push_back({{q(assetClassLabel(ac.name)), cats.join(", "), millions(ac.capex.value()),
+                                     human(ac.lifeYears), q(formatPercent(ac.residualFraction)),
+                                     millions(ac.accountingCharge.value())},
+                                    false,
+                                    {}});
         }
-        classes.rows.push_back(
-            {{"Total", "", millions(m_r.capex.total.value()), "", millions(fin.depreciationAnnual.value())},
-             true,
-             {}});
+        classes.rows.push_back({{"Land", "site land (not depreciated)", millions(fin.land.value()), "-",
+                                 "at cost", millions(0.0)},
+                                false,
+                                {}});
+        classes.rows.push_back({{"Total", "", millions(m_r.capex.total.value()), "", "",
+                                 millions(fin.depreciationAnnual.value())},
+                                true,
+                                {}});
         m_doc.table(classes);
         schedule(
             "Straight-line schedule ($M)",
@@ -337,41 +392,53 @@ private:
         m_doc.heading("Yearly cash flow");
         m_doc.paragraph(
             QStringLiteral(
-                "Year 0 pays the capex. Each later year earns the sold GPU-hours (%1 per year) at %2, pays "
-                "opex and a %3 tax on revenue minus opex minus straight-line depreciation (none when "
-                "negative). Present values at a WACC of %4, end-of-year flows. Amounts in $M.")
+                "Year 0 pays the capex. Each later year earns the sold GPU-hours (%1 per year) at %2 (year 1 "
+                "less the %5 days to revenue, pro rata), pays opex and a %3 tax on revenue minus opex minus "
+                "straight-line depreciation (none when negative). An asset class that reaches its end of "
+                "life is replaced at cost in the year it ends and the old one sold at its residual value "
+                "(Renewal, net: replacement less residual sold). The last year adds the terminal value: the book value of every asset "
+                "class plus the land at cost. Present values at a WACC of %4, end-of-year flows. Amounts in "
+                "$M.")
                 .arg(human(std::round(fin.gpuHoursPerYear)), money(assumption("gpu_hour_price_usd")),
-                     q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc))));
+                     q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc)),
+                     human(fin.timeToRevenueDays)));
         Table t{{{"Year", 0.7},
-                 {"Capex", 1.1, Align::Right},
-                 {"Revenue", 1.1, Align::Right},
-                 {"Opex", 1.1, Align::Right},
-                 {"Tax", 1.0, Align::Right},
-                 {"Net cash flow", 1.2, Align::Right},
-                 {"Cumulative", 1.2, Align::Right},
-                 {"Present value", 1.2, Align::Right}},
+                 {"Capex", 1.0, Align::Right},
+                 {"Revenue", 1.0, Align::Right},
+                 {"Opex", 0.9, Align::Right},
+                 {"Tax", 0.8, Align::Right},
+                 {"Renewal, net", 1.1, Align::Right},
+                 {"Terminal value", 1.1, Align::Right},
+                 {"Net cash flow", 1.1, Align::Right},
+                 {"Cumulative", 1.3, Align::Right},
+                 {"Present value", 1.1, Align::Right}},
                 {},
                 8.0,
                 true};
-        double cum = 0, sums[6] = {0, 0, 0, 0, 0, 0};
+        auto at = [](const std::vector<units::Money>& v, size_t y) {
+            return y >= 1 && y - 1 < v.size() ? v[y - 1].value() : 0.0;
+        };
+        double cum = 0, sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (size_t y = 0; y < fin.cashFlows.size(); ++y) {
             const double capex = y == 0 ? m_r.capex.total.value() : 0.0;
-            const double rev = y == 0 ? 0.0 : fin.revenue[y - 1].value();
-            const double opex = y == 0 ? 0.0 : fin.opex[y - 1].value();
-            const double tax = y == 0 ? 0.0 : fin.tax[y - 1].value();
+            const double rev = at(fin.revenue, y), opex = at(fin.opex, y), tax = at(fin.tax, y);
+            const double replacement = at(fin.replacementCapex, y) - at(fin.salvage, y);
+            const double terminal = at(fin.terminalValue, y);
             const double cf = fin.cashFlows[y].value();
             const double pv = cf * std::pow(1.0 + wacc, -static_cast<double>(y));
             cum += cf;
-            const double row[6] = {capex, rev, opex, tax, cf, pv};
-            for (int k = 0; k < 6; ++k)
+            const double row[8] = {capex, rev, opex, tax, replacement, terminal, cf, pv};
+            for (int k = 0; k < 8; ++k)
                 sums[k] += row[k];
             t.rows.push_back({{QString::number(y), millions(capex), millions(rev), millions(opex),
-                               millions(tax), millions(cf), millions(cum), millions(pv)},
+                               millions(tax), millions(replacement), millions(terminal), millions(cf),
+                               millions(cum), millions(pv)},
                               false,
                               {}});
         }
         t.rows.push_back({{"Total", millions(sums[0]), millions(sums[1]), millions(sums[2]),
-                           millions(sums[3]), millions(sums[4]), "", millions(sums[5])},
+                           millions(sums[3]), millions(sums[4]), millions(sums[5]), millions(sums[6]), "",
+                           millions(sums[7])},
                           true,
                           {}});
         m_doc.table(t);
@@ -386,26 +453,52 @@ private:
 
     void tco() {
         const auto& fin = m_r.finance;
-        const double tco = fin.tcoAnnual.value();
-        auto share = [&](double v) { return q(tco != 0 ? formatPercent(v / tco) : ""); };
+        const bool econHeadline = fin.convention != "accounting";
         m_doc.heading("TCO and unit costs");
         m_doc.paragraph(
-            QStringLiteral("Total cost of ownership per year is the capital recovery of the capex at the "
-                           "WACC over each asset class's life (capital recovery factor) plus opex. The "
-                           "cost per GPU-hour divides it by the GPU-hours sold."));
-        Table t{{{"Item", 2.6},
-                 {"Per year", 1.4, Align::Right},
-                 {"Share of TCO", 1.0, Align::Right},
-                 {"Basis", 3.4}},
+            QStringLiteral(
+                "Two conventions turn capex into a yearly charge; both add the same opex. Economic: capital "
+                "recovery at the WACC (%1) over each asset class's life, net of its residual value, "
+                "(capex - residual) x CRF + residual x WACC, and the return forgone on land. Accounting: "
+                "straight-line depreciation to the residual value, (capex - residual) / life; land is not "
+                "depreciated. The headline (TCO per year, cost per GPU-hour, training run cost and cost per "
+                "token) uses the %2 convention (the design's project.tco_convention).")
+                .arg(q(formatPercent(assumption("wacc"))),
+                     econHeadline ? QStringLiteral("economic") : QStringLiteral("accounting")));
+        const QString econTitle = econHeadline ? QStringLiteral("Economic (headline)") : QStringLiteral("Economic");
+        const QString acctTitle =
+            econHeadline ? QStringLiteral("Accounting") : QStringLiteral("Accounting (headline)");
+        Table t{{{"Item per year", 1.7},
+                 {econTitle, 1.05, Align::Right},
+                 {acctTitle, 1.05, Align::Right},
+                 {"Basis", 4.6}},
                 {},
                 8.0,
                 true};
-        t.rows.push_back(
-            {{"Annualized capex", money(fin.annualizedCapex.value()), share(fin.annualizedCapex.value()),
-              QStringLiteral("capex x CRF(%1, life) per asset class")
-                  .arg(q(formatPercent(assumption("wacc"))))},
-             false,
-             {}});
+        for (const auto& ac : fin.assetClasses)
+            t.rows.push_back({{QStringLiteral("Capex charge, %1").arg(q(assetClassLabel(ac.name))),
+                               money(ac.economicCharge.value()), money(ac.accountingCharge.value()),
+                               QStringLiteral("capex %1, life %2 years, residual %3")
+                                   .arg(money(ac.capex.value()), human(ac.lifeYears),
+                                        q(formatPercent(ac.residualFraction)))},
+                              false,
+                              {}});
+        t.rows.push_back({{"Capex charge, land", money(assumption("wacc") * fin.land.value()), money(0.0),
+                           QStringLiteral("land %1: return forgone (economic); not depreciated")
+                               .arg(money(fin.land.value()))},
+                          false,
+                          {}});
+        t.rows.push_back({{"Capex charge", money(fin.economic.capexCharge.value()),
+                           money(fin.accounting.capexCharge.value()), "sum of the above"},
+                          true,
+                          {}});
+        for (const auto& ac : fin.assetClasses)
+            t.rows.push_back({{QStringLiteral("Maintenance, %1").arg(q(assetClassLabel(ac.name))),
+                               money(ac.maintenance.value()), money(ac.maintenance.value()),
+                               QStringLiteral("%1 of the class's capex per year")
+                                   .arg(q(formatPercent(ac.maintenanceFraction)))},
+                              false,
+                              {}});
         // The tariff of each site as used, with where it came from (not the assumption, which a site's own
         // tariff overrides).
         QString energyBasis;
@@ -416,43 +509,31 @@ private:
         if (energyBasis.isEmpty())
             energyBasis =
                 QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
+        t.rows.push_back({{"Energy", money(fin.energyAnnual.value()), money(fin.energyAnnual.value()), energyBasis},
+                          false,
+                          {}});
         t.rows.push_back(
-            {{"Energy", money(fin.energyAnnual.value()), share(fin.energyAnnual.value()), energyBasis},
-             false,
-             {}});
-        t.rows.push_back(
-            {{"Maintenance", money(fin.maintenanceAnnual.value()), share(fin.maintenanceAnnual.value()),
-              QStringLiteral("%1 of capex per year")
-                  .arg(q(formatPercent(assumption("maintenance_fraction"))))},
-             false,
-             {}});
-        t.rows.push_back(
-            {{"Staff", money(fin.staffAnnual.value()), share(fin.staffAnnual.value()),
+            {{"Staff", money(fin.staffAnnual.value()), money(fin.staffAnnual.value()),
               QStringLiteral("%1 per MW of IT per year").arg(money(assumption("staff_usd_per_mw_year")))},
              false,
              {}});
-        t.rows.push_back({{"WAN leases", money(fin.wanLeaseAnnual.value()), share(fin.wanLeaseAnnual.value()),
+        t.rows.push_back({{"WAN leases", money(fin.wanLeaseAnnual.value()), money(fin.wanLeaseAnnual.value()),
                            "scale-across links"},
                           false,
                           {}});
-        t.rows.push_back({{"TCO per year", money(tco), share(tco), "annualized capex + opex"}, true, {}});
+        t.rows.push_back({{"TCO per year", money(fin.economic.tcoAnnual.value()),
+                           money(fin.accounting.tcoAnnual.value()), "capex charge + opex"},
+                          true,
+                          {}});
+        t.rows.push_back({{"Cost per GPU-hour", money(fin.economic.costPerGpuHour),
+                           money(fin.accounting.costPerGpuHour),
+                           QStringLiteral("TCO per year / %1 GPU-hours sold (sellable GPUs x 8,766 h x %2 "
+                                          "utilization)")
+                               .arg(human(std::round(fin.gpuHoursPerYear)),
+                                    q(formatPercent(assumption("utilization"))))},
+                          true,
+                          {}});
         m_doc.table(t);
-
-        Table unit{{{"Unit cost", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
-        unit.rows.push_back({{"GPU-hours sold per year", human(std::round(fin.gpuHoursPerYear)),
-                              QStringLiteral("sellable GPUs x 8,766 h x %1 utilization")
-                                  .arg(q(formatPercent(assumption("utilization"))))},
-                             false,
-                             {}});
-        unit.rows.push_back(
-            {{"Cost per GPU-hour", fig("finance.cost_per_gpu_hour_usd"), "TCO per year / GPU-hours sold"},
-             false,
-             {}});
-        unit.rows.push_back({{"Straight-line depreciation", fig("finance.depreciation_annual_usd"),
-                              "accounting view: capex / life per asset class"},
-                             false,
-                             {}});
-        m_doc.table(unit);
 
         if (!m_r.training.empty()) {
             m_doc.subheading("Training");

@@ -101,7 +101,26 @@ std::string capexCategoryLabel(const std::string& category) {
     return it == labels.end() ? category : it->second;
 }
 
+std::string analystCategoryLabel(const std::string& group) {
+    // The groups of cost::kAnalystCapexCategories (evaluate_capex.cpp gives the mapping).
+    static const std::map<std::string, std::string> labels = {
+        {"gpus", "GPUs"},          {"other_it", "Other IT (CPUs and host trays)"},
+        {"networking", "Networking"}, {"storage", "Storage"},
+        {"power", "Power"},        {"cooling", "Cooling"},
+        {"shell", "Shell"},        {"other", "Other (integration and land)"},
+    };
+    auto it = labels.find(group);
+    return it == labels.end() ? group : it->second;
+}
+
+std::string tcoConventionLabel(const std::string& convention) {
+    if (convention == "economic") return "Economic (capital recovery at WACC)";
+    if (convention == "accounting") return "Accounting (straight-line depreciation)";
+    return convention;
+}
+
 std::string assetClassLabel(const std::string& assetClass) {
+    if (assetClass == "land") return "Land";
     if (assetClass == "it") return "IT equipment";
     if (assetClass == "network") return "Network";
     if (assetClass == "facility") return "Facility";
@@ -111,6 +130,8 @@ std::string assetClassLabel(const std::string& assetClass) {
 std::vector<std::string> assetClassCategories(const std::string& assetClass) {
     if (assetClass == "it") return {"compute", "scale_up_network", "storage", "integration"};
     if (assetClass == "network") return {"scale_out_network", "optics_cables", "scale_across"};
+    // Facility is power + cooling + building less site land (land is not depreciated, evaluate_finance.cpp);
+    // assetClassMatchesCategories then tells a spreadsheet the sum is not the class's capex when land > 0.
     if (assetClass == "facility") return {"power", "cooling", "building"};
     return {};
 }

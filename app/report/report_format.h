@@ -30,6 +30,12 @@ std::string formatFigureOf(const cost::Results& results, const std::string& key)
 /// Display name of a capex category of cost::kCapexCategories, in the words of SPEC.md §4.4.
 std::string capexCategoryLabel(const std::string& category);
 
+/// Display name of a group of the analyst capex view (cost::kAnalystCapexCategories).
+std::string analystCategoryLabel(const std::string& group);
+
+/// Display name of an annual-cost convention ("economic", "accounting").
+std::string tcoConventionLabel(const std::string& convention);
+
 /// Display name of an asset class of cost::FinanceResult ("it" -> "IT equipment").
 std::string assetClassLabel(const std::string& assetClass);
 

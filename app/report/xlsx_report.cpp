@@ -183,7 +183,8 @@ private:
     std::string capexTotal() const { return onSheet("Capex", cell(capexTotalRow(), kCapexValueCol, true)); }
 
     // Depreciation: rows of the asset-class block, then the straight-line schedule.
-    static constexpr int kDepCapexRow = 1, kDepLifeRow = 2, kDepSlRow = 3, kDepCrfRow = 4, kDepSlHeader = 7;
+    static constexpr int kDepCapexRow = 1, kDepLifeRow = 2, kDepSlRow = 3, kDepCrfRow = 4, kDepResidualRow = 5,
+                         kDepSlHeader = 7;
     int depTotalCol() const { return 1 + m_classes; }
     int depSlYearRow(int year) const { return kDepSlHeader + year; } // year 1..H
 
@@ -276,6 +277,7 @@ private:
         const std::string mwRef = cell(capexItPeakRow(), kCapexValueCol, true);
         live(ws, capexPerMwRow(), kCapexValueCol, "IF(" + mwRef + ">0," + totalRef + "/" + mwRef + ",0)",
              itPeakMw > 0 ? total / itPeakMw : 0.0, c.perMw.value(), m_b.usd);
+        writeAnalystView(ws);
         columnWidth(ws, 0, 0, 36);
         columnWidth(ws, 1, 1, 18);
         columnWidth(ws, 2, 4, 16);
@@ -291,6 +293,59 @@ private:
         worksheet_insert_chart(ws, 1, 6, chart);
     }
 
+    /// The analyst view below the ten categories (issue 13 item 4): GPUs and other IT from the compute split,
+    /// the other groups as sums of the category cells, and a total that must equal the capex total.
+    void writeAnalystView(lxw_worksheet* ws) {
+        const auto& c = m_r.capex;
+        const int title = capexPerMwRow() + 2;
+        text(ws, title, 0, "Analyst view (the ten categories regrouped; sums to the total)", m_b.title);
+        headerRow(m_b, ws, title + 1, {"Group", "Key", "Capex (USD)", "Share"});
+        auto catCell = [&](const std::string& cat) {
+            const auto pos = std::find(cost::kCapexCategories.begin(), cost::kCapexCategories.end(), cat);
+            return cell(kCapexFirst + static_cast<int>(pos - cost::kCapexCategories.begin()), kCapexValueCol);
+        };
+        auto valueOf = [](const std::map<std::string, units::Money>& m, const std::string& k) {
+            auto it = m.find(k);
+            return it == m.end() ? 0.0 : it->second.value();
+        };
+        const double land = m_r.finance.land.value();
+        // Formulas from the category cells where the group is a plain sum of categories (evaluate_capex.cpp).
+        const std::map<std::string, std::string> formulas = {
+            {"networking", catCell("scale_up_network") + "+" + catCell("scale_out_network") + "+" +
+                               catCell("optics_cables") + "+" + catCell("scale_across")},
+            {"storage", catCell("storage")},
+            {"power", catCell("power")},
+            {"cooling", catCell("cooling")}};
+        const std::string totalRef = cell(capexTotalRow(), kCapexValueCol, true);
+        int r = title + 2;
+        for (const auto& g : cost::kAnalystCapexCategories) {
+            const double v = valueOf(c.analystView, g);
+            text(ws, r, 0, analystCategoryLabel(g));
+            text(ws, r, 1, g);
+            auto f = formulas.find(g);
+            if (f != formulas.end())
+                formula(ws, r, kCapexValueCol, f->second, v, m_b.usd);
+            else
+                number(ws, r, kCapexValueCol, v, m_b.inputUsd);
+            formula(ws, r, kCapexShareCol, "IF(" + totalRef + "<>0," + cell(r, kCapexValueCol) + "/" + totalRef + ",0)",
+                    c.total.value() != 0 ? v / c.total.value() : 0.0, m_b.percent);
+            ++r;
+        }
+        double sum = 0;
+        for (const auto& g : cost::kAnalystCapexCategories)
+            sum += valueOf(c.analystView, g);
+        text(ws, r, 0, "Total", m_b.bold);
+        live(ws, r, kCapexValueCol,
+             "SUM(" + cell(title + 2, kCapexValueCol) + ":" + cell(r - 1, kCapexValueCol) + ")", sum,
+             c.total.value(), m_b.usdTotal);
+        text(ws, r + 2, 0, "Compute split: GPUs (catalog price x GPUs)");
+        number(ws, r + 2, kCapexValueCol, valueOf(c.computeBreakdown, "gpus"), m_b.usd);
+        text(ws, r + 3, 0, "Compute split: CPUs, memory, host trays");
+        number(ws, r + 3, kCapexValueCol, valueOf(c.computeBreakdown, "cpus_hosts"), m_b.usd);
+        text(ws, r + 4, 0, "Site land (in building; not depreciated)");
+        number(ws, r + 4, kCapexValueCol, land, m_b.usd);
+    }
+
     void writeDepreciation(lxw_worksheet* ws) {
         const auto& fin = m_r.finance;
         const int totalCol = depTotalCol();
@@ -303,8 +358,9 @@ private:
         headerRow(m_b, ws, 0, titles);
         text(ws, kDepCapexRow, 0, "Capex (USD)");
         text(ws, kDepLifeRow, 0, "Useful life (years)");
-        text(ws, kDepSlRow, 0, "Straight line per year (USD)");
-        text(ws, kDepCrfRow, 0, "Capital recovery per year at WACC (USD)");
+        text(ws, kDepSlRow, 0, "Straight line to residual per year (USD)");
+        text(ws, kDepCrfRow, 0, "Capital recovery net of residual per year at WACC (USD)");
+        text(ws, kDepResidualRow, 0, "Residual value at end of life (fraction of capex)");
         double crfSum = 0, slSum = 0;
         for (int k = 0; k < m_classes; ++k) {
             const auto& ac = fin.assetClasses[static_cast<size_t>(k)];
@@ -328,23 +384,37 @@ private:
                 formula(ws, kDepLifeRow, col, *lifeRef, life, m_b.decimal);
             else
                 number(ws, kDepLifeRow, col, life, m_b.decimal);
-            const std::string cap = cell(kDepCapexRow, col), lifeCell = cell(kDepLifeRow, col);
-            // Straight line: cost / life (IRS Publication 946); a zero life writes the cost off at once
-            // (finance.cpp).
-            const double sl = life > 0 ? capex / life : capex;
+            const std::string cap = cell(kDepCapexRow, col), lifeCell = cell(kDepLifeRow, col),
+                              res = cell(kDepResidualRow, col);
+            // Residual fraction at end of life, from the Assumptions sheet when the class uses it.
+            const auto resRef = assumptionCell(ac.name + "_residual_fraction");
+            if (resRef && same(assumption(ac.name + "_residual_fraction"), ac.residualFraction))
+                formula(ws, kDepResidualRow, col, *resRef, ac.residualFraction, m_b.percent);
+            else
+                number(ws, kDepResidualRow, col, ac.residualFraction, m_b.percent);
+            const std::string basis = "(" + cap + "-" + cap + "*" + res + ")";
+            // Straight line to the residual value: (cost - residual) / life (IRS Publication 946); a zero life
+            // writes the basis off at once (finance_conventions.cpp).
+            const double sl = ac.accountingCharge.value();
             slSum += sl;
-            formula(ws, kDepSlRow, col, "IF(" + lifeCell + ">0," + cap + "/" + lifeCell + "," + cap + ")", sl,
-                    m_b.usd);
-            // Capital recovery factor r / (1 - (1+r)^-n), 1/n at r = 0 (Newnan et al., (A/P, i, n);
-            // finance.h).
-            const double crf = cost::capitalRecoveryFactor(waccValue, life) * capex;
+            live(ws, kDepSlRow, col,
+                 "IF(" + lifeCell + ">0," + basis + "/" + lifeCell + "," + basis + ")",
+                 life > 0 ? (capex - capex * ac.residualFraction) / life : capex - capex * ac.residualFraction,
+                 sl, m_b.usd);
+            // Capital recovery net of residual: (C - S) r / (1 - (1+r)^-n) + S r; (C - S)/n at r = 0 (Newnan
+            // et al., EUAC with salvage; finance_conventions.h).
+            const double crf = ac.economicCharge.value();
             crfSum += crf;
             if (wacc && waccValue > -1.0) {
                 const std::string w = *wacc;
-                formula(ws, kDepCrfRow, col,
-                        "IF(" + lifeCell + ">0,IF(" + w + "=0," + cap + "/" + lifeCell + "," + cap + "*" + w +
-                            "/(1-(1+" + w + ")^(-" + lifeCell + "))),0)",
-                        crf, m_b.usd);
+                const double mine =
+                    life > 0 ? cost::capitalRecoveryFactor(waccValue, life) * (capex - capex * ac.residualFraction) +
+                                   waccValue * capex * ac.residualFraction
+                             : 0.0;
+                live(ws, kDepCrfRow, col,
+                     "IF(" + lifeCell + ">0,IF(" + w + "=0," + basis + "/" + lifeCell + "," + basis + "*" + w +
+                         "/(1-(1+" + w + ")^(-" + lifeCell + ")))+" + cap + "*" + res + "*" + w + ",0)",
+                     mine, crf, m_b.usd);
             } else {
                 number(ws, kDepCrfRow, col, crf, m_b.usd);
             }
@@ -353,9 +423,15 @@ private:
             formula(ws, r, totalCol, "SUM(" + cell(r, 1) + ":" + cell(r, totalCol - 1) + ")", v,
                     m_b.usdTotal);
         };
-        rowSum(kDepCapexRow, m_r.capex.total.value());
+        double classCapex = 0;
+        for (const auto& ac : fin.assetClasses)
+            classCapex += ac.capex.value();
+        rowSum(kDepCapexRow, classCapex);
         rowSum(kDepSlRow, slSum);
         rowSum(kDepCrfRow, crfSum);
+        // Land is not depreciated (its economic charge, land x WACC, is in finance.annualized_capex_usd).
+        text(ws, kDepCapexRow, totalCol + 1, "Land, not depreciated (USD)");
+        number(ws, kDepCapexRow, totalCol + 2, fin.land.value(), m_b.usd);
 
         // Straight-line schedule: year y takes the part of [y-1, y] inside the life (finance.cpp).
         text(ws, kDepSlHeader - 1, 0, "Straight-line schedule (USD)", m_b.title);
@@ -372,10 +448,13 @@ private:
                 const double engine = static_cast<size_t>(y - 1) < ac.straightLine.size()
                                           ? ac.straightLine[static_cast<size_t>(y - 1)].value()
                                           : 0.0;
-                const double life = ac.lifeYears, capex = ac.capex.value();
+                const double life = ac.lifeYears, capex = ac.capex.value() * (1.0 - ac.residualFraction);
+                // The first vintage's schedule; a year with a replacement inside the horizon is not this
+                // formula, and live() then writes the engine's value.
                 const double mine =
                     life > 0 ? capex * std::clamp(life - (y - 1), 0.0, 1.0) / life : (y == 1 ? capex : 0.0);
-                const std::string cap = cell(kDepCapexRow, col, true),
+                const std::string cap = "(" + cell(kDepCapexRow, col, true) + "*(1-" +
+                                        cell(kDepResidualRow, col, true) + "))",
                                   lifeCell = cell(kDepLifeRow, col, true),
                                   year = "$A" + std::to_string(r + 1);
                 live(ws, r, col,
@@ -490,7 +569,8 @@ private:
 
         headerRow(m_b, ws, kFlowHeader,
                   {"Year", "Capex (USD)", "Revenue (USD)", "Opex (USD)", "Depreciation, straight line (USD)",
-                   "Taxable income (USD)", "Tax (USD)", "Net cash flow (USD)", "Cumulative (USD)"});
+                   "Taxable income (USD)", "Tax (USD)", "Replacement less residual sold (USD)",
+                   "Terminal value (USD)", "Net cash flow (USD)", "Cumulative (USD)"});
         const std::string hours = cell(kGpuHoursRow, 1, true), priceRef = cell(kPriceRow, 1, true),
                           opexRef = cell(kOpexRow, 1, true), taxRef = cell(kTaxRateRow, 1, true);
         double cumulative = 0;
@@ -507,14 +587,18 @@ private:
                 for (const auto& ac : fin.assetClasses)
                     dep += i < ac.straightLine.size() ? ac.straightLine[i].value() : 0.0;
             const double net = fin.cashFlows[static_cast<size_t>(y)].value();
+            const double replacement =
+                y == 0 || i >= fin.replacementCapex.size() ? 0.0 : (fin.replacementCapex[i] - fin.salvage[i]).value();
+            const double terminal = y == 0 || i >= fin.terminalValue.size() ? 0.0 : fin.terminalValue[i].value();
             cumulative += net;
             number(ws, r, 0, y, m_b.general);
             if (y == 0) {
                 formula(ws, r, 1, capexTotal(), capex, m_b.usd);
-                for (int col = 2; col <= 6; ++col)
+                for (int col = 2; col <= 8; ++col)
                     number(ws, r, col, 0.0, m_b.usd);
             } else {
                 number(ws, r, 1, 0.0, m_b.usd);
+                // Year 1 earns after the time to revenue (pro rata); live() keeps the engine's value there.
                 live(ws, r, 2, hours + "*" + priceRef, fin.gpuHoursPerYear * price, revenue, m_b.usd);
                 live(ws, r, 3, opexRef, fin.opexAnnual.value(), opex, m_b.usd);
                 formula(ws, r, 4, onSheet("Depreciation", cell(depSlYearRow(y), depTotalCol())), dep,
@@ -523,13 +607,15 @@ private:
                 // Tax on a positive taxable income only (evaluate.cpp).
                 live(ws, r, 6, "MAX(0," + taxRef + "*" + R(5) + ")",
                      std::max(0.0, taxRate * (revenue - opex - dep)), tax, m_b.usd);
+                number(ws, r, 7, replacement, m_b.usd);
+                number(ws, r, 8, terminal, m_b.usd);
             }
-            live(ws, r, 7, R(2) + "-" + R(3) + "-" + R(6) + "-" + R(1), revenue - opex - tax - capex, net,
-                 m_b.usd);
-            formula(ws, r, 8, y == 0 ? R(7) : cell(r - 1, 8) + "+" + R(7), cumulative, m_b.usd);
+            live(ws, r, 9, R(2) + "-" + R(3) + "-" + R(6) + "-" + R(7) + "+" + R(8) + "-" + R(1),
+                 revenue - opex - tax - replacement + terminal - capex, net, m_b.usd);
+            formula(ws, r, 10, y == 0 ? R(9) : cell(r - 1, 10) + "+" + R(9), cumulative, m_b.usd);
         }
-        const std::string first = cell(flowRow(0), 7), second = cell(flowRow(std::min(1, m_horizon)), 7),
-                          last = cell(flowRow(m_horizon), 7);
+        const std::string first = cell(flowRow(0), 9), second = cell(flowRow(std::min(1, m_horizon)), 9),
+                          last = cell(flowRow(m_horizon), 9);
         text(ws, npvRow(), 0, "NPV at WACC (USD)", m_b.bold);
         // Excel's NPV discounts its first value by one period: year 1..H through NPV, year 0 added as is.
         if (m_horizon > 0)
@@ -549,7 +635,7 @@ private:
         else
             text(ws, irrRow() + 1, 1, "not within the horizon");
         columnWidth(ws, 0, 0, 30);
-        columnWidth(ws, 1, 8, 17);
+        columnWidth(ws, 1, 10, 17);
         worksheet_set_row(ws, static_cast<lxw_row_t>(kFlowHeader), 30, nullptr);
     }
 
@@ -563,6 +649,11 @@ private:
         text(ws, 2, 1, p.info.description);
         text(ws, 3, 0, "Date");
         text(ws, 3, 1, reportDate(m_in.date));
+        text(ws, 4, 0, "Headline TCO convention");
+        text(ws, 4, 1,
+             tcoConventionLabel(fin.convention) +
+                 " (project.tco_convention; both conventions are listed below as finance.economic.* and "
+                 "finance.accounting.*)");
         constexpr int kHeader = 5;
         headerRow(m_b, ws, kHeader, {"Key", "Figure", "Value", "Unit", "Kind"});
         std::map<std::string, int> rowOf;
@@ -591,25 +682,31 @@ private:
                 return std::pair{onSheet("Depreciation", cell(kDepSlRow, depTotalCol(), true)), [&] {
                                      double s = 0;
                                      for (const auto& ac : fin.assetClasses)
-                                         s += ac.lifeYears > 0 ? ac.capex.value() / ac.lifeYears
-                                                               : ac.capex.value();
+                                         s += ac.accountingCharge.value();
                                      return s;
                                  }()};
             if (key == "finance.annualized_capex_usd")
-                return std::pair{onSheet("Depreciation", cell(kDepCrfRow, depTotalCol(), true)), [&] {
-                                     double s = 0;
+                return std::pair{onSheet("Depreciation", cell(kDepCrfRow, depTotalCol(), true)) + "+" +
+                                     onSheet("Depreciation", cell(kDepCapexRow, depTotalCol() + 2, true)) + "*" +
+                                     cashCell(kWaccRow),
+                                 [&] {
+                                     double s = assumption("wacc") * fin.land.value();
                                      for (const auto& ac : fin.assetClasses)
-                                         s += cost::capitalRecoveryFactor(assumption("wacc"), ac.lifeYears) *
-                                              ac.capex.value();
+                                         s += ac.economicCharge.value();
                                      return s;
                                  }()};
             if (key == "finance.energy_annual_usd")
                 return std::pair{cashCell(kEnergyRow), fin.energyAnnual.value()};
             if (key == "finance.opex_annual_usd")
                 return std::pair{cashCell(kOpexRow), fin.opexAnnual.value()};
-            if (key == "finance.tco_annual_usd" && rowOf.count("finance.annualized_capex_usd"))
-                return std::pair{cell(rowOf["finance.annualized_capex_usd"], 2) + "+" + cashCell(kOpexRow),
-                                 fin.annualizedCapex.value() + fin.opexAnnual.value()};
+            // The headline TCO: the convention's capex charge (project.tco_convention) + opex.
+            const char* chargeKey = fin.convention == "accounting" ? "finance.depreciation_annual_usd"
+                                                                   : "finance.annualized_capex_usd";
+            if (key == "finance.tco_annual_usd" && rowOf.count(chargeKey))
+                return std::pair{cell(rowOf[chargeKey], 2) + "+" + cashCell(kOpexRow),
+                                 (fin.convention == "accounting" ? fin.depreciationAnnual : fin.annualizedCapex)
+                                         .value() +
+                                     fin.opexAnnual.value()};
             if (key == "finance.cost_per_gpu_hour_usd" && !tcoRef.empty())
                 return std::pair{"IF(" + cashCell(kGpuHoursRow) + ">0," + tcoRef + "/" +
                                      cashCell(kGpuHoursRow) + ",0)",

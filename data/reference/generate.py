@@ -64,7 +64,7 @@ TOP_KEYS = ["format", "schema_version", "project", "assumptions", "sites", "buil
             "training_jobs", "inference_services"]
 
 FIELDS = {
-    "project": ["id", "name", "description", "sources", "currency"],
+    "project": ["id", "name", "description", "sources", "currency", "tco_convention"],
     "sites": ["id", "name", "lat_deg", "lon_deg", "electricity_usd_per_kwh", "free_cooling_hours_per_year",
               "land_cost_usd", "climate_location"],
     "buildings": ["id", "name", "site", "power_capacity_w", "shell_cost_usd", "pue_pinned", "x_m", "y_m",

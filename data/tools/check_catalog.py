@@ -109,13 +109,17 @@ VALUE_KEYS = {"base", "low", "high", "source", "estimate"}
 # ------------------------------------------------------------------ assumptions (FORMAT.md section 2)
 ASSUMPTION_KEYS = [
     "electricity_usd_per_kwh", "wacc", "tax_rate", "it_useful_life_years", "network_useful_life_years",
-    "facility_useful_life_years", "utilization", "mfu", "goodput", "maintenance_fraction",
+    "facility_useful_life_years", "utilization", "mfu", "goodput", "it_maintenance_fraction",
+    "network_maintenance_fraction", "facility_maintenance_fraction", "it_residual_fraction",
+    "network_residual_fraction", "facility_residual_fraction",
     "staff_usd_per_mw_year", "horizon_years", "building_shell_usd_per_w", "integration_fraction",
     "route_factor", "gpu_hour_price_usd", "input_token_price_usd_per_million",
     "output_token_price_usd_per_million", "delivery_to_revenue_days", "misc_facility_fraction",
     "declining_balance_factor", "spare_fraction_target", "oversubscription_limit",
 ]
-ASSUMPTION_FRACTIONS = {"wacc", "tax_rate", "utilization", "mfu", "goodput", "maintenance_fraction",
+ASSUMPTION_FRACTIONS = {"wacc", "tax_rate", "utilization", "mfu", "goodput", "it_maintenance_fraction",
+                        "network_maintenance_fraction", "facility_maintenance_fraction", "it_residual_fraction",
+                        "network_residual_fraction", "facility_residual_fraction",
                         "integration_fraction", "misc_facility_fraction", "spare_fraction_target"}
 ASSUMPTION_ENTRY_KEYS = {"base", "low", "high", "min", "max", "unit", "source", "estimate"}
 

@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(m_results.bom.gpus, 16384.0);
         m_tornado = tornadoByHand("finance.cost_per_gpu_hour_usd",
                                   {"utilization", "electricity_usd_per_kwh", "it_useful_life_years", "wacc",
-                                   "maintenance_fraction", "building_shell_usd_per_w"});
+                                   "it_maintenance_fraction", "building_shell_usd_per_w"});
     }
 
     void formatsFiguresForPeople() {
@@ -188,6 +188,14 @@ private slots:
             QString::asprintf("%.1f%%", m_results.goodput * 100), // goodput as a percentage
             "Capex by category",
             "Accelerators and compute",
+            // Issue 13: the analyst capex view beside the ten categories, and both TCO conventions labelled
+            // with the headline marked.
+            "Capex, analyst view",
+            "Other IT (CPUs and host trays)",
+            "Economic",
+            "(headline)",
+            "Accounting",
+            QString::fromStdString(app::formatMoney(f.accounting.costPerGpuHour)), // accounting $/GPU-h
             "Depreciation",
             "Straight-line schedule",
             "Declining-balance schedule",
@@ -263,11 +271,11 @@ private slots:
         // Depreciation: life from the Assumptions sheet, straight line = cost / life.
         const QString dep = part("xl/worksheets/sheet3.xml");
         QVERIFY(dep.contains("<f>Assumptions!$B$"));
-        QVERIFY(dep.contains("<f>IF(B3&gt;0,B2/B3,B2)</f>"));
+        QVERIFY(dep.contains("<f>IF(B3&gt;0,(B2-B2*B6)/B3,(B2-B2*B6))</f>"));
         // Cash flow: net = revenue - opex - tax (- capex in year 0), NPV via Excel's NPV plus year 0.
         const QString cash = part("xl/worksheets/sheet4.xml");
-        QVERIFY(cash.contains("<f>C14-D14-G14-B14</f>"));
-        QVERIFY(cash.contains("<f>NPV($B$10,H14:H18)+H13</f>"));
+        QVERIFY(cash.contains("<f>C14-D14-G14-H14+I14-B14</f>"));
+        QVERIFY(cash.contains("<f>NPV($B$10,J14:J18)+J13</f>"));
         // Energy (issue 12): the site's MWh x the tariff used; the Llama 3 site has no tariff of its own, so
         // its tariff cell is the electricity assumption's cell (the design's 0.065), and the cash flow's
         // energy driver is the Energy sheet's total.
@@ -287,8 +295,9 @@ private slots:
         const QString dir = path("csv");
         app::writeReport(input(), app::ReportFormat::Csv, dir.toStdString());
         QCOMPARE(entries(dir),
-                 QStringList({"assumptions.csv", "capex.csv", "cashflow.csv", "depreciation.csv", "rules.csv",
-                              "sensitivity.csv", "summary.csv", "uncertainty.csv"}));
+                 QStringList({"assumptions.csv", "capex.csv", "capex_analyst.csv", "cashflow.csv",
+                              "depreciation.csv", "rules.csv", "sensitivity.csv", "summary.csv",
+                              "tco_conventions.csv", "uncertainty.csv"}));
         const auto rows = readCsv(dir + "/summary.csv");
         QVERIFY(!rows.empty());
         QCOMPARE(rows.front(), QStringList({"key", "value", "unit"}));
@@ -335,6 +344,25 @@ private slots:
         QCOMPARE(assumptions.size(), model::mergeAssumptions(m_defaults, m_project.assumptions).size() + 1);
         const auto rules = readCsv(dir + "/rules.csv");
         QCOMPARE(rules.size(), m_results.rules.size() + 1);
+        // Both conventions, four classes (it, network, facility, land) and a total each; the economic rows are
+        // the headline by default; the totals are the engine's capex charges.
+        const auto tco = readCsv(dir + "/tco_conventions.csv");
+        QCOMPARE(tco.size(), size_t(2 * 5 + 1));
+        QCOMPARE(tco[1][0], QString("economic"));
+        QCOMPARE(tco[1][1], QString("true"));
+        QCOMPARE(tco[5][1], QString("true"));
+        QCOMPARE(tco[6][0], QString("accounting"));
+        QCOMPARE(tco[6][1], QString("false"));
+        QCOMPARE(tco[5][2], QString("total"));
+        QCOMPARE(tco[5][6].toDouble(), m_results.finance.economic.capexCharge.value());
+        QCOMPARE(tco[10][6].toDouble(), m_results.finance.accounting.capexCharge.value());
+        // The analyst view sums to the capex total.
+        const auto analyst = readCsv(dir + "/capex_analyst.csv");
+        QCOMPARE(analyst.size(), cost::kAnalystCapexCategories.size() + 1);
+        double sum = 0;
+        for (size_t i = 1; i < analyst.size(); ++i)
+            sum += analyst[i][2].toDouble();
+        QVERIFY(std::abs(sum - m_results.capex.total.value()) <= 1e-6 * m_results.capex.total.value());
     }
 
     void jsonIsEvaluateJsonPlusSections() {
@@ -353,6 +381,12 @@ private slots:
         QCOMPARE(report.at("cash_flow").size(), m_results.finance.cashFlows.size());
         QCOMPARE(report.at("depreciation").size(), size_t(3));
         QVERIFY(report.at("assumptions").contains("wacc"));
+        QCOMPARE(report.at("tco_headline").get<std::string>(), std::string("economic"));
+        QVERIFY(report.at("tco_conventions").at("economic").at("headline").get<bool>());
+        QVERIFY(!report.at("tco_conventions").at("accounting").at("headline").get<bool>());
+        QCOMPARE(report.at("tco_conventions").at("accounting").at("tco_annual_usd").get<double>(),
+                 m_results.finance.accounting.tcoAnnual.value());
+        QCOMPARE(report.at("capex_analyst_view").size(), cost::kAnalystCapexCategories.size());
         QCOMPARE(report.at("sensitivity").at("bars").size(), m_tornado.bars.size());
     }
 

@@ -431,21 +431,23 @@ void TestScenarios::tornadoMatchesDirectEvaluation() {
     QVERIFY2(moved, qPrintable(mustMove + " did not move " + output));
 }
 
-// vera-rubin loses money at the base price ($6.4 per GPU-hour of cost against $2.5), with an IRR of about
-// -51%; at the low price of $1.5 revenue no longer covers opex, the cash flows never turn positive and IRR
-// does not exist: that end is marked undefined and holds the base value.
+// llama3 pays back within its 5-year horizon at the base price of $2.5 (the terminal value of issue 19 in
+// the last year: cumulative -1,117.6M + 206.1M + 3 x 225.9M + 628.7M = +394.9M, test_finance_conventions);
+// at the low price of $1.5 revenue falls by 122.1M a year and the cumulative cash flow never turns
+// non-negative, so payback does not exist: that end is marked undefined and holds the base value. (IRR, the
+// figure this test used before, now always exists: the terminal value makes the flows change sign.)
 void TestScenarios::tornadoMarksUndefinedEnds() {
-    const auto p = design("vera-rubin-504");
-    const auto t = cost::tornado(input(p), "finance.irr");
+    const auto p = design("llama3-16k-h100");
+    const auto t = cost::tornado(input(p), "finance.payback_years");
     const cost::TornadoBar* price = nullptr;
     for (const auto& b : t.bars)
         if (b.assumption == "gpu_hour_price_usd") price = &b;
     QVERIFY(price);
-    QVERIFY(!direct(p, {{"gpu_hour_price_usd", 1.5}}).finance.irr.has_value());
+    QVERIFY(!direct(p, {{"gpu_hour_price_usd", 1.5}}).finance.paybackYears.has_value());
     QVERIFY(!price->definedAtLow);
     QCOMPARE(price->outputAtLow, t.base);
     QVERIFY(price->definedAtHigh);
-    CTWIN_COMPARE_REL(price->outputAtHigh, *direct(p, {{"gpu_hour_price_usd", 4.0}}).finance.irr, 1e-12);
+    CTWIN_COMPARE_REL(price->outputAtHigh, *direct(p, {{"gpu_hour_price_usd", 4.0}}).finance.paybackYears, 1e-12);
 }
 
 void TestScenarios::tornadoRejectsBadOutputs() {
@@ -527,14 +529,16 @@ void TestScenarios::sweepGridIsRowMajorAndMatchesDirectEvaluation() {
     QVERIFY(w.values[0][4] > w.values[0][0]); // longer routes, dearer fiber leases
 }
 
-// At a GPU-hour price of 0 there is no revenue, the cash flows never turn positive and IRR does not
-// exist: that point is marked undefined (value 0); at $20/GPU-h it is defined.
+// At a GPU-hour price of 0 there is no revenue and the cumulative cash flow never turns non-negative: payback
+// does not exist and that point is marked undefined (value 0); at $10 and $20/GPU-h it is defined and
+// shorter at the higher price. (IRR, the figure used before issue 19, now exists even at price 0: the
+// terminal value makes the flows change sign.)
 void TestScenarios::sweepMarksUndefinedFigures() {
-    const auto s = cost::sweep(input(design("vera-rubin-504")),
-                               {{"assumptions.gpu_hour_price_usd", 0, 20, 3}}, {"finance.irr"});
+    const auto s = cost::sweep(input(design("llama3-16k-h100")),
+                               {{"assumptions.gpu_hour_price_usd", 0, 20, 3}}, {"finance.payback_years"});
     QCOMPARE(s.defined[0], (std::vector<bool>{false, true, true}));
     QCOMPARE(s.values[0][0], 0.0);
-    QVERIFY(s.values[0][2] > s.values[0][1]);
+    QVERIFY(s.values[0][2] < s.values[0][1]);
 }
 
 // Cancelling from the progress callback after the first tenth stops the sweep well before its 400 points
