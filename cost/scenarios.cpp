@@ -103,6 +103,16 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inference.cost_per_million_input_tokens_usd", Better::LowerIsBetter},
             {"inference.cost_per_million_output_tokens_usd", Better::LowerIsBetter},
             {"inference.joules_per_token", Better::LowerIsBetter},
+            {"inference.decode_tokens_per_second_per_gpu", Better::HigherIsBetter},
+            {"inference.output_tokens_per_s_per_average_mw", Better::HigherIsBetter},
+            {"inference.total_tokens_per_s_per_average_mw", Better::HigherIsBetter},
+            {"inference.sessions_served", Better::HigherIsBetter},
+            {"inference.decode_step_compute_ms", Better::LowerIsBetter},
+            {"inference.decode_step_memory_ms", Better::LowerIsBetter},
+            {"inference.decode_step_communication_ms", Better::LowerIsBetter},
+            // The replica size and the attention share of prefill describe the operating point.
+            {"inference.replica_gpus", Better::Neither},
+            {"inference.prefill_attention_share", Better::Neither},
         };
         for (const auto& c : kCapexCategories) {
             t["capex.by_category_usd." + c] = Better::LowerIsBetter;

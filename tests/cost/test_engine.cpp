@@ -63,6 +63,11 @@ model::AssumptionSet testAssumptions() {
     set("misc_facility_fraction", 0.02), set("declining_balance_factor", 2), set("spare_fraction_target", 0);
     set("oversubscription_limit", 1), set("failure_detection_minutes", 5), set("rescheduling_minutes", 5);
     set("spare_swap_minutes", 1), set("straggler_loss", 0.01), set("sdc_extra_rollback_intervals", 1);
+    // Cooling plant (cost/cooling_plant.h): t-plant has no climate values, so it runs at its fixed COP 5.
+    set("climate_hourly_sd_dry_bulb_k", 5), set("climate_hourly_sd_wet_bulb_k", 3), set("compressor_cop_max_factor", 2);
+    set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18), set("air_chilled_water_delta_t_k", 6);
+    set("global_batch_tokens", 16777216), set("sequence_length", 8192), set("mfu_pipeline_bubble", 0);
+    set("mfu_fp8_ratio", 0.685), set("mfu_fp4_ratio", 0.45), set("cdu_repair_hours", 24);
     // No residual values, so the golden annual figures keep their capital recovery on the full capex; the
     // legacy maintenance_fraction above overrides the per-class maintenance fractions (all three 1 %).
     set("it_residual_fraction", 0), set("network_residual_fraction", 0), set("facility_residual_fraction", 0);
