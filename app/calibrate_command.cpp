@@ -189,7 +189,9 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     }
     out << "\nRMS relative error of tokens/s/GPU: " << fixed(100 * r.rmsRelativeErrorBefore, 1) << "% -> "
         << fixed(100 * r.rmsRelativeErrorAfter, 1) << "%";
-    if (r.outOfReachAfter) out << " (" << r.outOfReachAfter << " points beyond the model's tokens/s/user range)";
+    if (r.outOfReachAfter)
+        out << " (" << r.outOfReachAfter << (r.outOfReachAfter == 1 ? " point" : " points")
+            << " beyond the model's reach, marked *)";
     out << "\n\n"
         << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out" << std::setw(5)
         << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured" << std::setw(10) << "before"

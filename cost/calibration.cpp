@@ -96,8 +96,9 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
                                                   const PointDefaults& defaults) {
     static const std::vector<std::string> required = {"input_tokens", "output_tokens", "replica_gpus",
                                                       "tokens_per_s_per_user", "tokens_per_s_per_gpu"};
-    static const std::vector<std::string> optional = {"model", "accelerator", "precision", "weight_bytes_per_param",
-                                                      "kv_bytes_per_element", "label"};
+    static const std::vector<std::string> optional = {"model",       "accelerator",          "precision",
+                                                      "weight_bytes_per_param", "kv_bytes_per_element", "concurrency",
+                                                      "label"};
     std::vector<MeasuredPoint> points;
     std::vector<std::string> header;
     std::istringstream in(text);
@@ -158,6 +159,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
             else if (h == "tokens_per_s_per_gpu") p.tokensPerSecondPerGpu = check.positive(h, v);
             else if (h == "weight_bytes_per_param") p.weightBytesPerParam = check.bytesPerValue(h, v);
             else if (h == "kv_bytes_per_element") p.kvBytesPerElement = check.bytesPerValue(h, v);
+            else if (h == "concurrency") p.concurrency = check.positive(h, v);
         }
         checkPoint(p, check);
         points.push_back(std::move(p));
@@ -215,6 +217,10 @@ MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, si
     for (const char* key : {"num_gpus", "gpus"})
         if (double v = 0; recordNumber(r, key, v)) gpus = v;
     check.gpuCount("gpus", gpus);
+    // benchmark_serving.py --max-concurrency (null when unlimited): requests in flight on the whole server,
+    // shared evenly by its gpus / replica_gpus replicas.
+    if (double v = 0; recordNumber(r, "max_concurrency", v))
+        p.concurrency = check.positive("max_concurrency", v) * p.replicaGpus / gpus;
     if (double v = 0; recordNumber(r, "kv_bytes_per_element", v))
         p.kvBytesPerElement = check.bytesPerValue("kv_bytes_per_element", v);
     const double completed = check.positive("completed", need("completed"));
@@ -315,7 +321,13 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
     double b = 1;
     const double fastest = userRate(1.0), slowest = userRate(bmax);
     if (!(fastest > 0)) return out;
-    if (target >= fastest) {
+    if (p.concurrency > 0) {
+        // The requests in flight on one replica decode together: the batch is the per-replica concurrency
+        // (data/FORMAT.md §8). Requests waiting in prefill are not subtracted, as sizeService does not.
+        b = std::clamp(p.concurrency, 1.0, bmax);
+        out.outOfReach = p.concurrency > bmax * (1 + 1e-4);
+        out.userMismatch = std::log(userRate(b) / target);
+    } else if (target >= fastest) {
         b = 1, out.userMismatch = std::log(fastest / target), out.outOfReach = target > fastest * (1 + 1e-4);
     } else if (target <= slowest) {
         b = bmax, out.userMismatch = std::log(slowest / target), out.outOfReach = target < slowest * (1 - 1e-4);

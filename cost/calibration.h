@@ -27,6 +27,7 @@ struct MeasuredPoint {
     double tokensPerSecondPerGpu = 0;  // output tokens/s of the server / its GPUs
     double weightBytesPerParam = 0;    // 0 = by precision (bf16 2, fp8 1, fp4 0.5)
     double kvBytesPerElement = 2;      // KV cache dtype (vLLM default: the model dtype, bf16)
+    double concurrency = 0;            // requests in flight (benchmark --max-concurrency); 0 = unknown
     std::string origin; // "file:line" or "file[index]", for messages and the chart
 };
 
@@ -65,10 +66,11 @@ AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& accelerator, const s
 ServedModel servedModelForPoint(const model::CatalogItem& preset, const MeasuredPoint& p);
 
 /// What the engine predicts for one point. The engine's co-located service (cost::sizeService) is
-/// reproduced: the decode batch b is the one whose tokens/s/user 1/step(b) equals the measured one (bisection
-/// over [1, largest batch that fits]); tokens/s/GPU = O / (I / prefill rate + O / decode rate(b)), prefill and
-/// decode time-sharing the GPUs. When the measured tokens/s/user lies outside the model's reach the batch is
-/// clamped to the end of the range and `userMismatch` = log(model/measured tokens/s/user) says by how much.
+/// reproduced: tokens/s/GPU = O / (I / prefill rate + O / decode rate(b)), prefill and decode time-sharing
+/// the GPUs, at decode batch b. With a known concurrency, b = the concurrency (per replica); otherwise b is the
+/// batch whose tokens/s/user 1/step(b) equals the measured one (bisection over [1, largest batch that fits]).
+/// b is clamped to [1, largest batch that fits] (`outOfReach` when that clamps a measured value);
+/// `userMismatch` = log(model / measured tokens/s/user) at b (0 when b was matched to it).
 struct PointPrediction {
     double batch = 0;
     double tokensPerSecondPerGpu = 0;

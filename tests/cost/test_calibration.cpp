@@ -68,6 +68,8 @@ private slots:
     void predictMemoryBoundBatchOne();
     void predictComputeBoundBatch();
     void prefillSharesTheGpu();
+    void concurrencySetsTheBatch();
+    void fitRecoversFactorsFromConcurrencyPoints();
     void fitRecoversKnownFactors();
     void fitLeavesUnidentifiedFactor();
     void csvReads();
@@ -128,6 +130,49 @@ void TestCalibration::prefillSharesTheGpu() {
     const auto r = predictPoint(servedModelForPoint(item("llama3-8b"), p), acceleratorSpecOf(acc, "bf16"), p);
     QVERIFY(std::abs(r.batch - 1) < 1e-6);
     QVERIFY2(std::abs(r.tokensPerSecondPerGpu - 50.519) < 0.01, std::to_string(r.tokensPerSecondPerGpu).c_str());
+}
+
+void TestCalibration::concurrencySetsTheBatch() {
+    // The batch-1 case with a stated concurrency of 1 and a measured 150 tok/s/user: the batch is 1 (not
+    // matched to the rate), the model's 166.873 tok/s/user gives userMismatch = log(166.873 / 150) = 0.106594,
+    // and tokens/s/GPU is the model's 166.873 at that batch.
+    const auto& acc = item("h100-sxm");
+    MeasuredPoint p = point("llama3-8b", 1, 0, 2, "bf16");
+    p.concurrency = 1;
+    p.tokensPerSecondPerUser = 150;
+    const ServedModel m = servedModelForPoint(item("llama3-8b"), p);
+    auto r = predictPoint(m, acceleratorSpecOf(acc, "bf16"), p);
+    QCOMPARE(r.batch, 1.0);
+    QVERIFY(std::abs(r.userMismatch - 0.106594) < 1e-5);
+    QVERIFY(std::abs(r.tokensPerSecondPerGpu - 166.873) < 1e-3);
+    QVERIFY(!r.outOfReach);
+    // More requests in flight than the KV fits: (0.9 x 80e9 − 16.06e9) / (131,072 B x 2 tokens) = 213,394
+    // sequences; a concurrency of 1e6 is clamped there and flagged.
+    p.concurrency = 1e6;
+    r = predictPoint(m, acceleratorSpecOf(acc, "bf16"), p);
+    QCOMPARE(r.batch, 213'394.0);
+    QVERIFY(r.outOfReach);
+}
+
+void TestCalibration::fitRecoversFactorsFromConcurrencyPoints() {
+    // The synthetic points with their batch stated as the concurrency: the fit uses both residuals at that
+    // batch and must return the factors to 1e-3.
+    const EfficiencyFactors truth{0.68, 0.70, 0.75};
+    auto pts = synthetic(truth);
+    const auto& preset = item("llama3-70b");
+    for (auto& p : pts) {
+        // Recover each point's batch from its tokens/s/user (the generator's b), as a benchmark would state it.
+        const ServedModel m = servedModelForPoint(preset, p);
+        AcceleratorSpec a = acceleratorSpecOf(item("h100-sxm"), "fp8");
+        a.hbmEfficiency = truth.hbm, a.computeEfficiency = truth.compute, a.collectiveEfficiency = truth.collective;
+        p.concurrency = std::round(predictPoint(m, a, p).batch);
+    }
+    const auto r = calibrateAccelerator(item("h100-sxm"), preset, pts);
+    const auto got = r.after.array(), want = truth.array();
+    for (int k = 0; k < 3; ++k)
+        QVERIFY2(std::abs(got[k] - want[k]) < 1e-3,
+                 (std::string(kFactorFields[k]) + " fitted " + std::to_string(got[k])).c_str());
+    QVERIFY(r.rmsRelativeErrorAfter < 1e-3);
 }
 
 void TestCalibration::fitRecoversKnownFactors() {
@@ -251,17 +296,21 @@ void TestCalibration::vllmJsonReads() {
     QCOMPARE(pts[0].tokensPerSecondPerUser, 40.0);
     QCOMPARE(pts[0].inputTokens, 1024.0);
     QCOMPARE(pts[0].replicaGpus, 8);
+    QCOMPARE(pts[0].concurrency, 64.0); // max_concurrency 64 on one 8-GPU replica
     // Two replicas of TP=4 on the same 8 GPUs: --gpus 8 from the command line divides by 8, not 4.
     d.gpus = 8;
     const std::string lines = "{\"completed\":10,\"total_input_tokens\":1000,\"total_output_tokens\":2000,"
                               "\"output_throughput\":800,\"mean_tpot_ms\":50,\"replica_gpus\":4}\n"
                               "{\"completed\":10,\"total_input_tokens\":1000,\"total_output_tokens\":2000,"
-                              "\"output_throughput\":1600,\"mean_tpot_ms\":80,\"replica_gpus\":4}\n";
+                              "\"output_throughput\":1600,\"mean_tpot_ms\":80,\"replica_gpus\":4,"
+                              "\"max_concurrency\":32}\n";
     pts = parseMeasuredPointsJson(lines, "sglang.jsonl", d);
     QCOMPARE(pts.size(), size_t(2));
     QCOMPARE(pts[1].tokensPerSecondPerGpu, 200.0);
     QCOMPARE(pts[1].outputTokens, 200.0);
     QCOMPARE(pts[1].origin, std::string("sglang.jsonl[2]"));
+    QCOMPARE(pts[0].concurrency, 0.0);
+    QCOMPARE(pts[1].concurrency, 16.0); // 32 in flight over two TP=4 replicas
 }
 
 void TestCalibration::jsonBadInputs() {
