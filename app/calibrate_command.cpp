@@ -189,9 +189,20 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     }
     out << "\nRMS relative error of tokens/s/GPU: " << fixed(100 * r.rmsRelativeErrorBefore, 1) << "% -> "
         << fixed(100 * r.rmsRelativeErrorAfter, 1) << "%";
+    if (r.rmsUserErrorBefore > 0 || r.rmsUserErrorAfter > 0)
+        out << "; of tokens/s/user: " << fixed(100 * r.rmsUserErrorBefore, 1) << "% -> "
+            << fixed(100 * r.rmsUserErrorAfter, 1) << "%";
     if (r.outOfReachAfter)
         out << " (" << r.outOfReachAfter << (r.outOfReachAfter == 1 ? " point" : " points")
             << " beyond the model's reach, marked *)";
+    const int moved = static_cast<int>(std::count(r.identified.begin(), r.identified.end(), true));
+    // Each point gives one equation (tokens/s/GPU), two with a stated concurrency (tokens/s/user too).
+    const auto equations = static_cast<int>(
+        points.size() + static_cast<size_t>(std::count_if(points.begin(), points.end(),
+                                                          [](const auto& p) { return p.concurrency > 0; })));
+    if (equations < moved)
+        out << "\nwarning: " << equations << " measured values for " << moved
+            << " factors: the data do not determine the fit; measure more operating points";
     out << "\n\n"
         << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out" << std::setw(5)
         << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured" << std::setw(10) << "before"

@@ -405,6 +405,12 @@ double rmsRelative(const std::vector<PointPrediction>& pred, const std::vector<M
     return pred.empty() ? 0.0 : std::sqrt(s / static_cast<double>(pred.size()));
 }
 
+double rmsUser(const std::vector<PointPrediction>& pred) {
+    double s = 0;
+    for (const auto& p : pred) s += std::expm1(p.userMismatch) * std::expm1(p.userMismatch);
+    return pred.empty() ? 0.0 : std::sqrt(s / static_cast<double>(pred.size()));
+}
+
 } // namespace
 
 std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
@@ -447,6 +453,7 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, co
     res.high = EfficiencyFactors{hi[0], hi[1], hi[2]};
     res.predictedBefore = prob.predict(res.before);
     res.rmsRelativeErrorBefore = rmsRelative(res.predictedBefore, points);
+    res.rmsUserErrorBefore = rmsUser(res.predictedBefore);
 
     const auto cost = [&](const Eigen::Vector3d& x) { return prob.residuals(x).squaredNorm(); };
     const auto clamp = [&](Eigen::Vector3d x) {
@@ -518,6 +525,7 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, co
     res.after = EfficiencyFactors{x[0], x[1], x[2]};
     res.predictedAfter = prob.predict(res.after);
     res.rmsRelativeErrorAfter = rmsRelative(res.predictedAfter, points);
+    res.rmsUserErrorAfter = rmsUser(res.predictedAfter);
     for (const auto& p : res.predictedAfter) res.outOfReachAfter += p.outOfReach ? 1 : 0;
     return res;
 }

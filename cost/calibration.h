@@ -84,6 +84,9 @@ struct CalibrationResult {
     EfficiencyFactors before, after, low, high;
     /// sqrt(mean((predicted / measured tokens/s/GPU − 1)²)) over the points.
     double rmsRelativeErrorBefore = 0, rmsRelativeErrorAfter = 0;
+    /// The same for tokens/s/user, sqrt(mean((exp(userMismatch) − 1)²)): non-zero for points with a stated
+    /// concurrency or beyond the model's reach. The fit minimises both (in logs), so one may rise.
+    double rmsUserErrorBefore = 0, rmsUserErrorAfter = 0;
     std::vector<PointPrediction> predictedBefore, predictedAfter;
     /// false: the points do not move this factor (e.g. collective efficiency with single-GPU replicas); it
     /// keeps its catalog value.

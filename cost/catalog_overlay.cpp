@@ -89,9 +89,10 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
     const std::string fileName = std::filesystem::path(source.pointsFile).filename().string();
     const std::string provenance =
         "Calibrated by clustertwin-cli calibrate on " + source.date + " to " + std::to_string(source.points) +
-        " measured serving points of " + source.model + " in " + fileName + "; RMS relative error of tokens/s/GPU " +
-        rounded(100 * r.rmsRelativeErrorBefore, 1) + "% at the catalog values, " +
-        rounded(100 * r.rmsRelativeErrorAfter, 1) + "% fitted";
+        (source.points == 1 ? " measured serving point of " : " measured serving points of ") + source.model +
+        " in " + fileName + "; RMS relative error of tokens/s/GPU " + rounded(100 * r.rmsRelativeErrorBefore, 1) +
+        "% at the catalog values, " + rounded(100 * r.rmsRelativeErrorAfter, 1) + "% fitted (tokens/s/user " +
+        rounded(100 * r.rmsUserErrorBefore, 1) + "% and " + rounded(100 * r.rmsUserErrorAfter, 1) + "%)";
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
     for (int k = 0; k < 3; ++k) {
@@ -115,6 +116,8 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
                           {"points", source.points},
                           {"rms_relative_error_before", r.rmsRelativeErrorBefore},
                           {"rms_relative_error_after", r.rmsRelativeErrorAfter},
+                          {"rms_user_error_before", r.rmsUserErrorBefore},
+                          {"rms_user_error_after", r.rmsUserErrorAfter},
                           {"points_out_of_reach", r.outOfReachAfter}};
     return out;
 }
