@@ -1,5 +1,12 @@
 #include "calibrate_command.h"
 
+#include "atomic_write.h"
+#include "calibration.h"
+#include "catalog_overlay.h"
+#include "cli.h"
+#include "data_paths.h"
+#include "input_error.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,16 +14,8 @@
 #include <ctime>
 #include <iomanip>
 #include <map>
-#include <ostream>
-
 #include <nlohmann/json.hpp>
-
-#include "atomic_write.h"
-#include "calibration.h"
-#include "catalog_overlay.h"
-#include "cli.h"
-#include "data_paths.h"
-#include "input_error.h"
+#include <ostream>
 
 namespace ctwin::app {
 
@@ -25,11 +24,14 @@ const char* const kCalibrateSynopsis =
     "[--out OVERLAY.json]";
 const char* const kCalibrateHelp =
     "Fits the accelerator's efficiency factors (decode_hbm_efficiency, prefill_compute_efficiency,\n"
-    "scale_up_collective_efficiency; data/catalog/accelerators.json) to measured serving points, within their\n"
+    "scale_up_collective_efficiency; data/catalog/accelerators.json) to measured serving points, within "
+    "their\n"
     "catalog ranges, and prints fitted values and the RMS relative error of tokens/s/GPU before and after.\n"
-    "POINTS: a CSV (model,accelerator,precision,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,\n"
+    "POINTS: a CSV "
+    "(model,accelerator,precision,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,\n"
     "tokens_per_s_per_gpu) or the JSON of vLLM benchmark_serving.py --save-result / SGLang bench_serving\n"
-    "(data/FORMAT.md §8). Rows for another accelerator or model are skipped. --precision, --replica-gpus and\n"
+    "(data/FORMAT.md §8). Rows for another accelerator or model are skipped. --precision, --replica-gpus "
+    "and\n"
     "--gpus (GPUs the server ran on) supply what a benchmark JSON does not record.\n"
     "--out writes a catalog overlay with the fitted factors and their source; use it with\n"
     "`clustertwin-cli --catalog-overlay OVERLAY.json evaluate DESIGN.json` (or CTWIN_CATALOG_OVERLAY).";
@@ -67,8 +69,8 @@ int gpuOption(const std::string& option, const std::string& text) {
 } // namespace
 
 int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> valued = {"--accelerator", "--model", "--precision", "--replica-gpus",
-                                                    "--gpus", "--out"};
+    static const std::vector<std::string> valued = {"--accelerator",  "--model", "--precision",
+                                                    "--replica-gpus", "--gpus",  "--out"};
     std::map<std::string, std::string> opt;
     std::vector<std::string> positional;
     bool json = false;
@@ -86,7 +88,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
             bool inlineValue = false;
             if (const auto eq = key.find('='); eq != std::string::npos)
                 value = key.substr(eq + 1), key = key.substr(0, eq), inlineValue = true;
-            if (std::find(valued.begin(), valued.end(), key) == valued.end()) throw Usage{"unknown option " + key};
+            if (std::find(valued.begin(), valued.end(), key) == valued.end())
+                throw Usage{"unknown option " + key};
             if (!inlineValue) {
                 if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
                     throw Usage{"option " + key + " needs a value"};
@@ -114,7 +117,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     const auto* preset = catalog.find(opt["--model"]);
     if (!preset || preset->category != "models")
         throw model::InputError(model::InputLocation{"command line", "", "", "", "--model"},
-                                "unknown model preset '" + opt["--model"] + "' (not in the catalog's models)");
+                                "unknown model preset '" + opt["--model"] +
+                                    "' (not in the catalog's models)");
     cost::PointDefaults defaults;
     defaults.model = preset->id;
     defaults.accelerator = acc->id;
@@ -124,7 +128,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
             throw model::InputError(model::InputLocation{"command line", "", "", "", "--precision"},
                                     "must be bf16, fp8 or fp4, got '" + defaults.precision + "'");
     }
-    if (opt.count("--replica-gpus")) defaults.replicaGpus = gpuOption("--replica-gpus", opt["--replica-gpus"]);
+    if (opt.count("--replica-gpus"))
+        defaults.replicaGpus = gpuOption("--replica-gpus", opt["--replica-gpus"]);
     if (opt.count("--gpus")) defaults.gpus = gpuOption("--gpus", opt["--gpus"]);
 
     const std::string file = positional[0];
@@ -135,11 +140,11 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     const size_t skipped = all.size() - points.size();
     if (points.empty())
         throw model::InputError(model::InputLocation{file, "", "", "", "accelerator"},
-                                "none of the " + std::to_string(all.size()) + " measured points is for " + acc->id +
-                                    " with " + preset->id);
+                                "none of the " + std::to_string(all.size()) + " measured points is for " +
+                                    acc->id + " with " + preset->id);
     const auto r = cost::calibrateAccelerator(*acc, *preset, points);
-    const auto overlay = cost::calibrationOverlay(*acc, r, cost::CalibrationSource{file, today(), preset->id,
-                                                                                   static_cast<int>(points.size())});
+    const auto overlay = cost::calibrationOverlay(
+        *acc, r, cost::CalibrationSource{file, today(), preset->id, static_cast<int>(points.size())});
     if (opt.count("--out")) model::writeFileAtomic(opt["--out"], overlay.dump(2) + "\n");
 
     const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
@@ -158,33 +163,36 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         j["points"] = nlohmann::ordered_json::array();
         for (size_t i = 0; i < points.size(); ++i) {
             const auto& p = points[i];
-            j["points"].push_back({{"origin", p.origin},
-                                   {"precision", p.precision},
-                                   {"input_tokens", p.inputTokens},
-                                   {"output_tokens", p.outputTokens},
-                                   {"replica_gpus", p.replicaGpus},
-                                   {"tokens_per_s_per_user", p.tokensPerSecondPerUser},
-                                   {"measured_tokens_per_s_per_gpu", p.tokensPerSecondPerGpu},
-                                   {"model_before_tokens_per_s_per_gpu", r.predictedBefore[i].tokensPerSecondPerGpu},
-                                   {"model_after_tokens_per_s_per_gpu", r.predictedAfter[i].tokensPerSecondPerGpu},
-                                   {"batch_after", r.predictedAfter[i].batch},
-                                   {"out_of_reach", r.predictedAfter[i].outOfReach}});
+            j["points"].push_back(
+                {{"origin", p.origin},
+                 {"precision", p.precision},
+                 {"input_tokens", p.inputTokens},
+                 {"output_tokens", p.outputTokens},
+                 {"replica_gpus", p.replicaGpus},
+                 {"tokens_per_s_per_user", p.tokensPerSecondPerUser},
+                 {"measured_tokens_per_s_per_gpu", p.tokensPerSecondPerGpu},
+                 {"model_before_tokens_per_s_per_gpu", r.predictedBefore[i].tokensPerSecondPerGpu},
+                 {"model_after_tokens_per_s_per_gpu", r.predictedAfter[i].tokensPerSecondPerGpu},
+                 {"batch_after", r.predictedAfter[i].batch},
+                 {"out_of_reach", r.predictedAfter[i].outOfReach}});
         }
         out << j.dump(2) << "\n";
         return kExitOk;
     }
-    out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << ": " << points.size()
-        << " points from " << file;
+    out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << ": "
+        << points.size() << " points from " << file;
     if (skipped) out << " (" << skipped << " for other accelerators or models skipped)";
     out << "\n\n";
     out << std::left << std::setw(32) << "factor" << std::setw(10) << "catalog" << std::setw(10) << "fitted"
         << "range\n";
     for (int k = 0; k < 3; ++k) {
-        out << std::setw(32) << cost::kFactorFields[k] << std::setw(10) << fixed(before[k], 3) << std::setw(10)
-            << (r.identified[k] ? fixed(after[k], 3) : std::string("-")) << "[" << fixed(low[k], 2) << ", "
-            << fixed(high[k], 2) << "]";
-        if (!r.identified[k]) out << "  not moved by these points: catalog value kept";
-        else if (r.atBound[k]) out << "  at the catalog bound";
+        out << std::setw(32) << cost::kFactorFields[k] << std::setw(10) << fixed(before[k], 3)
+            << std::setw(10) << (r.identified[k] ? fixed(after[k], 3) : std::string("-")) << "["
+            << fixed(low[k], 2) << ", " << fixed(high[k], 2) << "]";
+        if (!r.identified[k])
+            out << "  not moved by these points: catalog value kept";
+        else if (r.atBound[k])
+            out << "  at the catalog bound";
         out << "\n";
     }
     out << "\nRMS relative error of tokens/s/GPU: " << fixed(100 * r.rmsRelativeErrorBefore, 1) << "% -> "
@@ -204,9 +212,10 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         out << "\nwarning: " << equations << " measured values for " << moved
             << " factors: the data do not determine the fit; measure more operating points";
     out << "\n\n"
-        << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out" << std::setw(5)
-        << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured" << std::setw(10) << "before"
-        << std::setw(10) << "fitted" << "  tok/s/GPU\n";
+        << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out"
+        << std::setw(5) << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured"
+        << std::setw(10) << "before" << std::setw(10) << "fitted"
+        << "  tok/s/GPU\n";
     for (size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
         std::string origin = p.origin.size() > 25 ? "..." + p.origin.substr(p.origin.size() - 22) : p.origin;
@@ -214,8 +223,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
             << std::setw(7) << fixed(p.outputTokens, 0) << std::setw(5) << p.replicaGpus << std::setw(11)
             << fixed(p.tokensPerSecondPerUser, 1) << std::setw(10) << fixed(p.tokensPerSecondPerGpu, 1)
             << std::setw(10) << fixed(r.predictedBefore[i].tokensPerSecondPerGpu, 1) << std::setw(10)
-            << fixed(r.predictedAfter[i].tokensPerSecondPerGpu, 1) << (r.predictedAfter[i].outOfReach ? "  *" : "")
-            << "\n";
+            << fixed(r.predictedAfter[i].tokensPerSecondPerGpu, 1)
+            << (r.predictedAfter[i].outOfReach ? "  *" : "") << "\n";
     }
     if (opt.count("--out"))
         out << "\nwrote " << opt["--out"] << " (use: clustertwin-cli --catalog-overlay " << opt["--out"]

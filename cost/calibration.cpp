@@ -1,26 +1,25 @@
 #include "calibration.h"
 
+#include "evaluate_stages.h"
+#include "inference_presets.h"
+#include "inference_service.h"
+#include "input_error.h"
+
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
-
-#include <Eigen/Dense>
 #include <nlohmann/json.hpp>
-
-#include "evaluate_stages.h"
-#include "inference_presets.h"
-#include "inference_service.h"
-#include "input_error.h"
+#include <sstream>
 
 namespace ctwin::cost {
 
+using detail::fmt;
 using model::InputError;
 using model::InputLocation;
-using detail::fmt;
 
 namespace {
 
@@ -37,7 +36,8 @@ std::vector<std::string> splitCsv(const std::string& line) {
     std::vector<std::string> out;
     std::string cell;
     std::istringstream in(line);
-    while (std::getline(in, cell, ',')) out.push_back(trim(cell));
+    while (std::getline(in, cell, ','))
+        out.push_back(trim(cell));
     if (!line.empty() && line.back() == ',') out.emplace_back();
     return out;
 }
@@ -87,7 +87,8 @@ void checkPoint(const MeasuredPoint& p, const FieldCheck& c) {
     if (p.model.empty()) throw InputError(c.at("model"), "no model preset (give the column or --model)");
     if (p.accelerator.empty())
         throw InputError(c.at("accelerator"), "no accelerator (give the column or --accelerator)");
-    if (p.outputTokens < 1) throw InputError(c.at("output_tokens"), "must be >= 1, got " + fmt(p.outputTokens, 6));
+    if (p.outputTokens < 1)
+        throw InputError(c.at("output_tokens"), "must be >= 1, got " + fmt(p.outputTokens, 6));
 }
 
 } // namespace
@@ -96,9 +97,9 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
                                                   const PointDefaults& defaults) {
     static const std::vector<std::string> required = {"input_tokens", "output_tokens", "replica_gpus",
                                                       "tokens_per_s_per_user", "tokens_per_s_per_gpu"};
-    static const std::vector<std::string> optional = {"model",       "accelerator",          "precision",
-                                                      "weight_bytes_per_param", "kv_bytes_per_element", "concurrency",
-                                                      "label"};
+    static const std::vector<std::string> optional = {
+        "model",       "accelerator", "precision", "weight_bytes_per_param", "kv_bytes_per_element",
+        "concurrency", "label"};
     std::vector<MeasuredPoint> points;
     std::vector<std::string> header;
     std::istringstream in(text);
@@ -118,7 +119,8 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
             for (const auto& h : header) {
                 if (std::find(required.begin(), required.end(), h) == required.end() &&
                     std::find(optional.begin(), optional.end(), h) == optional.end())
-                    throw InputError(check.at(h), "unknown column '" + h + "' in the header (data/FORMAT.md §8.1)");
+                    throw InputError(check.at(h),
+                                     "unknown column '" + h + "' in the header (data/FORMAT.md §8.1)");
                 if (std::count(header.begin(), header.end(), h) > 1)
                     throw InputError(check.at(h), "column '" + h + "' appears twice in the header");
             }
@@ -152,14 +154,22 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
             }
             double v = 0;
             if (!parseDouble(cell, v)) throw InputError(check.at(h), "'" + cell + "' is not a number");
-            if (h == "input_tokens") p.inputTokens = check.nonNegative(h, v);
-            else if (h == "output_tokens") p.outputTokens = check.positive(h, v);
-            else if (h == "replica_gpus") p.replicaGpus = check.gpuCount(h, v);
-            else if (h == "tokens_per_s_per_user") p.tokensPerSecondPerUser = check.positive(h, v);
-            else if (h == "tokens_per_s_per_gpu") p.tokensPerSecondPerGpu = check.positive(h, v);
-            else if (h == "weight_bytes_per_param") p.weightBytesPerParam = check.bytesPerValue(h, v);
-            else if (h == "kv_bytes_per_element") p.kvBytesPerElement = check.bytesPerValue(h, v);
-            else if (h == "concurrency") p.concurrency = check.positive(h, v);
+            if (h == "input_tokens")
+                p.inputTokens = check.nonNegative(h, v);
+            else if (h == "output_tokens")
+                p.outputTokens = check.positive(h, v);
+            else if (h == "replica_gpus")
+                p.replicaGpus = check.gpuCount(h, v);
+            else if (h == "tokens_per_s_per_user")
+                p.tokensPerSecondPerUser = check.positive(h, v);
+            else if (h == "tokens_per_s_per_gpu")
+                p.tokensPerSecondPerGpu = check.positive(h, v);
+            else if (h == "weight_bytes_per_param")
+                p.weightBytesPerParam = check.bytesPerValue(h, v);
+            else if (h == "kv_bytes_per_element")
+                p.kvBytesPerElement = check.bytesPerValue(h, v);
+            else if (h == "concurrency")
+                p.concurrency = check.positive(h, v);
         }
         checkPoint(p, check);
         points.push_back(std::move(p));
@@ -188,7 +198,8 @@ bool recordNumber(const nlohmann::json& r, const char* key, double& v) {
 
 std::string recordText(const nlohmann::json& r, const char* key, const std::string& fallback) {
     const auto it = r.find(key);
-    return (it != r.end() && it->is_string() && !it->get<std::string>().empty()) ? it->get<std::string>() : fallback;
+    return (it != r.end() && it->is_string() && !it->get<std::string>().empty()) ? it->get<std::string>()
+                                                                                 : fallback;
 }
 
 MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, size_t index,
@@ -198,7 +209,8 @@ MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, si
     if (!r.is_object()) throw InputError(where, "must be a JSON object (one benchmark result)");
     const auto need = [&](const char* key) {
         double v = 0;
-        if (!recordNumber(r, key, v)) throw InputError(check.at(key), "missing (a vLLM/SGLang benchmark result field)");
+        if (!recordNumber(r, key, v))
+            throw InputError(check.at(key), "missing (a vLLM/SGLang benchmark result field)");
         return v;
     };
     MeasuredPoint p;
@@ -206,12 +218,13 @@ MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, si
     // Metadata keys (vLLM --metadata KEY=VALUE lands at the top level) beat the command line's defaults.
     p.model = recordText(r, "ctwin_model", defaults.model);
     p.accelerator = recordText(r, "accelerator", defaults.accelerator);
-    p.precision = check.precision("precision", recordText(r, "precision", defaults.precision.empty() ? "fp8"
-                                                                                                    : defaults.precision));
+    p.precision = check.precision(
+        "precision", recordText(r, "precision", defaults.precision.empty() ? "fp8" : defaults.precision));
     double replica = defaults.replicaGpus;
     for (const char* key : {"tensor_parallel_size", "replica_gpus"})
         if (double v = 0; recordNumber(r, key, v)) replica = v;
-    if (replica == 0) throw InputError(check.at("replica_gpus"), "unknown: give --replica-gpus or the metadata key");
+    if (replica == 0)
+        throw InputError(check.at("replica_gpus"), "unknown: give --replica-gpus or the metadata key");
     p.replicaGpus = check.gpuCount("replica_gpus", replica);
     double gpus = defaults.gpus > 0 ? defaults.gpus : p.replicaGpus;
     for (const char* key : {"num_gpus", "gpus"})
@@ -242,7 +255,8 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_discarded()) {
         if (doc.is_array())
-            for (auto& r : doc) records.push_back(std::move(r));
+            for (auto& r : doc)
+                records.push_back(std::move(r));
         else
             records.push_back(std::move(doc));
     } else {
@@ -261,8 +275,10 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
         }
     }
     std::vector<MeasuredPoint> points;
-    for (size_t i = 0; i < records.size(); ++i) points.push_back(pointOfRecord(records[i], file, i, defaults));
-    if (points.empty()) throw InputError(InputLocation{file, "", "", "", ""}, "empty file: no benchmark result");
+    for (size_t i = 0; i < records.size(); ++i)
+        points.push_back(pointOfRecord(records[i], file, i, defaults));
+    if (points.empty())
+        throw InputError(InputLocation{file, "", "", "", ""}, "empty file: no benchmark result");
     return points;
 }
 
@@ -281,7 +297,8 @@ std::vector<MeasuredPoint> loadMeasuredPoints(const std::string& file, const Poi
         throw InputError(InputLocation{file, "", "", "", ""}, "empty file: no measured points");
     const std::string ext = fs::path(file).extension().string();
     const bool json = ext == ".json" || ext == ".jsonl" || (ext != ".csv" && (t[0] == '{' || t[0] == '['));
-    return json ? parseMeasuredPointsJson(text, file, defaults) : parseMeasuredPointsCsv(text, file, defaults);
+    return json ? parseMeasuredPointsJson(text, file, defaults)
+                : parseMeasuredPointsCsv(text, file, defaults);
 }
 
 AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& acc, const std::string& precision) {
@@ -330,9 +347,11 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
     } else if (target >= fastest) {
         b = 1, out.userMismatch = std::log(fastest / target), out.outOfReach = target > fastest * (1 + 1e-4);
     } else if (target <= slowest) {
-        b = bmax, out.userMismatch = std::log(slowest / target), out.outOfReach = target < slowest * (1 - 1e-4);
+        b = bmax, out.userMismatch = std::log(slowest / target),
+        out.outOfReach = target < slowest * (1 - 1e-4);
     } else {
-        // 1/step(b) falls monotonically with b (every term of the step grows with the batch): bisect on log b.
+        // 1/step(b) falls monotonically with b (every term of the step grows with the batch): bisect on log
+        // b.
         double lo = 0, hi = std::log(bmax);
         for (int i = 0; i < 80 && hi - lo > 1e-12; ++i) {
             const double mid = 0.5 * (lo + hi);
@@ -407,19 +426,23 @@ double rmsRelative(const std::vector<PointPrediction>& pred, const std::vector<M
 
 double rmsUser(const std::vector<PointPrediction>& pred) {
     double s = 0;
-    for (const auto& p : pred) s += std::expm1(p.userMismatch) * std::expm1(p.userMismatch);
+    for (const auto& p : pred)
+        s += std::expm1(p.userMismatch) * std::expm1(p.userMismatch);
     return pred.empty() ? 0.0 : std::sqrt(s / static_cast<double>(pred.size()));
 }
 
 } // namespace
 
-std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
-                                           const std::vector<MeasuredPoint>& points, const EfficiencyFactors& f) {
+std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator,
+                                           const model::CatalogItem& preset,
+                                           const std::vector<MeasuredPoint>& points,
+                                           const EfficiencyFactors& f) {
     return Problem(accelerator, preset, points).predict(f);
 }
 
-std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
-                                        const MeasuredPoint& setting, const EfficiencyFactors& f) {
+std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator,
+                                        const model::CatalogItem& preset, const MeasuredPoint& setting,
+                                        const EfficiencyFactors& f) {
     const ServedModel m = servedModelForPoint(preset, setting);
     AcceleratorSpec a = acceleratorSpecOf(accelerator, setting.precision);
     a.hbmEfficiency = f.hbm, a.computeEfficiency = f.compute, a.collectiveEfficiency = f.collective;
@@ -436,16 +459,18 @@ std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator, c
     return curve;
 }
 
-CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
+CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator,
+                                       const model::CatalogItem& preset,
                                        const std::vector<MeasuredPoint>& points) {
     const Problem prob(accelerator, preset, points);
     CalibrationResult res;
     Eigen::Vector3d lo, hi, base;
     for (int k = 0; k < 3; ++k) {
         const auto* v = accelerator.find(kFactorFields[k]);
-        if (!v) throw InputError(InputLocation{"catalog", "accelerator", accelerator.id, accelerator.name,
-                                               kFactorFields[k]},
-                                 "missing: the fit needs the factor's catalog range");
+        if (!v)
+            throw InputError(
+                InputLocation{"catalog", "accelerator", accelerator.id, accelerator.name, kFactorFields[k]},
+                "missing: the fit needs the factor's catalog range");
         lo[k] = v->low, hi[k] = v->high, base[k] = v->base;
     }
     res.before = EfficiencyFactors{base[0], base[1], base[2]};
@@ -457,7 +482,8 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, co
 
     const auto cost = [&](const Eigen::Vector3d& x) { return prob.residuals(x).squaredNorm(); };
     const auto clamp = [&](Eigen::Vector3d x) {
-        for (int k = 0; k < 3; ++k) x[k] = std::clamp(x[k], lo[k], hi[k]);
+        for (int k = 0; k < 3; ++k)
+            x[k] = std::clamp(x[k], lo[k], hi[k]);
         return x;
     };
     // Forward-difference Jacobian (backward at the upper bound, so the probe stays inside the box).
@@ -498,7 +524,8 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, co
         Eigen::Vector3d xn = x;
         while (lambda < 1e12) {
             Eigen::Matrix3d D = A;
-            for (int k = 0; k < 3; ++k) D(k, k) += lambda * std::max(A(k, k), 1e-12) + 1e-15;
+            for (int k = 0; k < 3; ++k)
+                D(k, k) += lambda * std::max(A(k, k), 1e-12) + 1e-15;
             xn = clamp(x - D.ldlt().solve(grad));
             const Eigen::VectorXd rn = prob.residuals(xn);
             if (const double cn = rn.squaredNorm(); cn < c) {
@@ -520,13 +547,15 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, co
     for (int k = 0; k < 3; ++k) {
         res.identified[k] = J.col(k).norm() > 1e-9;
         if (!res.identified[k]) x[k] = base[k];
-        res.atBound[k] = res.identified[k] && (std::abs(x[k] - lo[k]) < 1e-9 || std::abs(x[k] - hi[k]) < 1e-9);
+        res.atBound[k] =
+            res.identified[k] && (std::abs(x[k] - lo[k]) < 1e-9 || std::abs(x[k] - hi[k]) < 1e-9);
     }
     res.after = EfficiencyFactors{x[0], x[1], x[2]};
     res.predictedAfter = prob.predict(res.after);
     res.rmsRelativeErrorAfter = rmsRelative(res.predictedAfter, points);
     res.rmsUserErrorAfter = rmsUser(res.predictedAfter);
-    for (const auto& p : res.predictedAfter) res.outOfReachAfter += p.outOfReach ? 1 : 0;
+    for (const auto& p : res.predictedAfter)
+        res.outOfReachAfter += p.outOfReach ? 1 : 0;
     return res;
 }
 

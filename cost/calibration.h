@@ -6,12 +6,12 @@
 // uses (decode HBM-bandwidth fraction, prefill compute fraction, scale-up collective efficiency; see
 // data/catalog/accelerators.json) inside their catalog ranges until the engine's own model (cost/inference.h)
 // reproduces the points; formats and method are documented in data/FORMAT.md §8.
+#include "catalog_item.h"
+#include "inference.h"
+
 #include <array>
 #include <string>
 #include <vector>
-
-#include "catalog_item.h"
-#include "inference.h"
 
 namespace ctwin::cost {
 
@@ -20,15 +20,15 @@ struct MeasuredPoint {
     std::string model;       // models catalog id (llama3-70b)
     std::string accelerator; // accelerators catalog id (h100-sxm)
     std::string precision = "fp8";
-    double inputTokens = 0;  // mean prompt length per request
-    double outputTokens = 0; // mean generated length per request
-    int replicaGpus = 0;     // GPUs per model replica (tensor/expert parallel size)
+    double inputTokens = 0;            // mean prompt length per request
+    double outputTokens = 0;           // mean generated length per request
+    int replicaGpus = 0;               // GPUs per model replica (tensor/expert parallel size)
     double tokensPerSecondPerUser = 0; // 1000 / mean TPOT (ms)
     double tokensPerSecondPerGpu = 0;  // output tokens/s of the server / its GPUs
     double weightBytesPerParam = 0;    // 0 = by precision (bf16 2, fp8 1, fp4 0.5)
     double kvBytesPerElement = 2;      // KV cache dtype (vLLM default: the model dtype, bf16)
     double concurrency = 0;            // requests in flight (benchmark --max-concurrency); 0 = unknown
-    std::string origin; // "file:line" or "file[index]", for messages and the chart
+    std::string origin;                // "file:line" or "file[index]", for messages and the chart
 };
 
 /// Values a benchmark JSON does not carry (vLLM `--metadata KEY=VALUE` keys beat these).
@@ -40,8 +40,8 @@ struct PointDefaults {
 
 /// Reads measured points: CSV (header row, `#` comments; data/FORMAT.md §8.1) or the JSON that vLLM's
 /// benchmark_serving.py `--save-result` / SGLang's bench_serving `--output-file` write (one object, an array
-/// of them, or JSON lines; §8.2). Every error is a model::InputError naming the file, the line (or record) and
-/// the field; a file with no point is an error.
+/// of them, or JSON lines; §8.2). Every error is a model::InputError naming the file, the line (or record)
+/// and the field; a file with no point is an error.
 std::vector<MeasuredPoint> loadMeasuredPoints(const std::string& file, const PointDefaults& defaults = {});
 std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const std::string& file,
                                                   const PointDefaults& defaults = {});
@@ -56,8 +56,8 @@ struct EfficiencyFactors {
     std::array<double, 3> array() const { return {hbm, compute, collective}; }
     static EfficiencyFactors of(const std::array<double, 3>& v) { return {v[0], v[1], v[2]}; }
 };
-inline constexpr std::array<const char*, 3> kFactorFields = {"decode_hbm_efficiency", "prefill_compute_efficiency",
-                                                             "scale_up_collective_efficiency"};
+inline constexpr std::array<const char*, 3> kFactorFields = {
+    "decode_hbm_efficiency", "prefill_compute_efficiency", "scale_up_collective_efficiency"};
 
 /// The roofline's view of an accelerator at a precision, with the catalog's base efficiencies (the same
 /// fields evaluateInference reads; host memory and scale-out bandwidth do not enter a single-replica point).
@@ -67,9 +67,9 @@ ServedModel servedModelForPoint(const model::CatalogItem& preset, const Measured
 
 /// What the engine predicts for one point. The engine's co-located service (cost::sizeService) is
 /// reproduced: tokens/s/GPU = O / (I / prefill rate + O / decode rate(b)), prefill and decode time-sharing
-/// the GPUs, at decode batch b. With a known concurrency, b = the concurrency (per replica); otherwise b is the
-/// batch whose tokens/s/user 1/step(b) equals the measured one (bisection over [1, largest batch that fits]).
-/// b is clamped to [1, largest batch that fits] (`outOfReach` when that clamps a measured value);
+/// the GPUs, at decode batch b. With a known concurrency, b = the concurrency (per replica); otherwise b is
+/// the batch whose tokens/s/user 1/step(b) equals the measured one (bisection over [1, largest batch that
+/// fits]). b is clamped to [1, largest batch that fits] (`outOfReach` when that clamps a measured value);
 /// `userMismatch` = log(model / measured tokens/s/user) at b (0 when b was matched to it).
 struct PointPrediction {
     double batch = 0;
@@ -100,16 +100,20 @@ struct CalibrationResult {
 /// userMismatch] per point: a coarse grid over the catalog box, then Levenberg–Marquardt (Marquardt 1963)
 /// with a forward-difference Jacobian, steps projected onto the box. Throws InputError when the preset's
 /// weights do not fit a point's replica.
-CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
+CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator,
+                                       const model::CatalogItem& preset,
                                        const std::vector<MeasuredPoint>& points);
 
 /// The points' predictions at arbitrary factors (the chart's curves and the tests).
-std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
-                                           const std::vector<MeasuredPoint>& points, const EfficiencyFactors& f);
+std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator,
+                                           const model::CatalogItem& preset,
+                                           const std::vector<MeasuredPoint>& points,
+                                           const EfficiencyFactors& f);
 
-/// The model's tokens/s/GPU vs tokens/s/user curve for the points' setting (first point's lengths, replica and
-/// precision), batches 1, 2, 4, … up to the largest that fits, at factors f.
-std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator, const model::CatalogItem& preset,
-                                        const MeasuredPoint& setting, const EfficiencyFactors& f);
+/// The model's tokens/s/GPU vs tokens/s/user curve for the points' setting (first point's lengths, replica
+/// and precision), batches 1, 2, 4, … up to the largest that fits, at factors f.
+std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator,
+                                        const model::CatalogItem& preset, const MeasuredPoint& setting,
+                                        const EfficiencyFactors& f);
 
 } // namespace ctwin::cost

@@ -1,14 +1,13 @@
 #include "catalog_overlay.h"
 
+#include "input_error.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
-
-#include "input_error.h"
+#include <sstream>
 
 namespace ctwin::cost {
 
@@ -40,21 +39,23 @@ model::Catalog applyCatalogOverlay(const model::Catalog& catalog, const nlohmann
     std::vector<model::CatalogItem> items = catalog.items();
     for (const auto& j : overlay["items"]) {
         if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
-            throw InputError(InputLocation{file, "catalog item", "", "", "id"}, "each overlay item needs a string id");
+            throw InputError(InputLocation{file, "catalog item", "", "", "id"},
+                             "each overlay item needs a string id");
         const std::string id = j["id"].get<std::string>();
         auto it = std::find_if(items.begin(), items.end(), [&](const auto& i) { return i.id == id; });
         if (it == items.end())
             throw InputError(InputLocation{file, "catalog item", id, "", "id"},
                              "not in the catalog: an overlay only changes existing items");
         if (!j.contains("values") || !j["values"].is_object())
-            throw InputError(InputLocation{file, "catalog item", id, it->name, "values"}, "missing object 'values'");
+            throw InputError(InputLocation{file, "catalog item", id, it->name, "values"},
+                             "missing object 'values'");
         for (const auto& [field, jv] : j["values"].items()) {
             const InputLocation where{file, "catalog item", id, it->name, field};
             auto v = it->values.find(field);
             if (v == it->values.end())
                 throw InputError(where, "the item has no such value (an overlay cannot add fields)");
-            if (!jv.is_object() || !jv.contains("base") || !jv.contains("source") || !jv["source"].is_string() ||
-                jv["source"].get<std::string>().empty())
+            if (!jv.is_object() || !jv.contains("base") || !jv.contains("source") ||
+                !jv["source"].is_string() || jv["source"].get<std::string>().empty())
                 throw InputError(where, "value must be {base, source[, low, high]} with a non-empty source");
             model::CatalogValue nv = v->second;
             nv.base = finiteNumber(jv, "base", where);
@@ -80,7 +81,8 @@ model::Catalog applyCatalogOverlayFile(const model::Catalog& catalog, const std:
     std::stringstream ss;
     ss << in.rdbuf();
     const auto doc = nlohmann::json::parse(ss.str(), nullptr, false);
-    if (doc.is_discarded()) throw InputError(InputLocation{file, "", "", "", ""}, "catalog overlay: malformed JSON");
+    if (doc.is_discarded())
+        throw InputError(InputLocation{file, "", "", "", ""}, "catalog overlay: malformed JSON");
     return applyCatalogOverlay(catalog, doc, file);
 }
 
@@ -90,19 +92,21 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
     const std::string provenance =
         "Calibrated by clustertwin-cli calibrate on " + source.date + " to " + std::to_string(source.points) +
         (source.points == 1 ? " measured serving point of " : " measured serving points of ") + source.model +
-        " in " + fileName + "; RMS relative error of tokens/s/GPU " + rounded(100 * r.rmsRelativeErrorBefore, 1) +
-        "% at the catalog values, " + rounded(100 * r.rmsRelativeErrorAfter, 1) + "% fitted (tokens/s/user " +
+        " in " + fileName + "; RMS relative error of tokens/s/GPU " +
+        rounded(100 * r.rmsRelativeErrorBefore, 1) + "% at the catalog values, " +
+        rounded(100 * r.rmsRelativeErrorAfter, 1) + "% fitted (tokens/s/user " +
         rounded(100 * r.rmsUserErrorBefore, 1) + "% and " + rounded(100 * r.rmsUserErrorAfter, 1) + "%)";
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
     for (int k = 0; k < 3; ++k) {
         if (!r.identified[k]) continue; // the points say nothing about it: the catalog value stands
-        values[kFactorFields[k]] = {{"base", after[k]},
-                                    {"low", low[k]},
-                                    {"high", high[k]},
-                                    {"source", provenance + " (catalog base " + rounded(before[k], 3) + ")" +
-                                                   (r.atBound[k] ? "; the fit stopped at the catalog range" : "")},
-                                    {"estimate", true}};
+        values[kFactorFields[k]] = {
+            {"base", after[k]},
+            {"low", low[k]},
+            {"high", high[k]},
+            {"source", provenance + " (catalog base " + rounded(before[k], 3) + ")" +
+                           (r.atBound[k] ? "; the fit stopped at the catalog range" : "")},
+            {"estimate", true}};
     }
     nlohmann::ordered_json out;
     out["format"] = kCatalogOverlayFormat;

@@ -1,13 +1,12 @@
 #pragma once
 // User catalog overlays (data/FORMAT.md §8.4): a JSON file that replaces sourced values of existing catalog
 // items, e.g. the efficiency factors `clustertwin-cli calibrate` fits to measured serving runs.
-#include <string>
-#include <vector>
+#include "calibration.h"
+#include "catalog.h"
 
 #include <nlohmann/json_fwd.hpp>
-
-#include "catalog.h"
-#include "calibration.h"
+#include <string>
+#include <vector>
 
 namespace ctwin::cost {
 

@@ -1,5 +1,10 @@
 #include "calibration_dialog.h"
 
+#include "atomic_write.h"
+#include "catalog_overlay.h"
+#include "chart_style.h"
+#include "input_error.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -17,12 +22,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
-
-#include "atomic_write.h"
-#include "catalog_overlay.h"
-#include "chart_style.h"
-#include "input_error.h"
-
 #include <nlohmann/json.hpp>
 
 namespace ctwin::app {
@@ -53,7 +52,8 @@ CalibrationDialog::CalibrationDialog(const model::Catalog& catalog, QWidget* par
     m_replicaGpus = new QSpinBox;
     m_replicaGpus->setRange(0, 10000);
     m_replicaGpus->setSpecialValueText(tr("from the file"));
-    m_replicaGpus->setToolTip(tr("GPUs per replica when a benchmark JSON does not record tensor_parallel_size"));
+    m_replicaGpus->setToolTip(
+        tr("GPUs per replica when a benchmark JSON does not record tensor_parallel_size"));
     form->addRow(tr("GPUs per replica (default)"), m_replicaGpus);
 
     m_chart = new QChart;
@@ -80,7 +80,9 @@ CalibrationDialog::CalibrationDialog(const model::Catalog& catalog, QWidget* par
     views::styleChartForPalette(m_chart, palette());
 }
 
-QString CalibrationDialog::status() const { return m_status->text(); }
+QString CalibrationDialog::status() const {
+    return m_status->text();
+}
 
 void CalibrationDialog::browse() {
     const QString f = QFileDialog::getOpenFileName(this, tr("Measured serving points"), QString(),
@@ -162,7 +164,8 @@ void CalibrationDialog::redraw() {
     const auto add = [&](QScatterSeries* s, double x, double y) {
         if (!(x > 0 && y > 0)) return;
         s->append(x, y);
-        xmin = std::min(xmin, x), xmax = std::max(xmax, x), ymin = std::min(ymin, y), ymax = std::max(ymax, y);
+        xmin = std::min(xmin, x), xmax = std::max(xmax, x), ymin = std::min(ymin, y),
+        ymax = std::max(ymax, y);
     };
     for (size_t i = 0; i < m_points.size(); ++i) {
         const double x = m_points[i].tokensPerSecondPerUser;
@@ -208,12 +211,13 @@ void CalibrationDialog::saveOverlay() {
         const auto overlay = cost::calibrationOverlay(
             *acc, *m_result,
             cost::CalibrationSource{m_loadedFile.toStdString(),
-                                    QDate::currentDate().toString(Qt::ISODate).toStdString(), m_points.front().model,
-                                    static_cast<int>(m_points.size())});
+                                    QDate::currentDate().toString(Qt::ISODate).toStdString(),
+                                    m_points.front().model, static_cast<int>(m_points.size())});
         model::writeFileAtomic(out.toStdString(), overlay.dump(2) + "\n");
-        m_status->setText(m_status->text() + tr("\nWrote %1: set CTWIN_CATALOG_OVERLAY=%1 (or clustertwin-cli "
-                                                "--catalog-overlay %1) to use it.")
-                                                 .arg(out));
+        m_status->setText(m_status->text() +
+                          tr("\nWrote %1: set CTWIN_CATALOG_OVERLAY=%1 (or clustertwin-cli "
+                             "--catalog-overlay %1) to use it.")
+                              .arg(out));
     } catch (const std::exception& e) {
         m_status->setText(tr("Cannot save the overlay: %1").arg(QString::fromStdString(e.what())));
     }

@@ -1,10 +1,10 @@
 #pragma once
+#include "calibration.h"
+#include "catalog.h"
+
 #include <QDialog>
 #include <optional>
 #include <vector>
-
-#include "calibration.h"
-#include "catalog.h"
 
 class QChart;
 class QComboBox;
@@ -18,8 +18,8 @@ namespace ctwin::app {
 /// Tools > Calibrate to measured runs: reads measured serving points (CSV or vLLM/SGLang benchmark JSON,
 /// data/FORMAT.md §8), fits the accelerator's efficiency factors (cost/calibration.h) and charts measured
 /// tokens/s/GPU against tokens/s/user beside the model at the catalog and at the fitted factors. "Save
-/// overlay" writes the catalog overlay `clustertwin-cli calibrate --out` writes. Bad points are refused inline
-/// with the message naming file, line and field.
+/// overlay" writes the catalog overlay `clustertwin-cli calibrate --out` writes. Bad points are refused
+/// inline with the message naming file, line and field.
 class CalibrationDialog : public QDialog {
     Q_OBJECT
 public:

@@ -15,7 +15,9 @@ using namespace ctwin::cost;
 
 namespace {
 
-const model::CatalogItem& item(const char* id) { return test_support::catalog().at(id); }
+const model::CatalogItem& item(const char* id) {
+    return test_support::catalog().at(id);
+}
 
 MeasuredPoint point(const char* model, int gpus, double in, double out, const char* precision = "fp8") {
     MeasuredPoint p;
@@ -80,11 +82,11 @@ private slots:
 };
 
 void TestCalibration::predictMemoryBoundBatchOne() {
-    // Llama-3-8B BF16 on one H100 at the catalog factors (HBM 0.80, compute 0.60), no prompt, 2 output tokens:
-    // decode context = 0 + 2/2 = 1 token. Batch 1 reads the weights 8.03e9 x 2 B = 16.06e9 B plus KV
-    // 2 x 32 layers x 8 heads x 128 x 2 B = 131,072 B: memory = 16,060,131,072 / (3.35e12 x 0.8) = 5.99259 ms;
-    // compute = (2 x 8.03e9 + 524,288) / (989e12 x 0.6) = 27.1 us; one GPU, no collectives. Step 5.99259 ms,
-    // so 166.873 tok/s/user and, without prefill, 166.873 tok/s/GPU.
+    // Llama-3-8B BF16 on one H100 at the catalog factors (HBM 0.80, compute 0.60), no prompt, 2 output
+    // tokens: decode context = 0 + 2/2 = 1 token. Batch 1 reads the weights 8.03e9 x 2 B = 16.06e9 B plus KV
+    // 2 x 32 layers x 8 heads x 128 x 2 B = 131,072 B: memory = 16,060,131,072 / (3.35e12 x 0.8) = 5.99259
+    // ms; compute = (2 x 8.03e9 + 524,288) / (989e12 x 0.6) = 27.1 us; one GPU, no collectives. Step 5.99259
+    // ms, so 166.873 tok/s/user and, without prefill, 166.873 tok/s/GPU.
     const auto& acc = item("h100-sxm");
     MeasuredPoint p = point("llama3-8b", 1, 0, 2, "bf16");
     p.tokensPerSecondPerUser = 1.0 / (16'060'131'072.0 / (3.35e12 * 0.8));
@@ -129,13 +131,14 @@ void TestCalibration::prefillSharesTheGpu() {
     p.tokensPerSecondPerUser = 1 / step;
     const auto r = predictPoint(servedModelForPoint(item("llama3-8b"), p), acceleratorSpecOf(acc, "bf16"), p);
     QVERIFY(std::abs(r.batch - 1) < 1e-6);
-    QVERIFY2(std::abs(r.tokensPerSecondPerGpu - 50.519) < 0.01, std::to_string(r.tokensPerSecondPerGpu).c_str());
+    QVERIFY2(std::abs(r.tokensPerSecondPerGpu - 50.519) < 0.01,
+             std::to_string(r.tokensPerSecondPerGpu).c_str());
 }
 
 void TestCalibration::concurrencySetsTheBatch() {
     // The batch-1 case with a stated concurrency of 1 and a measured 150 tok/s/user: the batch is 1 (not
-    // matched to the rate), the model's 166.873 tok/s/user gives userMismatch = log(166.873 / 150) = 0.106594,
-    // and tokens/s/GPU is the model's 166.873 at that batch.
+    // matched to the rate), the model's 166.873 tok/s/user gives userMismatch = log(166.873 / 150) =
+    // 0.106594, and tokens/s/GPU is the model's 166.873 at that batch.
     const auto& acc = item("h100-sxm");
     MeasuredPoint p = point("llama3-8b", 1, 0, 2, "bf16");
     p.concurrency = 1;
@@ -161,10 +164,12 @@ void TestCalibration::fitRecoversFactorsFromConcurrencyPoints() {
     auto pts = synthetic(truth);
     const auto& preset = item("llama3-70b");
     for (auto& p : pts) {
-        // Recover each point's batch from its tokens/s/user (the generator's b), as a benchmark would state it.
+        // Recover each point's batch from its tokens/s/user (the generator's b), as a benchmark would state
+        // it.
         const ServedModel m = servedModelForPoint(preset, p);
         AcceleratorSpec a = acceleratorSpecOf(item("h100-sxm"), "fp8");
-        a.hbmEfficiency = truth.hbm, a.computeEfficiency = truth.compute, a.collectiveEfficiency = truth.collective;
+        a.hbmEfficiency = truth.hbm, a.computeEfficiency = truth.compute,
+        a.collectiveEfficiency = truth.collective;
         p.concurrency = std::round(predictPoint(m, a, p).batch);
     }
     const auto r = calibrateAccelerator(item("h100-sxm"), preset, pts);
@@ -214,10 +219,14 @@ void TestCalibration::fitLeavesUnidentifiedFactor() {
     const auto r = calibrateAccelerator(acc, preset, pts);
     QVERIFY(!r.identified[2]);
     QCOMPARE(r.after.collective, 0.82);
-    QVERIFY2(std::abs(r.after.hbm - 0.7) < 1e-3, (std::to_string(r.after.hbm) + " " + std::to_string(r.after.compute) + " rms " + std::to_string(r.rmsRelativeErrorAfter) + " it " + std::to_string(r.iterations)).c_str());
+    QVERIFY2(std::abs(r.after.hbm - 0.7) < 1e-3,
+             (std::to_string(r.after.hbm) + " " + std::to_string(r.after.compute) + " rms " +
+              std::to_string(r.rmsRelativeErrorAfter) + " it " + std::to_string(r.iterations))
+                 .c_str());
     QVERIFY(std::abs(r.after.compute - 0.5) < 1e-3);
     // The overlay carries only the identified factors, with their catalog range and source.
-    const auto ov = calibrationOverlay(acc, r, CalibrationSource{"/x/runs.csv", "2026-12-03", "llama3-8b", 8});
+    const auto ov =
+        calibrationOverlay(acc, r, CalibrationSource{"/x/runs.csv", "2026-12-03", "llama3-8b", 8});
     const auto& values = ov["items"][0]["values"];
     QVERIFY(values.contains("decode_hbm_efficiency") && !values.contains("scale_up_collective_efficiency"));
     const std::string source = values["decode_hbm_efficiency"]["source"];
@@ -245,15 +254,19 @@ void TestCalibration::csvReads() {
     PointDefaults d;
     d.model = "llama3-8b", d.accelerator = "b200";
     const auto q = parseMeasuredPointsCsv(
-        "input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,tokens_per_s_per_gpu\n1,2,1,3,4\n", "r.csv", d);
+        "input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,tokens_per_s_per_gpu\n1,2,1,3,4\n",
+        "r.csv", d);
     QCOMPARE(q[0].model, std::string("llama3-8b"));
     QCOMPARE(q[0].accelerator, std::string("b200"));
 }
 
 void TestCalibration::csvBadInputs() {
-    const std::string head = "model,accelerator,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,"
-                             "tokens_per_s_per_gpu\n";
-    const auto bad = [&](const std::string& rows) { return errorOf([&] { parseMeasuredPointsCsv(head + rows, "m.csv"); }); };
+    const std::string head =
+        "model,accelerator,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,"
+        "tokens_per_s_per_gpu\n";
+    const auto bad = [&](const std::string& rows) {
+        return errorOf([&] { parseMeasuredPointsCsv(head + rows, "m.csv"); });
+    };
     auto e = bad("llama3-70b,h100-sxm,1024,1024,8,40,0\n");
     QVERIFY2(e.find("m.csv: measured point 'line 2': field 'tokens_per_s_per_gpu'") != std::string::npos &&
                  e.find("> 0") != std::string::npos,
@@ -261,16 +274,19 @@ void TestCalibration::csvBadInputs() {
     e = bad("llama3-70b,h100-sxm,1024,1024,8,-5,300\n");
     QVERIFY2(e.find("field 'tokens_per_s_per_user'") != std::string::npos, e.c_str());
     e = bad("llama3-70b,h100-sxm,1024,1024,8,40\n"); // a field short
-    QVERIFY2(e.find("line 2") != std::string::npos && e.find("field 'tokens_per_s_per_gpu'") != std::string::npos &&
+    QVERIFY2(e.find("line 2") != std::string::npos &&
+                 e.find("field 'tokens_per_s_per_gpu'") != std::string::npos &&
                  e.find("6 fields") != std::string::npos,
              e.c_str());
     e = bad("llama3-70b,h100-sxm,1024,abc,8,40,300\n");
-    QVERIFY2(e.find("field 'output_tokens'") != std::string::npos && e.find("'abc' is not a number") != std::string::npos,
+    QVERIFY2(e.find("field 'output_tokens'") != std::string::npos &&
+                 e.find("'abc' is not a number") != std::string::npos,
              e.c_str());
     e = bad("llama3-70b,h100-sxm,1024,1024,2.5,40,300\n");
     QVERIFY2(e.find("field 'replica_gpus'") != std::string::npos, e.c_str());
     e = bad("");
-    QVERIFY2(e.find("m.csv") != std::string::npos && e.find("no measured point") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("m.csv") != std::string::npos && e.find("no measured point") != std::string::npos,
+             e.c_str());
     e = errorOf([] { parseMeasuredPointsCsv("", "m.csv"); });
     QVERIFY2(e.find("empty file") != std::string::npos, e.c_str());
     e = errorOf([] { parseMeasuredPointsCsv("input_tokens,output_tokens,replica_gpu\n", "m.csv"); });
@@ -283,7 +299,8 @@ void TestCalibration::vllmJsonReads() {
     // A benchmark_serving.py --save-result record (fields as vLLM writes them, lists trimmed) with
     // --metadata tensor_parallel_size=8: 2,400 output tok/s over 8 GPUs = 300 tok/s/GPU; mean TPOT 25 ms =
     // 40 tok/s/user; 102,400 input / 100 requests = 1,024 tokens.
-    const std::string text = R"({"date": "20250101-120000", "backend": "vllm", "model_id": "meta-llama/Llama-3.3-70B",
+    const std::string text =
+        R"({"date": "20250101-120000", "backend": "vllm", "model_id": "meta-llama/Llama-3.3-70B",
         "num_prompts": 100, "max_concurrency": 64, "duration": 42.7, "completed": 100,
         "total_input_tokens": 102400, "total_output_tokens": 102400, "request_throughput": 2.34,
         "output_throughput": 2400.0, "total_token_throughput": 4800.0, "mean_ttft_ms": 512.0,
@@ -321,9 +338,11 @@ void TestCalibration::jsonBadInputs() {
                                 R"("output_throughput":-3,"mean_tpot_ms":20})",
                                 "r.json", d);
     });
-    QVERIFY2(e.find("r.json: benchmark result 'record 1': field 'output_throughput'") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("r.json: benchmark result 'record 1': field 'output_throughput'") != std::string::npos,
+             e.c_str());
     e = errorOf([&] { parseMeasuredPointsJson(R"({"completed":1})", "r.json", d); });
-    QVERIFY2(e.find("field 'total_input_tokens'") != std::string::npos && e.find("missing") != std::string::npos,
+    QVERIFY2(e.find("field 'total_input_tokens'") != std::string::npos &&
+                 e.find("missing") != std::string::npos,
              e.c_str());
     e = errorOf([&] { parseMeasuredPointsJson("{\"a\":1}\n{oops\n", "r.jsonl", d); });
     QVERIFY2(e.find("r.jsonl") != std::string::npos && e.find("line 2") != std::string::npos, e.c_str());
@@ -338,10 +357,11 @@ void TestCalibration::jsonBadInputs() {
 
 void TestCalibration::overlayAppliesAndChecks() {
     const auto& cat = test_support::catalog();
-    nlohmann::json ov = {{"format", kCatalogOverlayFormat},
-                         {"items",
-                          {{{"id", "h100-sxm"},
-                            {"values", {{"decode_hbm_efficiency", {{"base", 0.7}, {"source", "my runs"}}}}}}}}};
+    nlohmann::json ov = {
+        {"format", kCatalogOverlayFormat},
+        {"items",
+         {{{"id", "h100-sxm"},
+           {"values", {{"decode_hbm_efficiency", {{"base", 0.7}, {"source", "my runs"}}}}}}}}};
     const auto c = applyCatalogOverlay(cat, ov, "ov.json");
     QCOMPARE(c.at("h100-sxm").find("decode_hbm_efficiency")->base, 0.7);
     QCOMPARE(c.at("h100-sxm").find("decode_hbm_efficiency")->low, 0.65); // the item's range stays
@@ -358,7 +378,8 @@ void TestCalibration::overlayAppliesAndChecks() {
     bad = ov;
     bad["items"][0]["values"]["decode_hbm_efficiency"]["base"] = 0.95; // above the item's high 0.90
     e = errorOf([&] { applyCatalogOverlay(cat, bad, "ov.json"); });
-    QVERIFY2(e.find("field 'decode_hbm_efficiency'") != std::string::npos && e.find("low <= base <= high") != std::string::npos,
+    QVERIFY2(e.find("field 'decode_hbm_efficiency'") != std::string::npos &&
+                 e.find("low <= base <= high") != std::string::npos,
              e.c_str());
     bad = ov;
     bad["format"] = "clustertwin-design";
@@ -366,7 +387,8 @@ void TestCalibration::overlayAppliesAndChecks() {
     QVERIFY2(e.find("field 'format'") != std::string::npos, e.c_str());
     // What calibrate writes applies back onto the catalog.
     const auto r = calibrateAccelerator(item("h100-sxm"), item("llama3-70b"), synthetic({0.72, 0.52, 0.93}));
-    const auto written = calibrationOverlay(item("h100-sxm"), r, CalibrationSource{"p.csv", "2026-12-03", "llama3-70b", 20});
+    const auto written =
+        calibrationOverlay(item("h100-sxm"), r, CalibrationSource{"p.csv", "2026-12-03", "llama3-70b", 20});
     const auto c2 = applyCatalogOverlay(cat, nlohmann::json::parse(written.dump()), "written.json");
     QVERIFY(std::abs(c2.at("h100-sxm").value("prefill_compute_efficiency") - 0.52) < 1e-3);
 }

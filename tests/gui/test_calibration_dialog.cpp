@@ -1,6 +1,6 @@
-// The calibration chart (issue 17 item 5): Analysis > Calibrate to measured serving runs fits the factors from
-// a CSV, charts measured against model, refuses a bad file inline naming file, line and field, and writes an
-// overlay the catalog accepts.
+// The calibration chart (issue 17 item 5): Analysis > Calibrate to measured serving runs fits the factors
+// from a CSV, charts measured against model, refuses a bad file inline naming file, line and field, and
+// writes an overlay the catalog accepts.
 #include "calibration.h"
 #include "catalog_overlay.h"
 #include "data_paths.h"
@@ -46,10 +46,12 @@ void TestCalibrationDialog::fitsAndCharts() {
                     auto a = cost::acceleratorSpecOf(acc, "fp8");
                     a.hbmEfficiency = 0.7, a.computeEfficiency = 0.55, a.collectiveEfficiency = 0.9;
                     if (b > cost::maxDecodeBatch(m, a, g, in + o)) continue;
-                    p.tokensPerSecondPerUser = cost::decodePoint(m, a, g, in + o / 2, b).tokensPerSecondPerUser;
+                    p.tokensPerSecondPerUser =
+                        cost::decodePoint(m, a, g, in + o / 2, b).tokensPerSecondPerUser;
                     out.precision(17);
-                    out << "llama3-70b,h100-sxm,fp8," << in << "," << o << "," << g << "," << p.tokensPerSecondPerUser
-                        << "," << cost::predictPoint(m, a, p).tokensPerSecondPerGpu << "\n";
+                    out << "llama3-70b,h100-sxm,fp8," << in << "," << o << "," << g << ","
+                        << p.tokensPerSecondPerUser << ","
+                        << cost::predictPoint(m, a, p).tokensPerSecondPerGpu << "\n";
                 }
     }
     app::CalibrationDialog d(catalog);
@@ -62,7 +64,8 @@ void TestCalibrationDialog::fitsAndCharts() {
     QVERIFY(std::abs(d.result()->after.hbm - 0.70) < 1e-3);
     QVERIFY(std::abs(d.result()->after.compute - 0.55) < 1e-3);
     QVERIFY(std::abs(d.result()->after.collective - 0.90) < 1e-3);
-    QVERIFY2(d.status().contains(QStringLiteral("decode_hbm_efficiency: 0.800 → 0.700")), qPrintable(d.status()));
+    QVERIFY2(d.status().contains(QStringLiteral("decode_hbm_efficiency: 0.800 → 0.700")),
+             qPrintable(d.status()));
     // Measured, model before, model after and the fitted curve.
     QCOMPARE(d.chart()->series().size(), 4);
     d.resize(900, 700);
@@ -78,14 +81,16 @@ void TestCalibrationDialog::refusesBadFileInline() {
     const QString csv = dir.filePath(QStringLiteral("bad.csv"));
     {
         std::ofstream out(csv.toStdString());
-        out << "model,accelerator,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,tokens_per_s_per_gpu\n"
+        out << "model,accelerator,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,tokens_per_s_"
+               "per_gpu\n"
                "llama3-70b,h100-sxm,1024,1024,8,40,0\n";
     }
     app::CalibrationDialog d(catalog);
     QVERIFY(!d.calibrate(csv));
     QVERIFY(!d.result().has_value());
-    QVERIFY2(d.status().contains(QStringLiteral("bad.csv: measured point 'line 2': field 'tokens_per_s_per_gpu'")),
-             qPrintable(d.status()));
+    QVERIFY2(
+        d.status().contains(QStringLiteral("bad.csv: measured point 'line 2': field 'tokens_per_s_per_gpu'")),
+        qPrintable(d.status()));
     QCOMPARE(d.chart()->series().size(), 0);
 }
 
