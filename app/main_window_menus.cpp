@@ -244,7 +244,6 @@ void MainWindow::buildMenus() {
 
     auto* analysis = menuBar()->addMenu(tr("&Analysis"));
     m_analysis->populateMenu(analysis);
-    analysis->addSeparator();
     analysis->addAction(tr("&Calibrate to measured serving runs..."), this,
                         [this] { CalibrationDialog(m_catalog, this).exec(); });
     analysis->addSeparator();
