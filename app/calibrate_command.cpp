@@ -173,6 +173,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
                  {"measured_tokens_per_s_per_gpu", p.tokensPerSecondPerGpu},
                  {"model_before_tokens_per_s_per_gpu", r.predictedBefore[i].tokensPerSecondPerGpu},
                  {"model_after_tokens_per_s_per_gpu", r.predictedAfter[i].tokensPerSecondPerGpu},
+                 {"concurrency", p.concurrency},
+                 {"model_after_tokens_per_s_per_user", r.predictedAfter[i].tokensPerSecondPerUser},
                  {"batch_after", r.predictedAfter[i].batch},
                  {"out_of_reach", r.predictedAfter[i].outOfReach}});
         }
