@@ -14,6 +14,7 @@
 #include "render_command.h"
 #include "report/finance_report.h"
 #include "assumption_values.h"
+#include "calibrate_command.h"
 #include "results_json.h"
 #include "scenarios.h"
 
@@ -96,7 +97,13 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
 }
 
 model::Catalog& catalog() {
-    static model::Catalog c = loadDefaultCatalog();
+    // Reloaded when the catalog overlays change between runCli calls (--catalog-overlay, data/FORMAT.md §8.4).
+    static model::Catalog c;
+    static std::optional<std::vector<std::string>> loadedWith;
+    if (!loadedWith || *loadedWith != catalogOverlays()) {
+        c = loadDefaultCatalog();
+        loadedWith = catalogOverlays();
+    }
     return c;
 }
 
@@ -807,6 +814,7 @@ const std::vector<Command>& commands() {
          "no display is available or the image cannot be written.",
          cmdRender},
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
+        {"calibrate", kCalibrateSynopsis, kCalibrateHelp, runCalibrateCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",
          cmdVersion},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
@@ -821,12 +829,36 @@ void printUsage(std::ostream& s) {
         s << "  " << c.synopsis << "\n";
     s << "\n'clustertwin-cli COMMAND --help' describes one command. Exit codes: 0 ok, 2 usage error, 3 "
          "invalid input.\n";
+    s << "Any command takes --catalog-overlay FILE (repeatable): catalog values replaced by a user overlay, e.g.\n"
+         "the efficiency factors `calibrate --out` wrote (data/FORMAT.md §8.4).\n";
 }
 
 } // namespace
 
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    // --catalog-overlay FILE (anywhere, repeatable) applies to every command's catalog.
+    std::vector<std::string> overlays;
+    for (size_t i = 0; i < args.size();) {
+        if (args[i].rfind("--catalog-overlay=", 0) == 0) {
+            overlays.push_back(args[i].substr(18));
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+        } else if (args[i] == "--catalog-overlay") {
+            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1].rfind("--", 0) == 0) {
+                err << "clustertwin-cli: option --catalog-overlay needs a FILE\n";
+                return kExitUsage;
+            }
+            overlays.push_back(args[i + 1]);
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+        } else {
+            ++i;
+        }
+    }
+    if (std::any_of(overlays.begin(), overlays.end(), [](const std::string& f) { return f.empty(); })) {
+        err << "clustertwin-cli: option --catalog-overlay= needs a FILE\n";
+        return kExitUsage;
+    }
+    setCatalogOverlays(overlays);
     if (args.empty()) {
         printUsage(err);
         return kExitUsage;

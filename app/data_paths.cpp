@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "catalog_database.h"
+#include "catalog_overlay.h"
 #include "climate.h"
 #include "design_json.h"
 
@@ -38,13 +39,41 @@ std::string dataDirectory() {
 
 std::string referenceDirectory() { return (fs::path(dataDirectory()) / "reference").string(); }
 
-model::Catalog loadDefaultCatalog() {
+namespace {
+std::vector<std::string>& overlayFiles() {
+    static std::vector<std::string> files;
+    return files;
+}
+model::Catalog loadShippedCatalog() {
     const fs::path dir(dataDirectory());
     // The engine's climate table (cost/climate.h) comes from the same data directory as the catalog.
     cost::setClimateFile((dir / "climate.json").string());
     std::error_code ec;
     if (fs::is_regular_file(dir / "catalog.db", ec)) return store::loadCatalogDatabase((dir / "catalog.db").string());
     return model::loadCatalogDirectory((dir / "catalog").string());
+}
+} // namespace
+
+void setCatalogOverlays(std::vector<std::string> files) { overlayFiles() = std::move(files); }
+
+std::vector<std::string> catalogOverlays() {
+    if (!overlayFiles().empty()) return overlayFiles();
+    std::vector<std::string> out;
+    if (const char* env = std::getenv("CTWIN_CATALOG_OVERLAY"); env && *env) {
+        std::string list = env;
+        for (size_t start = 0; start <= list.size();) {
+            const size_t end = std::min(list.find(':', start), list.size());
+            if (end > start) out.push_back(list.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    return out;
+}
+
+model::Catalog loadDefaultCatalog() {
+    model::Catalog c = loadShippedCatalog();
+    for (const auto& file : catalogOverlays()) c = cost::applyCatalogOverlayFile(c, file);
+    return c;
 }
 
 model::AssumptionSet loadDefaultAssumptions() {

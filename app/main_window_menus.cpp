@@ -13,6 +13,7 @@
 #include "gui/assumptions_dock.h"
 #include "gui/authoring/authoring_actions.h"
 #include "gui/autosave.h"
+#include "gui/calibration_dialog.h"
 #include "gui/dialog_prompts.h"
 #include "gui/document_editor.h"
 #include "gui/help_dialog.h"
@@ -243,6 +244,8 @@ void MainWindow::buildMenus() {
 
     auto* analysis = menuBar()->addMenu(tr("&Analysis"));
     m_analysis->populateMenu(analysis);
+    analysis->addAction(tr("&Calibrate to measured serving runs..."), this,
+                        [this] { CalibrationDialog(m_catalog, this).exec(); });
     analysis->addSeparator();
     analysis->addAction(tr("Close analysis &tab"), QKeySequence::Close, this,
                         [this] { closeAnalysisTab(m_tabs->currentIndex()); });

@@ -539,7 +539,7 @@ private slots:
         for (QAction* a : window().menuBar()->actions())
             if (a->text().remove('&') == QLatin1String("Analysis")) analysis = a->menu();
         QVERIFY(analysis);
-        QCOMPARE(analysis->actions().size(), 5); // three tools, a separator, close tab
+        QCOMPARE(analysis->actions().size(), 6); // three tools, calibration, a separator, close tab
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
