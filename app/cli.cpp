@@ -7,6 +7,7 @@
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "explore_command.h"
 #include "input_error.h"
 #include "monte_carlo.h"
 #include "new_command.h"
@@ -807,6 +808,7 @@ const std::vector<Command>& commands() {
          "no display is available or the image cannot be written.",
          cmdRender},
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
+        {"explore", kExploreSynopsis, kExploreHelp, runExploreCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",
          cmdVersion},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",
