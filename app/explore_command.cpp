@@ -12,7 +12,6 @@
 #include <map>
 #include <optional>
 #include <ostream>
-#include <sstream>
 
 #ifdef CTWIN_HAVE_MPI
 // The C API only: Open MPI's and MPICH's deprecated C++ bindings need their own library.
@@ -222,12 +221,8 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
         const auto overrides = explorer.overridesOf(*design);
         if (!overrides.empty()) {
             out << "evaluate it as explored with:\n  clustertwin-cli evaluate " << designOut;
-            for (const auto& o : overrides) {
-                std::ostringstream v;
-                v.precision(17);
-                v << o.value;
-                out << " --set " << o.path << "=" << v.str();
-            }
+            for (const auto& o : overrides) // shortest text that reads back as the same double
+                out << " --set " << o.path << "=" << nlohmann::json(o.value).dump();
             out << "\n";
         }
         return kExitOk;

@@ -5,6 +5,8 @@
 #include "input_error.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -138,6 +140,13 @@ std::vector<double> rangeLevels(double min, double max, std::optional<double> st
         if (min == max) fail(file, choice, "range", "min == max with count > 1 gives the same level twice");
         for (int i = 0; i < *count; ++i)
             out.push_back(i == *count - 1 ? max : min + (max - min) * i / (*count - 1));
+    }
+    // Rounded to 12 significant digits, so 0.05 + 4 x 0.01 is the level 0.09 a person typed, not
+    // 0.09000000000000001 (levels are inputs shown in results and passed to --set).
+    for (double& x : out) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.12g", x);
+        x = std::strtod(buf, nullptr);
     }
     return out;
 }

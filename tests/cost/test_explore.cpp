@@ -73,7 +73,8 @@ private slots:
 
     void rangeLevelsAndEmptyRanges() {
         const auto a = rangeLevels(0.06, 0.12, 0.02, std::nullopt, "f", "c");
-        QCOMPARE(a.size(), size_t{4}); // 0.06, 0.08, 0.10, 0.12 (0.12 within 1e-9 of a step)
+        // 0.06, 0.08, 0.10, 0.12 (0.12 within 1e-9 of a step), rounded to 12 digits: 0.06 + 2 x 0.02 is 0.1.
+        QCOMPARE(a, (std::vector<double>{0.06, 0.08, 0.1, 0.12}));
         QCOMPARE(rangeLevels(1, 3, std::nullopt, 5, "f", "c"), (std::vector<double>{1, 1.5, 2, 2.5, 3}));
         QCOMPARE(rangeLevels(2, 2, std::nullopt, 1, "f", "c"), (std::vector<double>{2}));
         expectInputError([] { rangeLevels(3, 1, 1.0, std::nullopt, "f", "c"); }, "empty range");
