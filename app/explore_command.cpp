@@ -38,8 +38,8 @@ const char* const kExploreHelp =
     "  --mpi               split the points over MPI ranks; run under a launcher:\n"
     "                        mpirun -n 4 clustertwin-cli explore SPEC --mpi\n"
     "                      (add --hostfile FILE to mpirun to spread ranks over machines; see README)\n"
-    "  --design INDEX --out FILE   write the design of one point (its layout; the --set overrides that\n"
-    "                      complete it are printed) instead of exploring";
+    "  --design INDEX --out FILE   write the design of one point (its layout and assumption choices; the\n"
+    "                      --set overrides of other choices are printed) instead of exploring";
 
 namespace {
 
@@ -216,12 +216,13 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
     const auto defaults = loadDefaultAssumptions();
     cost::Explorer explorer(cost::loadExploreSpec(spec), catalog, defaults);
     if (design) {
-        store::saveDesign(explorer.designOf(*design), designOut);
-        out << "wrote " << designOut << " (point " << *design << ": " << explorer.choicesOf(*design).dump() << ")\n";
-        const auto overrides = explorer.overridesOf(*design);
-        if (!overrides.empty()) {
+        cost::InputOverrides unapplied;
+        store::saveDesign(explorer.pointDesign(*design, &unapplied), designOut);
+        out << "wrote " << designOut << " (point " << *design << ": " << explorer.choicesOf(*design).dump()
+            << "; assumption choices are in its assumptions block)\n";
+        if (!unapplied.empty()) {
             out << "evaluate it as explored with:\n  clustertwin-cli evaluate " << designOut;
-            for (const auto& o : overrides) // shortest text that reads back as the same double
+            for (const auto& o : unapplied) // shortest text that reads back as the same double
                 out << " --set " << o.path << "=" << nlohmann::json(o.value).dump();
             out << "\n";
         }

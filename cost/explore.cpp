@@ -382,6 +382,26 @@ InputOverrides Explorer::overridesOf(std::uint64_t index) const {
     return out;
 }
 
+model::Project Explorer::pointDesign(std::uint64_t index, InputOverrides* unapplied) const {
+    model::Project p = designOf(index);
+    for (const auto& o : overridesOf(index)) {
+        if (o.path.rfind("assumptions.", 0) != 0) {
+            if (unapplied) unapplied->push_back(o);
+            continue;
+        }
+        const std::string key = o.path.substr(std::string("assumptions.").size());
+        auto it = p.assumptions.find(key);
+        model::Assumption a = it != p.assumptions.end() ? it->second : m_defaults.at(key);
+        a.base = o.value;
+        a.low = std::min(a.low, o.value);
+        a.high = std::max(a.high, o.value);
+        a.source = "Explored level of '" + key + "' (" + m_spec.file + ", point " + std::to_string(index) +
+                   "); range and source before: " + a.source;
+        p.assumptions[key] = a;
+    }
+    return p;
+}
+
 ExplorePointRecord Explorer::evaluatePoint(std::uint64_t index) const {
     const auto levels = levelsOf(index);
     return evaluateWith(index, *layoutFor(levels));

@@ -99,6 +99,10 @@ public:
     model::Project designOf(std::uint64_t index) const;
     /// The `set` choices of a point as overrides (`--set PATH=VALUE`).
     InputOverrides overridesOf(std::uint64_t index) const;
+    /// designOf() with the point's `assumptions.KEY` choices written into the design's assumptions block
+    /// (base = the level; low/high widened to include it), so the design evaluates as the point did. Entity
+    /// overrides (`COLLECTION.ID.FIELD`) are not written: they come back in `unapplied` (pass them as --set).
+    model::Project pointDesign(std::uint64_t index, InputOverrides* unapplied) const;
     struct Layout;
 
 private:
