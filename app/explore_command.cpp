@@ -7,6 +7,7 @@
 #include "input_error.h"
 
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -111,7 +112,12 @@ int runMpi(const std::string& specPath, const std::string& format, int threads, 
         const size_t lo = plan.size() * static_cast<size_t>(rank) / static_cast<size_t>(size);
         const size_t hi = plan.size() * static_cast<size_t>(rank + 1) / static_cast<size_t>(size);
         const std::vector<std::uint64_t> mine(plan.begin() + static_cast<long>(lo), plan.begin() + static_cast<long>(hi));
+        const std::clock_t cpu0 = std::clock();
         const auto bytes = cost::exploreRecordsToBytes(explorer.run(mine, threads));
+        // Processor time of each rank's share: on a loaded machine wall time hides the split's balance.
+        double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+        std::vector<double> cpus(static_cast<size_t>(size));
+        MPI_Gather(&cpu, 1, MPI_DOUBLE, cpus.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         int count = static_cast<int>(bytes.size());
         std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
         MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -136,7 +142,11 @@ int runMpi(const std::string& specPath, const std::string& format, int threads, 
         const auto result = explorer.finish(std::move(records), seed);
         print(result, explorer, format, out);
         err << "explore: " << result.evaluated << " points in " << secondsSince(t0) << " s on " << size
-            << " MPI ranks x " << (threads > 0 ? std::to_string(threads) : std::string("all")) << " threads\n";
+            << " MPI ranks x " << (threads > 0 ? std::to_string(threads) : std::string("all"))
+            << " threads; processor time per rank:";
+        for (double c : cpus)
+            err << " " << c << " s";
+        err << "\n";
         return kExitOk;
     } catch (const model::InputError& e) {
         // Every rank reads the same spec and fails the same way: one message, from rank 0.

@@ -15,4 +15,4 @@ t() { local s e; s=$(date +%s.%N); "$@" > "$out"; e=$(date +%s.%N); echo "$e - $
 out=$(mktemp); one=$(t mpirun -n 1 "${root[@]}" "$cli" explore "$spec" --mpi --json --threads 1); cp "$out" "$out.1"
 two=$(t mpirun -n 2 --oversubscribe "${root[@]}" "$cli" explore "$spec" --mpi --json --threads 1)
 cmp -s "$out" "$out.1" && same=identical || same=DIFFERENT
-echo "1 rank: ${one} s, 2 ranks: ${two} s, speed-up $(echo "scale=2; $one / $two" | bc) (results $same)"
+echo "1 rank: ${one} s, 2 ranks: ${two} s wall, speed-up $(echo "scale=2; $one / $two" | bc) (results $same); stderr shows the processor time per rank"
