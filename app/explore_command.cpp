@@ -5,6 +5,12 @@
 #include "design_file.h"
 #include "explore.h"
 #include "input_error.h"
+#include "report/comparison_input.h"
+#include "report/finance_report.h"
+#include "scenarios.h"
+
+#include <QGuiApplication>
+#include <algorithm>
 
 #include <chrono>
 #include <ctime>
@@ -24,7 +30,8 @@
 namespace ctwin::app {
 
 const char* const kExploreSynopsis =
-    "explore SPEC [--json|--csv] [--threads N] [--seed S] [--mpi] [--design INDEX --out FILE]";
+    "explore SPEC [--json|--csv] [--threads N] [--seed S] [--mpi] [--report FILE.pdf|.xlsx|.json|DIR] "
+    "[--design INDEX --out FILE]";
 const char* const kExploreHelp =
     "Explores a design space (data/FORMAT.md section 7): the choices of an exploration spec (catalog ids,\n"
     "plants, topologies, generator targets, overrides such as assumptions.wacc) are combined into points;\n"
@@ -39,6 +46,8 @@ const char* const kExploreHelp =
     "  --mpi               split the points over MPI ranks; run under a launcher:\n"
     "                        mpirun -n 4 clustertwin-cli explore SPEC --mpi\n"
     "                      (add --hostfile FILE to mpirun to spread ranks over machines; see README)\n"
+    "  --report PATH       also write a comparison report (PDF, XLSX, JSON, or CSV into a directory) of up to\n"
+    "                      6 Pareto points, best first by the first objective, each evaluated as its design\n"
     "  --design INDEX --out FILE   write the design of one point (its layout and assumption choices; the\n"
     "                      --set overrides of other choices are printed) instead of exploring";
 
@@ -71,6 +80,55 @@ void print(const cost::ExploreResult& result, const cost::Explorer& explorer, co
     if (format == "json") out << cost::exploreResultToJson(result, explorer).dump(2) << "\n";
     else if (format == "csv") out << cost::exploreResultToCsv(result, explorer);
     else out << cost::exploreResultToText(result, explorer);
+}
+
+/// PDF and chart output paint with Qt: a QGuiApplication, offscreen when there is no display.
+void ensureGuiApplication() {
+    if (QGuiApplication::instance()) return;
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    static int argc = 1;
+    static char name[] = "clustertwin-cli";
+    static char* argv[] = {name, nullptr};
+    static QGuiApplication app(argc, argv);
+}
+
+/// The comparison report of up to 6 Pareto points (best first by the first objective), each point's design
+/// evaluated with the overrides it does not carry.
+void writeParetoReport(const cost::ExploreResult& result, const cost::Explorer& explorer,
+                       const model::Catalog& catalog, const model::AssumptionSet& defaults, const std::string& path,
+                       std::ostream& out) {
+    if (result.pareto.size() < 2)
+        throw model::InputError(model::InputLocation{path, "", "", "", ""},
+                                "the Pareto set has one point: write it with --design INDEX --out FILE and run "
+                                "`clustertwin-cli report` on it");
+    auto points = result.pareto;
+    const bool maximize = explorer.spec().objectives.front().maximize;
+    std::stable_sort(points.begin(), points.end(), [&](const auto& a, const auto& b) {
+        return maximize ? a.values[0] > b.values[0] : a.values[0] < b.values[0];
+    });
+    if (points.size() > 6) points.resize(6);
+    std::vector<std::string> names;
+    std::vector<cost::Results> results;
+    for (const auto& p : points) {
+        cost::InputOverrides unapplied;
+        const auto design = explorer.pointDesign(p.index, &unapplied);
+        results.push_back(cost::evaluate(design, catalog, defaults, unapplied));
+        std::string name = "#" + std::to_string(p.index);
+        const auto choices = explorer.choicesOf(p.index);
+        for (const auto& [k, v] : choices.items())
+            name += " " + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+        names.push_back(name);
+    }
+    const ReportFormat format = reportFormatForPath(path);
+    if (format == ReportFormat::Pdf || format == ReportFormat::Charts) ensureGuiApplication();
+    ComparisonInput in;
+    in.comparison = cost::compareDesigns(names, results, 0);
+    for (const auto& r : results)
+        in.results.push_back(&r);
+    writeComparisonReport(in, format, path);
+    out << "wrote " << path << " (" << reportFormatName(format) << " comparison of " << names.size()
+        << " Pareto points)\n";
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -171,7 +229,7 @@ bool exploreHasMpi() {
 }
 
 int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string spec, format = "text", designOut;
+    std::string spec, format = "text", designOut, reportPath;
     int threads = 0;
     bool mpi = false;
     std::optional<std::uint64_t> seed, design;
@@ -193,6 +251,8 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
                 mpi = true;
             } else if (a == "--design") {
                 design = whole(a, value(), 0, 1ull << 53);
+            } else if (a == "--report") {
+                reportPath = value();
             } else if (a == "--out") {
                 designOut = value();
             } else if (a.rfind("--", 0) == 0) {
@@ -206,6 +266,9 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
         if (spec.empty()) throw Usage{"explore needs a SPEC file (data/explore/*.json)"};
         if (design.has_value() != !designOut.empty()) throw Usage{"--design INDEX and --out FILE go together"};
         if (design && mpi) throw Usage{"--design writes one point's design; it does not take --mpi"};
+        if (!reportPath.empty() && (mpi || design))
+            throw Usage{"--report goes with a threaded run (not --mpi or --design): explore with --mpi, then "
+                        "write the report of the Pareto points without --mpi"};
         if (mpi && !exploreHasMpi())
             throw Usage{"this clustertwin-cli was built without MPI (install libopenmpi-dev, reconfigure with "
                         "-DCTWIN_WITH_MPI=ON); without --mpi the exploration runs on threads"};
@@ -242,6 +305,8 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
     const auto setup = secondsSince(t0);
     const auto records = explorer.run(explorer.plan(s), threads);
     const auto result = explorer.finish(records, s);
+    // With --report the report's "wrote" line goes to stderr when the result itself is on stdout as data.
+    if (!reportPath.empty()) writeParetoReport(result, explorer, catalog, defaults, reportPath, format == "text" ? out : err);
     print(result, explorer, format, out);
     err << "explore: " << result.evaluated << " points in " << secondsSince(t0) << " s (setup " << setup << " s) on "
         << (threads > 0 ? std::to_string(threads) : std::string("all")) << " threads\n";

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -116,6 +117,25 @@ private slots:
         const auto y = cli({"evaluate", kData + "/reference/llama3-16k-h100.json", "--json", "--set",
                             "assumptions.wacc=0.09", "--set", "assumptions.electricity_usd_per_kwh=0.07"});
         QCOMPARE(fin(e.out), fin(y.out));
+    }
+
+    /// The Pareto points as a comparison report (XLSX and JSON; PDF goes through the same writer).
+    void paretoReport() {
+        const QString spec = kData + "/explore/inference-100mw.json";
+        const QString json = m_dir.filePath("pareto-report.json"), xlsx = m_dir.filePath("pareto.xlsx");
+        const auto r = cli({"explore", spec, "--report", json});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("comparison of"));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(!doc.isEmpty());
+        // The names carry the point index and its choices; the cheapest $/M output tokens comes first.
+        const QString text = QString::fromUtf8(QJsonDocument(doc).toJson());
+        QVERIFY2(text.contains("rack=vr-nvl72 cooling=dry_cooler"), qPrintable(text.left(2000)));
+        QCOMPARE(cli({"explore", spec, "--report", xlsx, "--json"}).code, 0);
+        QVERIFY(QFileInfo(xlsx).size() > 1000);
+        QCOMPARE(cli({"explore", spec, "--report", xlsx, "--mpi"}).code, 2);
     }
 
     void badInputs() {
