@@ -146,7 +146,8 @@ ExploreTab::ExploreTab(const model::Catalog& catalog, const model::AssumptionSet
     split->addWidget(m_chartView);
     split->addWidget(lower);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({560, 200}); // the scatter first; the table scrolls
     layout->addWidget(split, 1);
     updateButtons();
 }

@@ -93,6 +93,9 @@ private slots:
         QCOMPARE(tab.paretoSeries()->at(0), QPointF(first.values[2], first.values[0]));
         QVERIFY(!tab.setAxes("no.such", "training.cost_per_million_tokens_usd"));
 
+        // For the notes: CTWIN_SCREENSHOT_DIR=dir saves what the tab shows.
+        if (qEnvironmentVariableIsSet("CTWIN_SCREENSHOT_DIR"))
+            tab.grab().save(qEnvironmentVariable("CTWIN_SCREENSHOT_DIR") + "/explore_tab.png");
         // Open as design: the point's layout and assumption levels, handed to the window.
         const QString out = m_dir.filePath("point.json");
         QVERIFY2(tab.openAsDesign(0, out), qPrintable(tab.message()));
