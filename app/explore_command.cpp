@@ -11,10 +11,9 @@
 
 #include <QGuiApplication>
 #include <algorithm>
-
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -46,7 +45,8 @@ const char* const kExploreHelp =
     "  --mpi               split the points over MPI ranks; run under a launcher:\n"
     "                        mpirun -n 4 clustertwin-cli explore SPEC --mpi\n"
     "                      (add --hostfile FILE to mpirun to spread ranks over machines; see README)\n"
-    "  --report PATH       also write a comparison report (PDF, XLSX, JSON, or CSV into a directory) of up to\n"
+    "  --report PATH       also write a comparison report (PDF, XLSX, JSON, or CSV into a directory) of up "
+    "to\n"
     "                      6 Pareto points, best first by the first objective, each evaluated as its design\n"
     "  --design INDEX --out FILE   write the design of one point (its layout and assumption choices; the\n"
     "                      --set overrides of other choices are printed) instead of exploring";
@@ -57,13 +57,14 @@ struct Usage {
     std::string message;
 };
 
-std::uint64_t whole(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max) {
+std::uint64_t whole(const std::string& option, const std::string& text, std::uint64_t min,
+                    std::uint64_t max) {
     if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
         throw Usage{option + " expects a whole number, got '" + text + "'"};
     const auto v = std::strtoull(text.c_str(), nullptr, 10);
     if (v < min || v > max)
-        throw Usage{option + " " + text + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) +
-                    "]"};
+        throw Usage{option + " " + text + " is out of range [" + std::to_string(min) + ", " +
+                    std::to_string(max) + "]"};
     return v;
 }
 
@@ -77,9 +78,12 @@ bool underMpiLauncher() {
 
 void print(const cost::ExploreResult& result, const cost::Explorer& explorer, const std::string& format,
            std::ostream& out) {
-    if (format == "json") out << cost::exploreResultToJson(result, explorer).dump(2) << "\n";
-    else if (format == "csv") out << cost::exploreResultToCsv(result, explorer);
-    else out << cost::exploreResultToText(result, explorer);
+    if (format == "json")
+        out << cost::exploreResultToJson(result, explorer).dump(2) << "\n";
+    else if (format == "csv")
+        out << cost::exploreResultToCsv(result, explorer);
+    else
+        out << cost::exploreResultToText(result, explorer);
 }
 
 /// PDF and chart output paint with Qt: a QGuiApplication, offscreen when there is no display.
@@ -96,12 +100,13 @@ void ensureGuiApplication() {
 /// The comparison report of up to 6 Pareto points (best first by the first objective), each point's design
 /// evaluated with the overrides it does not carry.
 void writeParetoReport(const cost::ExploreResult& result, const cost::Explorer& explorer,
-                       const model::Catalog& catalog, const model::AssumptionSet& defaults, const std::string& path,
-                       std::ostream& out) {
+                       const model::Catalog& catalog, const model::AssumptionSet& defaults,
+                       const std::string& path, std::ostream& out) {
     if (result.pareto.size() < 2)
-        throw model::InputError(model::InputLocation{path, "", "", "", ""},
-                                "the Pareto set has one point: write it with --design INDEX --out FILE and run "
-                                "`clustertwin-cli report` on it");
+        throw model::InputError(
+            model::InputLocation{path, "", "", "", ""},
+            "the Pareto set has one point: write it with --design INDEX --out FILE and run "
+            "`clustertwin-cli report` on it");
     auto points = result.pareto;
     const bool maximize = explorer.spec().objectives.front().maximize;
     std::stable_sort(points.begin(), points.end(), [&](const auto& a, const auto& b) {
@@ -156,8 +161,8 @@ struct MpiSession {
 /// slice of the plan (the plan groups points by layout, so a slice generates few layouts); rank 0 gathers
 /// the records (MessagePack, doubles bit-exact) and finishes. The records of a point depend on its index
 /// only, so the Pareto set equals the single-process one bit for bit.
-int runMpi(const std::string& specPath, const std::string& format, int threads, std::optional<std::uint64_t> seedArg,
-           std::ostream& out, std::ostream& err) {
+int runMpi(const std::string& specPath, const std::string& format, int threads,
+           std::optional<std::uint64_t> seedArg, std::ostream& out, std::ostream& err) {
     MpiSession mpi;
     const int rank = mpi.rank(), size = mpi.size();
     const auto t0 = std::chrono::steady_clock::now();
@@ -169,7 +174,8 @@ int runMpi(const std::string& specPath, const std::string& format, int threads, 
         const auto plan = explorer.plan(seed);
         const size_t lo = plan.size() * static_cast<size_t>(rank) / static_cast<size_t>(size);
         const size_t hi = plan.size() * static_cast<size_t>(rank + 1) / static_cast<size_t>(size);
-        const std::vector<std::uint64_t> mine(plan.begin() + static_cast<long>(lo), plan.begin() + static_cast<long>(hi));
+        const std::vector<std::uint64_t> mine(plan.begin() + static_cast<long>(lo),
+                                              plan.begin() + static_cast<long>(hi));
         const std::clock_t cpu0 = std::clock();
         const auto bytes = cost::exploreRecordsToBytes(explorer.run(mine, threads));
         // Processor time of each rank's share: on a loaded machine wall time hides the split's balance.
@@ -193,7 +199,8 @@ int runMpi(const std::string& specPath, const std::string& format, int threads, 
         if (rank != 0) return kExitOk;
         std::vector<cost::ExplorePointRecord> records;
         for (size_t r = 0; r < counts.size(); ++r) {
-            const std::vector<std::uint8_t> part(all.begin() + displs[r], all.begin() + displs[r] + counts[r]);
+            const std::vector<std::uint8_t> part(all.begin() + displs[r],
+                                                 all.begin() + displs[r] + counts[r]);
             auto recs = cost::exploreRecordsFromBytes(part);
             records.insert(records.end(), recs.begin(), recs.end());
         }
@@ -237,7 +244,8 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
         for (size_t i = 0; i < args.size(); ++i) {
             const std::string& a = args[i];
             auto value = [&]() -> std::string {
-                if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) throw Usage{"option " + a + " needs a value"};
+                if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+                    throw Usage{"option " + a + " needs a value"};
                 return args[++i];
             };
             if (a == "--json" || a == "--csv") {
@@ -264,20 +272,23 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
             }
         }
         if (spec.empty()) throw Usage{"explore needs a SPEC file (data/explore/*.json)"};
-        if (design.has_value() != !designOut.empty()) throw Usage{"--design INDEX and --out FILE go together"};
+        if (design.has_value() != !designOut.empty())
+            throw Usage{"--design INDEX and --out FILE go together"};
         if (design && mpi) throw Usage{"--design writes one point's design; it does not take --mpi"};
         if (!reportPath.empty() && (mpi || design))
             throw Usage{"--report goes with a threaded run (not --mpi or --design): explore with --mpi, then "
                         "write the report of the Pareto points without --mpi"};
         if (mpi && !exploreHasMpi())
-            throw Usage{"this clustertwin-cli was built without MPI (install libopenmpi-dev, reconfigure with "
-                        "-DCTWIN_WITH_MPI=ON); without --mpi the exploration runs on threads"};
+            throw Usage{
+                "this clustertwin-cli was built without MPI (install libopenmpi-dev, reconfigure with "
+                "-DCTWIN_WITH_MPI=ON); without --mpi the exploration runs on threads"};
         if (mpi && !underMpiLauncher())
             throw Usage{"--mpi needs an MPI launcher: run `mpirun -n 4 clustertwin-cli explore " + spec +
                         " --mpi` (add --hostfile FILE for several machines; as root, --allow-run-as-root); "
                         "without --mpi the exploration runs on threads"};
     } catch (const Usage& u) {
-        err << "clustertwin-cli explore: " << u.message << "\nusage: clustertwin-cli " << kExploreSynopsis << "\n";
+        err << "clustertwin-cli explore: " << u.message << "\nusage: clustertwin-cli " << kExploreSynopsis
+            << "\n";
         return kExitUsage;
     }
 #ifdef CTWIN_HAVE_MPI
@@ -306,10 +317,11 @@ int runExploreCommand(const std::vector<std::string>& args, std::ostream& out, s
     const auto records = explorer.run(explorer.plan(s), threads);
     const auto result = explorer.finish(records, s);
     // With --report the report's "wrote" line goes to stderr when the result itself is on stdout as data.
-    if (!reportPath.empty()) writeParetoReport(result, explorer, catalog, defaults, reportPath, format == "text" ? out : err);
+    if (!reportPath.empty())
+        writeParetoReport(result, explorer, catalog, defaults, reportPath, format == "text" ? out : err);
     print(result, explorer, format, out);
-    err << "explore: " << result.evaluated << " points in " << secondsSince(t0) << " s (setup " << setup << " s) on "
-        << (threads > 0 ? std::to_string(threads) : std::string("all")) << " threads\n";
+    err << "explore: " << result.evaluated << " points in " << secondsSince(t0) << " s (setup " << setup
+        << " s) on " << (threads > 0 ? std::to_string(threads) : std::string("all")) << " threads\n";
     return kExitOk;
 }
 

@@ -83,7 +83,7 @@ void applyPath(ojson& node, const std::vector<std::string>& segs, size_t i, cons
 
 /// Field names that hold catalog ids in designs and generator specs (data/FORMAT.md §3, §4).
 bool isCatalogField(const std::string& name) {
-    static const std::set<std::string> fields = {"rack_type", "cdu_type", "plant", "switch", "model",
+    static const std::set<std::string> fields = {"rack_type",   "cdu_type",    "plant",  "switch", "model",
                                                  "accelerator", "transceiver", "optics", "type"};
     return fields.count(name) > 0;
 }
@@ -109,11 +109,14 @@ std::string levelText(const nlohmann::json& v) {
     return v.dump();
 }
 
-const Figure* findFigure(const Results& r, const std::string& key) { return r.figure(key); }
+const Figure* findFigure(const Results& r, const std::string& key) {
+    return r.figure(key);
+}
 
 } // namespace
 
-std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& values, const std::vector<bool>& maximize) {
+std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& values,
+                                const std::vector<bool>& maximize) {
     const size_t n = values.size(), m = maximize.size();
     // Minimization form: maximized objectives negated.
     auto v = [&](size_t p, size_t k) { return maximize[k] ? -values[p][k] : values[p][k]; };
@@ -137,7 +140,8 @@ std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& values, 
     };
     std::vector<size_t> front;
     for (size_t p : order)
-        if (std::none_of(front.begin(), front.end(), [&](size_t q) { return dominates(q, p); })) front.push_back(p);
+        if (std::none_of(front.begin(), front.end(), [&](size_t q) { return dominates(q, p); }))
+            front.push_back(p);
     std::sort(front.begin(), front.end());
     return front;
 }
@@ -188,8 +192,10 @@ Explorer::Explorer(ExploreSpec spec, const model::Catalog& catalog, const model:
             ojson doc;
             try {
                 doc = documentOf(index);
-                if (m_spec.baseIsGeneratorSpec) (void)designSpecFromJson(doc, m_spec.baseFile);
-                else (void)model::projectFromJson(doc, m_spec.baseFile, &catalog);
+                if (m_spec.baseIsGeneratorSpec)
+                    (void)designSpecFromJson(doc, m_spec.baseFile);
+                else
+                    (void)model::projectFromJson(doc, m_spec.baseFile, &catalog);
             } catch (const std::invalid_argument& e) {
                 fail(file, ch.name, "field", "'" + ch.field + "': " + e.what());
             } catch (const model::InputError& e) {
@@ -234,7 +240,8 @@ Explorer::Explorer(ExploreSpec spec, const model::Catalog& catalog, const model:
             if (f.key.rfind(head + ".", 0) == 0 && f.key.find(".", head.size() + 1) == std::string::npos)
                 known += (known.empty() ? "" : ", ") + f.key;
         fail(file, "", "figure",
-             "unknown figure key '" + k + "'" + (known.empty() ? "" : " (known " + head + " keys: " + known + ")") +
+             "unknown figure key '" + k + "'" +
+                 (known.empty() ? "" : " (known " + head + " keys: " + known + ")") +
                  "; see `clustertwin-cli evaluate DESIGN --json`");
     }
 }
@@ -280,9 +287,10 @@ std::shared_ptr<const Explorer::Layout> Explorer::layoutFor(const std::vector<si
         index += levels[c] * m_radix[c];
     try {
         const ojson doc = documentOf(index);
-        model::Project p = m_spec.baseIsGeneratorSpec
-                               ? generateDesign(designSpecFromJson(doc, m_spec.baseFile), *m_catalog, m_defaults)
-                               : model::projectFromJson(doc, m_spec.baseFile, m_catalog);
+        model::Project p =
+            m_spec.baseIsGeneratorSpec
+                ? generateDesign(designSpecFromJson(doc, m_spec.baseFile), *m_catalog, m_defaults)
+                : model::projectFromJson(doc, m_spec.baseFile, m_catalog);
         if (m_spec.scaleServicesToDesign && !p.inferenceServices.empty()) {
             // Sellable GPUs (racks that are not hot spares) shared by the services in proportion to their
             // base sizes, in whole racks of the first compute rack type.
@@ -365,10 +373,12 @@ ExplorePointRecord Explorer::evaluateWith(std::uint64_t index, const Layout& lay
 
 model::Project Explorer::designOf(std::uint64_t index) const {
     if (index >= m_space)
-        fail(m_spec.file, "", "index", "point " + std::to_string(index) + " is outside the space of " +
-                                           std::to_string(m_space) + " points");
+        fail(m_spec.file, "", "index",
+             "point " + std::to_string(index) + " is outside the space of " + std::to_string(m_space) +
+                 " points");
     const auto layout = layoutFor(levelsOf(index));
-    if (!layout->error.empty()) fail(m_spec.file, "", "index", "point " + std::to_string(index) + ": " + layout->error);
+    if (!layout->error.empty())
+        fail(m_spec.file, "", "index", "point " + std::to_string(index) + ": " + layout->error);
     return *layout->project;
 }
 
@@ -416,10 +426,12 @@ std::vector<std::uint64_t> Explorer::plan(std::uint64_t seed) const {
                  "the space has " + std::to_string(m_space) + " points, above the exhaustive maximum of " +
                      std::to_string(s.maxExhaustive) + " (search.max_exhaustive, at most " +
                      std::to_string(kMaxExhaustivePoints) +
-                     "): add \"search\": {\"method\": \"latin_hypercube\", \"points\": N} or narrow the choices");
+                     "): add \"search\": {\"method\": \"latin_hypercube\", \"points\": N} or narrow the "
+                     "choices");
         if (m_space > kMaxExploreSamples)
-            fail(m_spec.file, "search", "points", "the space has " + std::to_string(m_space) + " points, above " +
-                                                      std::to_string(kMaxExploreSamples));
+            fail(m_spec.file, "search", "points",
+                 "the space has " + std::to_string(m_space) + " points, above " +
+                     std::to_string(kMaxExploreSamples));
         points.resize(m_space);
         std::iota(points.begin(), points.end(), std::uint64_t{0});
     } else {
@@ -441,7 +453,8 @@ std::vector<std::uint64_t> Explorer::plan(std::uint64_t seed) const {
                 std::uint64_t l;
                 if (s.method == ExploreMethod::LatinHypercube) {
                     const double x = (static_cast<double>(perm[i]) + rng.unit()) / static_cast<double>(n);
-                    l = std::min<std::uint64_t>(levels - 1, static_cast<std::uint64_t>(x * static_cast<double>(levels)));
+                    l = std::min<std::uint64_t>(levels - 1,
+                                                static_cast<std::uint64_t>(x * static_cast<double>(levels)));
                 } else {
                     l = rng.below(levels);
                 }
@@ -507,7 +520,8 @@ std::vector<ExplorePointRecord> Explorer::run(const std::vector<std::uint64_t>& 
         }
     };
     int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    n = static_cast<int>(std::min<size_t>(static_cast<size_t>(std::clamp(n, 1, 256)), std::max<size_t>(1, points.size())));
+    n = static_cast<int>(
+        std::min<size_t>(static_cast<size_t>(std::clamp(n, 1, 256)), std::max<size_t>(1, points.size())));
     std::vector<std::thread> pool;
     for (int t = 1; t < n; ++t)
         pool.emplace_back(worker);
@@ -564,8 +578,8 @@ ExploreResult Explorer::finish(std::vector<ExplorePointRecord> records, std::uin
             reasons += (reasons.empty() ? "" : "; ") + k + ": " + std::to_string(n);
         if (why.empty()) why = "every point was rejected before the constraints";
         fail(m_spec.file, "", "constraints",
-             "no feasible point among " + std::to_string(res.evaluated) + " evaluated: " + why + " (rejected: " +
-                 reasons + ")");
+             "no feasible point among " + std::to_string(res.evaluated) + " evaluated: " + why +
+                 " (rejected: " + reasons + ")");
     }
     std::vector<bool> maximize;
     for (const auto& o : m_spec.objectives)
@@ -586,7 +600,8 @@ std::vector<ExplorePointRecord> exploreRecordsFromBytes(const std::vector<std::u
     const auto j = nlohmann::json::from_msgpack(bytes);
     std::vector<ExplorePointRecord> out;
     for (const auto& e : j)
-        out.push_back({e.at(0).get<std::uint64_t>(), e.at(1).get<std::string>(), e.at(2).get<std::vector<double>>()});
+        out.push_back(
+            {e.at(0).get<std::uint64_t>(), e.at(1).get<std::string>(), e.at(2).get<std::vector<double>>()});
     return out;
 }
 

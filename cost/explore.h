@@ -52,7 +52,8 @@ struct ExploreResult {
 /// Indices (into `values`) of the non-dominated points: a point is dominated when another is no worse in
 /// every objective and better in one. Duplicates (equal in every objective) do not dominate each other, so
 /// all of them are kept. `maximize[k]` flips objective k. Returned in ascending order.
-std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& values, const std::vector<bool>& maximize);
+std::vector<size_t> paretoFront(const std::vector<std::vector<double>>& values,
+                                const std::vector<bool>& maximize);
 
 class Explorer {
 public:

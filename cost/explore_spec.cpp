@@ -46,7 +46,8 @@ std::string text(const ojson& j, const char* key, const std::string& file, const
     return j.at(key).get<std::string>();
 }
 
-std::optional<double> number(const ojson& j, const char* key, const std::string& file, const std::string& entity) {
+std::optional<double> number(const ojson& j, const char* key, const std::string& file,
+                             const std::string& entity) {
     if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
     if (!j.at(key).is_number()) fail(file, entity, key, "must be a number");
     const double v = j.at(key).get<double>();
@@ -54,8 +55,8 @@ std::optional<double> number(const ojson& j, const char* key, const std::string&
     return v;
 }
 
-std::uint64_t whole(const ojson& j, const char* key, std::uint64_t min, std::uint64_t max, const std::string& file,
-                    const std::string& entity) {
+std::uint64_t whole(const ojson& j, const char* key, std::uint64_t min, std::uint64_t max,
+                    const std::string& file, const std::string& entity) {
     const auto v = number(j, key, file, entity);
     if (!v || *v != std::floor(*v) || *v < static_cast<double>(min) || *v > static_cast<double>(max))
         fail(file, entity, key,
@@ -77,9 +78,11 @@ ExploreChoice choiceFromJson(const ojson& j, const std::string& file, size_t ind
     c.field = text(j, "field", file, c.name, false);
     c.set = text(j, "set", file, c.name, false);
     if (c.field.empty() == c.set.empty())
-        fail(file, c.name, "field", "give exactly one of `field` (edit the base document) or `set` (an override)");
+        fail(file, c.name, "field",
+             "give exactly one of `field` (edit the base document) or `set` (an override)");
     if (j.contains("values") == j.contains("range"))
-        fail(file, c.name, "values", "give exactly one of `values` (a list) or `range` ({min, max, step|count})");
+        fail(file, c.name, "values",
+             "give exactly one of `values` (a list) or `range` ({min, max, step|count})");
     if (j.contains("values")) {
         const auto& v = j.at("values");
         if (!v.is_array() || v.empty()) fail(file, c.name, "values", "must be a non-empty list");
@@ -90,9 +93,11 @@ ExploreChoice choiceFromJson(const ojson& j, const std::string& file, size_t ind
                 fail(file, c.name, "values", "levels are numbers, strings or booleans, got " + x.dump());
             if (!c.set.empty() && !x.is_number())
                 fail(file, c.name, "values", "an override (`set`) takes numbers, got " + x.dump());
-            if (x.is_number() && !std::isfinite(x.get<double>())) fail(file, c.name, "values", "must be finite");
+            if (x.is_number() && !std::isfinite(x.get<double>()))
+                fail(file, c.name, "values", "must be finite");
             for (const auto& y : c.levels)
-                if (y == nlohmann::json(x)) fail(file, c.name, "values", "level " + x.dump() + " given twice");
+                if (y == nlohmann::json(x))
+                    fail(file, c.name, "values", "level " + x.dump() + " given twice");
             c.levels.emplace_back(x);
         }
     } else {
@@ -113,9 +118,12 @@ ExploreChoice choiceFromJson(const ojson& j, const std::string& file, size_t ind
 
 const char* exploreMethodName(ExploreMethod method) {
     switch (method) {
-    case ExploreMethod::Exhaustive: return "exhaustive";
-    case ExploreMethod::LatinHypercube: return "latin_hypercube";
-    case ExploreMethod::Random: return "random";
+    case ExploreMethod::Exhaustive:
+        return "exhaustive";
+    case ExploreMethod::LatinHypercube:
+        return "latin_hypercube";
+    case ExploreMethod::Random:
+        return "random";
     }
     return "exhaustive";
 }
@@ -123,8 +131,10 @@ const char* exploreMethodName(ExploreMethod method) {
 std::vector<double> rangeLevels(double min, double max, std::optional<double> step, std::optional<int> count,
                                 const std::string& file, const std::string& choice) {
     if (!(min <= max))
-        fail(file, choice, "range", "empty range: min " + std::to_string(min) + " > max " + std::to_string(max));
-    if (step.has_value() == count.has_value()) fail(file, choice, "range", "give exactly one of step or count");
+        fail(file, choice, "range",
+             "empty range: min " + std::to_string(min) + " > max " + std::to_string(max));
+    if (step.has_value() == count.has_value())
+        fail(file, choice, "range", "give exactly one of step or count");
     std::vector<double> out;
     if (step) {
         if (!(*step > 0)) fail(file, choice, "range.step", "must be > 0");
@@ -164,8 +174,9 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
     s.file = file;
     s.name = text(j, "name", file, "");
     if (j.contains("base") == j.contains("generator"))
-        fail(file, "", "base", "give exactly one of `base` (a design or generator spec file) or `generator` "
-                               "(an inline generator spec)");
+        fail(file, "", "base",
+             "give exactly one of `base` (a design or generator spec file) or `generator` "
+             "(an inline generator spec)");
     if (j.contains("base")) {
         std::filesystem::path p = text(j, "base", file, "");
         if (p.is_relative()) p = std::filesystem::path(file).parent_path() / p;
@@ -176,7 +187,8 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
         s.baseFile = file + " (generator)";
         if (!s.base.is_object()) fail(file, "", "generator", "must be an object");
     }
-    s.baseIsGeneratorSpec = s.base.is_object() && s.base.value("format", std::string()) == kGeneratorSpecFormat;
+    s.baseIsGeneratorSpec =
+        s.base.is_object() && s.base.value("format", std::string()) == kGeneratorSpecFormat;
     s.scaleServicesToDesign = flag(j, "scale_services_to_design", false, file);
     s.rejectRuleErrors = flag(j, "reject_rule_errors", true, file);
 
@@ -209,8 +221,9 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
                 const auto &x = s.constraints[a], &y = s.constraints[b];
                 if (x.figure == y.figure && x.min && y.max && *x.min > *y.max)
                     fail(file, x.name, "min",
-                         "contradictory constraints: '" + x.name + "' needs " + x.figure + " >= " +
-                             std::to_string(*x.min) + " but '" + y.name + "' needs it <= " + std::to_string(*y.max));
+                         "contradictory constraints: '" + x.name + "' needs " + x.figure +
+                             " >= " + std::to_string(*x.min) + " but '" + y.name +
+                             "' needs it <= " + std::to_string(*y.max));
             }
     }
 
@@ -222,7 +235,8 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
         ExploreObjective x;
         x.figure = text(o, "figure", file, entity);
         const std::string goal = text(o, "goal", file, entity);
-        if (goal != "minimize" && goal != "maximize") fail(file, entity, "goal", "must be minimize or maximize");
+        if (goal != "minimize" && goal != "maximize")
+            fail(file, entity, "goal", "must be minimize or maximize");
         x.maximize = goal == "maximize";
         for (const auto& y : s.objectives)
             if (y.figure == x.figure) fail(file, entity, "figure", "objective " + x.figure + " given twice");
@@ -240,10 +254,14 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
         const auto& q = j.at("search");
         onlyKeys(q, {"method", "points", "seed", "max_exhaustive"}, file, "search", "");
         const std::string m = q.contains("method") ? text(q, "method", file, "search") : "exhaustive";
-        if (m == "exhaustive") s.search.method = ExploreMethod::Exhaustive;
-        else if (m == "latin_hypercube") s.search.method = ExploreMethod::LatinHypercube;
-        else if (m == "random") s.search.method = ExploreMethod::Random;
-        else fail(file, "search", "method", "must be exhaustive, latin_hypercube or random");
+        if (m == "exhaustive")
+            s.search.method = ExploreMethod::Exhaustive;
+        else if (m == "latin_hypercube")
+            s.search.method = ExploreMethod::LatinHypercube;
+        else if (m == "random")
+            s.search.method = ExploreMethod::Random;
+        else
+            fail(file, "search", "method", "must be exhaustive, latin_hypercube or random");
         if (s.search.method != ExploreMethod::Exhaustive)
             s.search.points = whole(q, "points", 1, kMaxExploreSamples, file, "search");
         else if (q.contains("points"))

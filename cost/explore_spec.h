@@ -32,7 +32,8 @@ struct ExploreChoice {
     ///  `field`: a dotted path into the base document (generator spec or design JSON), edited before the
     ///           design is generated: object keys, array elements by their "id" (or index), `*` for every
     ///           element ("target.rack_type", "training_jobs.*.restart_scope");
-    ///  `set`:   an override of cost/input_resolver.h ("assumptions.wacc", "sites.*.electricity_usd_per_kwh").
+    ///  `set`:   an override of cost/input_resolver.h ("assumptions.wacc",
+    ///  "sites.*.electricity_usd_per_kwh").
     std::string field;
     std::string set;
     /// The levels, in order (numbers, strings, booleans for `field`; numbers for `set`).

@@ -111,8 +111,10 @@ ExploreTab::ExploreTab(const model::Catalog& catalog, const model::AssumptionSet
     for (auto* s : {m_feasibleSeries, m_paretoSeries, m_currentSeries}) {
         m_chart->addSeries(s);
         connect(s, &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
-            if (on) QToolTip::showText(QCursor::pos(), pointText(p.x(), p.y()), m_chartView);
-            else QToolTip::hideText();
+            if (on)
+                QToolTip::showText(QCursor::pos(), pointText(p.x(), p.y()), m_chartView);
+            else
+                QToolTip::hideText();
         });
     }
     connect(m_paretoSeries, &QScatterSeries::clicked, this, [this](const QPointF& p) {
@@ -126,8 +128,9 @@ ExploreTab::ExploreTab(const model::Catalog& catalog, const model::AssumptionSet
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_open = new QPushButton(tr("Open as design…"), this);
-    m_open->setToolTip(tr("Write the selected Pareto point as a design (its layout and assumption choices) and "
-                          "open it"));
+    m_open->setToolTip(
+        tr("Write the selected Pareto point as a design (its layout and assumption choices) and "
+           "open it"));
     connect(m_open, &QPushButton::clicked, this, [this] {
         const int row = m_table->currentRow();
         if (row < 0) return;
@@ -158,9 +161,10 @@ ExploreTab::~ExploreTab() {
 }
 
 void ExploreTab::pickSpecFile() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open an exploration spec"), QString::fromStdString(dataDirectory()) + QStringLiteral("/explore"),
-        tr("Exploration specs (*.json)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open an exploration spec"),
+                                     QString::fromStdString(dataDirectory()) + QStringLiteral("/explore"),
+                                     tr("Exploration specs (*.json)"));
     if (!path.isEmpty()) setSpec(path);
 }
 
@@ -174,7 +178,9 @@ void ExploreTab::setSpec(const QString& path) {
     m_spec->setCurrentIndex(i);
 }
 
-QString ExploreTab::message() const { return m_message; }
+QString ExploreTab::message() const {
+    return m_message;
+}
 
 void ExploreTab::updateButtons() {
     const bool running = m_state == State::Running;
@@ -208,19 +214,24 @@ bool ExploreTab::run() {
         std::optional<cost::ExploreResult> result;
         QString error;
         try {
-            explorer = std::make_shared<const cost::Explorer>(cost::loadExploreSpec(spec), *catalog, defaults);
+            explorer =
+                std::make_shared<const cost::Explorer>(cost::loadExploreSpec(spec), *catalog, defaults);
             const auto plan = explorer->plan(explorer->spec().search.seed);
             const std::uint64_t n = plan.size();
             QMetaObject::invokeMethod(
-                this, [this, n] { m_status->setText(tr("Evaluating %1 points…").arg(n)); }, Qt::QueuedConnection);
+                this, [this, n] { m_status->setText(tr("Evaluating %1 points…").arg(n)); },
+                Qt::QueuedConnection);
             // One post per 0.1 % keeps the UI thread's queue short.
             auto lastPermille = std::make_shared<std::atomic<int>>(-1);
-            records = explorer->run(plan, 0, [this, n, lastPermille](std::uint64_t done) {
-                const int permille = static_cast<int>(done * 1000 / std::max<std::uint64_t>(1, n));
-                if (lastPermille->exchange(permille) == permille) return;
-                QMetaObject::invokeMethod(
-                    this, [this, permille] { m_progress->setValue(permille); }, Qt::QueuedConnection);
-            }, cancel.get());
+            records = explorer->run(
+                plan, 0,
+                [this, n, lastPermille](std::uint64_t done) {
+                    const int permille = static_cast<int>(done * 1000 / std::max<std::uint64_t>(1, n));
+                    if (lastPermille->exchange(permille) == permille) return;
+                    QMetaObject::invokeMethod(
+                        this, [this, permille] { m_progress->setValue(permille); }, Qt::QueuedConnection);
+                },
+                cancel.get());
             if (!cancel->load()) result = explorer->finish(records, explorer->spec().search.seed);
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
@@ -228,7 +239,8 @@ bool ExploreTab::run() {
         const bool cancelled = cancel->load();
         QMetaObject::invokeMethod(
             this,
-            [this, explorer, records = std::move(records), result = std::move(result), error, cancelled]() mutable {
+            [this, explorer, records = std::move(records), result = std::move(result), error,
+             cancelled]() mutable {
                 finishRun(explorer, std::move(records), std::move(result), error, cancelled);
             },
             Qt::QueuedConnection);
@@ -244,8 +256,8 @@ void ExploreTab::cancel() {
 }
 
 void ExploreTab::finishRun(std::shared_ptr<const cost::Explorer> explorer,
-                           std::vector<cost::ExplorePointRecord> records, std::optional<cost::ExploreResult> result,
-                           QString error, bool cancelled) {
+                           std::vector<cost::ExplorePointRecord> records,
+                           std::optional<cost::ExploreResult> result, QString error, bool cancelled) {
     if (m_worker.joinable()) m_worker.join();
     if (cancelled) {
         m_state = State::Cancelled;
@@ -282,10 +294,14 @@ void ExploreTab::finishRun(std::shared_ptr<const cost::Explorer> explorer,
                 c->addItem(QString::fromStdString(k));
         }
         // Keep the axes the user had when the new spec offers them, else the first two objectives.
-        if (m_x->findText(x) >= 0) m_x->setCurrentIndex(m_x->findText(x));
-        else m_x->setCurrentIndex(0);
-        if (m_y->findText(y) >= 0) m_y->setCurrentIndex(m_y->findText(y));
-        else m_y->setCurrentIndex(m_y->count() > 1 ? 1 : 0);
+        if (m_x->findText(x) >= 0)
+            m_x->setCurrentIndex(m_x->findText(x));
+        else
+            m_x->setCurrentIndex(0);
+        if (m_y->findText(y) >= 0)
+            m_y->setCurrentIndex(m_y->findText(y));
+        else
+            m_y->setCurrentIndex(m_y->count() > 1 ? 1 : 0);
         m_progress->setValue(1000);
         fillTable();
         replot();
@@ -323,7 +339,8 @@ void ExploreTab::fillTable() {
         for (const auto& [name, v] : choices.items())
             m_table->setItem(row, col++, new QTableWidgetItem(levelText(v)));
         for (double v : p.values)
-            m_table->setItem(row, col++, new QTableWidgetItem(QString::fromStdString(cost::formatHuman(v, ""))));
+            m_table->setItem(row, col++,
+                             new QTableWidgetItem(QString::fromStdString(cost::formatHuman(v, ""))));
     }
     m_table->resizeColumnsToContents();
 }
@@ -361,7 +378,9 @@ void ExploreTab::replot() {
         // A design the engine cannot evaluate is simply not marked.
     }
     if (!(x0 <= x1)) return;
-    auto pad = [](double lo, double hi) { return hi > lo ? (hi - lo) * 0.06 : std::max(1e-9, std::abs(hi) * 0.05); };
+    auto pad = [](double lo, double hi) {
+        return hi > lo ? (hi - lo) * 0.06 : std::max(1e-9, std::abs(hi) * 0.05);
+    };
     auto* ax = new QValueAxis;
     ax->setRange(x0 - pad(x0, x1), x1 + pad(x0, x1));
     ax->setLabelFormat(QStringLiteral("%.4g"));
@@ -376,8 +395,9 @@ void ExploreTab::replot() {
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    m_chart->setTitle(tr("%1: %2 vs %3")
-                          .arg(QString::fromStdString(m_result->name), m_y->currentText(), m_x->currentText()));
+    m_chart->setTitle(
+        tr("%1: %2 vs %3")
+            .arg(QString::fromStdString(m_result->name), m_y->currentText(), m_x->currentText()));
     views::styleChartForPalette(m_chart, palette());
 }
 
@@ -415,9 +435,10 @@ bool ExploreTab::openAsDesign(int row, const QString& path) {
         QStringList sets;
         for (const auto& o : unapplied)
             sets << QStringLiteral("%1=%2").arg(QString::fromStdString(o.path)).arg(o.value);
-        m_message = tr("Wrote point %1 to %2.").arg(index).arg(path) +
-                    (sets.isEmpty() ? QString()
-                                    : tr(" Not in the design (set them as overrides): %1.").arg(sets.join(", ")));
+        m_message =
+            tr("Wrote point %1 to %2.").arg(index).arg(path) +
+            (sets.isEmpty() ? QString()
+                            : tr(" Not in the design (set them as overrides): %1.").arg(sets.join(", ")));
     } catch (const std::exception& e) {
         m_message = QString::fromUtf8(e.what());
         return false;

@@ -38,8 +38,8 @@ public:
     /// `currentProject` is the open design (marked on the plot); `openDesign(path)` opens a written design
     /// file in the window (false when the user kept the current one).
     ExploreTab(const model::Catalog& catalog, const model::AssumptionSet& defaults,
-               std::function<const model::Project&()> currentProject, std::function<bool(const QString&)> openDesign,
-               QWidget* parent = nullptr);
+               std::function<const model::Project&()> currentProject,
+               std::function<bool(const QString&)> openDesign, QWidget* parent = nullptr);
     /// Cancels a running exploration and waits for its thread.
     ~ExploreTab() override;
 
@@ -72,8 +72,9 @@ signals:
     void finished();
 
 private:
-    void finishRun(std::shared_ptr<const cost::Explorer> explorer, std::vector<cost::ExplorePointRecord> records,
-                   std::optional<cost::ExploreResult> result, QString error, bool cancelled);
+    void finishRun(std::shared_ptr<const cost::Explorer> explorer,
+                   std::vector<cost::ExplorePointRecord> records, std::optional<cost::ExploreResult> result,
+                   QString error, bool cancelled);
     void replot();
     void fillTable();
     void updateButtons();

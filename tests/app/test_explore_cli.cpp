@@ -33,10 +33,13 @@ Run run(const QString& program, const QStringList& args) {
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
-Run cli(const QStringList& args) { return run(kCli, args); }
+Run cli(const QStringList& args) {
+    return run(kCli, args);
+}
 
 /// A spec on the Llama 3 reference: restart scope x WACC x tariff, sampled or exhaustive.
-QString writeSpec(const QTemporaryDir& dir, const QString& name, const QString& search, const QString& constraints) {
+QString writeSpec(const QTemporaryDir& dir, const QString& name, const QString& search,
+                  const QString& constraints) {
     const QString path = dir.filePath(name);
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return {};
@@ -84,12 +87,14 @@ private slots:
             const auto f = p.toObject()["figures"].toObject();
             QVERIFY(f["power.facility_peak_mw"].toDouble() <= 100.0);
             const double c = f["inference.cost_per_million_output_tokens_usd"].toDouble();
-            if (c < cheapest) cheapest = c, cheapestRack = p.toObject()["choices"].toObject()["rack"].toString();
+            if (c < cheapest)
+                cheapest = c, cheapestRack = p.toObject()["choices"].toObject()["rack"].toString();
         }
         QVERIFY(cheapestRack.startsWith("vr-nvl"));
         const auto t = cli({"explore", kData + "/explore/training-100k.json", "--csv", "--threads", "2"});
         QVERIFY2(t.code == 0, qPrintable(t.err));
-        QVERIFY(t.out.startsWith("index,rack,cooling,spare fraction,restart scope,training.cost_per_million_tokens_usd"));
+        QVERIFY(t.out.startsWith(
+            "index,rack,cooling,spare fraction,restart scope,training.cost_per_million_tokens_usd"));
         QVERIFY(t.out.count('\n') >= 2);
     }
 
@@ -112,7 +117,10 @@ private slots:
         // The restart scope (parallel_group at this point) does not move the cost per GPU-hour: the written
         // design must match the reference evaluated with the two assumption overrides.
         const auto fin = [](const QString& json) {
-            return QJsonDocument::fromJson(json.toUtf8()).object()["finance"].toObject()["cost_per_gpu_hour_usd"].toDouble();
+            return QJsonDocument::fromJson(json.toUtf8())
+                .object()["finance"]
+                .toObject()["cost_per_gpu_hour_usd"]
+                .toDouble();
         };
         const auto y = cli({"evaluate", kData + "/reference/llama3-16k-h100.json", "--json", "--set",
                             "assumptions.wacc=0.09", "--set", "assumptions.electricity_usd_per_kwh=0.07"});
@@ -161,17 +169,20 @@ private slots:
         f.close();
         const auto b = cli({"explore", f.fileName()});
         QCOMPARE(b.code, 3);
-        QVERIFY2(b.err.contains("'rack'") && b.err.contains("unknown catalog id 'gb400-nvl999'"), qPrintable(b.err));
+        QVERIFY2(b.err.contains("'rack'") && b.err.contains("unknown catalog id 'gb400-nvl999'"),
+                 qPrintable(b.err));
         const QString big = writeSpec(m_dir, "big.json", R"(, "search": {"max_exhaustive": 100})", "");
         const auto g = cli({"explore", big});
         QCOMPARE(g.code, 3);
-        QVERIFY2(g.err.contains("the space has 192 points, above the exhaustive maximum of 100"), qPrintable(g.err));
+        QVERIFY2(g.err.contains("the space has 192 points, above the exhaustive maximum of 100"),
+                 qPrintable(g.err));
         const QString none = writeSpec(m_dir, "none.json", "",
                                        R"({"name": "budget", "figure": "capex.total_usd", "max": 1000})");
         const auto n = cli({"explore", none});
         QCOMPARE(n.code, 3);
-        QVERIFY2(n.err.contains("constraint 'budget' (capex.total_usd <= 1,000) removed the last 192 point(s)"),
-                 qPrintable(n.err));
+        QVERIFY2(
+            n.err.contains("constraint 'budget' (capex.total_usd <= 1,000) removed the last 192 point(s)"),
+            qPrintable(n.err));
     }
 
     /// mpirun -n 2 gives the single-process output byte for byte: exhaustive and Latin hypercube.
@@ -181,11 +192,14 @@ private slots:
         if (mpirun.isEmpty()) QSKIP("mpirun not on PATH (./dev installs openmpi-bin)");
         QStringList launcher = {"-n", "2", "--oversubscribe"};
         if (::getuid() == 0) launcher << "--allow-run-as-root";
-        for (const QString& search : {QString(), QStringLiteral(R"(, "search": {"method": "latin_hypercube", "points": 60, "seed": 11})")}) {
+        for (const QString& search :
+             {QString(),
+              QStringLiteral(R"(, "search": {"method": "latin_hypercube", "points": 60, "seed": 11})")}) {
             const QString spec = writeSpec(m_dir, "mpi.json", search, "");
             const auto single = cli({"explore", spec, "--json", "--threads", "2"});
             QVERIFY2(single.code == 0, qPrintable(single.err));
-            const auto multi = run(mpirun, launcher + QStringList{kCli, "explore", spec, "--mpi", "--json", "--threads", "1"});
+            const auto multi = run(
+                mpirun, launcher + QStringList{kCli, "explore", spec, "--mpi", "--json", "--threads", "1"});
             QVERIFY2(multi.code == 0, qPrintable(multi.err));
             QVERIFY(multi.err.contains("on 2 MPI ranks"));
             QCOMPARE(multi.out, single.out);

@@ -23,7 +23,8 @@ const std::string kLlama = test_support::kData + "/reference/llama3-16k-h100.jso
 ojson smallSpec() {
     return ojson::parse(R"({
       "format": "clustertwin-explore-spec", "spec_version": 1, "name": "small",
-      "base": ")" + kLlama + R"(",
+      "base": ")" + kLlama +
+                        R"(",
       "choices": [
         {"name": "restart", "field": "training_jobs.llama3-405b.restart_scope",
          "values": ["whole_job", "parallel_group", "hot_spare"]},
@@ -36,9 +37,13 @@ ojson smallSpec() {
     })");
 }
 
-ExploreSpec parse(const ojson& j) { return exploreSpecFromJson(j, "spec.json"); }
+ExploreSpec parse(const ojson& j) {
+    return exploreSpecFromJson(j, "spec.json");
+}
 
-Explorer make(const ojson& j) { return Explorer(parse(j), test_support::catalog(), test_support::defaults()); }
+Explorer make(const ojson& j) {
+    return Explorer(parse(j), test_support::catalog(), test_support::defaults());
+}
 
 /// Runs `f` and checks it throws InputError whose message contains `needle`.
 template <class F> void expectInputError(F f, const QString& needle) {
@@ -61,7 +66,8 @@ private slots:
         // Both minimized. A(1,5) B(2,2) C(5,1) are the front; D(3,3) is dominated by B; E duplicates B and F
         // duplicates A (duplicates never dominate each other: all kept); G(1,6) ties A on the first
         // objective and is worse on the second (dominated); H(5,1.5) ties C first, worse second.
-        const std::vector<std::vector<double>> pts = {{1, 5}, {2, 2}, {5, 1}, {3, 3}, {2, 2}, {1, 5}, {1, 6}, {5, 1.5}};
+        const std::vector<std::vector<double>> pts = {{1, 5}, {2, 2}, {5, 1}, {3, 3},
+                                                      {2, 2}, {1, 5}, {1, 6}, {5, 1.5}};
         QCOMPARE(paretoFront(pts, {false, false}), (std::vector<size_t>{0, 1, 2, 4, 5}));
         // Second objective maximized: G(1,6) is no worse than every point in both objectives (first 1 is the
         // minimum, second 6 the maximum) and strictly better than each somewhere: the front is G alone.
@@ -103,14 +109,16 @@ private slots:
                 for (int t = 0; t < 2; ++t) {
                     model::Project p = base;
                     p.trainingJobs[0].restartScope = scopes[s];
-                    const auto r = evaluate(p, test_support::catalog(), test_support::defaults(),
-                                            InputOverrides{{"assumptions.wacc", waccs[w], "t"},
-                                                           {"assumptions.electricity_usd_per_kwh", tariffs[t], "t"}});
+                    const auto r =
+                        evaluate(p, test_support::catalog(), test_support::defaults(),
+                                 InputOverrides{{"assumptions.wacc", waccs[w], "t"},
+                                                {"assumptions.electricity_usd_per_kwh", tariffs[t], "t"}});
                     QVERIFY(!r.hasErrors());
                     // Index: restart most significant (radix 6), then wacc (radix 2), then tariff.
                     brute.push_back({static_cast<std::uint64_t>(s * 6 + w * 2 + t),
                                      r.figure("training.cost_per_million_tokens_usd")->value,
-                                     r.figure("reliability.goodput")->value, r.figure("capex.total_usd")->value,
+                                     r.figure("reliability.goodput")->value,
+                                     r.figure("capex.total_usd")->value,
                                      r.figure("finance.cost_per_gpu_hour_usd")->value});
                 }
         std::vector<double> hours;
@@ -118,7 +126,8 @@ private slots:
             hours.push_back(b.gpuHour);
         std::sort(hours.begin(), hours.end());
         const double cap = hours[hours.size() / 2];
-        j["constraints"] = ojson::array({{{"name", "gpu-hour cap"}, {"figure", "finance.cost_per_gpu_hour_usd"}, {"max", cap}}});
+        j["constraints"] = ojson::array(
+            {{{"name", "gpu-hour cap"}, {"figure", "finance.cost_per_gpu_hour_usd"}, {"max", cap}}});
 
         const Explorer x = make(j);
         QCOMPARE(x.spacePoints(), std::uint64_t{18});
@@ -148,10 +157,9 @@ private slots:
             const auto& p = result.pareto[i];
             QCOMPARE(p.index, front[i].index);
             // Keys: objectives, then the constraint's figure, then the report.
-            QCOMPARE(result.figureKeys, (std::vector<std::string>{"training.cost_per_million_tokens_usd",
-                                                                   "reliability.goodput",
-                                                                   "finance.cost_per_gpu_hour_usd",
-                                                                   "capex.total_usd"}));
+            QCOMPARE(result.figureKeys,
+                     (std::vector<std::string>{"training.cost_per_million_tokens_usd", "reliability.goodput",
+                                               "finance.cost_per_gpu_hour_usd", "capex.total_usd"}));
             QCOMPARE(p.values[0], front[i].cost); // bit-identical: the cached BOM changes nothing
             QCOMPARE(p.values[1], front[i].goodput);
             QCOMPARE(p.values[2], front[i].gpuHour);
@@ -186,10 +194,12 @@ private slots:
     void latinHypercubeSampling() {
         // 40 levels and 40 samples: a Latin hypercube puts exactly one sample in each level of each choice.
         auto j = smallSpec();
-        j["choices"] = ojson::array(
-            {{{"name", "wacc"}, {"set", "assumptions.wacc"}, {"range", {{"min", 0.05}, {"max", 0.129}, {"count", 40}}}},
-             {{"name", "tariff"}, {"set", "assumptions.electricity_usd_per_kwh"},
-              {"range", {{"min", 0.03}, {"max", 0.108}, {"count", 40}}}}});
+        j["choices"] = ojson::array({{{"name", "wacc"},
+                                      {"set", "assumptions.wacc"},
+                                      {"range", {{"min", 0.05}, {"max", 0.129}, {"count", 40}}}},
+                                     {{"name", "tariff"},
+                                      {"set", "assumptions.electricity_usd_per_kwh"},
+                                      {"range", {{"min", 0.03}, {"max", 0.108}, {"count", 40}}}}});
         j["search"] = {{"method", "latin_hypercube"}, {"points", 40}, {"seed", 7}};
         const Explorer x = make(j);
         QCOMPARE(x.spacePoints(), std::uint64_t{1600});
@@ -217,11 +227,13 @@ private slots:
     void constraintsAndNothingFeasible() {
         // Goodput >= 2 is impossible: the message names the constraint that removed the last points.
         auto j = smallSpec();
-        j["constraints"] = ojson::array({{{"name", "cheap"}, {"figure", "capex.total_usd"}, {"max", 1e15}},
-                                         {{"name", "minimum goodput"}, {"figure", "reliability.goodput"}, {"min", 2.0}}});
+        j["constraints"] =
+            ojson::array({{{"name", "cheap"}, {"figure", "capex.total_usd"}, {"max", 1e15}},
+                          {{"name", "minimum goodput"}, {"figure", "reliability.goodput"}, {"min", 2.0}}});
         const Explorer x = make(j);
-        expectInputError([&] { x.finish(x.run(x.plan(1), 2), 1); },
-                         "constraint 'minimum goodput' (reliability.goodput >= 2) removed the last 18 point(s)");
+        expectInputError(
+            [&] { x.finish(x.run(x.plan(1), 2), 1); },
+            "constraint 'minimum goodput' (reliability.goodput >= 2) removed the last 18 point(s)");
         // Contradictory bounds on one figure are refused when the spec is read.
         j["constraints"] = ojson::array({{{"name", "lo"}, {"figure", "reliability.goodput"}, {"min", 0.9}},
                                          {{"name", "hi"}, {"figure", "reliability.goodput"}, {"max", 0.5}}});
@@ -242,7 +254,8 @@ private slots:
         j["choices"][0]["values"] = ojson::array({"whole_job", "sometimes"});
         expectInputError([&] { make(j); }, "level sometimes");
         j = smallSpec();
-        j["choices"][0] = {{"name", "rack"}, {"field", "racks.*.rack_type"}, {"values", {"hgx-h100-2srv", "gb999"}}};
+        j["choices"][0] = {
+            {"name", "rack"}, {"field", "racks.*.rack_type"}, {"values", {"hgx-h100-2srv", "gb999"}}};
         expectInputError([&] { make(j); }, "unknown catalog id 'gb999'");
         j = smallSpec();
         j["choices"][0]["bogus"] = 1;
@@ -257,7 +270,8 @@ private slots:
         expectInputError([&] { make(j).plan(1); }, "above the exhaustive maximum of 100000");
         j["search"] = {{"method", "exhaustive"}, {"max_exhaustive", 10}};
         j["choices"] = smallSpec()["choices"];
-        expectInputError([&] { make(j).plan(1); }, "the space has 18 points, above the exhaustive maximum of 10");
+        expectInputError([&] { make(j).plan(1); },
+                         "the space has 18 points, above the exhaustive maximum of 10");
     }
 };
 

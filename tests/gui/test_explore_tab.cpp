@@ -51,16 +51,18 @@ class TestExploreTab : public QObject {
     QTemporaryDir m_dir;
     model::Catalog m_catalog = app::loadDefaultCatalog();
     model::AssumptionSet m_defaults = app::loadDefaultAssumptions();
-    model::Project m_project = store::loadDesign((kData + "/reference/llama3-16k-h100.json").toStdString(), &m_catalog);
+    model::Project m_project =
+        store::loadDesign((kData + "/reference/llama3-16k-h100.json").toStdString(), &m_catalog);
 
 private slots:
     void runMatchesEngineAndOpensADesign() {
         QStringList opened;
-        ExploreTab tab(m_catalog, m_defaults, [this]() -> const model::Project& { return m_project; },
-                       [&](const QString& p) {
-                           opened << p;
-                           return true;
-                       });
+        ExploreTab tab(
+            m_catalog, m_defaults, [this]() -> const model::Project& { return m_project; },
+            [&](const QString& p) {
+                opened << p;
+                return true;
+            });
         tab.resize(1200, 800);
         const QString spec = writeSpec(m_dir, "small.json", "");
         tab.setSpec(spec);
@@ -82,7 +84,8 @@ private slots:
         const auto& first = expected.pareto.front();
         QCOMPARE(tab.paretoSeries()->at(0), QPointF(first.values[0], first.values[1]));
         QCOMPARE(tab.paretoTable()->item(0, 0)->text(), QString::number(first.index));
-        // The open design (the reference as shipped: whole-job restarts, shipped WACC and its tariff) is marked.
+        // The open design (the reference as shipped: whole-job restarts, shipped WACC and its tariff) is
+        // marked.
         QCOMPARE(tab.currentSeries()->count(), 1);
         // Hovering a Pareto point names its choices.
         const QString tip = tab.pointText(first.values[0], first.values[1]);
@@ -110,12 +113,13 @@ private slots:
     void cancelAndBadSpec() {
         ExploreTab tab(m_catalog, m_defaults, [this]() -> const model::Project& { return m_project; }, {});
         // 3 x 3 x 2 layouts x 10,000 sampled override points would take minutes: cancel it.
-        const QString big = writeSpec(m_dir, "big.json",
-                                      R"(, "search": {"method": "random", "points": 5000, "seed": 2})");
+        const QString big =
+            writeSpec(m_dir, "big.json", R"(, "search": {"method": "random", "points": 5000, "seed": 2})");
         QFile f(big);
         QVERIFY(f.open(QIODevice::ReadWrite));
         QByteArray text = f.readAll();
-        text.replace(R"("values": [0.06, 0.08, 0.10])", R"("range": {"min": 0.05, "max": 0.15, "count": 1000})");
+        text.replace(R"("values": [0.06, 0.08, 0.10])",
+                     R"("range": {"min": 0.05, "max": 0.15, "count": 1000})");
         f.resize(0);
         f.write(text);
         f.close();
@@ -143,8 +147,8 @@ private slots:
     }
 
     void closingMidRun() {
-        auto tab = std::make_unique<ExploreTab>(m_catalog, m_defaults,
-                                                [this]() -> const model::Project& { return m_project; }, nullptr);
+        auto tab = std::make_unique<ExploreTab>(
+            m_catalog, m_defaults, [this]() -> const model::Project& { return m_project; }, nullptr);
         tab->setSpec(writeSpec(m_dir, "close.json", ""));
         QVERIFY(tab->run());
         tab.reset(); // cancels and joins the worker; its queued results are dropped with the tab
