@@ -539,7 +539,9 @@ private slots:
         for (QAction* a : window().menuBar()->actions())
             if (a->text().remove('&') == QLatin1String("Analysis")) analysis = a->menu();
         QVERIFY(analysis);
-        QCOMPARE(analysis->actions().size(), 5); // three tools, a separator, close tab
+        // Three tools, design-space exploration (issue 16), a separator, close tab.
+        QCOMPARE(analysis->actions().size(), 6);
+        QCOMPARE(analysis->actions().at(3)->text().remove('&'), QStringLiteral("Design-space exploration…"));
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
