@@ -7,6 +7,7 @@
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "explore_command.h"
 #include "input_error.h"
 #include "monte_carlo.h"
 #include "new_command.h"
@@ -815,6 +816,7 @@ const std::vector<Command>& commands() {
          cmdRender},
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
         {"calibrate", kCalibrateSynopsis, kCalibrateHelp, runCalibrateCommand},
+        {"explore", kExploreSynopsis, kExploreHelp, runExploreCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",
          cmdVersion},
         {"catalog-db", "catalog-db JSON_DIR OUT.db",

@@ -10,6 +10,7 @@
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
 #include "gui/analysis_controller.h"
+#include "gui/explore_tab.h"
 #include "gui/assumptions_dock.h"
 #include "gui/authoring/authoring_actions.h"
 #include "gui/autosave.h"
@@ -244,6 +245,12 @@ void MainWindow::buildMenus() {
 
     auto* analysis = menuBar()->addMenu(tr("&Analysis"));
     m_analysis->populateMenu(analysis);
+    analysis->addAction(tr("Design-space e&xploration…"), this, [this] {
+        auto* tab = new ExploreTab(
+            m_catalog, m_defaults, [this]() -> const model::Project& { return m_document.project(); },
+            [this](const QString& path) { return openWithPrompt(path); });
+        m_tabs->setCurrentIndex(m_tabs->addTab(tab, tr("Explore")));
+    });
     analysis->addAction(tr("&Calibrate to measured serving runs..."), this,
                         [this] { CalibrationDialog(m_catalog, this).exec(); });
     analysis->addSeparator();

@@ -539,7 +539,10 @@ private slots:
         for (QAction* a : window().menuBar()->actions())
             if (a->text().remove('&') == QLatin1String("Analysis")) analysis = a->menu();
         QVERIFY(analysis);
-        QCOMPARE(analysis->actions().size(), 6); // three tools, calibration, a separator, close tab
+        // Three tools, design-space exploration (issue 16), calibration (issue 17), a separator, close tab.
+        QCOMPARE(analysis->actions().size(), 7);
+        QCOMPARE(analysis->actions().at(3)->text().remove('&'), QStringLiteral("Design-space exploration…"));
+        QCOMPARE(analysis->actions().at(4)->text().remove('&'), QStringLiteral("Calibrate to measured serving runs..."));
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
