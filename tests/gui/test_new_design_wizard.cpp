@@ -149,14 +149,17 @@ private slots:
         QVERIFY2(w.problem().contains("cannot be air-cooled"), qPrintable(w.problem()));
         QVERIFY(!okButton(w)->isEnabled());
         setCombo(w, "cooling", "tower");
-        setText(w, "targetValue", "144"); // 2 racks + 1 spare for 8 halls
+        setText(w, "targetValue", "144"); // 2 racks + 1 spare for 4 x 2 = 8 halls
+        setSpin(w, "buildings", 4);
+        setSpin(w, "halls", 2);
         w.refreshNow();
         QVERIFY2(w.problem().contains("8 halls for only 3 racks"), qPrintable(w.problem()));
-        setSpin(w, "buildings", 1);
-        setSpin(w, "halls", 1);
+        setSpin(w, "buildings", 0); // Automatic: one hall for 3 racks
+        setSpin(w, "halls", 0);
         w.refreshNow();
         QVERIFY(w.problem().isEmpty());
         QVERIFY(okButton(w)->isEnabled());
+        QVERIFY2(w.previewText().contains("1 building(s), 1 hall(s)"), qPrintable(w.previewText()));
     }
 
     void sameDesignAsTheCli() {

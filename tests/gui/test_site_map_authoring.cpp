@@ -185,6 +185,8 @@ private slots:
         QCOMPARE(p.links[0].to, second);
         QVERIFY(!map->scene().linkPreviewVisible());
         QTRY_COMPARE(map->scene().data().links.size(), size_t(1));
+        if (const char* dir = std::getenv("CTWIN_SCREENSHOT_DIR"))
+            w.grab().save(QString(dir) + "/site-map-two-sites-linked.png");
 
         // 3. A drag from Site 1 out and back onto Site 1: refused without a form, the design unchanged.
         const int formsBefore = respond.forms, undoBefore = w.undoStack().count();
