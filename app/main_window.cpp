@@ -163,7 +163,14 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     }
     m_tabs->addTab(m_campusTab, tr("3D campus"));
     m_tabs->addTab(m_siteMapTab, tr("Site map"));
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { refreshSpatialTab(); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_figuresStale && m_tabs->currentWidget() == m_figuresTable) {
+            if (evaluationPending()) evaluateNow();
+            m_figuresTable->showResults(m_results);
+            m_figuresStale = false;
+        }
+        refreshSpatialTab();
+    });
     // The four design tabs stay; the analysis tabs opened from the Analysis menu can be closed.
     m_tabs->setTabsClosable(true);
     for (int i = 0; i < m_tabs->count(); ++i) {
@@ -323,7 +330,8 @@ MainWindow::~MainWindow() {
     m_uncertaintyTimer.stop();
     for (QObject* sender : std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules,
                                                            m_undo, m_autosave, m_colorModes, m_palette,
-                                                           m_dashboard, m_uncertainty, m_tabs, m_campus})
+                                                           m_dashboard, m_uncertainty, m_tabs, m_campus,
+                                                           m_siteMap})
         if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
     m_scene->blockSignals(true);
     m_tree->blockSignals(true);
@@ -471,71 +479,6 @@ bool MainWindow::newFromTarget() {
     m_document.reset(wizard.takeProject());
     afterLoad(QString(), false);
     return true;
-}
-
-bool MainWindow::offerUntitledRecovery() {
-    return offerRecovery(Autosave::orphanedUntitled());
-}
-
-bool MainWindow::offerStartupRecovery() {
-    return offerRecovery(Autosave::leftBehind());
-}
-
-QHash<QString, QString> MainWindow::drawnRectanglePreset(views::FloorPlanScene::DrawKind kind,
-                                                         const QRectF& rect, QString* error) const {
-    // Positions to the decimetre: what a person reads off a plan, and what the form shows.
-    const auto num = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
-    QHash<QString, QString> preset;
-    if (kind == views::FloorPlanScene::DrawKind::Hall) {
-        const auto hit = m_scene->buildingAt(rect.center());
-        if (!hit) {
-            *error = tr("Draw the data hall inside a building");
-            return {};
-        }
-        const QPointF at = hit->local - (rect.center() - rect.topLeft());
-        preset = {{"building", hit->id}, {"x_m", num(at.x())}, {"y_m", num(at.y())}};
-    } else {
-        const auto hit = m_scene->siteAt(rect.center());
-        if (!hit) {
-            *error = tr("Add a site first: buildings stand on a site's campus");
-            return {};
-        }
-        const QPointF at = hit->local - (rect.center() - rect.topLeft());
-        preset = {{"site", hit->id}, {"x_m", num(at.x())}, {"y_m", num(at.y())}};
-    }
-    preset.insert(QStringLiteral("width_m"), num(rect.width()));
-    preset.insert(QStringLiteral("depth_m"), num(rect.height()));
-    return preset;
-}
-
-void MainWindow::noteLeftBehindAutosaves() {
-    const int n = static_cast<int>(Autosave::leftBehind().size());
-    if (n > 0)
-        statusBar()->showMessage(
-            tr("%n design(s) with unsaved changes from an earlier session: File > Recover unsaved designs",
-               nullptr, n));
-}
-
-bool MainWindow::offerRecovery(const QList<Autosave::Recovery>& candidates) {
-    for (const auto& r : candidates) {
-        const QString name =
-            r.documentPath.isEmpty() ? tr("an untitled design") : QFileInfo(r.documentPath).fileName();
-        if (!m_prompts->askRestoreAutosave(this, name, QLocale().toString(r.savedAt, QLocale::ShortFormat))) {
-            Autosave::remove(r);
-            continue;
-        }
-        try {
-            m_document.reset(store::loadDesign(r.autosavePath.toStdString(), &m_catalog));
-        } catch (const std::exception& e) {
-            m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
-            continue;
-        }
-        Autosave::remove(r);
-        afterLoad(r.documentPath, true); // unsaved: Save writes it to the file it came from (if any)
-        statusBar()->showMessage(tr("Restored unsaved changes of %1 from the autosave").arg(name), 5000);
-        return true;
-    }
-    return false;
 }
 
 bool MainWindow::writeTo(const QString& path) {
@@ -747,7 +690,9 @@ void MainWindow::evaluateNow() {
     m_inspector->setResolvedInputs(m_results.inputs); // absent optional fields show the value used
     m_dashboard->showResults(m_results);
     m_rules->showRules(m_results.rules);
-    m_figuresTable->showResults(m_results);
+    // The Figures tab is a table of every figure (hundreds of rows): filled when it is shown.
+    m_figuresStale = m_tabs->currentWidget() != m_figuresTable;
+    if (!m_figuresStale) m_figuresTable->showResults(m_results);
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();
@@ -844,6 +789,7 @@ void MainWindow::refreshSpatialTab() {
         if (!m_siteMap) {
             m_siteMap = new views::SiteMapView(m_siteMapTab);
             m_siteMapTab->layout()->addWidget(m_siteMap);
+            connectSiteMap();
         }
         if (m_siteMapStale) {
             m_siteMap->showProject(project, m_catalog, &m_results);

@@ -86,6 +86,12 @@ public:
     QHash<QString, QString> drawnRectanglePreset(views::FloorPlanScene::DrawKind kind, const QRectF& rect,
                                                  QString* error) const;
 
+    /// Site map authoring: the site form with the clicked latitude and longitude filled in; the link form
+    /// with both ends filled in (a link from a site to itself, or to no site, is refused with a message in
+    /// the status bar). Return the new entity's id, empty when cancelled or refused.
+    QString placeSiteAt(double latDeg, double lonDeg);
+    QString linkSites(const QString& fromSite, const QString& toSite);
+
     void setPrompts(std::unique_ptr<UserPrompts> prompts);
     void setAutosaveInterval(int seconds);
     void applySettings(const AppSettings& settings);
@@ -129,7 +135,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    enum class Source { Program, Tree, Plan, Rules, Campus };
+    enum class Source { Program, Tree, Plan, Rules, Campus, Map };
     void documentChanged(const model::ChangeSet& changes) override;
     void documentReset() override;
     /// Closes the tab at `index` when it is an analysis tab.
@@ -155,6 +161,10 @@ private:
     QString hallOfSelection() const;
     void showPlanMenu(const QPoint& screenPos, const QStringList& ids);
     void showTreeMenu(const QPoint& screenPos, const QStringList& ids);
+    /// The site map's signals -> authoring (app/main_window_drawing.cpp).
+    void connectSiteMap();
+    void showSiteMapMenu(const QPoint& screenPos, const QString& entity, double latDeg, double lonDeg,
+                         bool onGlobe);
     void copySelection();
     void pasteClipboard();
     void fillRow();
@@ -193,6 +203,7 @@ private:
     views::SiteMapView* m_siteMap = nullptr;
     bool m_campusStale = true;
     bool m_siteMapStale = true;
+    bool m_figuresStale = true; ///< the Figures table shows an older evaluation (filled when shown)
     QLabel* m_legend = nullptr;
     QLabel* m_evalLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

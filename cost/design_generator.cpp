@@ -663,8 +663,9 @@ TargetChecks checkTarget(const TargetSpec& t, const model::Catalog& catalog) {
                 " % of its heat to liquid and cannot be air-cooled; choose dry_cooler, tower or chiller");
     if (!c.plant.empty() && lf <= 0)
         bad("cooling", "'" + t.rackType + "' is air-cooled (no liquid heat); choose cooling air");
-    if (t.buildings < 1 || t.buildings > 100) bad("buildings", "buildings must be from 1 to 100");
-    if (t.hallsPerBuilding < 1 || t.hallsPerBuilding > 50)
+    if (t.buildings && (*t.buildings < 1 || *t.buildings > 100))
+        bad("buildings", "buildings must be from 1 to 100");
+    if (t.hallsPerBuilding && (*t.hallsPerBuilding < 1 || *t.hallsPerBuilding > 50))
         bad("halls_per_building", "halls per building must be from 1 to 50");
     if (t.spareFraction &&
         (!std::isfinite(*t.spareFraction) || *t.spareFraction < 0 || *t.spareFraction > 0.5))
@@ -686,10 +687,11 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
     const TargetSpec& t = *spec.target;
     const int spares = static_cast<int>(std::ceil(sellable * spareFraction - kCeilEps));
     const int total = sellable + spares;
-    const int halls = t.buildings * t.hallsPerBuilding;
+    const HallCounts counts = automaticHalls(t, total, cv(*c.rack, "power_load_w"));
+    const int halls = counts.buildings * counts.hallsPerBuilding;
     if (halls > total)
         fail("target", "", "buildings",
-             std::to_string(t.buildings) + " buildings x " + std::to_string(t.hallsPerBuilding) +
+             std::to_string(counts.buildings) + " buildings x " + std::to_string(counts.hallsPerBuilding) +
                  " halls = " + std::to_string(halls) + " halls for only " + std::to_string(total) +
                  " racks; every hall needs at least one rack");
     DesignSpec out;
@@ -707,11 +709,11 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
     std::reverse(spareSplit.begin(), spareSplit.end()); // spares go to the halls with fewer sellable racks
     const bool liquid = !c.plant.empty();
     int hi = 0;
-    for (int bi = 0; bi < t.buildings; ++bi) {
+    for (int bi = 0; bi < counts.buildings; ++bi) {
         BuildingSpec b;
         b.id = "b" + std::to_string(bi + 1);
         b.name = "Building " + std::to_string(bi + 1);
-        for (int k = 0; k < t.hallsPerBuilding; ++k, ++hi) {
+        for (int k = 0; k < counts.hallsPerBuilding; ++k, ++hi) {
             HallSpec h;
             h.id = b.id + "-h" + std::to_string(k + 1);
             h.name = "B" + std::to_string(bi + 1) + " hall " + std::to_string(k + 1);
@@ -767,7 +769,7 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
     if (out.info.name.empty()) {
         char buf[256];
         std::snprintf(buf, sizeof buf, "%d x %s (%.0f GPUs), %d building%s", total, t.rackType.c_str(),
-                      total * cv(*c.rack, "gpus"), t.buildings, t.buildings == 1 ? "" : "s");
+                      total * cv(*c.rack, "gpus"), counts.buildings, counts.buildings == 1 ? "" : "s");
         out.info.name = buf;
     }
     if (out.info.description.empty()) {
@@ -778,13 +780,38 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
             "racks + %d hot spares.",
             t.gpus ? (std::to_string(static_cast<long long>(*t.gpus)) + " GPUs").c_str()
                    : (std::to_string(*t.itMw) + " MW of IT").c_str(),
-            t.rackType.c_str(), t.cooling.c_str(), t.buildings, t.hallsPerBuilding, sellable, spares);
+            t.rackType.c_str(), t.cooling.c_str(), counts.buildings, counts.hallsPerBuilding, sellable, spares);
         out.info.description = buf;
     }
     return out;
 }
 
 } // namespace
+
+HallCounts automaticHalls(const TargetSpec& t, int racks, double rackLoadW) {
+    const auto ceilDiv = [](int a, int b) { return (a + b - 1) / b; };
+    HallCounts out;
+    if (t.buildings && t.hallsPerBuilding) return {*t.buildings, *t.hallsPerBuilding};
+    // Halls the racks need: by rack load (kAutoHallMaxLoadW) and by floor space (kAutoHallMaxRacks).
+    const int byLoad = static_cast<int>(std::ceil(racks * rackLoadW / kAutoHallMaxLoadW - kCeilEps));
+    const int halls = std::max({1, byLoad, ceilDiv(racks, kAutoHallMaxRacks)});
+    if (t.buildings) {
+        out.buildings = *t.buildings;
+        out.hallsPerBuilding = std::min(50, ceilDiv(halls, out.buildings));
+    } else if (t.hallsPerBuilding) {
+        out.hallsPerBuilding = *t.hallsPerBuilding;
+        out.buildings = std::min(100, ceilDiv(halls, out.hallsPerBuilding));
+    } else {
+        out.buildings = std::min(100, ceilDiv(halls, kAutoHallsPerBuilding));
+        out.hallsPerBuilding = std::min(50, ceilDiv(halls, out.buildings));
+    }
+    // Never more halls than racks (a hall needs one); a given count that asks for that is refused later.
+    while (!t.hallsPerBuilding && out.hallsPerBuilding > 1 && out.buildings * out.hallsPerBuilding > racks)
+        --out.hallsPerBuilding;
+    while (!t.buildings && out.buildings > 1 && out.buildings * out.hallsPerBuilding > racks)
+        --out.buildings;
+    return out;
+}
 
 DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
                       const model::AssumptionSet& defaults) {

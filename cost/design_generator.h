@@ -26,6 +26,23 @@ struct GeneratedSummary {
     double itComputePeakMw = 0;
 };
 
+/// Buildings and halls per building for `racks` racks (sellable and spares) of `rackLoadW` each when the
+/// target leaves them out (absent `buildings` / `hallsPerBuilding`): enough halls that none holds more than
+/// kAutoHallMaxLoadW of rack load or kAutoHallMaxRacks racks, at most kAutoHallsPerBuilding halls per
+/// building, halls spread evenly. A count the target gives is kept and the other follows from it.
+struct HallCounts {
+    int buildings = 1;
+    int hallsPerBuilding = 1;
+};
+HallCounts automaticHalls(const TargetSpec& target, int racks, double rackLoadW);
+/// The automatic layout's limits, from the shipped references' sourced layouts: a campus-1gw hall holds
+/// 250 GB300 NVL72 racks at 145 kW = 36.25 MW, four to a 200 MW building (Meta Prometheus-class campus;
+/// REFERENCES.md Accelerators for the rack power); a llama3-16k-h100 hall holds two 192-rack pods = 384
+/// racks (REFERENCES.md Network, Llama 3 cluster: 192 racks per 3,072-GPU pod).
+inline constexpr double kAutoHallMaxLoadW = 36.25e6;
+inline constexpr int kAutoHallMaxRacks = 384;
+inline constexpr int kAutoHallsPerBuilding = 4;
+
 /// Expands simple targets into an explicit layout (sites, buildings, halls, fabrics, storage) without
 /// generating the design. GPU targets round up to whole racks; an IT-power target is met by evaluating the
 /// design (hot spares idle, so compute IT power is not a multiple of the rack load) and adjusting the rack

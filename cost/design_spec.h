@@ -97,8 +97,10 @@ struct TargetSpec {
     std::string rackType;
     /// "air", or the liquid plant: "dry_cooler", "tower", "chiller".
     std::string cooling = "dry_cooler";
-    int buildings = 1;
-    int hallsPerBuilding = 1;
+    /// Buildings on the site and halls per building; absent: sized from the target (see
+    /// cost::automaticHalls in design_generator.h).
+    std::optional<int> buildings;
+    std::optional<int> hallsPerBuilding;
     /// Hot-spare racks as a fraction of sellable racks (absent = assumptions.spare_fraction_target).
     std::optional<double> spareFraction;
     model::Site site;

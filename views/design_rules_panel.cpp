@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QStyle>
+#include <algorithm>
 
 namespace ctwin::views {
 
@@ -17,6 +18,12 @@ DesignRulesPanel::DesignRulesPanel(QWidget* parent) : QTreeWidget(parent) {
 }
 
 void DesignRulesPanel::showRules(const std::vector<cost::DesignRule>& rules) {
+    const auto same = [](const cost::DesignRule& a, const cost::DesignRule& b) {
+        return a.severity == b.severity && a.rule == b.rule && a.entity == b.entity && a.message == b.message;
+    };
+    if (m_any && std::equal(rules.begin(), rules.end(), m_shown.begin(), m_shown.end(), same)) return;
+    m_any = true;
+    m_shown = rules;
     clear();
     if (rules.empty()) {
         auto* ok = new QTreeWidgetItem(this, {tr("OK"), QString(), tr("No design-rule findings")});

@@ -16,6 +16,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace ctwin::views {
 
@@ -214,32 +215,27 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     // Capex pie: one slice per category with a cost, in report order; the small ones (under
     // kPieGroupShare of the total) go into one "Other" slice at the end so that the legend fits the dock
     // (ten categories at a readable size do not); its tooltip lists them with their values.
-    m_pie->clear();
     const double capexTotal = r.capex.total.value(); // the sum of the categories (cost/evaluate.cpp)
     struct Part {
         QString label;
         double value;
         QColor color;
         QString key;
+        QString tooltip;
     };
-    std::vector<Part> small;
-    auto append = [this](const Part& part) {
-        auto* slice = m_pie->append(part.label, part.value);
-        slice->setColor(part.color);
-        slice->setProperty("figure", part.key);
-    };
+    std::vector<Part> parts, small;
     int ci = 0;
     for (const auto& cat : cost::kCapexCategories) {
         const auto* f = r.figure("capex.by_category_usd." + cat);
         const Part part{capexCategoryLabel(cat), f ? f->value : 0.0, categoricalColor(ci++),
-                        f ? QString::fromStdString(f->key) : QString()};
+                        f ? QString::fromStdString(f->key) : QString(), QString()};
         if (part.value <= 0) continue;
         if (part.value < kPieGroupShare * capexTotal)
             small.push_back(part);
         else
-            append(part);
+            parts.push_back(part);
     }
-    if (small.size() == 1) append(small.front()); // one small category keeps its own slice
+    if (small.size() == 1) parts.push_back(small.front()); // one small category keeps its own slice
     if (small.size() > 1) {
         double otherValue = 0;
         QStringList lines;
@@ -249,15 +245,32 @@ void MetricsDashboard::showResults(const cost::Results& r) {
                          .arg(part.label, m_units.formatMoney(part.value))
                          .arg(part.value / capexTotal * 100, 0, 'f', 1);
         }
-        auto* slice = m_pie->append(tr("Other"), otherValue);
-        slice->setColor(QColor(150, 150, 150));
-        slice->setProperty("tooltip", tr("<b>Other capex</b> (categories under %1% each)<br>%2")
-                                          .arg(kPieGroupShare * 100, 0, 'f', 1)
-                                          .arg(lines.join(QStringLiteral("<br>"))));
+        parts.push_back({tr("Other"), otherValue, QColor(150, 150, 150), QString(),
+                         tr("<b>Other capex</b> (categories under %1% each)<br>%2")
+                             .arg(kPieGroupShare * 100, 0, 'f', 1)
+                             .arg(lines.join(QStringLiteral("<br>")))});
     }
-    for (int i = 0; i < m_pie->count(); ++i) {
-        QPieSlice* s = m_pie->slices().at(i);
-        s->setLabel(QStringLiteral("%1 %2%").arg(s->label()).arg(s->percentage() * 100, 0, 'f', 0));
+    double pieSum = 0.0;
+    for (const auto& part : parts)
+        pieSum += part.value;
+    // Slices are updated in place when the categories are the same (most edits): recreating them costs
+    // more than the evaluation of a small design (QPieSeries::append lays out labels and legend).
+    if (m_pie->count() != static_cast<int>(parts.size())) {
+        m_pie->clear();
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            m_pie->append(parts[i].label, parts[i].value);
+    }
+    const auto slices = m_pie->slices();
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        QPieSlice* slice = slices.at(static_cast<int>(i));
+        const Part& part = parts[i];
+        const QString label = QStringLiteral("%1 %2%").arg(part.label).arg(
+            pieSum > 0 ? part.value / pieSum * 100 : 0.0, 0, 'f', 0);
+        if (slice->label() != label) slice->setLabel(label);
+        if (slice->value() != part.value) slice->setValue(part.value);
+        if (slice->color() != part.color) slice->setColor(part.color);
+        slice->setProperty("figure", part.key);
+        slice->setProperty("tooltip", part.tooltip.isEmpty() ? QVariant() : QVariant(part.tooltip));
     }
 
     // Waterfall of the annual cost: annualized capex, then each opex line, ending in the TCO per year.
@@ -281,31 +294,59 @@ void MetricsDashboard::showResults(const cost::Results& r) {
                  {tr("WAN"), fin.wanLeaseAnnual.value(), "finance.opex_annual_usd"},
                  {tr("Other"), std::max(0.0, other), "finance.opex_annual_usd"}};
     QStringList cats;
+    QList<qreal> base, up, total;
     m_waterKeys.clear();
-    m_waterBase->remove(0, m_waterBase->count());
-    m_waterUp->remove(0, m_waterUp->count());
-    m_waterTotal->remove(0, m_waterTotal->count());
     double running = 0.0;
     for (const auto& s : steps) {
         // Lines under 0.2 % of the annual cost would be invisible bars; they stay in the TCO total.
         if (s.value <= 0.002 * fin.tcoAnnual.value() && s.label != tr("Capex/yr")) continue;
         cats << s.label;
         m_waterKeys << QString::fromLatin1(s.key);
-        m_waterBase->append(running / scale);
-        m_waterUp->append(s.value / scale);
-        m_waterTotal->append(0.0);
+        base << running / scale;
+        up << s.value / scale;
+        total << 0.0;
         running += s.value;
     }
     cats << tr("TCO/yr");
     m_waterKeys << QStringLiteral("finance.tco_annual_usd");
-    m_waterBase->append(0.0);
-    m_waterUp->append(0.0);
-    m_waterTotal->append(fin.tcoAnnual.value() / scale);
-    m_waterX->clear();
-    m_waterX->append(cats);
-    m_waterY->setRange(0.0, std::max(1.0, std::max(running, fin.tcoAnnual.value()) / scale * 1.08));
-    m_waterY->setTitleText(QStringLiteral("%1%2 per year").arg(m_units.currency, unit));
-    m_waterY->applyNiceNumbers();
+    base << 0.0;
+    up << 0.0;
+    total << fin.tcoAnnual.value() / scale;
+    // In place when the bars are the same (most edits); the axes only when their range or labels change
+    // (a new range re-lays out the chart, the costliest part of a dashboard update).
+    const auto fill = [](QBarSet* set, const QList<qreal>& values) {
+        if (set->count() != values.size()) {
+            set->remove(0, set->count());
+            set->append(values);
+            return;
+        }
+        for (int i = 0; i < values.size(); ++i)
+            if (set->at(i) != values[i]) set->replace(i, values[i]);
+    };
+    fill(m_waterBase, base);
+    fill(m_waterUp, up);
+    fill(m_waterTotal, total);
+    if (m_waterX->categories() != cats) {
+        m_waterX->clear();
+        m_waterX->append(cats);
+    }
+    // The axis top rounded up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 x 10^k, so that an edit moving the
+    // annual cost by a few percent keeps the axis (and skips its re-layout).
+    const double raw = std::max(1.0, std::max(running, fin.tcoAnnual.value()) / scale * 1.08);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double top = 10.0 * magnitude;
+    for (const double m : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0})
+        if (m * magnitude >= raw) {
+            top = m * magnitude;
+            break;
+        }
+    if (top != m_waterTop) {
+        m_waterTop = top;
+        m_waterY->setRange(0.0, top);
+        m_waterY->applyNiceNumbers();
+    }
+    const QString title = QStringLiteral("%1%2 per year").arg(m_units.currency, unit);
+    if (m_waterY->titleText() != title) m_waterY->setTitleText(title);
 
     setChain(m_chainCapex, tr("Capex"), fig("capex.total_usd"));
     setChain(m_chainAnnual, tr("annualized"), fig("finance.annualized_capex_usd"));

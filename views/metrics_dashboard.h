@@ -78,6 +78,7 @@ private:
     QBarCategoryAxis* m_waterX = nullptr;
     QValueAxis* m_waterY = nullptr;
     QStringList m_waterKeys;
+    double m_waterTop = -1.0; ///< the waterfall's value-axis top before nice numbers (skip equal ranges)
     QLabel* m_chainCapex = nullptr;
     QLabel* m_chainAnnual = nullptr;
     QLabel* m_chainTco = nullptr;

@@ -7,15 +7,11 @@
 
 namespace ctwin::app {
 
-namespace {
-
 double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback) {
     if (const auto* item = c.find(id))
         if (const auto* v = item->find(field)) return v->base;
     return fallback;
 }
-
-} // namespace
 
 std::vector<QPointF> freeCduSpots(const model::Project& p, const model::Catalog& catalog,
                                   const std::string& hall, const std::string& type, int count) {

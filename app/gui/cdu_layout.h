@@ -10,6 +10,10 @@
 
 namespace ctwin::app {
 
+/// The base value of a catalog item's field, or `fallback` when the item or the field is missing (sizes of
+/// CDUs and racks on the plan).
+double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback);
+
 /// Free spots for `count` CDUs of `type` in a hall: columns from the left wall inwards, each filled top to
 /// bottom, 0.6 m apart, skipping racks and the CDUs already there. Fewer than `count` when the hall is full.
 std::vector<QPointF> freeCduSpots(const model::Project& p, const model::Catalog& catalog,

@@ -75,12 +75,19 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
 
     m_buildings = new QSpinBox(this);
     m_buildings->setObjectName(QStringLiteral("buildings"));
-    m_buildings->setRange(1, 100);
-    m_buildings->setValue(4);
+    // 0 = automatic: sized to the target like `clustertwin-cli new` without --buildings / --halls
+    // (cost::automaticHalls); the summary below says what it chose.
+    m_buildings->setRange(0, 100);
+    m_buildings->setSpecialValueText(tr("Automatic"));
+    m_buildings->setValue(0);
+    m_buildings->setToolTip(tr("Automatic: no hall above 36.25 MW of rack load or 384 racks, at most 4 "
+                               "halls per building"));
     m_halls = new QSpinBox(this);
     m_halls->setObjectName(QStringLiteral("halls"));
-    m_halls->setRange(1, 50);
-    m_halls->setValue(2);
+    m_halls->setRange(0, 50);
+    m_halls->setSpecialValueText(tr("Automatic"));
+    m_halls->setValue(0);
+    m_halls->setToolTip(m_buildings->toolTip());
     form->addRow(tr("&Buildings:"), m_buildings);
     form->addRow(tr("&Halls per building:"), m_halls);
 
@@ -166,8 +173,8 @@ std::optional<cost::TargetSpec> NewDesignWizard::target(QString* problem) const 
         t.itMw = *value;
     t.rackType = m_rack->currentData().toString().toStdString();
     t.cooling = m_cooling->currentData().toString().toStdString();
-    t.buildings = m_buildings->value();
-    t.hallsPerBuilding = m_halls->value();
+    if (m_buildings->value() > 0) t.buildings = m_buildings->value();
+    if (m_halls->value() > 0) t.hallsPerBuilding = m_halls->value();
     t.site.name = m_siteName->text().trimmed().toStdString();
     if (t.site.name.empty()) return refuse(tr("The site needs a name."));
     const auto lat = parseNumber(m_lat->text()), lon = parseNumber(m_lon->text());

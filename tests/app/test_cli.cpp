@@ -313,6 +313,12 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("21 racks (1 hot spares), 1512 GPUs"), qPrintable(r.out));
         QCOMPARE(cli({"validate", small}).code, 0);
+        // Without --buildings / --halls the layout follows the size: 100,000 GB200 GPUs = 1,417 racks x
+        // 132 kW = 187.04 MW -> ceil(187.04 / 36.25) = 6 halls, 4 to a building at most -> 2 x 3.
+        r = cli({"new", "--gpus", "100000", "--rack", "gb200-nvl72", "--out", m_dir.filePath("new-100k.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("2 building(s), 6 hall(s)"), qPrintable(r.out));
+        QVERIFY(r.code == 0 && cli({"new", "--help"}).out.contains("4 halls per building"));
         // An IT-power target: the evaluated peak compute IT power (racks only, issue 13 item 6) is within
         // one rack (145 kW) of 20 MW, the total adds the network and storage on top, and the design has no
         // error rules.

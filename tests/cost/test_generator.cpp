@@ -8,6 +8,7 @@
 #include "input_error.h"
 
 #include <QtTest>
+#include <map>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -218,6 +219,64 @@ private slots:
             QCOMPARE(int(l.cdus.size()), l.cduCount);
         for (const auto& b : r.power.buildings)
             QVERIFY(b.facilityPeak.value() <= b.capacity.value());
+    }
+
+    void buildingsAndHallsFollowTheTargetByDefault_data() {
+        QTest::addColumn<QString>("rack");
+        QTest::addColumn<QString>("cooling");
+        QTest::addColumn<double>("gpus");
+        QTest::addColumn<int>("givenBuildings"); // 0 = not given
+        QTest::addColumn<int>("givenHalls");
+        QTest::addColumn<int>("buildings");
+        QTest::addColumn<int>("halls");
+        // 100,000 GB200: 1,389 + 28 spares = 1,417 racks x 132 kW = 187.04 MW / 36.25 MW = 5.16 -> 6 halls
+        // (by racks 1,417 / 384 = 3.7 -> 4); 6 halls / 4 per building -> 2 buildings of 3.
+        QTest::newRow("100K GB200") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 0 << 0 << 2 << 6;
+        // 16,384 H100 on 16-GPU racks: 1,024 + ceil(20.48) = 21 spares = 1,045 racks x 20.4 kW = 21.3 MW
+        // -> 1 hall by load, 1,045 / 384 = 2.72 -> 3 halls by racks: one building of 3 halls (the shipped
+        // llama3-16k-h100 layout).
+        QTest::newRow("16K H100 air") << "hgx-h100-2srv" << "air" << 16384.0 << 0 << 0 << 1 << 3;
+        // 360,000 GB300: 5,000 + 100 spares = 5,100 racks x 145 kW = 739.5 MW / 36.25 = 20.4 -> 21 halls;
+        // ceil(21 / 4) = 6 buildings of ceil(21 / 6) = 4 halls.
+        QTest::newRow("1 GW GB300") << "gb300-nvl72" << "tower" << 360000.0 << 0 << 0 << 6 << 24;
+        // 720 GB200 = 10 + 1 spare racks: one hall.
+        QTest::newRow("small") << "gb200-nvl72" << "tower" << 720.0 << 0 << 0 << 1 << 1;
+        // Buildings given (3): the 6 halls spread as 2 per building.
+        QTest::newRow("buildings given") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 3 << 0 << 3 << 6;
+        // Halls per building given (1): 6 buildings of 1 hall.
+        QTest::newRow("halls given") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 0 << 1 << 6 << 6;
+    }
+    void buildingsAndHallsFollowTheTargetByDefault() {
+        QFETCH(QString, rack);
+        QFETCH(QString, cooling);
+        QFETCH(double, gpus);
+        QFETCH(int, givenBuildings);
+        QFETCH(int, givenHalls);
+        QFETCH(int, buildings);
+        QFETCH(int, halls);
+        auto spec = target(gpus, rack.toStdString(), cooling.toStdString());
+        spec.target->buildings.reset();
+        spec.target->hallsPerBuilding.reset();
+        if (givenBuildings) spec.target->buildings = givenBuildings;
+        if (givenHalls) spec.target->hallsPerBuilding = givenHalls;
+        const auto p = generate(spec);
+        QCOMPARE(int(p.buildings.size()), buildings);
+        QCOMPARE(int(p.halls.size()), halls);
+        // The limits hold in every hall: rack count and rack load.
+        std::map<std::string, int> perHall;
+        std::map<std::string, std::string> hallOfRow;
+        for (const auto& r : p.rows)
+            hallOfRow[r.id] = r.hall;
+        for (const auto& r : p.racks)
+            ++perHall[hallOfRow[r.row]];
+        const double load = catalog().at(rack.toStdString()).value("power_load_w");
+        for (const auto& [h, n] : perHall) {
+            QVERIFY2(n <= cost::kAutoHallMaxRacks || givenBuildings || givenHalls, h.c_str());
+            QVERIFY2(n * load <= cost::kAutoHallMaxLoadW || givenBuildings || givenHalls, h.c_str());
+        }
+        const auto r = cost::evaluate(p, catalog(), defaults());
+        for (const auto& rule : r.rules)
+            QVERIFY2(rule.severity != cost::Severity::Error, rule.message.c_str());
     }
 
     void refusesImpossibleTargets() {

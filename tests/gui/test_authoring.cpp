@@ -571,6 +571,14 @@ private slots:
             "cannot exceed");
         row("inference negative layers", EntityKind::InferenceService, {}, "layers", "-1",
             "Layers: -1 is outside");
+        row("training zero microbatch", EntityKind::TrainingJob, {}, "microbatch_sequences", "0",
+            "Microbatch sequences: 0 is outside");
+        row("training negative global batch", EntityKind::TrainingJob, {}, "global_batch_tokens", "-4",
+            "Global batch tokens: -4 is outside");
+        row("training NaN node failure rate", EntityKind::TrainingJob, {}, "node_failure_rate_per_day", "nan",
+            "not a number");
+        row("inference fractional tensor parallel", EntityKind::InferenceService, {}, "tensor_parallel", "2.5",
+            "'2.5' is not a whole number");
     }
 
     void refuses() {
@@ -624,8 +632,76 @@ private slots:
         // The catalog may have no `models` category: the forms still work with typed figures.
         const bool presets = !ctwin::app::loadDefaultCatalog().byCategory("models").empty();
         auto f = form(EntityKind::InferenceService);
-        QCOMPARE(f->editor("model_preset") != nullptr, presets);
+        QCOMPARE(f->editor("model") != nullptr, presets); // the service stores its preset
         QCOMPARE(f->text("layers"), QStringLiteral("80"));
+        QCOMPARE(form(EntityKind::TrainingJob)->editor("model_preset") != nullptr, presets);
+    }
+
+    void trainingFormOffersPresetsAndTheScheduleFields() {
+        if (ctwin::app::loadDefaultCatalog().byCategory("models").empty()) QSKIP("no model presets");
+        QVERIFY(!add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        auto f = form(EntityKind::TrainingJob);
+        // DeepSeek-V3 (catalog models.json): 671B parameters, 37B active, 61 layers.
+        QVERIFY(f->setChoice("model_preset", "deepseek-v3"));
+        QCOMPARE(f->text("model_params"), QStringLiteral("671"));
+        QCOMPARE(f->text("active_params"), QStringLiteral("37"));
+        QCOMPARE(f->text("layers"), QStringLiteral("61"));
+        QCOMPARE(f->text("name"), QStringLiteral("DeepSeek-V3 (671B, 37B active)"));
+        fill(*f, {{"tp", "4"},
+                  {"pp", "1"},
+                  {"ep", "8"},
+                  {"dp", "1"},
+                  {"gpus", "72"},
+                  {"global_batch_tokens", "16"}, // M tokens
+                  {"sequence_length", "4096"},
+                  {"microbatch_sequences", "2"},
+                  {"virtual_stages", "1"},
+                  {"failure_rate_preset", "rates-rsc1"},
+                  {"node_failure_rate_per_day", ""}});
+        f->accept();
+        QVERIFY2(!f->errorVisible(), qPrintable(f->errorText()));
+        const auto& j = w().document().project().trainingJobs.back();
+        QCOMPARE(j.modelParams, 671e9);
+        QCOMPARE(*j.activeParams, 37e9);
+        QCOMPARE(*j.layers, 61.0);
+        QCOMPARE(*j.globalBatchTokens, 16e6);
+        QCOMPARE(*j.sequenceLength, 4096.0);
+        QCOMPARE(j.microbatchSequences, 2);
+        QCOMPARE(j.failureRatePreset, std::string("rates-rsc1"));
+        QVERIFY(!j.nodeFailureRatePerDay);
+        // Only node-rate presets are offered for the job's failure rate (not the component classes).
+        auto g = form(EntityKind::TrainingJob);
+        QVERIFY(!g->setChoice("failure_rate_preset", "fail-gpu"));
+        shot(g.get(), "07-training-form");
+    }
+
+    void inferenceFormStoresItsModelPreset() {
+        if (ctwin::app::loadDefaultCatalog().byCategory("models").empty()) QSKIP("no model presets");
+        auto f = form(EntityKind::InferenceService);
+        // Kimi K2: 1.04T parameters, 32.6B active; its MLA cache comes from the preset, so the typed
+        // layers, KV heads and head dim go to 0 (= the preset's).
+        QVERIFY(f->setChoice("model", "kimi-k2"));
+        QCOMPARE(f->text("model_params"), QStringLiteral("1040"));
+        QCOMPARE(f->text("active_params"), QStringLiteral("32.6"));
+        for (const char* k : {"layers", "kv_heads", "head_dim"})
+            QCOMPARE(f->text(k), QStringLiteral("0"));
+        fill(*f, {{"gpus", "72"}, {"tensor_parallel", "8"}, {"precision", "fp4"}});
+        shot(f.get(), "08-inference-form");
+        f->accept();
+        QVERIFY2(!f->errorVisible(), qPrintable(f->errorText()));
+        const auto& s = w().document().project().inferenceServices.back();
+        QCOMPARE(s.model, std::string("kimi-k2"));
+        QCOMPARE(s.modelParams, 1040e9);
+        QCOMPARE(s.layers, 0);
+        QCOMPARE(s.tensorParallel, 8);
+        QCOMPARE(s.precision, std::string("fp4"));
+        // Without a preset, zero layers are refused and the design stays as it is.
+        const std::string before = dump(w());
+        auto g = form(EntityKind::InferenceService);
+        QVERIFY(g->setText("layers", "0"));
+        g->accept();
+        QVERIFY2(g->errorText().contains("type the model's layers"), qPrintable(g->errorText()));
+        QCOMPARE(dump(w()), before);
     }
 };
 

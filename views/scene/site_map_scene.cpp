@@ -51,6 +51,9 @@ struct SiteMapScene::Vtk {
     std::vector<vtkSmartPointer<vtkProp>> texts;
     vtkSmartPointer<vtkTextActor> notice = vtkSmartPointer<vtkTextActor>::New();
     vtkSmartPointer<vtkTextActor> caption = vtkSmartPointer<vtkTextActor>::New();
+    /// The link being dragged on the map (two points, one line).
+    vtkSmartPointer<vtkPoints> previewPoints = vtkSmartPointer<vtkPoints>::New();
+    vtkSmartPointer<vtkActor> preview = vtkSmartPointer<vtkActor>::New();
 };
 
 SiteMapScene::SiteMapScene() : m_vtk(std::make_unique<Vtk>()) {
@@ -70,6 +73,24 @@ SiteMapScene::SiteMapScene() : m_vtk(std::make_unique<Vtk>()) {
     v.notice->GetTextProperty()->SetBackgroundOpacity(0.7);
     v.caption->SetPosition(0.01, 0.015);
     v.caption->GetTextProperty()->SetColor(0.75, 0.8, 0.88);
+    v.previewPoints->SetNumberOfPoints(2);
+    v.previewPoints->SetPoint(0, 0.0, 0.0, 4.0);
+    v.previewPoints->SetPoint(1, 0.0, 0.0, 4.0);
+    auto line = vtkSmartPointer<vtkCellArray>::New();
+    line->InsertNextCell(2);
+    line->InsertCellPoint(0);
+    line->InsertCellPoint(1);
+    auto pd = vtkSmartPointer<vtkPolyData>::New();
+    pd->SetPoints(v.previewPoints);
+    pd->SetLines(line);
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(pd);
+    v.preview->SetMapper(mapper);
+    v.preview->GetProperty()->SetColor(1.0, 0.78, 0.3); // the site markers' colour
+    v.preview->GetProperty()->SetLineWidth(2.5);
+    v.preview->GetProperty()->SetLineStipplePattern(0xf0f0);
+    v.preview->GetProperty()->LightingOff();
+    v.preview->SetVisibility(false);
 }
 
 SiteMapScene::~SiteMapScene() = default;
@@ -199,7 +220,62 @@ void SiteMapScene::rebuildActors() {
                   m_data.standardParallelDeg, m_data.graticuleStepDeg);
     v.caption->SetInput(caption);
     v.renderer->AddActor2D(v.caption);
+    v.renderer->AddActor(v.preview);
     resetCamera();
+}
+
+namespace {
+
+/// The top-down parallel view of a renderer: the viewport's centre is the camera's focal point and its
+/// height spans twice the parallel scale, so one display pixel is `kmPerPixel` km in x and y.
+struct PlanarView {
+    double cx = 0, cy = 0;  ///< viewport centre, display pixels
+    double fx = 0, fy = 0;  ///< focal point, km
+    double kmPerPixel = 1.0;
+};
+
+PlanarView planarView(vtkRenderer* ren) {
+    const bool shown = ren->GetRenderWindow() != nullptr;
+    const int* size = shown ? ren->GetSize() : nullptr;
+    const int* origin = shown ? ren->GetOrigin() : nullptr;
+    const double w = size && size[0] > 0 ? size[0] : 1.0, h = size && size[1] > 0 ? size[1] : 1.0;
+    vtkCamera* cam = ren->GetActiveCamera();
+    double f[3];
+    cam->GetFocalPoint(f);
+    return {(origin ? origin[0] : 0.0) + w / 2.0, (origin ? origin[1] : 0.0) + h / 2.0, f[0], f[1],
+            2.0 * cam->GetParallelScale() / h};
+}
+
+} // namespace
+
+Vec2 SiteMapScene::worldAt(double displayX, double displayY) const {
+    const PlanarView v = planarView(m_vtk->renderer);
+    return {v.fx + (displayX - v.cx) * v.kmPerPixel, v.fy + (displayY - v.cy) * v.kmPerPixel};
+}
+
+std::array<double, 2> SiteMapScene::displayOf(Vec2 km) const {
+    const PlanarView v = planarView(m_vtk->renderer);
+    return {v.cx + (km[0] - v.fx) / v.kmPerPixel, v.cy + (km[1] - v.fy) / v.kmPerPixel};
+}
+
+double SiteMapScene::kmPerPixel() const {
+    return planarView(m_vtk->renderer).kmPerPixel;
+}
+
+void SiteMapScene::showLinkPreview(Vec2 from, Vec2 to) {
+    auto& v = *m_vtk;
+    v.previewPoints->SetPoint(0, from[0], from[1], 4.0);
+    v.previewPoints->SetPoint(1, to[0], to[1], 4.0);
+    v.previewPoints->Modified();
+    v.preview->SetVisibility(true);
+}
+
+void SiteMapScene::clearLinkPreview() {
+    m_vtk->preview->SetVisibility(false);
+}
+
+bool SiteMapScene::linkPreviewVisible() const {
+    return m_vtk->preview->GetVisibility() != 0;
 }
 
 void SiteMapScene::resetCamera() {

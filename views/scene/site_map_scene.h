@@ -25,6 +25,17 @@ public:
     const SiteMapData& data() const { return m_data; }
     void resetCamera();
 
+    /// Map coordinates (km) under a VTK display point (device pixels, origin bottom-left) of the window the
+    /// renderer is shown in, and back; the camera looks straight down with a parallel projection.
+    Vec2 worldAt(double displayX, double displayY) const;
+    std::array<double, 2> displayOf(Vec2 km) const;
+    /// Map km per display pixel at the current zoom (hit tolerances).
+    double kmPerPixel() const;
+    /// A dashed line from a site to the cursor while a link is dragged on the map; hidden by clear.
+    void showLinkPreview(Vec2 from, Vec2 to);
+    void clearLinkPreview();
+    bool linkPreviewVisible() const;
+
     /// Test hooks.
     std::size_t textActorCount() const;
     bool noticeVisible() const;

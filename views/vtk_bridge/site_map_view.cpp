@@ -6,7 +6,11 @@
 #include "scene/view_interactor_style.h"
 #include "vtk_bridge/vtk_render_widget.h"
 
+#include "scene/site_map_pick.h"
+
+#include <QMouseEvent>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
@@ -16,7 +20,8 @@ SiteMapView::SiteMapView(QWidget* parent)
     : QWidget(parent), m_scene(std::make_unique<SiteMapScene>()),
       m_style(vtkSmartPointer<ViewInteractorStyle>::New()) {
     m_vtk = new VtkRenderWidget(this);
-    m_vtk->setToolTip(tr("Drag: pan. Wheel or right drag: zoom. R: reset."));
+    m_vtk->setToolTip(tr("Click: place a site there. Drag from a site to another: link them. Drag elsewhere: "
+                         "pan. Wheel or right drag: zoom. Right click: menu. R: reset."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_vtk, 1);
@@ -24,6 +29,11 @@ SiteMapView::SiteMapView(QWidget* parent)
     m_style->setResetCallback([this] { resetView(); });
     m_vtk->setInteractorStyle(m_style);
     m_vtk->setRenderer(m_scene->renderer());
+    m_vtk->installEventFilter(this);
+    connect(m_vtk, &VtkRenderWidget::clicked, this,
+            [this](QPointF displayPos, Qt::MouseButton button, Qt::KeyboardModifiers) {
+                onClicked(displayPos, button);
+            });
 }
 
 SiteMapView::~SiteMapView() {
@@ -48,6 +58,90 @@ void SiteMapView::applyChanges(const model::ChangeSet& changes, const model::Pro
         m_scene->renderer()->GetActiveCamera()->DeepCopy(camera);
         m_vtk->requestRender();
     }
+}
+
+QPointF SiteMapView::widgetPosOf(double xKm, double yKm) const {
+    const auto d = m_scene->displayOf({xKm, yKm});
+    // Inverse of VtkRenderWidget::toDisplay.
+    const double dpr = m_vtk->devicePixelRatioF();
+    return {d[0] / dpr, (m_vtk->height() * dpr - d[1] - 1.0) / dpr};
+}
+
+double SiteMapView::pickRadiusKm() const {
+    return std::max(10.0 * m_vtk->devicePixelRatioF() * m_scene->kmPerPixel(), m_scene->data().markerRadiusKm);
+}
+
+QString SiteMapView::siteAt(const QPointF& widgetPos) const {
+    const QPointF d = m_vtk->toDisplay(widgetPos);
+    const MapSite* s = SiteMapPick::siteAt(m_scene->data(), m_scene->worldAt(d.x(), d.y()), pickRadiusKm());
+    return s ? QString::fromStdString(s->id) : QString();
+}
+
+bool SiteMapView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != m_vtk) return QWidget::eventFilter(watched, event);
+    // A left press on a site starts a link drag; the interactor (pan) does not see it.
+    switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (e->button() != Qt::LeftButton) break;
+        const QString site = siteAt(e->position());
+        if (site.isEmpty()) break;
+        m_linkFrom = site;
+        m_linkPress = e->position();
+        m_linkMoved = false;
+        return true;
+    }
+    case QEvent::MouseMove: {
+        if (m_linkFrom.isEmpty()) break;
+        auto* e = static_cast<QMouseEvent*>(event);
+        if ((e->position() - m_linkPress).manhattanLength() >= 4.0) m_linkMoved = true;
+        const auto& sites = m_scene->data().sites;
+        const auto from = std::find_if(sites.begin(), sites.end(),
+                                       [&](const MapSite& s) { return s.id == m_linkFrom.toStdString(); });
+        if (from != sites.end() && m_linkMoved) {
+            const QPointF d = m_vtk->toDisplay(e->position());
+            m_scene->showLinkPreview(from->position, m_scene->worldAt(d.x(), d.y()));
+            m_vtk->requestRender();
+        }
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        auto* e = static_cast<QMouseEvent*>(event);
+        if (m_linkFrom.isEmpty() || e->button() != Qt::LeftButton) break;
+        const QString from = m_linkFrom;
+        m_linkFrom.clear();
+        m_scene->clearLinkPreview();
+        m_vtk->requestRender();
+        if (!m_linkMoved && (e->position() - m_linkPress).manhattanLength() < 4.0)
+            emit sitePicked(from);
+        else
+            emit linkDrawn(from, siteAt(e->position()));
+        return true;
+    }
+    default:
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void SiteMapView::onClicked(QPointF displayPos, Qt::MouseButton button) {
+    const auto& data = m_scene->data();
+    const Vec2 km = m_scene->worldAt(displayPos.x(), displayPos.y());
+    const auto ll = SiteMapPick::latLonAt(data, km);
+    const bool onGlobe = SiteMapPick::onGlobe(data, km);
+    if (button == Qt::LeftButton) {
+        if (onGlobe) emit placeSiteRequested(ll[0], ll[1]);
+        return;
+    }
+    if (button != Qt::RightButton) return;
+    QString entity;
+    if (const MapSite* s = SiteMapPick::siteAt(data, km, pickRadiusKm()))
+        entity = QString::fromStdString(s->id);
+    else if (const MapLink* l = SiteMapPick::linkAt(data, km, pickRadiusKm()))
+        entity = QString::fromStdString(l->id);
+    const double dpr = m_vtk->devicePixelRatioF();
+    const QPoint widget(qRound(displayPos.x() / dpr), qRound((m_vtk->height() * dpr - displayPos.y() - 1.0) / dpr));
+    emit contextMenuRequested(m_vtk->mapToGlobal(widget), entity, ll[0], ll[1], onGlobe);
 }
 
 void SiteMapView::resetView() {

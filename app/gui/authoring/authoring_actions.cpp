@@ -117,7 +117,7 @@ QString AuthoringActions::insert(EntityKind kind, const QHash<QString, QString>&
     }
     auto form = makeForm(kind);
     for (auto it = preset.cbegin(); it != preset.cend(); ++it)
-        form->setText(it.key(), it.value());
+        if (!form->setText(it.key(), it.value())) form->setChoice(it.key(), it.value());
     if (form->exec() != QDialog::Accepted) return {};
     const QString id = form->createdId();
     if (!id.isEmpty() && m_hooks.select) m_hooks.select({id});

@@ -49,7 +49,8 @@ public:
     /// modally; tests fill it and call accept().
     std::unique_ptr<AuthoringForm> makeForm(model::EntityKind kind, QWidget* parent = nullptr) const;
     /// Insert > <kind>: the form, modal; the new entity is selected. Empty when cancelled or unavailable.
-    /// `preset` fills fields first (field key -> text), e.g. a rectangle drawn on the plan.
+    /// `preset` fills fields first (field key -> text, or the stored value of a drop-down), e.g. a rectangle
+    /// drawn on the plan or the two sites a link was dragged between.
     QString insert(model::EntityKind kind, const QHash<QString, QString>& preset = {});
 
     /// "Add <child>" for the kind of the clicked entity, Rename, Delete (tree and plan menus).

@@ -40,6 +40,12 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
         *unit = QObject::tr("B params"), *scale = 1e9;
     else if (key == "tokens")
         *unit = QObject::tr("T tokens"), *scale = 1e12;
+    else if (key == "global_batch_tokens")
+        *unit = QObject::tr("M tokens"), *scale = 1e6;
+    else if (key == "sequence_length")
+        *unit = QObject::tr("tokens");
+    else if (key == "node_failure_rate_per_day")
+        *unit = QObject::tr("/node/day");
     else if (key == "route_length_m")
         *unit = QStringLiteral("km"), *scale = 1e3;
     else if (endsWith(key, "_usd_per_kwh"))
@@ -79,6 +85,10 @@ QString optionalPlaceholder(const std::string& key) {
     if (key == "mfu") return QObject::tr("empty: the MFU assumption");
     if (key == "active_params") return QObject::tr("empty: dense model (all parameters active)");
     if (key == "latency_budget_s") return QObject::tr("empty: no latency budget");
+    if (key == "global_batch_tokens") return QObject::tr("empty: the global batch assumption");
+    if (key == "sequence_length") return QObject::tr("empty: the sequence length assumption");
+    if (key == "layers") return QObject::tr("empty: unknown (pipeline stages not checked against it)");
+    if (key == "node_failure_rate_per_day") return QObject::tr("empty: the preset or the catalog's classes");
     return QObject::tr("empty: default");
 }
 

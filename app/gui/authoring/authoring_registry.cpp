@@ -2,6 +2,7 @@
 // and the floor plan all walk it, so a new entity kind is one new module file and one line here.
 #include "entity_authoring.h"
 
+#include <QObject>
 #include <string_view>
 
 namespace ctwin::app {
@@ -113,6 +114,14 @@ QStringList selectedRacks(const AuthoringContext& ctx) {
             slot && slot->kind == model::EntityKind::RackPlacement)
             racks << id;
     return racks;
+}
+
+QString ChildAuthoring::unavailableReason(const AuthoringContext& ctx) const {
+    bool none = true;
+    ctx.document.project().withCollection(m_parent, [&](const auto& c) { none = c.empty(); });
+    if (!none) return {};
+    const EntityAuthoring* parent = authoringFor(m_parent);
+    return QObject::tr("Add a %1 first.").arg(parent ? parent->title().toLower() : QString());
 }
 
 } // namespace ctwin::app

@@ -11,14 +11,11 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-class BuildingAuthoring : public EntityAuthoring {
+class BuildingAuthoring : public ChildAuthoring {
 public:
+    BuildingAuthoring() : ChildAuthoring(model::EntityKind::Site) {}
     model::EntityKind kind() const override { return model::EntityKind::Building; }
     QString title() const override { return QObject::tr("Building"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::Site; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().sites.empty() ? QObject::tr("Add a site first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

@@ -13,14 +13,11 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-class CoolingLoopAuthoring : public EntityAuthoring {
+class CoolingLoopAuthoring : public ChildAuthoring {
 public:
+    CoolingLoopAuthoring() : ChildAuthoring(model::EntityKind::DataHall) {}
     model::EntityKind kind() const override { return model::EntityKind::CoolingLoop; }
     QString title() const override { return QObject::tr("Cooling loop"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::DataHall; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().halls.empty() ? QObject::tr("Add a data hall first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

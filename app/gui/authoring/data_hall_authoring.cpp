@@ -12,14 +12,11 @@ namespace {
 using ojson = nlohmann::ordered_json;
 constexpr double kWallM = 6.0; // corridors and plant rooms around a hall
 
-class DataHallAuthoring : public EntityAuthoring {
+class DataHallAuthoring : public ChildAuthoring {
 public:
+    DataHallAuthoring() : ChildAuthoring(model::EntityKind::Building) {}
     model::EntityKind kind() const override { return model::EntityKind::DataHall; }
     QString title() const override { return QObject::tr("Data hall"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::Building; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().buildings.empty() ? QObject::tr("Add a building first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

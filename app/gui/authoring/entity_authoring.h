@@ -56,6 +56,18 @@ public:
                            AuthoringContext& ctx, QString* newId) const;
 };
 
+/// A kind made inside another (a feed in a building, a row in a hall): offered as "Add <title>" in the
+/// parent's context menu, and unavailable ("Add a building first.") while the design has no parent.
+class ChildAuthoring : public EntityAuthoring {
+public:
+    explicit ChildAuthoring(model::EntityKind parent) : m_parent(parent) {}
+    std::optional<model::EntityKind> parentKind() const override { return m_parent; }
+    QString unavailableReason(const AuthoringContext& ctx) const override;
+
+private:
+    model::EntityKind m_parent;
+};
+
 /// Every authoring module, in Insert-menu order (containers first, then infrastructure, then workloads).
 const std::vector<std::unique_ptr<EntityAuthoring>>& authoringRegistry();
 const EntityAuthoring* authoringFor(model::EntityKind kind);
@@ -74,10 +86,20 @@ std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind)
 QStringList selectedRacks(const AuthoringContext& ctx);
 /// GPUs in the design's racks that are not spares (catalog `gpus` of each rack type).
 double designGpus(const AuthoringContext& ctx);
-/// A "Model" drop-down of the catalog's `models` items (kind `llm`); picking one fills those of `fields`
-/// (model_params, active_params, layers, kv_heads, head_dim) the form has. Absent when the catalog has none.
-void addModelPresets(AuthoringForm& form, const AuthoringContext& ctx,
-                     const std::vector<std::string>& fields);
+/// The model of a workload form: a drop-down of the catalog's `models` presets (kind `llm`), then the name
+/// and the model's figures `fields` with their defaults. Picking a preset fills those fields from it (and
+/// `name`). With `modelField` (the inference service's `model`), the drop-down is that field and the preset
+/// is stored: the figures it supplies itself (`fromPreset`) are set to 0 = "the preset's", so that its
+/// attention layout (MLA, sliding window) applies. Without presets in the catalog the figures are typed.
+struct ModelFigure {
+    std::string key;
+    nlohmann::ordered_json initial;
+    bool fromPreset = false;
+};
+void addWorkloadModel(AuthoringForm& form, const AuthoringContext& ctx, const std::string& name,
+                      const std::vector<ModelFigure>& fields, const std::string& modelField = {});
+/// Checks of a workload's model shared by the forms: parameters above 0, active parameters not above them.
+QString validateWorkloadModel(const nlohmann::ordered_json& e);
 
 // The modules (one file each), listed by authoringRegistry().
 std::unique_ptr<EntityAuthoring> makeSiteAuthoring();

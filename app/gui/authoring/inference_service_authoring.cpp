@@ -18,14 +18,15 @@ public:
         const auto& p = ctx.document.project();
         form.setFixed("id",
                       uniqueId(ctx.document, "serve-" + std::to_string(p.inferenceServices.size() + 1)));
-        addModelPresets(form, ctx, {"model_params", "active_params", "layers", "kv_heads", "head_dim"});
-        form.addField("name", nextName(ctx.document, kind(), "Inference"));
-        // Defaults: Llama 3.1 70B (Meta model card: 80 layers, 8 KV heads, head dim 128).
-        form.addField("model_params", 70e9);
-        form.addField("active_params", 70e9);
-        form.addField("layers", 80);
-        form.addField("kv_heads", 8);
-        form.addField("head_dim", 128);
+        // Defaults: Llama 3.1 70B (Meta model card: 80 layers, 8 KV heads, head dim 128). With a preset in
+        // `model`, layers, KV heads and head dim go to 0 = the preset's (and its attention layout).
+        addWorkloadModel(form, ctx, nextName(ctx.document, kind(), "Inference"),
+                         {{"model_params", 70e9},
+                          {"active_params", 70e9},
+                          {"layers", 80, true},
+                          {"kv_heads", 8, true},
+                          {"head_dim", 128, true}},
+                         "model");
         form.addField("kv_bytes_per_element", 2.0);
         form.addField("weight_bytes_per_param", 1.0);
         form.addField("input_tokens", 2000.0);
@@ -40,14 +41,16 @@ public:
             {{QObject::tr("DRAM"), QStringLiteral("dram")}, {QObject::tr("NVMe"), QStringLiteral("nvme")}},
             {});
         form.addField("precision", "fp8");
+        form.addField("tensor_parallel", 0);
+        form.addNote(QObject::tr("With a model preset, 0 layers, KV heads or head dim use the preset's. Tensor "
+                                 "parallel 0: the replica size is searched within the scale-up domain."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
-        if (e["model_params"].get<double>() <= 0)
-            return QObject::tr("The model needs a parameter count above 0");
-        if (e["active_params"].is_number() &&
-            e["active_params"].get<double>() > e["model_params"].get<double>())
-            return QObject::tr("Active parameters cannot exceed the model's parameters");
+        if (const QString why = validateWorkloadModel(e); !why.isEmpty()) return why;
+        const bool preset = e.contains("model") && e["model"].is_string() && !e["model"].get<std::string>().empty();
+        if (!preset && (e["layers"].get<int>() <= 0 || e["kv_heads"].get<int>() <= 0 || e["head_dim"].get<int>() <= 0))
+            return QObject::tr("Without a model preset, type the model's layers, KV heads and head dim (above 0)");
         if (e["gpus"].get<double>() <= 0)
             return QObject::tr("The service needs GPUs (place racks first, or type a count)");
         return {};

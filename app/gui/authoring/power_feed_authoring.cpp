@@ -11,14 +11,11 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-class PowerFeedAuthoring : public EntityAuthoring {
+class PowerFeedAuthoring : public ChildAuthoring {
 public:
+    PowerFeedAuthoring() : ChildAuthoring(model::EntityKind::Building) {}
     model::EntityKind kind() const override { return model::EntityKind::PowerFeed; }
     QString title() const override { return QObject::tr("Power feed"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::Building; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().buildings.empty() ? QObject::tr("Add a building first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

@@ -2,6 +2,7 @@
 // row and clear of the hall's CDUs; optionally filled at once with racks of one type up to the far wall
 // (the row and its racks are one undo entry).
 #include "authoring_form.h"
+#include "gui/cdu_layout.h"
 #include "gui/document_editor.h"
 
 #include <QComboBox>
@@ -16,20 +17,11 @@ namespace {
 using ojson = nlohmann::ordered_json;
 constexpr double kAisleM = 1.2; // hot/cold aisle width between rows (ASHRAE TC 9.9 practice: 1.2 m)
 
-double catalogValue(const model::Catalog& c, const std::string& id, const char* field, double fallback) {
-    if (const auto* item = c.find(id))
-        if (const auto* v = item->find(field)) return v->base;
-    return fallback;
-}
-
-class RowAuthoring : public EntityAuthoring {
+class RowAuthoring : public ChildAuthoring {
 public:
+    RowAuthoring() : ChildAuthoring(model::EntityKind::DataHall) {}
     model::EntityKind kind() const override { return model::EntityKind::Row; }
     QString title() const override { return QObject::tr("Row"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::DataHall; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().halls.empty() ? QObject::tr("Add a data hall first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

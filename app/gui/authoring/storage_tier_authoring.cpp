@@ -8,14 +8,11 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-class StorageTierAuthoring : public EntityAuthoring {
+class StorageTierAuthoring : public ChildAuthoring {
 public:
+    StorageTierAuthoring() : ChildAuthoring(model::EntityKind::Building) {}
     model::EntityKind kind() const override { return model::EntityKind::StorageTier; }
     QString title() const override { return QObject::tr("Storage tier"); }
-    std::optional<model::EntityKind> parentKind() const override { return model::EntityKind::Building; }
-    QString unavailableReason(const AuthoringContext& ctx) const override {
-        return ctx.document.project().buildings.empty() ? QObject::tr("Add a building first.") : QString();
-    }
 
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();

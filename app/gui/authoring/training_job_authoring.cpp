@@ -19,10 +19,9 @@ public:
     void buildForm(AuthoringForm& form, const AuthoringContext& ctx) const override {
         const auto& p = ctx.document.project();
         form.setFixed("id", uniqueId(ctx.document, "train-" + std::to_string(p.trainingJobs.size() + 1)));
-        addModelPresets(form, ctx, {"model_params", "active_params"});
-        form.addField("name", nextName(ctx.document, kind(), "Training"));
-        form.addField("model_params", 405e9);
-        form.addField("active_params", 405e9);
+        // Defaults: Llama 3.1 405B (dense, 126 layers; Llama Team, "The Llama 3 Herd of Models", 2024, Table 3).
+        addWorkloadModel(form, ctx, nextName(ctx.document, kind(), "Training"),
+                         {{"model_params", 405e9}, {"active_params", 405e9}, {"layers", 126}});
         form.addField("tokens", 15e12);
         form.addField("precision", "bf16");
         form.addField("mfu", nullptr);
@@ -41,17 +40,26 @@ public:
         form.addPicks("sites", sites, {});
         form.addField("restart_scope", "whole_job");
         form.addField("async_checkpoint", false);
+        // Batch and pipeline schedule (empty: the design's global batch and sequence length assumptions).
+        form.addField("global_batch_tokens", nullptr);
+        form.addField("sequence_length", nullptr);
+        form.addField("microbatch_sequences", 1);
+        form.addField("virtual_stages", 1);
+        // Failure rates: a node-rate preset of the catalog, or one typed rate (empty: the catalog classes).
+        AuthoringForm::Options rates;
+        for (const auto* item : ctx.catalog.byCategory("failures"))
+            if (item->kind == "node_rate")
+                rates.emplace_back(QString::fromStdString(item->name), QString::fromStdString(item->id));
+        form.addChoice("failure_rate_preset", rates, QString(), /*optional=*/true);
+        form.addField("node_failure_rate_per_day", nullptr);
         form.addNote(
-            QObject::tr("No site ticked: the job runs on the whole design. MFU 0 uses the design's MFU "
-                        "assumption."));
+            QObject::tr("No site ticked: the job runs on the whole design. An empty MFU, global batch or "
+                        "sequence length uses the design's assumption; no failure preset and no node rate "
+                        "use the catalog's failure classes (per-class rates: the inspector)."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
-        if (e["model_params"].get<double>() <= 0)
-            return QObject::tr("The model needs a parameter count above 0");
-        if (e["active_params"].is_number() &&
-            e["active_params"].get<double>() > e["model_params"].get<double>())
-            return QObject::tr("Active parameters cannot exceed the model's parameters");
+        if (const QString why = validateWorkloadModel(e); !why.isEmpty()) return why;
         if (e["tokens"].get<double>() <= 0) return QObject::tr("The job needs a token budget above 0");
         if (e["gpus"].get<double>() <= 0)
             return QObject::tr("The job needs GPUs (place racks first, or type a count)");
