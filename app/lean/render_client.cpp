@@ -1,10 +1,9 @@
 // The lean CLI's side of `render`: app/render_command.cpp lives in libclustertwin-render.so (VTK, Qt),
 // loaded only when a picture is asked for. Declarations in render_command.h; the plugin's side is
 // render_plugin.cpp.
-#include "render_command.h"
-
 #include "cli.h"
 #include "lean/plugin_loader.h"
+#include "render_command.h"
 
 #include <ostream>
 

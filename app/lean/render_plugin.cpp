@@ -5,7 +5,9 @@
 #include <ostream>
 #include <string>
 
-CTWIN_PLUGIN_EXPORT const char* ctwin_plugin_version() { return ctwin::app::kCtwinPluginInterface; }
+CTWIN_PLUGIN_EXPORT const char* ctwin_plugin_version() {
+    return ctwin::app::kCtwinPluginInterface;
+}
 
 CTWIN_PLUGIN_EXPORT int ctwin_render_to_png(const std::string& designPath, const std::string& view,
                                             const std::string& outPng, int width, int height,

@@ -23,16 +23,19 @@ void ensureGuiApplication(ctwin::app::ReportFormat format) {
 
 } // namespace
 
-CTWIN_PLUGIN_EXPORT const char* ctwin_plugin_version() { return ctwin::app::kCtwinPluginInterface; }
+CTWIN_PLUGIN_EXPORT const char* ctwin_plugin_version() {
+    return ctwin::app::kCtwinPluginInterface;
+}
 
-CTWIN_PLUGIN_EXPORT void ctwin_write_report(const ctwin::app::ReportInput& input, ctwin::app::ReportFormat format,
-                                            const std::string& path) {
+CTWIN_PLUGIN_EXPORT void ctwin_write_report(const ctwin::app::ReportInput& input,
+                                            ctwin::app::ReportFormat format, const std::string& path) {
     ensureGuiApplication(format);
     ctwin::app::writeReport(input, format, path);
 }
 
 CTWIN_PLUGIN_EXPORT void ctwin_write_comparison_report(const ctwin::app::ComparisonInput& input,
-                                                       ctwin::app::ReportFormat format, const std::string& path) {
+                                                       ctwin::app::ReportFormat format,
+                                                       const std::string& path) {
     ensureGuiApplication(format);
     ctwin::app::writeComparisonReport(input, format, path);
 }
