@@ -19,7 +19,6 @@
 #include "results_json.h"
 #include "scenarios.h"
 
-#include <QGuiApplication>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -632,17 +631,6 @@ int cmdCheckpoint(const std::vector<std::string>& argv, std::ostream& out, std::
     return kExitOk;
 }
 
-/// The PDF writer paints with Qt: it needs a QGuiApplication; without a display it runs offscreen.
-void ensureGuiApplication() {
-    if (QGuiApplication::instance()) return;
-    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
-        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    static int argc = 1;
-    static char name[] = "clustertwin-cli";
-    static char* argv[] = {name, nullptr};
-    static QGuiApplication app(argc, argv);
-}
-
 int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a =
         parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples"});
@@ -665,10 +653,6 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         designs.push_back(loadAndEvaluate(a.positional.front(), overrides));
     else
         designs = loadComparedDesigns(a.positional, overrides);
-    if (std::any_of(targets.begin(), targets.end(), [](const auto& t) {
-            return t.first == ReportFormat::Pdf || t.first == ReportFormat::Charts;
-        }))
-        ensureGuiApplication();
     if (designs.size() == 1) {
         auto& d = designs.front();
         ReportInput in;

@@ -546,7 +546,14 @@ ojson readJsonFile(const std::string& path) {
     if (!in) throw InputError(where, "cannot open file for reading (" + std::string(std::strerror(errno)) + ")");
     std::string text;
     try {
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        // One read of the whole file when its size is known (a regular file); a pipe is read piecewise.
+        if (!ec && size > 0) {
+            text.resize(size);
+            in.read(text.data(), static_cast<std::streamsize>(size));
+            text.resize(static_cast<size_t>(in.gcount()));
+            if (in.eof()) in.clear(in.rdstate() & ~(std::ios::eofbit | std::ios::failbit));
+        }
+        text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     } catch (const std::exception&) {
         throw InputError(where, "cannot read the file");
     }

@@ -57,6 +57,13 @@ list(LENGTH _catalog _ncat)
 if(_ncat LESS 9)
   list(APPEND _missing "catalog/*.json (found ${_ncat}, expected 9)")
 endif()
+# clustertwin-cli's plugins (app/CMakeLists.txt), under <libdir>/clustertwin.
+foreach(_plugin report render)
+  file(GLOB_RECURSE _found ${_root}/usr/lib/*/libclustertwin-${_plugin}.so)
+  if(NOT _found)
+    list(APPEND _missing "usr/lib/.../clustertwin/libclustertwin-${_plugin}.so")
+  endif()
+endforeach()
 if(_missing)
   message(FATAL_ERROR "missing from the package: ${_missing}")
 endif()
@@ -76,6 +83,19 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CTWIN_DATA_DIR
                 WORKING_DIRECTORY ${_out} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "504")
   message(FATAL_ERROR "packaged clustertwin-cli failed on a packaged reference design: ${out}${err}")
+endif()
+
+# The packaged CLI is lean (no Qt, no VTK) and loads its report plugin from the package (../lib/clustertwin).
+execute_process(COMMAND readelf -d ${_root}/usr/bin/clustertwin-cli OUTPUT_VARIABLE out)
+if(out MATCHES "libQt6|libvtk")
+  message(FATAL_ERROR "packaged clustertwin-cli links Qt or VTK:\n${out}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CTWIN_DATA_DIR --unset=CTWIN_PLUGIN_DIR
+                        ${_root}/usr/bin/clustertwin-cli report ${_root}/usr/share/clustertwin/reference/vera-rubin-504.json
+                        --xlsx ${_out}/report.xlsx --samples 0
+                WORKING_DIRECTORY ${_out} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${_out}/report.xlsx)
+  message(FATAL_ERROR "packaged clustertwin-cli report (report plugin) failed: ${out}${err}")
 endif()
 
 find_program(DESKTOP_VALIDATE desktop-file-validate)

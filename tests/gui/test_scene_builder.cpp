@@ -21,7 +21,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <vtkActor.h>
+#include <vtkCellData.h>
+#include <vtkMapper.h>
 #include <vtkPointData.h>
+#include <vtkPropCollection.h>
+#include <vtkRenderer.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkUnsignedCharArray.h>
@@ -103,6 +108,40 @@ model::Project smallProject() {
     p.racks = {rack("r1", "t-a", 2.0, 3.0, "L1", false, 0), rack("r2", "t-a", 2.6, 3.0, "L1", true, 0),
                rack("r3", "t-b", 5.0, 8.0, "", false, 90)};
     return p;
+}
+
+/// Where and in what colour the campus scene draws a rack: centre of its faces' corners, highest corner,
+/// colour of its first face (RackMesh cell scalars).
+struct DrawnRack {
+    double centre[3] = {0, 0, 0};
+    double top = -1e300;
+    Rgb colour;
+};
+DrawnRack rackBox(const views::CampusScene& scene, const std::string& id) {
+    DrawnRack d;
+    const auto slot = scene.rackMeshSlot(id);
+    const auto range = scene.rackCells(id);
+    if (!slot || !range) return d;
+    vtkPolyData* mesh = scene.rackMesh(slot->first);
+    std::set<vtkIdType> corners;
+    for (vtkIdType c = range->first; c < range->first + range->second; ++c) {
+        vtkIdType n = 0;
+        const vtkIdType* ids = nullptr;
+        mesh->GetCellPoints(c, n, ids);
+        corners.insert(ids, ids + n);
+    }
+    for (vtkIdType k : corners) {
+        double p[3];
+        mesh->GetPoint(k, p);
+        for (int i = 0; i < 3; ++i)
+            d.centre[i] += p[i] / static_cast<double>(corners.size());
+        d.top = std::max(d.top, p[2]);
+    }
+    auto* rgb = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetScalars());
+    unsigned char c[3] = {0, 0, 0};
+    if (rgb) rgb->GetTypedTuple(range->first, c);
+    d.colour = Rgb{c[0], c[1], c[2]};
+    return d;
 }
 
 bool near(double a, double b, double tol = 1e-9) {
@@ -374,15 +413,45 @@ private slots:
         views::CampusScene scene;
         scene.showProject({p, catalog(), nullptr}, ColorMetric::PowerDensity);
         QCOMPARE(scene.labelActorCount(), std::size_t{4});
-        vtkPolyData* glyphs = scene.rackGlyphInput(0);
-        QVERIFY(glyphs);
-        QCOMPARE(glyphs->GetNumberOfPoints(), vtkIdType{1418});
-        auto* rgb = vtkUnsignedCharArray::SafeDownCast(glyphs->GetPointData()->GetScalars());
-        QVERIFY(rgb && rgb->GetNumberOfComponents() == 3);
+        // One mesh per hall holding racks; every placed rack drawn once with 3 to 5 faces (top, front,
+        // back, and an end face at each end of a run of touching racks), corners shared along runs.
+        std::set<std::size_t> halls;
+        for (const auto& r : scene.data().racks)
+            if (r.placed) halls.insert(r.hall);
+        QCOMPARE(scene.rackMeshCount(), halls.size());
+        vtkIdType points = 0, cells = 0, rackCells = 0;
+        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
+            points += scene.rackMesh(m)->GetNumberOfPoints(), cells += scene.rackMesh(m)->GetNumberOfCells();
+        for (const auto& r : scene.data().racks) {
+            const auto range = scene.rackCells(r.id);
+            QVERIFY(range && range->second >= 3 && range->second <= 5);
+            rackCells += range->second;
+        }
+        QCOMPARE(rackCells, cells);
+        QVERIFY(cells < vtkIdType{1418 * 5} && points < vtkIdType{1418 * 8}); // hidden faces and corners shared
+        // Rack 5 of the first type: its faces carry its colour and its corners surround its footprint.
         const auto& r0 = scene.data().racks[scene.data().rackGroups[0].racks[5]];
-        unsigned char c[3];
-        rgb->GetTypedTuple(5, c);
-        QCOMPARE((Rgb{c[0], c[1], c[2]}), r0.color);
+        const auto slot = scene.rackMeshSlot(r0.id);
+        QVERIFY(slot);
+        vtkPolyData* mesh = scene.rackMesh(slot->first);
+        const auto box = rackBox(scene, r0.id);
+        QVERIFY(near(box.centre[0], r0.base[0], 1e-3) && near(box.centre[1], r0.base[1], 1e-3));
+        QVERIFY(near(box.top, r0.base[2] + r0.height, 1e-4));
+        QCOMPARE(box.colour, r0.color);
+        // Its faces map back to it.
+        const auto* actorOfMesh = [&]() -> const vtkProp* {
+            vtkPropCollection* props = scene.renderer()->GetViewProps();
+            props->InitTraversal();
+            while (vtkProp* prop = props->GetNextProp())
+                if (auto* a = vtkActor::SafeDownCast(prop); a && a->GetMapper() && a->GetMapper()->GetInput() == mesh)
+                    return a;
+            return nullptr;
+        }();
+        QVERIFY(actorOfMesh);
+        const auto range = *scene.rackCells(r0.id);
+        for (vtkIdType f = range.first; f < range.first + range.second; ++f)
+            QCOMPARE(scene.rackOfCell(actorOfMesh, f).value_or(""), r0.id);
+        QVERIFY(!scene.rackOfCell(actorOfMesh, mesh->GetNumberOfCells()));
         QVERIFY(scene.tubeGeometry()->GetNumberOfCells() >=
                 static_cast<vtkIdType>(scene.data().tubes.size()));
         QVERIFY(!scene.noticeVisible());
@@ -397,13 +466,11 @@ private slots:
         auto results = cost::evaluate(doc.project(), catalog(), assumptions());
         views::CampusScene scene;
         scene.showProject({doc.project(), catalog(), &results}, ColorMetric::PowerDensity);
-        vtkPolyData* before = scene.rackGlyphInput(0);
-        const std::string id = doc.project().racks[10].id;
-        const auto& r = *scene.data().findRack(id);
-        const auto index = static_cast<vtkIdType>(r.indexInGroup);
-        double p0[3], other0[3];
-        before->GetPoint(index, p0);
-        before->GetPoint(index + 1, other0);
+        const std::string id = doc.project().racks[10].id, otherRack = doc.project().racks[11].id;
+        const auto slot = scene.rackMeshSlot(id);
+        QVERIFY(slot);
+        vtkPolyData* before = scene.rackMesh(slot->first);
+        const auto b0 = rackBox(scene, id), o0 = rackBox(scene, otherRack);
         const double x = doc.project().racks[10].x.value();
 
         model::ChangeSet moved;
@@ -415,12 +482,11 @@ private slots:
         results = cost::evaluate(doc.project(), catalog(), assumptions());
         QCOMPARE(scene.applyChanges(moved, {doc.project(), catalog(), &results}),
                  views::CampusScene::Update::Incremental);
-        QCOMPARE(scene.rackGlyphInput(0), before); // same glyph set, updated in place
-        double p1[3], other1[3];
-        before->GetPoint(index, p1);
-        before->GetPoint(index + 1, other1);
-        QVERIFY(near(p1[0] - p0[0], 1.5, 1e-4) && near(p1[1], p0[1], 1e-6));
-        QVERIFY(near(other1[0], other0[0]) && near(other1[1], other0[1]));
+        QCOMPARE(scene.rackMesh(slot->first), before); // same hall mesh, rebuilt in place
+        QCOMPARE(scene.rackMeshSlot(id)->first, slot->first);
+        const auto b1 = rackBox(scene, id), o1 = rackBox(scene, otherRack);
+        QVERIFY(near(b1.centre[0] - b0.centre[0], 1.5, 1e-4) && near(b1.centre[1], b0.centre[1], 1e-4));
+        QVERIFY(near(o1.centre[0], o0.centre[0], 1e-4) && near(o1.centre[1], o0.centre[1], 1e-4));
 
         // Making it a spare drops it to idle power: only its colour changes (range unchanged).
         const auto colours = [&] {
@@ -445,6 +511,41 @@ private slots:
             changed += c0[i] == c1[i] ? 0 : 1;
         QCOMPARE(changed, std::size_t{1});
         QVERIFY(!(scene.data().findRack(id)->color == c0[scene.data().rackIndex.at(id)]));
+        // ...and its faces in the hall's mesh take the new colour.
+        QCOMPARE(rackBox(scene, id).colour, scene.data().findRack(id)->color);
+
+        // Moved to a row of another hall: it leaves its hall's mesh for the other hall's.
+        vtkIdType cellsBefore = 0;
+        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
+            cellsBefore += scene.rackMesh(m)->GetNumberOfCells();
+        const auto& rows = doc.project().rows;
+        const auto& hallOf = [&](const std::string& rowId) {
+            for (const auto& row : rows)
+                if (row.id == rowId) return row.hall;
+            return std::string();
+        };
+        const std::string oldHall = hallOf(doc.project().racks[10].row);
+        const auto other = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.hall != oldHall; });
+        QVERIFY(other != rows.end());
+        const auto meshOf = [&](const std::string& rackId) { return scene.rackMeshSlot(rackId)->first; };
+        std::string neighbour; // a rack already in the other hall
+        for (const auto& rack : doc.project().racks)
+            if (rack.row == other->id) neighbour = rack.id;
+        QVERIFY(!neighbour.empty());
+        QVERIFY(meshOf(id) != meshOf(neighbour));
+        model::ChangeSet rehomed;
+        {
+            model::Transaction t(doc, "other hall");
+            t.setProperty(id, "row", other->id);
+            rehomed = t.commit();
+        }
+        QCOMPARE(scene.applyChanges(rehomed, {doc.project(), catalog(), nullptr}),
+                 views::CampusScene::Update::Incremental);
+        QCOMPARE(meshOf(id), meshOf(neighbour));
+        vtkIdType drawn = 0;
+        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
+            drawn += scene.rackMesh(m)->GetNumberOfCells();
+        QCOMPARE(drawn, cellsBefore);
 
         // Structural changes rebuild.
         model::ChangeSet removed;

@@ -2,6 +2,7 @@
 
 #include "campus_scene_builder.h"
 #include "change_set.h"
+#include "rack_mesh.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <map>
 #include <numbers>
 #include <tuple>
+#include <unordered_map>
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
@@ -244,7 +246,12 @@ bool sameLegend(const Legend& a, const Legend& b) {
 
 struct CampusScene::Vtk {
     vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
-    std::vector<GlyphSet> rackSets;
+    /// The racks, one mesh per hall (in order of the halls' first rack), and where each rack is drawn:
+    /// rackSlot[i] = {mesh, slot} of CampusSceneData::racks[i] (unplaced racks: kNoMesh).
+    std::vector<RackMesh> rackMeshes;
+    std::vector<std::pair<std::size_t, std::size_t>> rackSlot;
+    /// Hall index (RackInstance::hall) -> mesh.
+    std::unordered_map<std::size_t, std::size_t> meshOfHall;
     GlyphSet cdus = GlyphSet::make(1.0, 1.0, 1.0, true);
     GlyphSet lod = GlyphSet::make(1.0, 1.0, 1.0, true);
     std::size_t lodBoxes = 0;
@@ -408,13 +415,7 @@ void CampusScene::rebuildActors() {
     for (auto* a : {v.grounds.Get(), v.halls.Get(), v.hallEdges.Get(), v.walls.Get(), v.edges.Get()})
         v.renderer->AddActor(a);
 
-    v.rackSets.clear();
-    for (std::size_t g = 0; g < m_data.rackGroups.size(); ++g) {
-        const auto& grp = m_data.rackGroups[g];
-        v.rackSets.push_back(GlyphSet::make(grp.width, grp.depth, grp.height, false));
-        refreshRackGroup(g);
-        v.renderer->AddActor(v.rackSets.back().actor);
-    }
+    rebuildRackMeshes();
 
     v.cdus.resize(static_cast<vtkIdType>(m_data.cdus.size()));
     for (std::size_t i = 0; i < m_data.cdus.size(); ++i) {
@@ -463,15 +464,43 @@ void CampusScene::rebuildActors() {
     resetCamera();
 }
 
-void CampusScene::refreshRackGroup(std::size_t group) {
-    auto& set = m_vtk->rackSets[group];
-    const auto& grp = m_data.rackGroups[group];
-    set.resize(static_cast<vtkIdType>(grp.racks.size()));
-    for (std::size_t j = 0; j < grp.racks.size(); ++j) {
-        const auto& r = m_data.racks[grp.racks[j]];
-        set.set(static_cast<vtkIdType>(j), r.base, r.rotationDeg, r.color);
+void CampusScene::rebuildRackMeshes() {
+    auto& v = *m_vtk;
+    for (const auto& m : v.rackMeshes)
+        v.renderer->RemoveActor(m.actor());
+    v.rackMeshes.clear();
+    v.meshOfHall.clear();
+    v.rackSlot.assign(m_data.racks.size(), {kNoMesh, 0});
+    std::vector<std::vector<std::size_t>> members;
+    for (std::size_t i = 0; i < m_data.racks.size(); ++i) {
+        const auto& r = m_data.racks[i];
+        if (!r.placed) continue;
+        const auto [it, added] = v.meshOfHall.emplace(r.hall, members.size());
+        if (added) members.emplace_back();
+        members[it->second].push_back(i);
     }
-    set.modified();
+    v.rackMeshes.resize(members.size());
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        buildRackMesh(m, members[m]);
+        v.rackMeshes[m].actor()->SetVisibility(!m_lod);
+        v.renderer->AddActor(v.rackMeshes[m].actor());
+    }
+}
+
+void CampusScene::buildRackMesh(std::size_t mesh, const std::vector<std::size_t>& members) {
+    auto& v = *m_vtk;
+    v.rackMeshes[mesh].build(m_data.racks, members);
+    const auto& order = v.rackMeshes[mesh].racks();
+    for (std::size_t k = 0; k < order.size(); ++k)
+        v.rackSlot[order[k]] = {mesh, k};
+}
+
+void CampusScene::refreshRackColours() {
+    for (auto& mesh : m_vtk->rackMeshes) {
+        for (std::size_t k = 0; k < mesh.racks().size(); ++k)
+            mesh.setColor(k, m_data.racks[mesh.racks()[k]].color);
+        mesh.modified();
+    }
 }
 
 void CampusScene::refreshTubes() {
@@ -573,8 +602,7 @@ void CampusScene::setHighlightedRack(const std::string& id) {
 }
 
 void CampusScene::refreshColours() {
-    for (std::size_t g = 0; g < m_data.rackGroups.size(); ++g)
-        refreshRackGroup(g);
+    refreshRackColours();
     refreshTubes();
     refreshLegend();
     refreshNotice();
@@ -657,22 +685,39 @@ CampusScene::Update CampusScene::applyChanges(const model::ChangeSet& changes, c
     }
     CampusSceneBuilder::setResults(m_data, source.results);
     const bool all = m_builder->recolour(m_data, &touched);
-    if (all) {
-        for (std::size_t g = 0; g < m_data.rackGroups.size(); ++g)
-            refreshRackGroup(g);
-        refreshLegend();
-    } else {
-        // Only the modified racks' glyph points, orientations and colours.
-        std::vector<bool> groupTouched(m_data.rackGroups.size(), false);
-        for (std::size_t i : touched) {
-            const auto& r = m_data.racks[i];
-            m_vtk->rackSets[r.group].set(static_cast<vtkIdType>(r.indexInGroup), r.base, r.rotationDeg,
-                                         r.color);
-            groupTouched[r.group] = true;
+    // Moved racks: the meshes of the halls they left and joined are rebuilt (a hall's racks share the
+    // corners of their rows); a hall without a mesh yet rebuilds them all. Recoloured racks: their faces.
+    auto& v = *m_vtk;
+    std::vector<bool> rebuild(v.rackMeshes.size(), false), recoloured(v.rackMeshes.size(), false);
+    bool everyMesh = false;
+    for (std::size_t i : touched) {
+        const auto& r = m_data.racks[i];
+        const auto slot = v.rackSlot[i];
+        const auto hall = v.meshOfHall.find(r.hall);
+        if (!r.placed || slot.first == kNoMesh || hall == v.meshOfHall.end()) {
+            everyMesh = true;
+        } else if (racksMoved) {
+            rebuild[slot.first] = rebuild[hall->second] = true;
+        } else {
+            v.rackMeshes[slot.first].setColor(slot.second, r.color);
+            recoloured[slot.first] = true;
         }
-        for (std::size_t g = 0; g < groupTouched.size(); ++g)
-            if (groupTouched[g]) m_vtk->rackSets[g].modified();
     }
+    if (everyMesh) {
+        rebuildRackMeshes();
+    } else {
+        for (std::size_t m = 0; m < rebuild.size(); ++m) {
+            if (!rebuild[m]) continue;
+            std::vector<std::size_t> members;
+            for (std::size_t i = 0; i < m_data.racks.size(); ++i)
+                if (m_data.racks[i].placed && v.meshOfHall.at(m_data.racks[i].hall) == m) members.push_back(i);
+            buildRackMesh(m, members);
+        }
+        if (all) refreshRackColours();
+        for (std::size_t m = 0; m < recoloured.size(); ++m)
+            if (recoloured[m] && !all) v.rackMeshes[m].modified();
+    }
+    if (all) refreshLegend();
     if (racksMoved) {
         m_builder->rebuildTubes(m_data);
         refreshTubes();
@@ -802,8 +847,8 @@ std::size_t CampusScene::lodBoxCount() const {
 void CampusScene::applyLodVisibility() {
     auto& v = *m_vtk;
     if (m_lod && m_lodDirty) rebuildLod();
-    for (auto& s : v.rackSets)
-        s.actor->SetVisibility(!m_lod);
+    for (auto& m : v.rackMeshes)
+        m.actor()->SetVisibility(!m_lod);
     v.cdus.actor->SetVisibility(!m_lod);
     v.tubes->SetVisibility(!m_lod);
     v.tubeLines->SetVisibility(m_lod);
@@ -836,8 +881,33 @@ void CampusScene::resetCamera() {
     ren->ResetCameraClippingRange(b.data());
 }
 
-vtkPolyData* CampusScene::rackGlyphInput(std::size_t group) const {
-    return group < m_vtk->rackSets.size() ? m_vtk->rackSets[group].input.Get() : nullptr;
+std::size_t CampusScene::rackMeshCount() const {
+    return m_vtk->rackMeshes.size();
+}
+
+vtkPolyData* CampusScene::rackMesh(std::size_t mesh) const {
+    return mesh < m_vtk->rackMeshes.size() ? m_vtk->rackMeshes[mesh].polyData() : nullptr;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> CampusScene::rackMeshSlot(const std::string& id) const {
+    const auto it = m_data.rackIndex.find(id);
+    if (it == m_data.rackIndex.end() || it->second >= m_vtk->rackSlot.size() ||
+        m_vtk->rackSlot[it->second].first == kNoMesh)
+        return std::nullopt;
+    return m_vtk->rackSlot[it->second];
+}
+
+std::optional<std::string> CampusScene::rackOfCell(const vtkProp* prop, vtkIdType cell) const {
+    for (const auto& m : m_vtk->rackMeshes)
+        if (m.actor() == prop && cell >= 0 && cell < m.polyData()->GetNumberOfCells())
+            return m_data.racks[m.racks()[m.slotOfCell(cell)]].id;
+    return std::nullopt;
+}
+
+std::optional<std::pair<vtkIdType, vtkIdType>> CampusScene::rackCells(const std::string& id) const {
+    const auto slot = rackMeshSlot(id);
+    if (!slot) return std::nullopt;
+    return m_vtk->rackMeshes[slot->first].rackCells(slot->second);
 }
 
 vtkPolyData* CampusScene::tubeGeometry() const {

@@ -8,10 +8,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 #include <vtkRenderer.h> // exportRenderer() returns a smart pointer to one
 #include <vtkSmartPointer.h>
 
 class vtkPolyData;
+class vtkProp;
 
 namespace ctwin::model {
 struct ChangeSet;
@@ -25,10 +28,11 @@ namespace ctwin::views {
 class CampusSceneBuilder;
 
 /// The 3D campus as VTK props in one vtkRenderer (no Qt): site grounds, translucent building shells with
-/// edges, hall floors, racks as instanced glyphs (one vtkGlyph3DMapper per rack type, coloured per rack
-/// by a metric), CDUs, cooling pipes as tubes, building labels, a scalar-bar legend and a notice for what
-/// could not be drawn. Model change sets update only what changed (moved racks: their glyph points and
-/// colours). Picking is a ray cast against the racks' boxes, so it needs no GL read-back.
+/// edges, hall floors, racks as one mesh per hall (RackMesh: explicit boxes coloured per rack by a metric,
+/// one draw call per hall), CDUs, cooling pipes as tubes, building labels, a scalar-bar legend and a notice
+/// for what could not be drawn. Model change sets update only what changed (moved racks: their corners
+/// and colours in their hall's mesh). Picking is a ray cast against the racks' boxes, so it needs no GL
+/// read-back; a cell of a rack mesh (from a VTK picker) maps back to its rack too (rackOfCell).
 ///
 /// While the user orbits (setInteractiveLod(true)) the racks are drawn as one box per run of adjacent,
 /// same-coloured racks of a row, and the pipes as lines: a software renderer keeps its frame rate on a
@@ -75,8 +79,16 @@ public:
     /// Oblique view of the whole campus from the south-east.
     void resetCamera();
 
-    /// Test hooks: the glyph points of one rack group, the tube geometry, label actors.
-    vtkPolyData* rackGlyphInput(std::size_t group) const;
+    /// The rack meshes (one per hall with placed racks, RackMesh) and where a rack is drawn: {mesh, slot}
+    /// and its faces {first cell, count} in that mesh.
+    std::size_t rackMeshCount() const;
+    vtkPolyData* rackMesh(std::size_t mesh) const;
+    std::optional<std::pair<std::size_t, std::size_t>> rackMeshSlot(const std::string& id) const;
+    std::optional<std::pair<vtkIdType, vtkIdType>> rackCells(const std::string& id) const;
+    /// The rack a picked cell belongs to, when `prop` is one of the rack meshes' actors.
+    std::optional<std::string> rackOfCell(const vtkProp* prop, vtkIdType cell) const;
+
+    /// Test hooks: the tube geometry, label actors.
     vtkPolyData* tubeGeometry() const;
     std::size_t labelActorCount() const;
     bool noticeVisible() const;
@@ -89,7 +101,10 @@ public:
 private:
     struct Vtk;
     void rebuildActors();
-    void refreshRackGroup(std::size_t group);
+    void rebuildRackMeshes();
+    void buildRackMesh(std::size_t mesh, const std::vector<std::size_t>& members);
+    void refreshRackColours();
+    static constexpr std::size_t kNoMesh = static_cast<std::size_t>(-1);
     void refreshTubes();
     void refreshLegend();
     void refreshNotice();

@@ -162,6 +162,7 @@ void CampusSceneBuilder::placeRack(const model::Project& project, const model::R
     const double x = rack.x.value(), y = rack.y.value();
     out.placed = frame.has_value() && finite(x) && finite(y) && finite(rack.rotationDeg);
     if (!out.placed) return;
+    out.hall = m_hallIndex.at(project.rows[m_rowIndex.at(rack.row)].hall);
     // Rack positions are the centre of the footprint within the hall (data/FORMAT.md §3).
     out.base = toWorld(frame->x + x, frame->y + y, 0.0);
     out.rotationDeg = -rack.rotationDeg;

@@ -37,6 +37,9 @@ struct RackInstance {
     /// Which glyph set (one per rack type) and where in it; only meaningful when placed.
     std::size_t group = 0;
     std::size_t indexInGroup = 0;
+    /// Index of its hall in the design's halls (the scene draws each hall's racks as one mesh); only
+    /// meaningful when placed.
+    std::size_t hall = 0;
     /// False when its row, hall or building cannot be found: counted in a notice, not drawn.
     bool placed = true;
     /// A hot spare (powered at idle).

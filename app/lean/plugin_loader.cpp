@@ -1,0 +1,46 @@
+#include "lean/plugin_loader.h"
+
+#include "lean/plugin_abi.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <filesystem>
+#include <map>
+
+namespace ctwin::app {
+
+namespace fs = std::filesystem;
+
+std::string pluginDirectory() {
+    if (const char* env = std::getenv("CTWIN_PLUGIN_DIR"); env && *env) return env;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path bin = ec ? fs::current_path() : exe.parent_path();
+    return (bin.parent_path() / CTWIN_PLUGIN_SUBDIR).lexically_normal().string();
+}
+
+void* pluginSymbol(const std::string& name, const char* symbol) {
+    static std::map<std::string, void*> loaded; // the CLI is single-threaded; plugins are never unloaded
+    void*& handle = loaded[name];
+    const std::string file = (fs::path(pluginDirectory()) / ("libclustertwin-" + name + ".so")).string();
+    if (!handle) {
+        std::error_code ec;
+        if (!fs::is_regular_file(file, ec))
+            throw PluginError("the " + name + " plugin " + file +
+                              " is missing (build the clustertwin-plugins target, or reinstall)");
+        void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!h) throw PluginError("cannot load the " + name + " plugin: " + std::string(::dlerror()));
+        using VersionFn = const char* (*)();
+        const auto version = reinterpret_cast<VersionFn>(::dlsym(h, "ctwin_plugin_version"));
+        if (!version || std::strcmp(version(), kCtwinPluginInterface) != 0)
+            throw PluginError(file + " is from another build (" + (version ? version() : "no version") +
+                              ", this is " + kCtwinPluginInterface + ")");
+        handle = h;
+    }
+    void* fn = ::dlsym(handle, symbol);
+    if (!fn) throw PluginError(file + " has no " + symbol);
+    return fn;
+}
+
+} // namespace ctwin::app

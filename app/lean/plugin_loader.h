@@ -1,0 +1,33 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace ctwin::app {
+
+/// The lean clustertwin-cli links no Qt and no VTK (app/CMakeLists.txt). What needs them is built as
+/// shared libraries ("plugins") that the CLI loads only when a command asks for them:
+///   render -> libclustertwin-render.so (app/render_command.cpp, views/, VTK, Qt Widgets)
+///   report -> libclustertwin-report.so (app/report/*: Qt Gui for PDF and charts, libxlsxwriter)
+/// They live in <directory of the executable>/../<libdir>/clustertwin, in the build tree (build/bin ->
+/// build/lib/clustertwin) and in the installed package (/usr/bin -> /usr/lib/clustertwin) alike;
+/// $CTWIN_PLUGIN_DIR overrides the folder.
+
+/// Raised when a plugin is missing, cannot be loaded or comes from another build; says which file and why.
+struct PluginError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// The folder the plugins are loaded from.
+std::string pluginDirectory();
+
+/// The address of `symbol` in plugin `name` ("render", "report"), loading the plugin on first use (it
+/// stays loaded). Checks that the plugin was built with this CLI (ctwin_plugin_version() == CTWIN_VERSION
+/// and the same plugin interface). Throws PluginError.
+void* pluginSymbol(const std::string& name, const char* symbol);
+
+/// pluginSymbol cast to the function type `Fn` the plugin exports under `symbol`.
+template <class Fn> Fn pluginFunction(const std::string& name, const char* symbol) {
+    return reinterpret_cast<Fn>(pluginSymbol(name, symbol));
+}
+
+} // namespace ctwin::app
