@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "units.h"
 
 namespace ctwin::cost {
+
+class CompiledDesign;
 
 /// Counted items of one catalog entry: "how many of what, at what unit price".
 struct BomLine {
@@ -79,6 +82,9 @@ struct BillOfMaterials {
     units::Power storagePower{};
     /// Findings of the derivation (fabric limits, missing media, orphan racks, loop capacity, links).
     std::vector<DesignRule> rules;
+    /// The design's ids and references resolved to indices (cost/compiled_design.h), shared by every
+    /// evaluation that reuses this bill of materials; its per-rack arrays drive the later stages.
+    std::shared_ptr<const CompiledDesign> compiled;
 };
 
 /// Assumptions the bill of materials depends on; a BOM can be reused across evaluations that vary any other.

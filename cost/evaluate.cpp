@@ -130,15 +130,15 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
         c.buildings[x.id] = &x;
     for (const auto& s : p.sites)
         c.sites[s.id] = &s;
+    // The compiled design comes with the bill of materials (a cached one carries the design it was derived
+    // from; only numeric fields may differ, which the stages read from p).
+    if (!r.bom.compiled) r.bom.compiled = compileDesign(p, catalog);
+    const CompiledDesign& cd = *r.bom.compiled;
+    c.compiled = &cd;
     c.racks.reserve(p.racks.size());
-    for (const auto& rk : p.racks) {
-        RackInfo info{&rk, &catalog.at(rk.rackType), {}, {}};
-        if (auto row = c.rows.find(rk.row); row != c.rows.end())
-            if (auto h = c.halls.find(row->second->hall); h != c.halls.end())
-                if (auto b = c.buildings.find(h->second->building); b != c.buildings.end())
-                    info.building = b->second->id, info.site = b->second->site;
-        c.racks.push_back(info);
-    }
+    for (size_t i = 0; i < p.racks.size(); ++i)
+        c.racks.push_back(RackInfo{&p.racks[i], &cd.types[static_cast<size_t>(cd.rackType[i])], cd.rackBuilding[i],
+                                   cd.rackSite[i]});
 
     evaluatePower(c);
     evaluateCapex(c);

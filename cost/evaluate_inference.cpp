@@ -25,9 +25,10 @@ void evaluateInference(EvalContext& c) {
     const BillOfMaterials& bom = r.bom;
     // ---- Inference economics (SPEC.md §4.8) ----
     auto rackTypeFor = [&]() -> const CatalogItem* {
+        // GPUs per rack type (compiled types are in id order, as the former map by id).
         std::map<std::string, double> n;
         for (const auto& ri : c.racks)
-            if (ri.type->kind == "compute") n[ri.type->id] += ri.type->value("gpus");
+            if (ri.type->compute) n[ri.type->id] += ri.type->need(ri.type->gpus, "gpus");
         const CatalogItem* best = nullptr;
         double most = 0;
         for (const auto& [id, c] : n)

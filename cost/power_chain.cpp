@@ -1,5 +1,7 @@
 #include "power_chain.h"
 
+#include "compiled_design.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -191,6 +193,60 @@ double pathEfficiency(const model::Project& p, const model::Catalog& catalog, co
         it += w, in += w * inverse;
     }
     return in > 0 ? it / in : 1.0 / meanInverse;
+}
+
+std::vector<double> pathEfficiencies(const model::Project& p, const model::Catalog& catalog,
+                                     const CompiledDesign& cd) {
+    // The same sums as pathEfficiency, every building at once: feeds and racks resolved to indices.
+    const size_t nb = p.buildings.size(), nf = p.powerFeeds.size();
+    std::vector<double> feedEta(nf, 1.0), meanInverse(nb, 0.0), feeds(nb, 0.0), it(nb, 0.0), in(nb, 0.0);
+    std::vector<std::int32_t> feedBuilding(nf, CompiledDesign::kNone);
+    for (size_t f = 0; f < nf; ++f) {
+        const auto& feed = p.powerFeeds[f];
+        for (const auto& g : feed.chain)
+            if (const auto* item = catalog.find(g)) feedEta[f] *= item->value("efficiency");
+        const std::int32_t b = cd.buildingIndex(feed.building);
+        feedBuilding[f] = b;
+        if (b == CompiledDesign::kNone) continue;
+        meanInverse[static_cast<size_t>(b)] += 1.0 / std::max(feedEta[f], 1e-6);
+        feeds[static_cast<size_t>(b)] += 1;
+    }
+    for (size_t b = 0; b < nb; ++b)
+        if (feeds[b] > 0) meanInverse[b] /= feeds[b];
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const std::int32_t b = cd.rackBuilding[i];
+        if (b == CompiledDesign::kNone) continue;
+        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+        const double w = type.need(type.powerLoadW, "power_load_w");
+        if (w <= 0) continue;
+        // A feed of this building (an unknown or another building's feed counts as none).
+        auto feedOf = [&](std::int32_t f) {
+            return f != CompiledDesign::kNone && static_cast<size_t>(f) < nf &&
+                           feedBuilding[static_cast<size_t>(f)] == b
+                       ? f
+                       : CompiledDesign::kNone;
+        };
+        const std::int32_t fa = feedOf(cd.rackFeedA[i]), fb = feedOf(cd.rackFeedB[i]);
+        const auto bi = static_cast<size_t>(b);
+        double inverse = meanInverse[bi];
+        if (fa != CompiledDesign::kNone && fb != CompiledDesign::kNone)
+            inverse = 0.5 / feedEta[static_cast<size_t>(fa)] + 0.5 / feedEta[static_cast<size_t>(fb)];
+        else if (fa != CompiledDesign::kNone || fb != CompiledDesign::kNone)
+            inverse = 1.0 / feedEta[static_cast<size_t>(fa != CompiledDesign::kNone ? fa : fb)];
+        it[bi] += w, in[bi] += w * inverse;
+    }
+    std::vector<double> out(nb);
+    for (size_t b = 0; b < nb; ++b) {
+        if (feeds[b] == 0) {
+            double eta = 1.0;
+            for (const char* g : kDefaultChain)
+                if (const auto* item = catalog.find(g)) eta *= item->value("efficiency");
+            out[b] = eta;
+        } else {
+            out[b] = in[b] > 0 ? it[b] / in[b] : 1.0 / meanInverse[b];
+        }
+    }
+    return out;
 }
 
 } // namespace ctwin::cost

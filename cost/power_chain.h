@@ -10,6 +10,8 @@
 
 namespace ctwin::cost {
 
+class CompiledDesign;
+
 /// The topologies a building may state (model::Building::powerTopology), after the Uptime Institute Tier
 /// Standard: Topology and Schneider Electric White Paper 75 ("Comparing UPS System Design Configurations",
 /// McCarthy & Avelar): capacity (N), parallel redundant (N+1), system plus system (2N) and distributed
@@ -72,5 +74,8 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
 /// average as efficiencies). Generators are standby (not in the path). Racks without a feed take the
 /// building's feeds' mean; a building without feeds takes the default chain.
 double pathEfficiency(const model::Project& p, const model::Catalog& catalog, const std::string& buildingId);
+/// pathEfficiency of every building (index = position in p.buildings) in one pass over the compiled racks.
+std::vector<double> pathEfficiencies(const model::Project& p, const model::Catalog& catalog,
+                                     const CompiledDesign& compiled);
 
 } // namespace ctwin::cost
