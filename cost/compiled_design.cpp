@@ -1,5 +1,7 @@
 #include "compiled_design.h"
 
+#include "geometry_rules.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -73,12 +75,19 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
     for (const auto& l : p.coolingLoops)
         loopHall.push_back(lookup(hallIndex, l.hall));
 
-    // Rack types in id order; catalog.at throws the loader's error for a type the catalog lacks.
+    // Rack types in id order; catalog.at throws the loader's error for a type the catalog lacks. Racks
+    // mostly repeat their neighbour's type, row, loop and feeds: compare with it before hashing.
     std::vector<std::string> typeIds;
-    for (const auto& r : p.racks)
-        typeIds.push_back(r.rackType);
+    {
+        std::unordered_map<std::string, bool> seen;
+        const std::string* last = nullptr;
+        for (const auto& r : p.racks) {
+            if (last && *last == r.rackType) continue;
+            last = &r.rackType;
+            if (seen.emplace(r.rackType, true).second) typeIds.push_back(r.rackType);
+        }
+    }
     std::sort(typeIds.begin(), typeIds.end());
-    typeIds.erase(std::unique(typeIds.begin(), typeIds.end()), typeIds.end());
     std::unordered_map<std::string, std::int32_t> typeIndex;
     for (const auto& id : typeIds) {
         RackType t;
@@ -103,17 +112,28 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
     rackLoop.resize(n), rackFeedA.resize(n), rackFeedB.resize(n), rackSpare.resize(n);
     for (size_t i = 0; i < n; ++i) {
         const auto& r = p.racks[i];
-        rackType[i] = typeIndex.at(r.rackType);
-        const std::int32_t row = lookup(rowIndex, r.row);
-        const std::int32_t hall = row == kNone ? kNone : rowHall[static_cast<size_t>(row)];
-        const std::int32_t building = hall == kNone ? kNone : hallBuilding[static_cast<size_t>(hall)];
-        rackRow[i] = row, rackHall[i] = hall, rackBuilding[i] = building;
-        rackSite[i] = building == kNone ? kNone : buildingSite[static_cast<size_t>(building)];
-        rackLoop[i] = intern(loopIndex, loopIds, r.coolingLoop);
-        rackFeedA[i] = intern(feedIndex, feedIds, r.feedA);
-        rackFeedB[i] = intern(feedIndex, feedIds, r.feedB);
+        const model::RackPlacement* prev = i > 0 ? &p.racks[i - 1] : nullptr;
+        rackType[i] = prev && prev->rackType == r.rackType ? rackType[i - 1] : typeIndex.at(r.rackType);
+        if (prev && prev->row == r.row) {
+            rackRow[i] = rackRow[i - 1], rackHall[i] = rackHall[i - 1], rackBuilding[i] = rackBuilding[i - 1];
+            rackSite[i] = rackSite[i - 1];
+        } else {
+            const std::int32_t row = lookup(rowIndex, r.row);
+            const std::int32_t hall = row == kNone ? kNone : rowHall[static_cast<size_t>(row)];
+            const std::int32_t building = hall == kNone ? kNone : hallBuilding[static_cast<size_t>(hall)];
+            rackRow[i] = row, rackHall[i] = hall, rackBuilding[i] = building;
+            rackSite[i] = building == kNone ? kNone : buildingSite[static_cast<size_t>(building)];
+        }
+        rackLoop[i] = prev && prev->coolingLoop == r.coolingLoop ? rackLoop[i - 1]
+                                                                 : intern(loopIndex, loopIds, r.coolingLoop);
+        rackFeedA[i] = prev && prev->feedA == r.feedA ? rackFeedA[i - 1] : intern(feedIndex, feedIds, r.feedA);
+        rackFeedB[i] = prev && prev->feedB == r.feedB ? rackFeedB[i - 1] : intern(feedIndex, feedIds, r.feedB);
         rackSpare[i] = r.spare ? 1 : 0;
     }
+    feedIsB.assign(feedIds.size(), 0);
+    for (const std::int32_t b : rackFeedB)
+        if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
+    appendGeometryRules(p, catalog, geometryRules);
 
     rowsById = orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });
     buildingsById =

@@ -12,6 +12,7 @@
 // their meaning.
 
 #include "catalog.h"
+#include "design_rule.h"
 #include "project.h"
 
 #include <cstdint>
@@ -63,6 +64,12 @@ public:
     std::vector<std::string> feedIds;
     /// Orders (permutations) by id, for results that were summed in id order.
     std::vector<std::int32_t> rowsById, buildingsById, loopsById, feedsById;
+
+    /// Per feed id (feedIds): 1 when some rack takes it as its B feed (the power chain's B side).
+    std::vector<std::uint8_t> feedIsB;
+    /// The layout findings of cost/geometry_rules.h (outside parents, overlaps): they depend on the
+    /// design's geometry and catalog footprints only, so they are derived with it.
+    std::vector<DesignRule> geometryRules;
 
     /// Per fabric (project.fabrics): 1 for each building in its scope; empty = every building.
     std::vector<std::vector<std::uint8_t>> fabricScope;

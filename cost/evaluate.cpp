@@ -122,8 +122,6 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
     if (p.trainingJobs.empty()) r.goodput = std::clamp(a.get("goodput"), 0.0, 1.0);
 
     // ---- Layout look-ups ----
-    for (const auto& x : p.rows)
-        c.rows[x.id] = &x;
     for (const auto& x : p.halls)
         c.halls[x.id] = &x;
     for (const auto& x : p.buildings)
@@ -154,7 +152,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
                                fmt(spareTarget * 100, 1) + "% of " + fmt(bom.computeRacks) +
                                " compute racks"});
 
-    appendGeometryRules(p, catalog, r.rules); // cost/geometry_rules.h: outside parents, overlaps
+    // cost/geometry_rules.h: outside parents, overlaps (derived with the compiled design).
+    r.rules.insert(r.rules.end(), cd.geometryRules.begin(), cd.geometryRules.end());
     // Every input is resolved by now: record the values used and where they came from.
     r.inputs = inputs.inputs();
     addPowerFigures(c);

@@ -73,7 +73,8 @@ const PowerChainLine* BuildingPowerChain::line(const std::string& componentClass
 }
 
 BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
-                                  const model::Building& building, Power itPeak, Power facilityPeak) {
+                                  const model::Building& building, Power itPeak, Power facilityPeak,
+                                  const CompiledDesign* compiled) {
     BuildingPowerChain chain;
     chain.buildingId = building.id;
     chain.topology = building.powerTopology;
@@ -81,14 +82,17 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
 
     // Which side each feed is: B when some rack takes it as its B feed, A otherwise.
     std::unordered_map<std::string, bool> isB;
-    for (const auto& r : p.racks)
-        if (!r.feedB.empty()) isB[r.feedB] = true;
+    if (!compiled)
+        for (const auto& r : p.racks)
+            if (!r.feedB.empty()) isB[r.feedB] = true;
     std::vector<const model::PowerFeed*> feeds;
     double sideA = 0, sideB = 0;
-    for (const auto& f : p.powerFeeds) {
+    for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
+        const auto& f = p.powerFeeds[i];
         if (f.building != building.id) continue;
         feeds.push_back(&f);
-        (isB.count(f.id) ? sideB : sideA) += f.capacity.value();
+        const bool b = compiled ? compiled->feedIsB[i] != 0 : isB.count(f.id) > 0;
+        (b ? sideB : sideA) += f.capacity.value();
     }
     // Classes present, first catalog item of each kind along the feeds' chains, in chain order.
     std::vector<const model::CatalogItem*> items;

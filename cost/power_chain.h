@@ -64,9 +64,11 @@ struct BuildingPowerChain {
 /// topologyUnits on the critical load; generators are sized on the facility peak with one redundant unit
 /// (N+1; N only for an N topology); busway is one run per feed at the feed's capacity (a building with no
 /// feed: topologyPaths runs at the critical load).
+/// `compiled`, when given, supplies which feeds racks take as B (CompiledDesign::feedIsB) instead of a pass
+/// over the racks.
 BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
                                   const model::Building& building, units::Power itPeak,
-                                  units::Power facilityPeak);
+                                  units::Power facilityPeak, const CompiledDesign* compiled = nullptr);
 
 /// Efficiency of the chain in the power path of a building's IT load: each rack's power flows through its
 /// feeds' chains (a dual-corded rack half through A and half through B; single-corded all through A), so
