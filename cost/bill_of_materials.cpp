@@ -381,12 +381,17 @@ Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, doubl
 }
 
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs) {
+    return deriveBillOfMaterials(catalog, inputs, nullptr);
+}
+
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs,
+                                      std::shared_ptr<const CompiledDesign> compiled) {
     const model::Project& p = inputs.project();
     const AssumptionValues& a = inputs.assumptions();
     BillOfMaterials bom;
     auto& rules = bom.rules;
     const Layout layout(p);
-    bom.compiled = compileDesign(p, catalog);
+    bom.compiled = compiled ? std::move(compiled) : compileDesign(p, catalog);
     const CompiledDesign& cd = *bom.compiled;
     bom.sites = static_cast<double>(p.sites.size());
     bom.buildings = static_cast<double>(p.buildings.size());

@@ -94,6 +94,10 @@ inline const std::vector<std::string> kBillOfMaterialsAssumptions = {"route_fact
 /// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to its `rules`.
 /// Inputs come from the resolver (its project() and assumptions(), route lengths via linkRouteLength).
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs);
+/// The same, reusing `compiled` (compileDesign of the same design, or of one differing only in fields for
+/// which overrideAffectsCompiledDesign is false); null compiles the design.
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs,
+                                      std::shared_ptr<const CompiledDesign> compiled);
 
 /// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
 /// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).

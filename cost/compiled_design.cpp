@@ -1,6 +1,7 @@
 #include "compiled_design.h"
 
 #include "geometry_rules.h"
+#include "power_chain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,7 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
     for (const std::int32_t b : rackFeedB)
         if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
     appendGeometryRules(p, catalog, geometryRules);
+    buildingPathEfficiency = pathEfficiencies(p, catalog, *this);
 
     rowsById = orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });
     buildingsById =
@@ -178,6 +180,13 @@ std::int32_t CompiledDesign::siteIndex(const std::string& id) const {
 
 std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, const model::Catalog& catalog) {
     return std::make_shared<const CompiledDesign>(p, catalog);
+}
+
+bool overrideAffectsCompiledDesign(const std::string& path) {
+    if (path.rfind("assumptions.", 0) == 0) return false;
+    const std::string collection = path.substr(0, path.find('.'));
+    return collection == "racks" || collection == "rows" || collection == "halls" || collection == "buildings" ||
+           collection == "cooling_loops";
 }
 
 } // namespace ctwin::cost

@@ -71,6 +71,10 @@ public:
     /// design's geometry and catalog footprints only, so they are derived with it.
     std::vector<DesignRule> geometryRules;
 
+    /// pathEfficiency of each building (cost/power_chain.h): feed chains and rack power are catalog and
+    /// reference data, so it is derived with the design.
+    std::vector<double> buildingPathEfficiency;
+
     /// Per fabric (project.fabrics): 1 for each building in its scope; empty = every building.
     std::vector<std::vector<std::uint8_t>> fabricScope;
 
@@ -84,5 +88,11 @@ private:
 
 /// Compiles `p` (shared so a bill of materials and the scenario tools can carry it across evaluations).
 std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, const model::Catalog& catalog);
+
+/// True when an override of `path` (InputResolver grammar) may change the compiled design, so one compiled
+/// before cannot be reused: entity fields of the layout the geometry findings read (racks, rows, halls,
+/// buildings, cooling loops). Assumptions and every other entity field never change it: overrides set
+/// numbers, and the compiled design holds references, catalog figures and geometry findings only.
+bool overrideAffectsCompiledDesign(const std::string& path);
 
 } // namespace ctwin::cost

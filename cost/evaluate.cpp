@@ -101,13 +101,18 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
 
 Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
                  const BillOfMaterials* cachedBom) {
+    return evaluate(inputs, catalog, cachedBom, nullptr);
+}
+
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* cachedBom,
+                 std::shared_ptr<const CompiledDesign> compiled) {
     Results r;
     // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
     // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
     // assumption are asked of `inputs`.
     const model::Project& p = inputs.project();
     const AssumptionValues& a = inputs.assumptions();
-    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs);
+    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs, std::move(compiled));
     r.rules = r.bom.rules;
     const auto& bom = r.bom;
     EvalContext c{inputs, catalog, p, a, r, {}, {}, {}, {}, {}, 0, {}, {}, {}, 0};

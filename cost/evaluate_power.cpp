@@ -102,7 +102,7 @@ void evaluatePower(EvalContext& c) {
     Money& plantCapex = c.plantCapex;
     // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
     // building's path efficiency in one pass over the racks.
-    const std::vector<double> buildingEta = pathEfficiencies(p, catalog, *c.compiled);
+    const std::vector<double>& buildingEta = c.compiled->buildingPathEfficiency;
     double economizerHeat = 0, economizerHoursHeat = 0;
     for (const auto& b : p.buildings) {
         auto& bp = perBuilding[b.id];
