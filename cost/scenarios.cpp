@@ -1,5 +1,6 @@
 #include "scenarios.h"
 
+#include "compiled_design.h"
 #include "input_error.h"
 
 #include <algorithm>
