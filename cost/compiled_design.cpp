@@ -135,7 +135,6 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
     for (const std::int32_t b : rackFeedB)
         if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
     appendGeometryRules(p, catalog, geometryRules);
-    buildingPathEfficiency = pathEfficiencies(p, catalog, *this);
 
     rowsById = orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });
     buildingsById =
@@ -161,6 +160,8 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         m_siteIndex.emplace_back(id, i);
     std::sort(m_buildingIndex.begin(), m_buildingIndex.end());
     std::sort(m_siteIndex.begin(), m_siteIndex.end());
+    // Last: it reads the arrays above and buildingIndex().
+    buildingPathEfficiency = pathEfficiencies(p, catalog, *this);
 }
 
 namespace {
