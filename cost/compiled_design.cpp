@@ -38,7 +38,8 @@ std::int32_t lookup(const std::unordered_map<std::string, std::int32_t>& index, 
 template <class Name> std::vector<std::int32_t> orderBy(size_t n, Name name) {
     std::vector<std::int32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) { return name(a) < name(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t a, std::int32_t b) { return name(a) < name(b); });
     return order;
 }
 
@@ -58,8 +59,8 @@ double CompiledDesign::RackType::need(double cached, const char* key) const {
 }
 
 CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& catalog) {
-    const auto rowIndex = indexById(p.rows), hallIndex = indexById(p.halls), buildingIdx = indexById(p.buildings),
-               siteIdx = indexById(p.sites);
+    const auto rowIndex = indexById(p.rows), hallIndex = indexById(p.halls),
+               buildingIdx = indexById(p.buildings), siteIdx = indexById(p.sites);
     auto loopIndex = indexById(p.coolingLoops), feedIndex = indexById(p.powerFeeds);
     for (const auto& l : p.coolingLoops)
         loopIds.push_back(l.id);
@@ -96,10 +97,13 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         t.id = id;
         t.compute = t.item->kind == "compute";
         const auto& it = *t.item;
-        t.gpus = valueOrNaN(it, "gpus"), t.cpus = valueOrNaN(it, "cpus"), t.servers = valueOrNaN(it, "servers");
+        t.gpus = valueOrNaN(it, "gpus"), t.cpus = valueOrNaN(it, "cpus"),
+        t.servers = valueOrNaN(it, "servers");
         t.psus = valueOrNaN(it, "psus");
-        t.backendNics = valueOrNaN(it, "backend_nics"), t.backendNicBps = valueOrNaN(it, "backend_nic_bit_per_s");
-        t.frontendNics = valueOrNaN(it, "frontend_nics"), t.frontendNicBps = valueOrNaN(it, "frontend_nic_bit_per_s");
+        t.backendNics = valueOrNaN(it, "backend_nics"),
+        t.backendNicBps = valueOrNaN(it, "backend_nic_bit_per_s");
+        t.frontendNics = valueOrNaN(it, "frontend_nics"),
+        t.frontendNicBps = valueOrNaN(it, "frontend_nic_bit_per_s");
         t.powerLoadW = valueOrNaN(it, "power_load_w"), t.powerIdleW = valueOrNaN(it, "power_idle_w");
         t.liquidFraction = valueOrNaN(it, "liquid_fraction");
         t.scaleUpDomainGpus = valueOrNaN(it, "scale_up_domain_gpus");
@@ -127,8 +131,10 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         }
         rackLoop[i] = prev && prev->coolingLoop == r.coolingLoop ? rackLoop[i - 1]
                                                                  : intern(loopIndex, loopIds, r.coolingLoop);
-        rackFeedA[i] = prev && prev->feedA == r.feedA ? rackFeedA[i - 1] : intern(feedIndex, feedIds, r.feedA);
-        rackFeedB[i] = prev && prev->feedB == r.feedB ? rackFeedB[i - 1] : intern(feedIndex, feedIds, r.feedB);
+        rackFeedA[i] =
+            prev && prev->feedA == r.feedA ? rackFeedA[i - 1] : intern(feedIndex, feedIds, r.feedA);
+        rackFeedB[i] =
+            prev && prev->feedB == r.feedB ? rackFeedB[i - 1] : intern(feedIndex, feedIds, r.feedB);
         rackSpare[i] = r.spare ? 1 : 0;
     }
     feedIsB.assign(feedIds.size(), 0);
@@ -136,11 +142,14 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
     appendGeometryRules(p, catalog, geometryRules);
 
-    rowsById = orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });
-    buildingsById =
-        orderBy(p.buildings.size(), [&](std::int32_t i) -> const std::string& { return p.buildings[size_t(i)].id; });
-    loopsById = orderBy(loopIds.size(), [&](std::int32_t i) -> const std::string& { return loopIds[size_t(i)]; });
-    feedsById = orderBy(feedIds.size(), [&](std::int32_t i) -> const std::string& { return feedIds[size_t(i)]; });
+    rowsById =
+        orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });
+    buildingsById = orderBy(p.buildings.size(),
+                            [&](std::int32_t i) -> const std::string& { return p.buildings[size_t(i)].id; });
+    loopsById =
+        orderBy(loopIds.size(), [&](std::int32_t i) -> const std::string& { return loopIds[size_t(i)]; });
+    feedsById =
+        orderBy(feedIds.size(), [&](std::int32_t i) -> const std::string& { return feedIds[size_t(i)]; });
 
     for (const auto& f : p.fabrics) {
         std::vector<std::uint8_t> scope;
@@ -186,8 +195,8 @@ std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, con
 bool overrideAffectsCompiledDesign(const std::string& path) {
     if (path.rfind("assumptions.", 0) == 0) return false;
     const std::string collection = path.substr(0, path.find('.'));
-    return collection == "racks" || collection == "rows" || collection == "halls" || collection == "buildings" ||
-           collection == "cooling_loops";
+    return collection == "racks" || collection == "rows" || collection == "halls" ||
+           collection == "buildings" || collection == "cooling_loops";
 }
 
 } // namespace ctwin::cost

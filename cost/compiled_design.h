@@ -31,8 +31,8 @@ public:
         const model::CatalogItem* item = nullptr;
         std::string id;
         bool compute = false;
-        double gpus, cpus, servers, psus, backendNics, backendNicBps, frontendNics, frontendNicBps, powerLoadW,
-            powerIdleW, liquidFraction, scaleUpDomainGpus, priceUsd;
+        double gpus, cpus, servers, psus, backendNics, backendNicBps, frontendNics, frontendNicBps,
+            powerLoadW, powerIdleW, liquidFraction, scaleUpDomainGpus, priceUsd;
         /// The figure `key` cached in `cached`, or (absent) the catalog's own value(), which throws the same
         /// InputError the engine raised before it was compiled.
         double need(double cached, const char* key) const;
@@ -41,12 +41,12 @@ public:
     explicit CompiledDesign(const model::Project& p, const model::Catalog& catalog);
 
     // ---- Per rack (index = position in project.racks) ----
-    std::vector<std::int32_t> rackType;  // into types
-    std::vector<std::int32_t> rackRow;   // into project.rows, kNone when unresolved
-    std::vector<std::int32_t> rackHall;  // into project.halls
-    std::vector<std::int32_t> rackBuilding; // into project.buildings
-    std::vector<std::int32_t> rackSite;  // into project.sites
-    std::vector<std::int32_t> rackLoop;  // into loopIds, kNone when the rack names no loop
+    std::vector<std::int32_t> rackType;             // into types
+    std::vector<std::int32_t> rackRow;              // into project.rows, kNone when unresolved
+    std::vector<std::int32_t> rackHall;             // into project.halls
+    std::vector<std::int32_t> rackBuilding;         // into project.buildings
+    std::vector<std::int32_t> rackSite;             // into project.sites
+    std::vector<std::int32_t> rackLoop;             // into loopIds, kNone when the rack names no loop
     std::vector<std::int32_t> rackFeedA, rackFeedB; // into feedIds, kNone when empty
     std::vector<std::uint8_t> rackSpare;
 

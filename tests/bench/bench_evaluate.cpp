@@ -7,6 +7,7 @@
 
 #include "../test_support.h"
 #include "catalog.h"
+#include "compiled_design.h"
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
@@ -114,6 +115,28 @@ void BM_Evaluate14kRacks160Loops(benchmark::State& state) {
     state.counters["loops"] = static_cast<double>(p.coolingLoops.size());
 }
 BENCHMARK(BM_Evaluate14kRacks160Loops)->Unit(benchmark::kMillisecond);
+
+/// The compiled design alone (cost/compiled_design.h): what an edit of the layout costs before the
+/// stages run; 13,876 racks.
+void BM_CompileDesign1M(benchmark::State& state) {
+    const auto p = millionGpuDesign();
+    for (auto _ : state) benchmark::DoNotOptimize(cost::compileDesign(p, catalog()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_CompileDesign1M)->Unit(benchmark::kMillisecond);
+
+/// Edit -> results after moving one rack of the 1M design by 0.1 m (no incremental path yet: the design is
+/// compiled again and every stage runs).
+void BM_MoveOneRackReevaluate1M(benchmark::State& state) {
+    auto p = millionGpuDesign();
+    int step = 0;
+    for (auto _ : state) {
+        p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    }
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_MoveOneRackReevaluate1M)->Unit(benchmark::kMillisecond);
 
 /// The geometry rules alone (part of every evaluate): 13,876 racks in 48 halls, overlaps by grid.
 void BM_GeometryRules14kRacks(benchmark::State& state) {

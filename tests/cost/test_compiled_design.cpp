@@ -53,7 +53,8 @@ private slots:
             QCOMPARE(p.buildings[building].id, p.halls[hall].building);
             QCOMPARE(p.sites[static_cast<size_t>(cd.rackSite[i])].id, p.buildings[building].site);
             QCOMPARE(cd.types[static_cast<size_t>(cd.rackType[i])].id, r.rackType);
-            if (!r.coolingLoop.empty()) QCOMPARE(cd.loopIds[static_cast<size_t>(cd.rackLoop[i])], r.coolingLoop);
+            if (!r.coolingLoop.empty())
+                QCOMPARE(cd.loopIds[static_cast<size_t>(cd.rackLoop[i])], r.coolingLoop);
             if (!r.feedA.empty()) QCOMPARE(cd.feedIds[static_cast<size_t>(cd.rackFeedA[i])], r.feedA);
             QCOMPARE(cd.rackSpare[i] != 0, r.spare);
         }
@@ -109,7 +110,8 @@ private slots:
         QVERIFY(base.bom.compiled);
         const cost::InputOverrides o = {{"assumptions.route_factor", 1.6, "test"},
                                         {"assumptions.oversubscription_limit", 1.0, "test"}};
-        const cost::InputResolver staged(p, test_support::defaults(), o), full(p, test_support::defaults(), o);
+        const cost::InputResolver staged(p, test_support::defaults(), o),
+            full(p, test_support::defaults(), o);
         const auto a = cost::evaluate(staged, test_support::catalog(), nullptr, base.bom.compiled);
         const auto b = cost::evaluate(full, test_support::catalog());
         QCOMPARE(a.bom.compiled.get(), base.bom.compiled.get()); // reused, not compiled again

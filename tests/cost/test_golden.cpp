@@ -24,7 +24,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 using namespace ctwin;
@@ -51,12 +50,14 @@ std::vector<std::string> referenceNames() {
 }
 
 /// Every difference between `expected` and `actual` beyond the tolerance, as "path: expected vs actual".
-void compare(const Json& expected, const Json& actual, const std::string& path, std::vector<std::string>& diffs) {
+void compare(const Json& expected, const Json& actual, const std::string& path,
+             std::vector<std::string>& diffs) {
     if (diffs.size() > 20) return;
     if (expected.is_number() && actual.is_number()) {
         const double e = expected.get<double>(), a = actual.get<double>();
         const double tol = 1e-9 * std::max(1.0, std::max(std::abs(e), std::abs(a)));
-        if (!(std::abs(e - a) <= tol)) diffs.push_back(path + ": " + expected.dump() + " vs " + actual.dump());
+        if (!(std::abs(e - a) <= tol))
+            diffs.push_back(path + ": " + expected.dump() + " vs " + actual.dump());
         return;
     }
     if (expected.type() != actual.type()) {
@@ -103,7 +104,8 @@ void checkGolden(const std::string& name, const Json& actual) {
     std::string all;
     for (const auto& d : diffs)
         all += "\n  " + d;
-    QVERIFY2(diffs.empty(), qPrintable(QString::fromStdString(name + " differs from its golden figures:" + all)));
+    QVERIFY2(diffs.empty(),
+             qPrintable(QString::fromStdString(name + " differs from its golden figures:" + all)));
 }
 
 const model::Project& neocloud() {
@@ -138,8 +140,10 @@ private slots:
         Json out;
         const cost::InputOverrides bomInput = {{"assumptions.oversubscription_limit", 1.5, "test"}};
         const cost::InputOverrides tailInput = {{"assumptions.utilization", 0.7, "test"}};
-        out["bom_input"] = cost::resultsToJson(cost::evaluate(p, test_support::catalog(), test_support::defaults(), bomInput));
-        out["tail_input"] = cost::resultsToJson(cost::evaluate(p, test_support::catalog(), test_support::defaults(), tailInput));
+        out["bom_input"] = cost::resultsToJson(
+            cost::evaluate(p, test_support::catalog(), test_support::defaults(), bomInput));
+        out["tail_input"] = cost::resultsToJson(
+            cost::evaluate(p, test_support::catalog(), test_support::defaults(), tailInput));
         checkGolden("neocloud-100k-gb200.overrides", out);
     }
 
@@ -166,10 +170,9 @@ private slots:
         const std::vector<std::string> outputs = {"finance.cost_per_gpu_hour_usd", "power.pue",
                                                   "reliability.goodput", "inventory.cdus"};
         const auto loop = neocloud().coolingLoops.front().id;
-        const auto mixed = cost::sweep(in,
-                                       {{"assumptions.wacc", 0.06, 0.12, 4},
-                                        {"cooling_loops." + loop + ".delta_t_k", 8, 14, 3}},
-                                       outputs);
+        const auto mixed = cost::sweep(
+            in, {{"assumptions.wacc", 0.06, 0.12, 4}, {"cooling_loops." + loop + ".delta_t_k", 8, 14, 3}},
+            outputs);
         const auto tail = cost::sweep(in,
                                       {{"assumptions.utilization", 0.6, 0.95, 5},
                                        {"assumptions.staff_usd_per_mw_year", 50000, 150000, 3}},
