@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "compiled_design.h"
 #include "input_error.h"
 
 namespace ctwin::cost {
@@ -30,30 +31,14 @@ constexpr double kCableSlackM = 5.0;
 /// DWDM channels of a 150 GHz-grid 800ZR in the 4.8 THz C band (OIF 800ZR IA: 118.2 GBd, 150 GHz grid).
 constexpr double kWanChannelsPerFiberPair = 32.0;
 
-/// Layout look-ups: rack -> row -> hall -> building -> site.
+/// Link endpoint look-ups: building and site by id.
 struct Layout {
-    std::unordered_map<std::string, const model::Row*> rows;
-    std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
 
     explicit Layout(const model::Project& p) {
-        for (const auto& r : p.rows) rows[r.id] = &r;
-        for (const auto& h : p.halls) halls[h.id] = &h;
         for (const auto& b : p.buildings) buildings[b.id] = &b;
         for (const auto& s : p.sites) sites[s.id] = &s;
-    }
-    const model::DataHall* hallOf(const model::RackPlacement& r) const {
-        auto row = rows.find(r.row);
-        if (row == rows.end()) return nullptr;
-        auto hall = halls.find(row->second->hall);
-        return hall == halls.end() ? nullptr : hall->second;
-    }
-    const model::Building* buildingOf(const model::RackPlacement& r) const {
-        const auto* hall = hallOf(r);
-        if (!hall) return nullptr;
-        auto b = buildings.find(hall->building);
-        return b == buildings.end() ? nullptr : b->second;
     }
 };
 
@@ -75,10 +60,11 @@ const CatalogItem* pickMedia(const model::Catalog& catalog, double bitPerS, doub
     return bestPreferred ? bestPreferred : best;
 }
 
-double rackEndpoints(const CatalogItem& rack, const model::Fabric& f) {
+double rackEndpoints(const CompiledDesign::RackType& rack, const model::Fabric& f) {
     const bool backend = f.role == "backend";
-    const double nics = rack.value(backend ? "backend_nics" : "frontend_nics");
-    const double bps = rack.value(backend ? "backend_nic_bit_per_s" : "frontend_nic_bit_per_s");
+    const double nics = backend ? rack.need(rack.backendNics, "backend_nics") : rack.need(rack.frontendNics, "frontend_nics");
+    const double bps = backend ? rack.need(rack.backendNicBps, "backend_nic_bit_per_s")
+                               : rack.need(rack.frontendNicBps, "frontend_nic_bit_per_s");
     // Each NIC's bandwidth is spread over the planes; endpoint ports per plane at the fabric's port speed.
     return nics * bps / (f.planes * f.portBitPerS);
 }
@@ -92,14 +78,15 @@ struct Extent {
 };
 
 void sizeFabric(const model::Project& p, const model::Catalog& catalog, const AssumptionValues& a,
-                const Layout& layout, const model::Fabric& f, BillOfMaterials& bom, std::vector<DesignRule>& rules) {
+                const CompiledDesign& cd, size_t fabricIndex, BillOfMaterials& bom, std::vector<DesignRule>& rules) {
+    const model::Fabric& f = p.fabrics[fabricIndex];
     FabricBom fb;
     fb.fabricId = f.id;
     fb.role = f.role;
     fb.planes = f.planes;
     const auto* sw = catalog.find(f.switchType);
     if (!sw) return; // validated on load
-    const std::set<std::string> scope(f.buildings.begin(), f.buildings.end());
+    const std::vector<std::uint8_t>& scope = cd.fabricScope[fabricIndex];
 
     ClosInput in;
     in.tiers = f.tiers;
@@ -109,7 +96,8 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     const std::string placement =
         f.leafPlacement != "auto" ? f.leafPlacement : f.role == "backend" ? "top_of_rack" : "end_of_row";
     const bool perRow = !f.railOptimized && placement != "top_of_rack";
-    std::map<std::string, double> endpointsByRow;
+    std::vector<double> endpointsByRow(perRow ? p.rows.size() : 0, 0.0);
+    std::vector<std::uint8_t> rowUsed(perRow ? p.rows.size() : 0, 0);
     if (!f.oversubscription.empty()) in.leafOversubscription = f.oversubscription[0];
     if (f.oversubscription.size() > 1) in.spineOversubscription = f.oversubscription[1];
     const double switchPortBps = sw->value("port_bit_per_s");
@@ -120,30 +108,51 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
                              std::to_string(f.breakout) + " exceeds the " + fmt(switchPortBps / 1e9) +
                              "G switch port of " + sw->name});
 
-    std::set<const model::DataHall*> halls;
-    std::set<const model::Building*> buildings;
-    std::unordered_map<std::string, Extent> rowExtent;
-    std::map<double, double> nicPortsBySpeed; // physical NIC ports in scope by line rate
-    for (const auto& r : p.racks) {
-        const auto* b = layout.buildingOf(r);
-        if (!b || (!scope.empty() && !scope.count(b->id))) continue;
-        const auto* type = catalog.find(r.rackType);
-        if (!type || type->kind != "compute") continue;
-        const double e = rackEndpoints(*type, f);
+    // Per rack: its building in scope, a compute type with endpoints on this fabric. Endpoints and NIC
+    // ports per rack type are read once (cd.types).
+    const bool backend = f.role == "backend";
+    std::vector<double> typeEndpoints(cd.types.size(), 0.0), typeRacks(cd.types.size(), 0.0);
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (cd.types[t].compute) typeEndpoints[t] = rackEndpoints(cd.types[t], f);
+    std::vector<std::uint8_t> hallUsed(p.halls.size(), 0), buildingUsed(p.buildings.size(), 0);
+    std::vector<Extent> rowExtent(p.rows.size());
+    if (!perRow) in.endpointsPerRack.reserve(p.racks.size());
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const std::int32_t b = cd.rackBuilding[i];
+        if (b == CompiledDesign::kNone || (!scope.empty() && !scope[static_cast<size_t>(b)])) continue;
+        const auto t = static_cast<size_t>(cd.rackType[i]);
+        if (!cd.types[t].compute) continue;
+        const double e = typeEndpoints[t];
         if (e <= 0) continue;
+        const auto row = static_cast<size_t>(cd.rackRow[i]); // resolved: the rack has a building
         if (perRow)
-            endpointsByRow[r.row] += e;
+            endpointsByRow[row] += e, rowUsed[row] = 1;
         else
             in.endpointsPerRack.push_back(e);
-        const bool backend = f.role == "backend";
-        nicPortsBySpeed[type->value(backend ? "backend_nic_bit_per_s" : "frontend_nic_bit_per_s")] +=
-            type->value(backend ? "backend_nics" : "frontend_nics");
-        halls.insert(layout.hallOf(r));
-        buildings.insert(b);
-        rowExtent[r.row].add(r.x.value(), r.y.value());
+        typeRacks[t] += 1;
+        hallUsed[static_cast<size_t>(cd.rackHall[i])] = 1;
+        buildingUsed[static_cast<size_t>(b)] = 1;
+        rowExtent[row].add(p.racks[i].x.value(), p.racks[i].y.value());
     }
-    for (const auto& [_, e] : endpointsByRow)
-        in.endpointsPerRack.push_back(e);
+    std::map<double, double> nicPortsBySpeed; // physical NIC ports in scope by line rate (whole numbers)
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (typeRacks[t] > 0) {
+            const auto& type = cd.types[t];
+            nicPortsBySpeed[backend ? type.need(type.backendNicBps, "backend_nic_bit_per_s")
+                                    : type.need(type.frontendNicBps, "frontend_nic_bit_per_s")] +=
+                typeRacks[t] * (backend ? type.need(type.backendNics, "backend_nics")
+                                        : type.need(type.frontendNics, "frontend_nics"));
+        }
+    // Rows in id order (as the former map by row id gave them to the Clos sizing).
+    if (perRow)
+        for (const std::int32_t row : cd.rowsById)
+            if (rowUsed[static_cast<size_t>(row)]) in.endpointsPerRack.push_back(endpointsByRow[static_cast<size_t>(row)]);
+    std::vector<const model::DataHall*> halls;
+    std::vector<const model::Building*> buildings;
+    for (size_t h = 0; h < p.halls.size(); ++h)
+        if (hallUsed[h]) halls.push_back(&p.halls[h]);
+    for (size_t b = 0; b < p.buildings.size(); ++b)
+        if (buildingUsed[b]) buildings.push_back(&p.buildings[b]);
     fb.perPlane = sizeClos(in);
     const auto& s = fb.perPlane;
     if (s.endpoints <= 0) {
@@ -169,7 +178,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
 
     // Reach from the physical layout: rack, row, hall, building, campus.
     double rowSpan = 0, hallSpan = 0, buildingSpan = 0, campusSpan = 0;
-    for (const auto& [_, ext] : rowExtent) rowSpan = std::max(rowSpan, ext.manhattan());
+    for (const auto& ext : rowExtent) rowSpan = std::max(rowSpan, ext.manhattan());
     for (const auto* h : halls) hallSpan = std::max(hallSpan, (h->width + h->depth).value() / 2.0);
     for (const auto* b : buildings) buildingSpan = std::max(buildingSpan, (b->width + b->depth).value());
     for (const auto* b1 : buildings)
@@ -242,33 +251,40 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     bom.fabrics.push_back(std::move(fb));
 }
 
-void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Layout& layout, BillOfMaterials& bom,
+void sizeLoops(const model::Project& p, const model::Catalog& catalog, const CompiledDesign& cd, BillOfMaterials& bom,
                std::vector<DesignRule>& rules) {
-    std::unordered_map<std::string, Power> heat;
-    for (const auto& r : p.racks) {
-        const auto* type = catalog.find(r.rackType);
-        if (!type) continue;
-        const double liquid = type->value("liquid_fraction");
-        if (r.coolingLoop.empty()) {
-            if (liquid > 0)
+    // Liquid heat per loop in one pass over the racks (loop and hall resolved to indices: linear in racks).
+    std::vector<Power> heat(cd.loopIds.size());
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+        const double liquid = type.need(type.liquidFraction, "liquid_fraction");
+        const std::int32_t loop = cd.rackLoop[i];
+        if (loop == CompiledDesign::kNone) {
+            if (liquid > 0) {
+                const auto& r = p.racks[i];
                 rules.push_back({Severity::Error, "rack_without_loop", r.id,
-                                 "Rack " + r.name + " (" + type->name + ") rejects " + fmt(liquid * 100) +
+                                 "Rack " + r.name + " (" + type.item->name + ") rejects " + fmt(liquid * 100) +
                                      "% of its heat to liquid but is on no cooling loop"});
+            }
             continue;
         }
-        heat[r.coolingLoop] += type->value("power_load_w") * liquid * watt;
-        const auto* hall = layout.hallOf(r);
-        for (const auto& loop : p.coolingLoops)
-            if (loop.id == r.coolingLoop && hall && loop.hall != hall->id)
-                rules.push_back({Severity::Warning, "loop_other_hall", r.id,
-                                 "Rack " + r.name + " is served by loop " + loop.name + " in another hall"});
+        heat[static_cast<size_t>(loop)] += type.need(type.powerLoadW, "power_load_w") * liquid * watt;
+        const std::int32_t hall = cd.rackHall[i];
+        if (hall != CompiledDesign::kNone && static_cast<size_t>(loop) < p.coolingLoops.size() &&
+            cd.loopHall[static_cast<size_t>(loop)] != hall) {
+            const auto& r = p.racks[i];
+            rules.push_back({Severity::Warning, "loop_other_hall", r.id,
+                             "Rack " + r.name + " is served by loop " + p.coolingLoops[static_cast<size_t>(loop)].name +
+                                 " in another hall"});
+        }
     }
-    for (const auto& loop : p.coolingLoops) {
+    for (size_t li = 0; li < p.coolingLoops.size(); ++li) {
+        const auto& loop = p.coolingLoops[li];
         const auto* cdu = catalog.find(loop.cduType);
         if (!cdu) continue;
         LoopBom lb;
         lb.loopId = loop.id;
-        lb.liquidHeat = heat[loop.id];
+        lb.liquidHeat = heat[li];
         const double cap = cdu->value("capacity_w");
         const double installed = loop.cduCount;
         // Units that may fail with the loop still at capacity: N+1 one, 2N half (Uptime Institute tiers).
@@ -365,26 +381,36 @@ Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, doubl
 }
 
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs) {
+    return deriveBillOfMaterials(catalog, inputs, nullptr);
+}
+
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs,
+                                      std::shared_ptr<const CompiledDesign> compiled) {
     const model::Project& p = inputs.project();
     const AssumptionValues& a = inputs.assumptions();
     BillOfMaterials bom;
     auto& rules = bom.rules;
     const Layout layout(p);
+    bom.compiled = compiled ? std::move(compiled) : compileDesign(p, catalog);
+    const CompiledDesign& cd = *bom.compiled;
     bom.sites = static_cast<double>(p.sites.size());
     bom.buildings = static_cast<double>(p.buildings.size());
     bom.halls = static_cast<double>(p.halls.size());
-    std::map<std::string, double> counts;
-    for (const auto& r : p.racks) {
-        ++counts[r.rackType];
+    std::vector<double> counts(cd.types.size(), 0.0);
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const auto& r = p.racks[i];
+        ++counts[static_cast<size_t>(cd.rackType[i])];
         if (r.feedA.empty() && r.feedB.empty())
             rules.push_back({Severity::Warning, "orphan_rack", r.id, "Rack " + r.name + " has no power feed"});
-        if (!layout.buildingOf(r))
+        if (cd.rackBuilding[i] == CompiledDesign::kNone)
             rules.push_back({Severity::Error, "orphan_rack", r.id, "Rack " + r.name + " is not in a hall of a building"});
     }
-    for (const auto& r : p.racks)
-        if (r.spare) ++bom.spareRacks;
-    for (const auto& [typeId, n] : counts) {
-        const auto& t = catalog.at(typeId);
+    for (size_t i = 0; i < p.racks.size(); ++i)
+        if (cd.rackSpare[i]) ++bom.spareRacks;
+    for (size_t ti = 0; ti < cd.types.size(); ++ti) {
+        const auto& typeId = cd.types[ti].id;
+        const double n = counts[ti];
+        const auto& t = *cd.types[ti].item;
         bom.racks += n;
         bom.racksByType[typeId] = n;
         bom.rackLines.push_back(BomLine{typeId, t.name, n, t.value("price_usd") * usd, t.value("power_load_w") * watt});
@@ -397,13 +423,16 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
         bom.frontendNics += n * t.value("frontend_nics");
         bom.psus += n * t.value("psus");
     }
-    for (const auto& r : p.racks)
-        if (r.spare) bom.spareGpus += catalog.at(r.rackType).value("gpus");
+    for (size_t i = 0; i < p.racks.size(); ++i)
+        if (cd.rackSpare[i]) {
+            const auto& t = cd.types[static_cast<size_t>(cd.rackType[i])];
+            bom.spareGpus += t.need(t.gpus, "gpus");
+        }
     if (bom.gpus <= 0)
         rules.push_back({Severity::Error, "no_gpus", p.info.id, "The design has no GPUs: place compute racks"});
 
-    for (const auto& f : p.fabrics) sizeFabric(p, catalog, a, layout, f, bom, rules);
-    sizeLoops(p, catalog, layout, bom, rules);
+    for (size_t f = 0; f < p.fabrics.size(); ++f) sizeFabric(p, catalog, a, cd, f, bom, rules);
+    sizeLoops(p, catalog, cd, bom, rules);
     sizeLinks(p, catalog, inputs, layout, bom, rules);
 
     for (const auto& t : p.storageTiers) {

@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "units.h"
 
 namespace ctwin::cost {
+
+class CompiledDesign;
 
 /// Counted items of one catalog entry: "how many of what, at what unit price".
 struct BomLine {
@@ -79,6 +82,9 @@ struct BillOfMaterials {
     units::Power storagePower{};
     /// Findings of the derivation (fabric limits, missing media, orphan racks, loop capacity, links).
     std::vector<DesignRule> rules;
+    /// The design's ids and references resolved to indices (cost/compiled_design.h), shared by every
+    /// evaluation that reuses this bill of materials; its per-rack arrays drive the later stages.
+    std::shared_ptr<const CompiledDesign> compiled;
 };
 
 /// Assumptions the bill of materials depends on; a BOM can be reused across evaluations that vary any other.
@@ -88,6 +94,10 @@ inline const std::vector<std::string> kBillOfMaterialsAssumptions = {"route_fact
 /// design infeasible or doubtful (fabric beyond its tier limit, no optic for a reach) go to its `rules`.
 /// Inputs come from the resolver (its project() and assumptions(), route lengths via linkRouteLength).
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs);
+/// The same, reusing `compiled` (compileDesign of the same design, or of one differing only in fields for
+/// which overrideAffectsCompiledDesign is false); null compiles the design.
+BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs,
+                                      std::shared_ptr<const CompiledDesign> compiled);
 
 /// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
 /// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).

@@ -101,13 +101,18 @@ Results evaluate(const model::Project& p, const model::Catalog& catalog, const m
 
 Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
                  const BillOfMaterials* cachedBom) {
+    return evaluate(inputs, catalog, cachedBom, nullptr);
+}
+
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* cachedBom,
+                 std::shared_ptr<const CompiledDesign> compiled) {
     Results r;
     // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
     // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
     // assumption are asked of `inputs`.
     const model::Project& p = inputs.project();
     const AssumptionValues& a = inputs.assumptions();
-    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs);
+    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs, std::move(compiled));
     r.rules = r.bom.rules;
     const auto& bom = r.bom;
     EvalContext c{inputs, catalog, p, a, r, {}, {}, {}, {}, {}, 0, {}, {}, {}, 0};
@@ -122,23 +127,21 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
     if (p.trainingJobs.empty()) r.goodput = std::clamp(a.get("goodput"), 0.0, 1.0);
 
     // ---- Layout look-ups ----
-    for (const auto& x : p.rows)
-        c.rows[x.id] = &x;
     for (const auto& x : p.halls)
         c.halls[x.id] = &x;
     for (const auto& x : p.buildings)
         c.buildings[x.id] = &x;
     for (const auto& s : p.sites)
         c.sites[s.id] = &s;
+    // The compiled design comes with the bill of materials (a cached one carries the design it was derived
+    // from; only numeric fields may differ, which the stages read from p).
+    if (!r.bom.compiled) r.bom.compiled = compileDesign(p, catalog);
+    const CompiledDesign& cd = *r.bom.compiled;
+    c.compiled = &cd;
     c.racks.reserve(p.racks.size());
-    for (const auto& rk : p.racks) {
-        RackInfo info{&rk, &catalog.at(rk.rackType), {}, {}};
-        if (auto row = c.rows.find(rk.row); row != c.rows.end())
-            if (auto h = c.halls.find(row->second->hall); h != c.halls.end())
-                if (auto b = c.buildings.find(h->second->building); b != c.buildings.end())
-                    info.building = b->second->id, info.site = b->second->site;
-        c.racks.push_back(info);
-    }
+    for (size_t i = 0; i < p.racks.size(); ++i)
+        c.racks.push_back(RackInfo{&p.racks[i], &cd.types[static_cast<size_t>(cd.rackType[i])], cd.rackBuilding[i],
+                                   cd.rackSite[i]});
 
     evaluatePower(c);
     evaluateCapex(c);
@@ -154,7 +157,8 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
                                fmt(spareTarget * 100, 1) + "% of " + fmt(bom.computeRacks) +
                                " compute racks"});
 
-    appendGeometryRules(p, catalog, r.rules); // cost/geometry_rules.h: outside parents, overlaps
+    // cost/geometry_rules.h: outside parents, overlaps (derived with the compiled design).
+    r.rules.insert(r.rules.end(), cd.geometryRules.begin(), cd.geometryRules.end());
     // Every input is resolved by now: record the values used and where they came from.
     r.inputs = inputs.inputs();
     addPowerFigures(c);

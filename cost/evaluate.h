@@ -177,6 +177,10 @@ ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const As
 /// `bom`, when given, must come from deriveBillOfMaterials of the same inputs except those for which
 /// overrideAffectsBillOfMaterials is false (scenario tools reuse it across such variations).
 Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom = nullptr);
+/// evaluate() that derives the bill of materials (no `bom` given) from `compiled` (cost/compiled_design.h:
+/// the design compiled before, valid while no override changes it; overrideAffectsCompiledDesign).
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom,
+                 std::shared_ptr<const CompiledDesign> compiled);
 /// evaluate() of the design with `defaults` (data/assumptions.json) under its own assumptions block.
 Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
                  const BillOfMaterials* bom = nullptr);

@@ -56,7 +56,7 @@ void evaluateCapex(EvalContext& c) {
         // class from the topology, generators on the facility peak with N+1, busway per feed; no longer a
         // full chain, generators included, charged on every feed.
         const auto& bp = c.perBuilding[b.id];
-        r.power.chains.push_back(sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak));
+        r.power.chains.push_back(sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak, c.compiled));
         cat["power"] += r.power.chains.back().cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }

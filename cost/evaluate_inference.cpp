@@ -25,9 +25,18 @@ void evaluateInference(EvalContext& c) {
     const BillOfMaterials& bom = r.bom;
     // ---- Inference economics (SPEC.md §4.8) ----
     auto rackTypeFor = [&]() -> const CatalogItem* {
-        std::map<std::string, double> n;
+        // GPUs per rack type (compiled types are in id order, as the former map by id).
+        const CompiledDesign& cd = *c.compiled;
+        std::vector<double> typeGpus(cd.types.size(), 0.0);
+        std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
         for (const auto& ri : c.racks)
-            if (ri.type->kind == "compute") n[ri.type->id] += ri.type->value("gpus");
+            if (ri.type->compute) {
+                const auto t = static_cast<size_t>(ri.type - cd.types.data());
+                typeGpus[t] += ri.type->need(ri.type->gpus, "gpus"), typeSeen[t] = 1;
+            }
+        std::map<std::string, double> n;
+        for (size_t t = 0; t < cd.types.size(); ++t)
+            if (typeSeen[t]) n[cd.types[t].id] += typeGpus[t];
         const CatalogItem* best = nullptr;
         double most = 0;
         for (const auto& [id, c] : n)

@@ -30,17 +30,29 @@ void evaluatePower(EvalContext& c) {
     }
     const auto& sitesById = c.sites;
     Power computePeak{}, computeOperating{};
+    // Per building in one pass over the compiled racks (indices, no id look-ups), then into perBuilding.
+    std::vector<Power> buildingPeak(p.buildings.size()), buildingOperating(p.buildings.size());
+    std::vector<std::uint8_t> buildingHasRacks(p.buildings.size(), 0);
     for (const auto& ri : c.racks) {
-        const double load = ri.type->value("power_load_w"), idle = ri.type->value("power_idle_w");
+        const double load = ri.type->need(ri.type->powerLoadW, "power_load_w"),
+                     idle = ri.type->need(ri.type->powerIdleW, "power_idle_w");
         const double peak = ri.rack->spare ? idle : load;
         const double operating = ri.rack->spare ? idle : idle + (load - idle) * c.utilization;
         computePeak += peak * watt;
         computeOperating += operating * watt;
-        if (auto it = perBuilding.find(ri.building); it != perBuilding.end()) {
-            it->second.itPeak += peak * watt;
-            it->second.itOperating += operating * watt;
+        if (ri.building != CompiledDesign::kNone) {
+            const auto b = static_cast<size_t>(ri.building);
+            buildingPeak[b] += peak * watt;
+            buildingOperating[b] += operating * watt;
+            buildingHasRacks[b] = 1;
         }
     }
+    for (size_t b = 0; b < p.buildings.size(); ++b)
+        if (buildingHasRacks[b]) {
+            auto& bp = perBuilding[p.buildings[b].id];
+            bp.itPeak += buildingPeak[b];
+            bp.itOperating += buildingOperating[b];
+        }
     for (const auto& f : bom.fabrics)
         r.power.network += f.power;
     for (const auto& l : bom.links)
@@ -88,6 +100,9 @@ void evaluatePower(EvalContext& c) {
     const double crahFraction = a.get("crah_fan_power_fraction");
     const double misc = a.get("misc_facility_fraction");
     Money& plantCapex = c.plantCapex;
+    // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
+    // building's path efficiency in one pass over the racks.
+    const std::vector<double>& buildingEta = c.compiled->buildingPathEfficiency;
     double economizerHeat = 0, economizerHoursHeat = 0;
     for (const auto& b : p.buildings) {
         auto& bp = perBuilding[b.id];
@@ -106,7 +121,7 @@ void evaluatePower(EvalContext& c) {
         const BuildingCooling cooling = buildingCooling(loopsByBuilding[b.id], airPlant, airSupplyC, airDeltaT,
                                                         crahFraction, climate, climateOptions, hoursOverride);
         // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp.
-        const double eta = pathEfficiency(p, catalog, b.id);
+        const double eta = buildingEta[&b - p.buildings.data()];
         auto facilityAt = [&](Power it, double loadScale, bool designDay, Power& pumps,
                               Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the engine: the stages evaluate() runs in order (SPEC.md §4), each in its own file, sharing
 // one EvalContext. Not part of cost/'s public interface; include evaluate.h instead.
+#include "compiled_design.h"
 #include "evaluate.h"
 
 #include <map>
@@ -11,12 +12,13 @@
 
 namespace ctwin::cost::detail {
 
-/// A rack placement with its catalog type and the building and site it stands in ("" when orphaned).
+/// A rack placement with its catalog type and the building and site it stands in, as indices into
+/// p.buildings and p.sites (CompiledDesign::kNone when orphaned).
 struct RackInfo {
     const model::RackPlacement* rack;
-    const model::CatalogItem* type;
-    std::string building;
-    std::string site;
+    const CompiledDesign::RackType* type;
+    std::int32_t building;
+    std::int32_t site;
 };
 
 /// What the stages share: the inputs, layout look-ups, and intermediate figures later stages need.
@@ -32,6 +34,8 @@ struct EvalContext {
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
     std::vector<RackInfo> racks;
+    /// The design's ids resolved to indices (r.bom.compiled; cost/compiled_design.h).
+    const CompiledDesign* compiled = nullptr;
 
     double utilization = 0;                           // clamped to [0, 1]
     std::map<std::string, BuildingPower> perBuilding; // by building id (power stage)

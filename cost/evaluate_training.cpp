@@ -60,10 +60,23 @@ void evaluateTraining(EvalContext& c) {
     const BillOfMaterials& bom = r.bom;
     // ---- Training economics (SPEC.md §4.7) ----
     auto acceleratorFor = [&](const std::set<std::string>& sites) -> const CatalogItem* {
-        std::map<std::string, double> gpusByType;
+        // GPUs per rack type over the job's sites (compiled indices; whole numbers, so the sums are exact
+        // in any order), then by accelerator.
+        const CompiledDesign& cd = *c.compiled;
+        std::vector<std::uint8_t> siteIn(p.sites.size(), 0);
+        for (size_t s = 0; s < p.sites.size(); ++s)
+            siteIn[s] = sites.count(p.sites[s].id) ? 1 : 0;
+        std::vector<double> typeGpus(cd.types.size(), 0.0);
+        std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
         for (const auto& ri : c.racks)
-            if (ri.type->kind == "compute" && (sites.empty() || sites.count(ri.site)))
-                gpusByType[ri.type->attribute("accelerator")] += ri.type->value("gpus");
+            if (ri.type->compute &&
+                (sites.empty() || (ri.site != CompiledDesign::kNone && siteIn[static_cast<size_t>(ri.site)]))) {
+                const auto t = static_cast<size_t>(ri.type - cd.types.data());
+                typeGpus[t] += ri.type->need(ri.type->gpus, "gpus"), typeSeen[t] = 1;
+            }
+        std::map<std::string, double> gpusByType;
+        for (size_t t = 0; t < cd.types.size(); ++t)
+            if (typeSeen[t]) gpusByType[cd.types[t].item->attribute("accelerator")] += typeGpus[t];
         const CatalogItem* best = nullptr;
         double most = 0;
         for (const auto& [acc, n] : gpusByType)

@@ -1,5 +1,7 @@
 #include "power_chain.h"
 
+#include "compiled_design.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -71,7 +73,8 @@ const PowerChainLine* BuildingPowerChain::line(const std::string& componentClass
 }
 
 BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
-                                  const model::Building& building, Power itPeak, Power facilityPeak) {
+                                  const model::Building& building, Power itPeak, Power facilityPeak,
+                                  const CompiledDesign* compiled) {
     BuildingPowerChain chain;
     chain.buildingId = building.id;
     chain.topology = building.powerTopology;
@@ -79,14 +82,17 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
 
     // Which side each feed is: B when some rack takes it as its B feed, A otherwise.
     std::unordered_map<std::string, bool> isB;
-    for (const auto& r : p.racks)
-        if (!r.feedB.empty()) isB[r.feedB] = true;
+    if (!compiled)
+        for (const auto& r : p.racks)
+            if (!r.feedB.empty()) isB[r.feedB] = true;
     std::vector<const model::PowerFeed*> feeds;
     double sideA = 0, sideB = 0;
-    for (const auto& f : p.powerFeeds) {
+    for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
+        const auto& f = p.powerFeeds[i];
         if (f.building != building.id) continue;
         feeds.push_back(&f);
-        (isB.count(f.id) ? sideB : sideA) += f.capacity.value();
+        const bool b = compiled ? compiled->feedIsB[i] != 0 : isB.count(f.id) > 0;
+        (b ? sideB : sideA) += f.capacity.value();
     }
     // Classes present, first catalog item of each kind along the feeds' chains, in chain order.
     std::vector<const model::CatalogItem*> items;
@@ -191,6 +197,60 @@ double pathEfficiency(const model::Project& p, const model::Catalog& catalog, co
         it += w, in += w * inverse;
     }
     return in > 0 ? it / in : 1.0 / meanInverse;
+}
+
+std::vector<double> pathEfficiencies(const model::Project& p, const model::Catalog& catalog,
+                                     const CompiledDesign& cd) {
+    // The same sums as pathEfficiency, every building at once: feeds and racks resolved to indices.
+    const size_t nb = p.buildings.size(), nf = p.powerFeeds.size();
+    std::vector<double> feedEta(nf, 1.0), meanInverse(nb, 0.0), feeds(nb, 0.0), it(nb, 0.0), in(nb, 0.0);
+    std::vector<std::int32_t> feedBuilding(nf, CompiledDesign::kNone);
+    for (size_t f = 0; f < nf; ++f) {
+        const auto& feed = p.powerFeeds[f];
+        for (const auto& g : feed.chain)
+            if (const auto* item = catalog.find(g)) feedEta[f] *= item->value("efficiency");
+        const std::int32_t b = cd.buildingIndex(feed.building);
+        feedBuilding[f] = b;
+        if (b == CompiledDesign::kNone) continue;
+        meanInverse[static_cast<size_t>(b)] += 1.0 / std::max(feedEta[f], 1e-6);
+        feeds[static_cast<size_t>(b)] += 1;
+    }
+    for (size_t b = 0; b < nb; ++b)
+        if (feeds[b] > 0) meanInverse[b] /= feeds[b];
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const std::int32_t b = cd.rackBuilding[i];
+        if (b == CompiledDesign::kNone) continue;
+        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+        const double w = type.need(type.powerLoadW, "power_load_w");
+        if (w <= 0) continue;
+        // A feed of this building (an unknown or another building's feed counts as none).
+        auto feedOf = [&](std::int32_t f) {
+            return f != CompiledDesign::kNone && static_cast<size_t>(f) < nf &&
+                           feedBuilding[static_cast<size_t>(f)] == b
+                       ? f
+                       : CompiledDesign::kNone;
+        };
+        const std::int32_t fa = feedOf(cd.rackFeedA[i]), fb = feedOf(cd.rackFeedB[i]);
+        const auto bi = static_cast<size_t>(b);
+        double inverse = meanInverse[bi];
+        if (fa != CompiledDesign::kNone && fb != CompiledDesign::kNone)
+            inverse = 0.5 / feedEta[static_cast<size_t>(fa)] + 0.5 / feedEta[static_cast<size_t>(fb)];
+        else if (fa != CompiledDesign::kNone || fb != CompiledDesign::kNone)
+            inverse = 1.0 / feedEta[static_cast<size_t>(fa != CompiledDesign::kNone ? fa : fb)];
+        it[bi] += w, in[bi] += w * inverse;
+    }
+    std::vector<double> out(nb);
+    for (size_t b = 0; b < nb; ++b) {
+        if (feeds[b] == 0) {
+            double eta = 1.0;
+            for (const char* g : kDefaultChain)
+                if (const auto* item = catalog.find(g)) eta *= item->value("efficiency");
+            out[b] = eta;
+        } else {
+            out[b] = in[b] > 0 ? it[b] / in[b] : 1.0 / meanInverse[b];
+        }
+    }
+    return out;
 }
 
 } // namespace ctwin::cost

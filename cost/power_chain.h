@@ -10,6 +10,8 @@
 
 namespace ctwin::cost {
 
+class CompiledDesign;
+
 /// The topologies a building may state (model::Building::powerTopology), after the Uptime Institute Tier
 /// Standard: Topology and Schneider Electric White Paper 75 ("Comparing UPS System Design Configurations",
 /// McCarthy & Avelar): capacity (N), parallel redundant (N+1), system plus system (2N) and distributed
@@ -62,9 +64,11 @@ struct BuildingPowerChain {
 /// topologyUnits on the critical load; generators are sized on the facility peak with one redundant unit
 /// (N+1; N only for an N topology); busway is one run per feed at the feed's capacity (a building with no
 /// feed: topologyPaths runs at the critical load).
+/// `compiled`, when given, supplies which feeds racks take as B (CompiledDesign::feedIsB) instead of a pass
+/// over the racks.
 BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
                                   const model::Building& building, units::Power itPeak,
-                                  units::Power facilityPeak);
+                                  units::Power facilityPeak, const CompiledDesign* compiled = nullptr);
 
 /// Efficiency of the chain in the power path of a building's IT load: each rack's power flows through its
 /// feeds' chains (a dual-corded rack half through A and half through B; single-corded all through A), so
@@ -72,5 +76,8 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
 /// average as efficiencies). Generators are standby (not in the path). Racks without a feed take the
 /// building's feeds' mean; a building without feeds takes the default chain.
 double pathEfficiency(const model::Project& p, const model::Catalog& catalog, const std::string& buildingId);
+/// pathEfficiency of every building (index = position in p.buildings) in one pass over the compiled racks.
+std::vector<double> pathEfficiencies(const model::Project& p, const model::Catalog& catalog,
+                                     const CompiledDesign& compiled);
 
 } // namespace ctwin::cost

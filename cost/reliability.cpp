@@ -1,5 +1,7 @@
 #include "reliability.h"
 
+#include "compiled_design.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,27 +45,13 @@ void addRule(std::vector<DesignRule>& rules, Severity s, std::string rule, std::
     rules.push_back({s, std::move(rule), std::move(entity), std::move(message)});
 }
 
-/// Layout look-ups: rack -> row -> hall -> building (-> site).
+/// Building look-ups for link endpoints.
 struct Layout {
-    std::unordered_map<std::string, const model::Row*> rows;
-    std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
 
     explicit Layout(const model::Project& p) {
-        for (const auto& r : p.rows)
-            rows[r.id] = &r;
-        for (const auto& h : p.halls)
-            halls[h.id] = &h;
         for (const auto& b : p.buildings)
             buildings[b.id] = &b;
-    }
-    const model::Building* buildingOf(const model::RackPlacement& r) const {
-        auto row = rows.find(r.row);
-        if (row == rows.end()) return nullptr;
-        auto hall = halls.find(row->second->hall);
-        if (hall == halls.end()) return nullptr;
-        auto b = buildings.find(hall->second->building);
-        return b == buildings.end() ? nullptr : b->second;
     }
     /// Site of a link endpoint (a site id or a building id).
     std::string siteOfEndpoint(const std::string& id) const {
@@ -227,44 +215,76 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     // ---- Footprint: the non-spare compute racks of the job's sites (empty list = every site) ----
     const Layout layout(p);
     const std::set<std::string> sites(job.sites.begin(), job.sites.end());
+    // The racks come resolved to indices (cost/compiled_design.h): the bill of materials carries the
+    // compiled design; a bill of materials built by hand (tests) gets one here.
+    std::shared_ptr<const CompiledDesign> own;
+    if (!bom.compiled) own = compileDesign(p, catalog);
+    const CompiledDesign& cd = bom.compiled ? *bom.compiled : *own;
+    std::vector<std::uint8_t> siteIn(p.sites.size(), 0);
+    for (size_t s = 0; s < p.sites.size(); ++s)
+        siteIn[s] = sites.count(p.sites[s].id) ? 1 : 0;
     double siteGpus = 0, siteServers = 0, siteNics = 0, spareGpus = 0, frontendBytesPerS = 0;
     Radius gpuRadius, serverRadius, nicRadius;
-    std::map<std::string, double> jobBuildingGpus; // non-spare GPUs of the job's sites by building
-    std::map<std::string, double> allBuildingGpus; // every compute GPU (spares too) by building
-    std::map<std::string, double> loopGpus;        // non-spare GPUs of the job's sites by cooling loop
-    std::map<std::string, double> feedGpus, feedSingleGpus;
-    for (const auto& rack : p.racks) {
-        const auto* type = catalog.find(rack.rackType);
-        const auto* building = layout.buildingOf(rack);
-        if (!type || type->kind != "compute" || !building) continue;
-        const double g = valueOr(*type, "gpus", 0.0);
+    // Sums by building, loop and feed index; read out in id order below (as the former maps by id).
+    const size_t nb = p.buildings.size(), nl = cd.loopIds.size(), nf = cd.feedIds.size();
+    std::vector<double> jobBuildingGpus(nb, 0.0); // non-spare GPUs of the job's sites by building
+    std::vector<double> allBuildingGpus(nb, 0.0); // every compute GPU (spares too) by building
+    std::vector<std::uint8_t> jobBuildingSeen(nb, 0), allBuildingSeen(nb, 0);
+    std::vector<double> loopGpus(nl, 0.0); // non-spare GPUs of the job's sites by cooling loop
+    std::vector<std::uint8_t> loopSeen(nl, 0);
+    std::vector<double> feedGpus(nf, 0.0), feedSingleGpus(nf, 0.0);
+    std::vector<std::uint8_t> feedSeen(nf, 0), feedSingleSeen(nf, 0);
+    // Per rack type: GPUs, servers, blast radii and NIC figures, read from the catalog once.
+    struct TypeFigures {
+        double g, servers, serverGpus, domain, nics, frontendBytesPerS;
+    };
+    std::vector<TypeFigures> typeFigures;
+    typeFigures.reserve(cd.types.size());
+    for (const auto& t : cd.types) {
+        const auto& item = *t.item;
+        TypeFigures tf{};
+        tf.g = valueOr(item, "gpus", 0.0);
+        tf.servers = valueOr(item, "servers", 0.0);
+        tf.serverGpus = tf.servers > 0 ? tf.g / tf.servers : tf.g;
+        // A GPU fault takes down its NVLink domain when the domain spans trays (NVL72: 72 GPUs), else its
+        // server (HGX: 8 GPUs): the tensor-parallel group cannot run with a member missing.
+        tf.domain = std::max(tf.serverGpus, valueOr(item, "scale_up_domain_gpus", tf.serverGpus));
+        tf.nics = valueOr(item, "backend_nics", tf.g);
+        tf.frontendBytesPerS = valueOr(item, "frontend_nics", 0.0) * valueOr(item, "frontend_nic_bit_per_s", 0.0) / 8.0;
+        typeFigures.push_back(tf);
+    }
+    for (size_t i = 0; i < p.racks.size(); ++i) {
+        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+        const std::int32_t building = cd.rackBuilding[i];
+        if (!type.compute || building == CompiledDesign::kNone) continue;
+        const auto& tf = typeFigures[static_cast<size_t>(cd.rackType[i])];
+        const double g = tf.g;
         if (!(g > 0)) continue;
-        allBuildingGpus[building->id] += g;
-        if (!sites.empty() && !sites.count(building->site)) continue;
-        if (rack.spare) {
+        const auto b = static_cast<size_t>(building);
+        allBuildingGpus[b] += g, allBuildingSeen[b] = 1;
+        const std::int32_t site = cd.rackSite[i];
+        if (!sites.empty() && (site == CompiledDesign::kNone || !siteIn[static_cast<size_t>(site)])) continue;
+        if (cd.rackSpare[i]) {
             spareGpus += g;
             continue;
         }
-        const double servers = valueOr(*type, "servers", 0.0);
-        const double serverGpus = servers > 0 ? g / servers : g;
-        // A GPU fault takes down its NVLink domain when the domain spans trays (NVL72: 72 GPUs), else its
-        // server (HGX: 8 GPUs): the tensor-parallel group cannot run with a member missing.
-        const double domain = std::max(serverGpus, valueOr(*type, "scale_up_domain_gpus", serverGpus));
-        const double nics = valueOr(*type, "backend_nics", g);
-        siteGpus += g, siteServers += servers, siteNics += nics;
-        gpuRadius.add(g, domain);
-        serverRadius.add(servers, serverGpus);
-        nicRadius.add(nics, serverGpus);
-        frontendBytesPerS +=
-            valueOr(*type, "frontend_nics", 0.0) * valueOr(*type, "frontend_nic_bit_per_s", 0.0) / 8.0;
-        jobBuildingGpus[building->id] += g;
-        if (!rack.coolingLoop.empty()) loopGpus[rack.coolingLoop] += g;
+        siteGpus += g, siteServers += tf.servers, siteNics += tf.nics;
+        gpuRadius.add(g, tf.domain);
+        serverRadius.add(tf.servers, tf.serverGpus);
+        nicRadius.add(tf.nics, tf.serverGpus);
+        frontendBytesPerS += tf.frontendBytesPerS;
+        jobBuildingGpus[b] += g, jobBuildingSeen[b] = 1;
+        if (const std::int32_t loop = cd.rackLoop[i]; loop != CompiledDesign::kNone)
+            loopGpus[static_cast<size_t>(loop)] += g, loopSeen[static_cast<size_t>(loop)] = 1;
         // A rack on one feed (or twice the same feed) goes down with it; A/B racks ride through on the other.
-        const bool singleFed = rack.feedA.empty() != rack.feedB.empty() || rack.feedA == rack.feedB;
-        for (const auto* feed : {&rack.feedA, &rack.feedB}) {
-            if (feed->empty() || (feed == &rack.feedB && rack.feedB == rack.feedA)) continue;
-            feedGpus[*feed] += g;
-            if (singleFed) feedSingleGpus[*feed] += g;
+        const std::int32_t fa = cd.rackFeedA[i], fb = cd.rackFeedB[i];
+        const bool singleFed = (fa == CompiledDesign::kNone) != (fb == CompiledDesign::kNone) || fa == fb;
+        for (int side = 0; side < 2; ++side) {
+            const std::int32_t feed = side == 0 ? fa : fb;
+            if (feed == CompiledDesign::kNone || (side == 1 && fb == fa)) continue;
+            const auto f = static_cast<size_t>(feed);
+            feedGpus[f] += g, feedSeen[f] = 1;
+            if (singleFed) feedSingleGpus[f] += g, feedSingleSeen[f] = 1;
         }
     }
     in.spareGpus = spareGpus;
@@ -291,10 +311,16 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         if (!fabric) continue;
         const std::set<std::string> scope(fabric->buildings.begin(), fabric->buildings.end());
         double fabricGpus = 0, jobGpusHere = 0;
-        for (const auto& [b, g] : allBuildingGpus)
-            if (scope.empty() || scope.count(b)) fabricGpus += g;
-        for (const auto& [b, g] : jobBuildingGpus)
-            if (scope.empty() || scope.count(b)) jobGpusHere += share * g;
+        for (const std::int32_t bi : cd.buildingsById) {
+            const auto b = static_cast<size_t>(bi);
+            if (!allBuildingSeen[b] || !(scope.empty() || scope.count(p.buildings[b].id))) continue;
+            fabricGpus += allBuildingGpus[b];
+        }
+        for (const std::int32_t bi : cd.buildingsById) {
+            const auto b = static_cast<size_t>(bi);
+            if (!jobBuildingSeen[b] || !(scope.empty() || scope.count(p.buildings[b].id))) continue;
+            jobGpusHere += share * jobBuildingGpus[b];
+        }
         if (fabricGpus <= 0 || jobGpusHere <= 0) continue;
         const double fraction = jobGpusHere / fabricGpus;
         switchUnits += fb.switches * fraction;
@@ -315,7 +341,10 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     };
     std::vector<LoopFootprint> cduLoops;
     double cduUnits = 0;
-    for (const auto& [loopId, g] : loopGpus) {
+    for (const std::int32_t li : cd.loopsById) {
+        if (!loopSeen[static_cast<size_t>(li)]) continue;
+        const std::string& loopId = cd.loopIds[static_cast<size_t>(li)];
+        const double g = loopGpus[static_cast<size_t>(li)];
         double cdus = 0, needed = 0;
         for (const auto& lb : bom.loops) {
             if (lb.loopId != loopId) continue;
@@ -332,11 +361,12 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     // Power feeds: a single feed loss only interrupts racks without a second feed (A/B redundancy).
     double feedUnitsInterrupting = 0, feedUnitsRedundant = 0;
     Radius feedRadius;
-    for (const auto& [feed, g] : feedGpus) {
-        const auto single = feedSingleGpus.find(feed);
-        if (single != feedSingleGpus.end() && single->second > 0) {
+    for (const std::int32_t fi : cd.feedsById) {
+        const auto f = static_cast<size_t>(fi);
+        if (!feedSeen[f]) continue;
+        if (feedSingleSeen[f] && feedSingleGpus[f] > 0) {
             feedUnitsInterrupting += share;
-            feedRadius.add(share, std::min(n, single->second));
+            feedRadius.add(share, std::min(n, feedSingleGpus[f]));
         } else {
             feedUnitsRedundant += share;
         }
@@ -506,7 +536,10 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         if (t.id == job.storageTier) tiers.push_back(&t);
     if (tiers.empty()) {
         for (const auto& t : p.storageTiers)
-            if (jobBuildingGpus.count(t.building) || (sites.empty() && !t.building.empty()))
+            if ([&] {
+                    const std::int32_t b = cd.buildingIndex(t.building);
+                    return b != CompiledDesign::kNone && jobBuildingSeen[static_cast<size_t>(b)];
+                }() || (sites.empty() && !t.building.empty()))
                 tiers.push_back(&t);
         if (!tiers.empty())
             addRule(rules, Severity::Warning, "checkpoint_tier_implicit", job.id,

@@ -76,7 +76,10 @@ void saveCtwin(const model::Project& project, const std::string& path) {
         const ojson doc = model::projectToJson(project);
         {
             SqliteHandle db(tmp, SqliteHandle::Mode::ReadWrite);
-            db.exec("PRAGMA journal_mode=WAL;");
+            // One durable commit per save (issue 15 item 6): the document is written to a private temporary
+            // that SaveTemp::commit fsyncs and renames over the target, so SQLite's own journal and syncs
+            // would only repeat that work (a crash before the rename leaves the old file whole either way).
+            db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;");
             db.exec(kCreateV1);
             db.exec("BEGIN IMMEDIATE;");
             {
@@ -105,9 +108,7 @@ void saveCtwin(const model::Project& project, const std::string& path) {
                     }
                 }
             }
-            db.exec("COMMIT;");
-            // Fold the WAL back so the saved document is one self-contained file.
-            db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");
+            db.exec("COMMIT;"); // no journal: the file is one self-contained SQLite database
         }
     } catch (const InputError& e) {
         // SQLite names the temporary; the user knows only the file they saved to.

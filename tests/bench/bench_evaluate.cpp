@@ -7,6 +7,7 @@
 
 #include "../test_support.h"
 #include "catalog.h"
+#include "compiled_design.h"
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
@@ -20,7 +21,7 @@ using test_support::defaults;
 
 /// 1M GPUs: three sites, each with 4 buildings of 4 halls of ~290 GB200 NVL72 racks on N+1 loops, A/B
 /// feeds, a 4-plane 3-tier back-end per site and WAN links between the sites: 13,876 racks, 999,072 GPUs.
-model::Project millionGpuDesign() {
+model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
     model::Project p;
     p.info.id = "bench-1m";
     p.info.name = "1M GPU three-site benchmark";
@@ -48,12 +49,20 @@ model::Project millionGpuDesign() {
                 hall.id = bl.id + "-h" + std::to_string(h), hall.name = hall.id, hall.building = bl.id;
                 hall.width = units::meters(60), hall.depth = units::meters(45);
                 p.halls.push_back(hall);
-                model::CoolingLoop loop;
-                loop.id = hall.id + "-loop", loop.name = loop.id, loop.hall = hall.id, loop.cduType = "cdu-2mw";
-                loop.cduCount = 18, loop.plant = "plant-dry-cooler";
-                p.coolingLoops.push_back(loop);
+                // One loop per hall, or (loopsPerHallExtra > 0) 3 to 4 loops per hall: 160 over 48 halls.
+                const int hallIndex = (s * 4 + b) * 4 + h;
+                const int loops = loopsPerHallExtra > 0 ? (hallIndex < 16 ? 4 : 3) : 1;
+                const size_t firstLoop = p.coolingLoops.size();
+                for (int l = 0; l < loops; ++l) {
+                    model::CoolingLoop loop;
+                    loop.id = hall.id + "-loop" + (l ? std::to_string(l) : std::string());
+                    loop.name = loop.id, loop.hall = hall.id, loop.cduType = "cdu-2mw";
+                    loop.cduCount = loops > 1 ? 18 / loops + 2 : 18, loop.plant = "plant-dry-cooler";
+                    p.coolingLoops.push_back(loop);
+                }
                 const int racks = (s == 0 && b == 0 && h < 2) ? 291 : 289;
                 for (int i = 0; i < racks; ++i) {
+                    const auto& loop = p.coolingLoops[firstLoop + static_cast<size_t>(i * loops / racks)];
                     if (i % 24 == 0) {
                         model::Row row;
                         row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id, row.hall = hall.id;
@@ -97,6 +106,37 @@ void BM_Evaluate1M(benchmark::State& state) {
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
+
+/// The 13,876 racks of the 1M layout on 160 cooling loops (3 to 4 per hall): the racks x loops term.
+void BM_Evaluate14kRacks160Loops(benchmark::State& state) {
+    const auto p = millionGpuDesign(1);
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+    state.counters["loops"] = static_cast<double>(p.coolingLoops.size());
+}
+BENCHMARK(BM_Evaluate14kRacks160Loops)->Unit(benchmark::kMillisecond);
+
+/// The compiled design alone (cost/compiled_design.h): what an edit of the layout costs before the
+/// stages run; 13,876 racks.
+void BM_CompileDesign1M(benchmark::State& state) {
+    const auto p = millionGpuDesign();
+    for (auto _ : state) benchmark::DoNotOptimize(cost::compileDesign(p, catalog()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_CompileDesign1M)->Unit(benchmark::kMillisecond);
+
+/// Edit -> results after moving one rack of the 1M design by 0.1 m (no incremental path yet: the design is
+/// compiled again and every stage runs).
+void BM_MoveOneRackReevaluate1M(benchmark::State& state) {
+    auto p = millionGpuDesign();
+    int step = 0;
+    for (auto _ : state) {
+        p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    }
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+}
+BENCHMARK(BM_MoveOneRackReevaluate1M)->Unit(benchmark::kMillisecond);
 
 /// The geometry rules alone (part of every evaluate): 13,876 racks in 48 halls, overlaps by grid.
 void BM_GeometryRules14kRacks(benchmark::State& state) {

@@ -1,0 +1,98 @@
+#pragma once
+// The compiled design (issue 15 item 1): once per design change, every id is interned to a dense index and
+// each rack's catalog entry, row, hall, building, site, cooling loop and feeds are resolved into flat
+// arrays, so the engine's per-rack passes (bill of materials, power, reliability footprint) run over
+// integers and doubles with no string compares, map look-ups or allocation per rack.
+//
+// Holds indices into the project's collections and pointers into the catalog only: it stays valid for any
+// copy of the project that differs in numeric fields (InputResolver applies overrides to a copy), and the
+// engine reads every numeric entity field from the project it evaluates. A reference to an id that does
+// not exist resolves to kNone for rows, halls and buildings (as the string look-ups it replaces did) and,
+// for cooling loops and feeds, to an extra interned id past the real ones so figures keyed by that id keep
+// their meaning.
+
+#include "catalog.h"
+#include "design_rule.h"
+#include "project.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ctwin::cost {
+
+class CompiledDesign {
+public:
+    static constexpr std::int32_t kNone = -1;
+
+    /// A rack type's catalog figures read once (NaN when the catalog item lacks the value).
+    struct RackType {
+        const model::CatalogItem* item = nullptr;
+        std::string id;
+        bool compute = false;
+        double gpus, cpus, servers, psus, backendNics, backendNicBps, frontendNics, frontendNicBps,
+            powerLoadW, powerIdleW, liquidFraction, scaleUpDomainGpus, priceUsd;
+        /// The figure `key` cached in `cached`, or (absent) the catalog's own value(), which throws the same
+        /// InputError the engine raised before it was compiled.
+        double need(double cached, const char* key) const;
+    };
+
+    explicit CompiledDesign(const model::Project& p, const model::Catalog& catalog);
+
+    // ---- Per rack (index = position in project.racks) ----
+    std::vector<std::int32_t> rackType;             // into types
+    std::vector<std::int32_t> rackRow;              // into project.rows, kNone when unresolved
+    std::vector<std::int32_t> rackHall;             // into project.halls
+    std::vector<std::int32_t> rackBuilding;         // into project.buildings
+    std::vector<std::int32_t> rackSite;             // into project.sites
+    std::vector<std::int32_t> rackLoop;             // into loopIds, kNone when the rack names no loop
+    std::vector<std::int32_t> rackFeedA, rackFeedB; // into feedIds, kNone when empty
+    std::vector<std::uint8_t> rackSpare;
+
+    // ---- Rack types: every distinct rack_type, in id order (the bill of materials' line order) ----
+    std::vector<RackType> types;
+
+    // ---- Other collections ----
+    std::vector<std::int32_t> rowHall;      // per project.rows
+    std::vector<std::int32_t> hallBuilding; // per project.halls
+    std::vector<std::int32_t> buildingSite; // per project.buildings
+    std::vector<std::int32_t> loopHall;     // per project.coolingLoops
+    /// Cooling loop ids: project.coolingLoops first, then ids racks name that no loop has.
+    std::vector<std::string> loopIds;
+    /// Feed ids: project.powerFeeds first, then ids racks name that no feed has.
+    std::vector<std::string> feedIds;
+    /// Orders (permutations) by id, for results that were summed in id order.
+    std::vector<std::int32_t> rowsById, buildingsById, loopsById, feedsById;
+
+    /// Per feed id (feedIds): 1 when some rack takes it as its B feed (the power chain's B side).
+    std::vector<std::uint8_t> feedIsB;
+    /// The layout findings of cost/geometry_rules.h (outside parents, overlaps): they depend on the
+    /// design's geometry and catalog footprints only, so they are derived with it.
+    std::vector<DesignRule> geometryRules;
+
+    /// pathEfficiency of each building (cost/power_chain.h): feed chains and rack power are catalog and
+    /// reference data, so it is derived with the design.
+    std::vector<double> buildingPathEfficiency;
+
+    /// Per fabric (project.fabrics): 1 for each building in its scope; empty = every building.
+    std::vector<std::vector<std::uint8_t>> fabricScope;
+
+    /// The building index of an id, kNone when absent.
+    std::int32_t buildingIndex(const std::string& id) const;
+    std::int32_t siteIndex(const std::string& id) const;
+
+private:
+    std::vector<std::pair<std::string, std::int32_t>> m_buildingIndex, m_siteIndex; // sorted by id
+};
+
+/// Compiles `p` (shared so a bill of materials and the scenario tools can carry it across evaluations).
+std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, const model::Catalog& catalog);
+
+/// True when an override of `path` (InputResolver grammar) may change the compiled design, so one compiled
+/// before cannot be reused: entity fields of the layout the geometry findings read (racks, rows, halls,
+/// buildings, cooling loops). Assumptions and every other entity field never change it: overrides set
+/// numbers, and the compiled design holds references, catalog figures and geometry findings only.
+bool overrideAffectsCompiledDesign(const std::string& path);
+
+} // namespace ctwin::cost
