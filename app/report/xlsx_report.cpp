@@ -1,6 +1,7 @@
 #include "report/xlsx_report.h"
 
 #include "finance.h"
+#include "finance_conventions.h"
 #include "report/atomic_file.h"
 #include "report/report_format.h"
 #include "results_json.h"
@@ -598,8 +599,14 @@ private:
                     number(ws, r, col, 0.0, m_b.usd);
             } else {
                 number(ws, r, 1, 0.0, m_b.usd);
-                // Year 1 earns after the time to revenue (pro rata); live() keeps the engine's value there.
-                live(ws, r, 2, hours + "*" + priceRef, fin.gpuHoursPerYear * price, revenue, m_b.usd);
+                // Revenue is earned pro rata after the time to revenue: cost::earningFraction, clamp(year -
+                // days / 365.25, 0, 1), so a new price or delay on the Assumptions sheet moves every year.
+                const auto delayRef = assumptionCell("delivery_to_revenue_days");
+                const std::string earning = delayRef ? "*MAX(0,MIN(1," + R(0) + "-" + *delayRef + "/365.25))" : "";
+                const double fraction =
+                    delayRef ? cost::earningFraction(y, assumption("delivery_to_revenue_days") / 365.25) : 1.0;
+                live(ws, r, 2, hours + "*" + priceRef + earning, fin.gpuHoursPerYear * price * fraction, revenue,
+                     m_b.usd);
                 live(ws, r, 3, opexRef, fin.opexAnnual.value(), opex, m_b.usd);
                 formula(ws, r, 4, onSheet("Depreciation", cell(depSlYearRow(y), depTotalCol())), dep,
                         m_b.usd);
