@@ -636,8 +636,8 @@ void ensureGuiApplication() {
 }
 
 int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-    const Args a =
-        parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples", "--page-size"});
+    const Args a = parseArgs(
+        argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples", "--page-size"});
     if (a.positional.empty() || a.positional.size() > 6)
         throw UsageError("report needs 1 design (or 2 to 6 to compare)");
     PaperSize paper = PaperSize::A4;
@@ -733,9 +733,8 @@ int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         err << "render: " << outPath << ": unknown file type (use .png, .gltf or .glb)\n";
         return kExitInvalidInput;
     }
-    const int rc = format == "png"
-                       ? renderToPng(a.positional[0], opt("--view", "campus"), outPath, w, h, err)
-                       : renderToGltf(a.positional[0], opt("--view", "campus"), outPath, err);
+    const int rc = format == "png" ? renderToPng(a.positional[0], opt("--view", "campus"), outPath, w, h, err)
+                                   : renderToGltf(a.positional[0], opt("--view", "campus"), outPath, err);
     if (rc == kExitOk) out << "wrote " << opt("--out", "") << "\n";
     return rc;
 }

@@ -18,8 +18,9 @@ constexpr const char* kHelp =
     "usage: clustertwin [FILE]\n"
     "\n"
     "Opens the ClusterTwin desktop app, the digital twin and TCO planner for AI clusters: lay out sites,\n"
-    "buildings, data halls, racks, cooling loops and fabrics on a floor plan and read the bill of materials,\n"
-    "power and PUE, capex, cost per GPU-hour and per token, each figure with its formula and sources.\n"
+    "buildings, data halls, racks, cooling loops and fabrics on a floor plan and read the bill of\n"
+    "materials, power and PUE, capex, cost per GPU-hour and per token, each figure with its formula and\n"
+    "sources.\n"
     "FILE is a design (.json) or a ClusterTwin document (.ctwin) to open. Without FILE the app offers to\n"
     "recover unsaved work, or else opens the default reference design. Help > Manual (F1) shows the user\n"
     "manual; clustertwin-cli(1) runs the same engine from the command line.\n"
@@ -32,7 +33,8 @@ constexpr const char* kHelp =
     "environment:\n"
     "  CTWIN_DATA_DIR  Folder of the catalog, assumptions and reference designs (default:\n"
     "    ../share/clustertwin beside the executable).\n"
-    "  CTWIN_TIMING  1 prints the time from start to the first shown, evaluated window; quit also exits then.\n";
+    "  CTWIN_TIMING  1 prints the time from start to the first shown, evaluated window; quit also\n"
+    "    exits then.\n";
 
 } // namespace
 

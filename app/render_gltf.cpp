@@ -1,12 +1,11 @@
 // `clustertwin-cli render FILE --out X.glb|X.gltf` (issue 18): the 3D campus as glTF 2.0, through the same
 // exporter as the GUI's File > Export (views/scene/gltf_export.*). Needs no display: the scene is built and
 // exported, never rendered.
-#include "render_command.h"
-
 #include "cli.h"
 #include "data_paths.h"
 #include "design_file.h"
 #include "evaluate.h"
+#include "render_command.h"
 #include "scene/campus_scene.h"
 #include "scene/color_metric.h"
 #include "scene/gltf_export.h"

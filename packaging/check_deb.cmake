@@ -41,8 +41,7 @@ foreach(f
     usr/share/doc/clustertwin/copyright
     usr/share/doc/clustertwin/changelog.gz
     usr/share/man/man1/clustertwin.1.gz
-    usr/share/man/man1/clustertwin-cli.1.gz
-    usr/share/lintian/overrides/clustertwin)
+    usr/share/man/man1/clustertwin-cli.1.gz)
   if(NOT EXISTS ${_root}/${f})
     list(APPEND _missing ${f})
   endif()

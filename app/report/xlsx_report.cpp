@@ -602,11 +602,13 @@ private:
                 // Revenue is earned pro rata after the time to revenue: cost::earningFraction, clamp(year -
                 // days / 365.25, 0, 1), so a new price or delay on the Assumptions sheet moves every year.
                 const auto delayRef = assumptionCell("delivery_to_revenue_days");
-                const std::string earning = delayRef ? "*MAX(0,MIN(1," + R(0) + "-" + *delayRef + "/365.25))" : "";
+                const std::string earning =
+                    delayRef ? "*MAX(0,MIN(1," + R(0) + "-" + *delayRef + "/365.25))" : "";
                 const double fraction =
-                    delayRef ? cost::earningFraction(y, assumption("delivery_to_revenue_days") / 365.25) : 1.0;
-                live(ws, r, 2, hours + "*" + priceRef + earning, fin.gpuHoursPerYear * price * fraction, revenue,
-                     m_b.usd);
+                    delayRef ? cost::earningFraction(y, assumption("delivery_to_revenue_days") / 365.25)
+                             : 1.0;
+                live(ws, r, 2, hours + "*" + priceRef + earning, fin.gpuHoursPerYear * price * fraction,
+                     revenue, m_b.usd);
                 live(ws, r, 3, opexRef, fin.opexAnnual.value(), opex, m_b.usd);
                 formula(ws, r, 4, onSheet("Depreciation", cell(depSlYearRow(y), depTotalCol())), dep,
                         m_b.usd);

@@ -4,12 +4,12 @@
 // usage: node validate_gltf.mjs NODE_MODULES_DIR FILE...
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 
 const [modules, ...files] = process.argv.slice(2);
 let validator;
 try {
-  validator = createRequire(join(modules, "noop.js"))("gltf-validator");
+  validator = createRequire(join(resolve(modules), "noop.js"))("gltf-validator");
 } catch (e) {
   console.log(`SKIP: gltf-validator is not installed in ${modules}; run ./dev tools (${e.code ?? e.message})`);
   process.exit(77);
