@@ -98,9 +98,6 @@ if(APPSTREAMCLI)
     message(FATAL_ERROR "appstreamcli validate: ${out}${err}")
   endif()
 endif()
-message(STATUS "package ${_debs}: contents ok")
-file(REMOVE_RECURSE ${_root})
-
 # The changelog's latest entry is this version (a version bump needs a changelog entry).
 execute_process(COMMAND dpkg-deb -f ${_debs} Version OUTPUT_VARIABLE _version OUTPUT_STRIP_TRAILING_WHITESPACE)
 execute_process(COMMAND gzip -dc ${_root}/usr/share/doc/clustertwin/changelog.gz OUTPUT_VARIABLE _changelog)
@@ -108,3 +105,7 @@ string(REGEX MATCH "^clustertwin \\(([^)]+)\\)" _head "${_changelog}")
 if(NOT CMAKE_MATCH_1 STREQUAL _version)
   message(FATAL_ERROR "packaging/changelog starts at version '${CMAKE_MATCH_1}', the package is '${_version}'")
 endif()
+
+message(STATUS "package ${_debs}: contents ok")
+file(REMOVE_RECURSE ${_root})
+
