@@ -9,9 +9,10 @@ ElementTree) and checks:
   2. with the GPU-hour price changed on the Assumptions sheet, every Summary figure that is a formula equals
      the engine's own figure for that override (`clustertwin-cli evaluate --json --set
      assumptions.gpu_hour_price_usd=...`), to 1e-9 relative, and the dependent figures did move.
-Exits 77 (ctest SKIP_RETURN_CODE) with a message when LibreOffice is not installed.
+Exits 77 (ctest SKIP_RETURN_CODE) with a message when LibreOffice is not installed (CTWIN_SOFFICE names
+another soffice).
 
-usage: xlsx_recalc.py CLI DESIGN WORKDIR [SOFFICE]
+usage: xlsx_recalc.py CLI WORKDIR DESIGN [DESIGN ...]
 """
 import json
 import os
@@ -178,53 +179,47 @@ def summary_figures(book):
     return out
 
 
-def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    cli, design, work = sys.argv[1:4]
-    soffice = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
-    soffice = soffice or shutil.which("soffice") or shutil.which("libreoffice")
-    if not soffice or not os.path.exists(soffice):
-        print("SKIP: LibreOffice (soffice) is not installed; `./dev test` installs libreoffice-calc-nogui")
-        return SKIP
-    shutil.rmtree(work, ignore_errors=True)
-    profile = os.path.join(work, "profile")
-    os.makedirs(os.path.join(profile, "user"))
-    with open(os.path.join(profile, "user", "registrymodifications.xcu"), "w") as f:
-        f.write(PROFILE_XCU)
+KEY = "gpu_hour_price_usd"
 
-    report = os.path.join(work, "report.xlsx")
+
+def prepare(cli, design, work):
+    """Writes the design's report and its two copies; returns what check() needs."""
+    name = os.path.splitext(os.path.basename(design))[0]
+    report = os.path.join(work, name + ".xlsx")
     subprocess.run([cli, "report", design, "--xlsx", report, "--samples", "50"], check=True,
                    stdout=subprocess.DEVNULL)
     original = read_cells(report)
-
     # 1. A copy without the cached values of formula cells, so every value LibreOffice saves is its own.
-    stripped = os.path.join(work, "stripped.xlsx")
+    stripped = os.path.join(work, name + "-stripped.xlsx")
     rewrite(report, stripped, strip_cached)
     assert all(v[2] is None for s in read_cells(stripped).values() for v in s.values() if v[0]), \
         "cached values were not stripped"
     # 2. A copy with one input moved: the GPU-hour price, +25%.
-    key = "gpu_hour_price_usd"
-    row = next((ref[1:] for ref, v in original["Assumptions"].items() if ref.startswith("A") and v[2] == key),
+    row = next((ref[1:] for ref, v in original["Assumptions"].items() if ref.startswith("A") and v[2] == KEY),
                None)
     if row is None:
-        sys.exit("xlsx_recalc: no %s row on the Assumptions sheet" % key)
+        sys.exit("xlsx_recalc: no %s row on the Assumptions sheet of %s" % (KEY, report))
     base = float(original["Assumptions"]["B" + row][2])
     price = round(base * 1.25, 6)
-    changed = os.path.join(work, "changed.xlsx")
+    changed = os.path.join(work, name + "-changed.xlsx")
     rewrite(report, changed, set_number(("B" + row, price)))
-    recalculated_path, changed_path = recalc(soffice, profile, [stripped, changed], os.path.join(work, "recalc"))
+    return {"name": name, "design": design, "original": original, "stripped": stripped, "changed": changed,
+            "base": base, "price": price}
 
+
+def check(cli, d, recalculated_path, changed_path):
+    """Returns the failures for one design."""
     # Recalculation from scratch equals the cached values.
-    count, bad = compare_formulas(original, read_cells(recalculated_path), "recalculation")
+    count, bad = compare_formulas(d["original"], read_cells(recalculated_path), d["name"] + ": recalculation")
     failures = bad[:]
     if count < 50:
         failures.append("only %d formula cells: the workbook lost its formulas" % count)
     # The moved input moves the Summary figures as the engine does.
+    base, price = d["base"], d["price"]
     moved = summary_figures(read_cells(changed_path))
-    before = summary_figures(original)
+    before = summary_figures(d["original"])
     engine = flatten(json.loads(subprocess.run(
-        [cli, "evaluate", design, "--json", "--set", "assumptions.%s=%r" % (key, price)], check=True,
+        [cli, "evaluate", d["design"], "--json", "--set", "assumptions.%s=%r" % (KEY, price)], check=True,
         capture_output=True, text=True).stdout))
     checked = moved_count = 0
     for k, (value, kind) in sorted(moved.items()):
@@ -234,16 +229,40 @@ def main():
         if not same(value, before[k][0]):
             moved_count += 1
         if not same(value, engine[k]):
-            failures.append("price %s -> %s: Summary %s = %.12g after recalculation, the engine says %.12g" %
-                            (base, price, k, value, engine[k]))
+            failures.append("%s: price %s -> %s: Summary %s = %.12g after recalculation, the engine says %.12g" %
+                            (d["name"], base, price, k, value, engine[k]))
     # Figures written as values cannot follow the input: list those the engine moves (informative).
     static_moved = [k for k, (value, kind) in moved.items()
                     if kind == "value" and k in engine and engine[k] is not None and not same(value, engine[k])]
-    print("input change: %s %s -> %s; %d Summary formula figures checked against the engine, %d moved; "
-          "%d value-only figures the engine moves: %s" % (key, base, price, checked, moved_count,
+    print("%s: input change %s %s -> %s; %d Summary formula figures checked against the engine, %d moved; "
+          "%d value-only figures the engine moves: %s" % (d["name"], KEY, base, price, checked, moved_count,
                                                            len(static_moved), ", ".join(static_moved) or "none"))
     if moved_count == 0:
-        failures.append("no Summary figure moved with the GPU-hour price: recalculation did not happen")
+        failures.append("%s: no Summary figure moved with the GPU-hour price: recalculation did not happen" %
+                        d["name"])
+    return failures
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    cli, work, designs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    soffice = os.environ.get("CTWIN_SOFFICE") or shutil.which("soffice") or shutil.which("libreoffice")
+    if not soffice or not os.path.exists(soffice):
+        print("SKIP: LibreOffice (soffice) is not installed; `./dev test` installs libreoffice-calc-nogui")
+        return SKIP
+    shutil.rmtree(work, ignore_errors=True)
+    profile = os.path.join(work, "profile")
+    os.makedirs(os.path.join(profile, "user"))
+    with open(os.path.join(profile, "user", "registrymodifications.xcu"), "w") as f:
+        f.write(PROFILE_XCU)
+    prepared = [prepare(cli, design, work) for design in designs]
+    # One LibreOffice start for every workbook.
+    sources = [p for d in prepared for p in (d["stripped"], d["changed"])]
+    outputs = recalc(soffice, profile, sources, os.path.join(work, "recalc"))
+    failures = []
+    for i, d in enumerate(prepared):
+        failures += check(cli, d, outputs[2 * i], outputs[2 * i + 1])
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
