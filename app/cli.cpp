@@ -632,10 +632,16 @@ int cmdCheckpoint(const std::vector<std::string>& argv, std::ostream& out, std::
 }
 
 int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-    const Args a =
-        parseArgs(argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples"});
+    const Args a = parseArgs(
+        argv, {}, {"--set", "--pdf", "--xlsx", "--csv", "--json", "--charts", "--samples", "--page-size"});
     if (a.positional.empty() || a.positional.size() > 6)
         throw UsageError("report needs 1 design (or 2 to 6 to compare)");
+    PaperSize paper = PaperSize::A4;
+    if (const auto size = optionValues(a, "--page-size"); !size.empty()) {
+        if (size.back() != "a4" && size.back() != "letter")
+            throw UsageError("--page-size is a4 or letter, not '" + size.back() + "'");
+        paper = size.back() == "letter" ? PaperSize::Letter : PaperSize::A4;
+    }
     std::vector<std::pair<ReportFormat, std::string>> targets;
     for (const auto& [flag, format] : {std::pair{"--pdf", ReportFormat::Pdf},
                                        {"--xlsx", ReportFormat::Xlsx},
@@ -656,6 +662,7 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     if (designs.size() == 1) {
         auto& d = designs.front();
         ReportInput in;
+        in.paper = paper;
         in.project = &d.project;
         in.results = &d.results;
         in.assumptions = cost::assumptionSetOf(d.results.inputs);
@@ -681,6 +688,7 @@ int cmdReport(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         names.push_back(d.project.info.name.empty() ? d.file : d.project.info.name),
             results.push_back(d.results);
     ComparisonInput in;
+    in.paper = paper;
     in.comparison = cost::compareDesigns(names, results, 0);
     for (const auto& r : results)
         in.results.push_back(&r);
@@ -698,7 +706,7 @@ int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     const auto opt = [&](const char* k, const char* d) {
         return a.options.count(k) ? a.options.at(k).back() : std::string(d);
     };
-    if (opt("--out", "").empty()) throw UsageError("render needs --out FILE.png");
+    if (opt("--out", "").empty()) throw UsageError("render needs --out FILE.png, FILE.gltf or FILE.glb");
     int w = 0, h = 0;
     {
         // Exactly digits 'x' digits: "800x600junk", "1e3x600" and 20-digit sizes are usage errors.
@@ -712,7 +720,13 @@ int cmdRender(const std::vector<std::string>& argv, std::ostream& out, std::ostr
         w = std::stoi(size.substr(0, x)), h = std::stoi(size.substr(x + 1));
         if (w <= 0 || h <= 0) throw UsageError("--size expects WxH, e.g. 1920x1080, got '" + size + "'");
     }
-    const int rc = renderToPng(a.positional[0], opt("--view", "campus"), opt("--out", ""), w, h, err);
+    const std::string outPath = opt("--out", ""), format = renderFormat(outPath);
+    if (format.empty()) {
+        err << "render: " << outPath << ": unknown file type (use .png, .gltf or .glb)\n";
+        return kExitInvalidInput;
+    }
+    const int rc = format == "png" ? renderToPng(a.positional[0], opt("--view", "campus"), outPath, w, h, err)
+                                   : renderToGltf(a.positional[0], opt("--view", "campus"), outPath, err);
     if (rc == kExitOk) out << "wrote " << opt("--out", "") << "\n";
     return rc;
 }
@@ -781,22 +795,26 @@ const std::vector<Command>& commands() {
         {"report",
          "report FILE [FILE ...] [--pdf OUT] [--xlsx OUT] [--csv DIR] [--json OUT] [--charts DIR] [--samples "
          "N] "
-         "[--set ...]",
+         "[--page-size a4|letter] [--set ...]",
          "Finance report of one design (summary, capex, depreciation, cash flow, TCO, unit costs, "
          "reliability,\n"
          "rules, assumptions with sources, sensitivity tornado, uncertainty from N samples, default 300), or "
          "a\n"
          "comparison report of 2 to 6 designs. --charts writes the report's charts as PNG (300 dpi) and "
          "SVG.\n"
-         "Files are written atomically: nothing partial is left behind.",
+         "Files are written atomically: nothing partial is left behind. --page-size sets the PDF paper "
+         "(default a4).",
          cmdReport},
         {"render",
-         "render FILE --out FILE.png [--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] "
-         "[--size WxH]",
+         "render FILE --out FILE.png|FILE.gltf|FILE.glb "
+         "[--view campus|campus:power|campus:thermal|campus:type|campus:loop|map] [--size WxH]",
          "Renders the 3D campus or the site map offscreen into a PNG (default 1600x1000).\n"
          "Needs an X server: on a headless machine run `xvfb-run -a clustertwin-cli render ...`. Exit 4 "
          "when\n"
-         "no display is available or the image cannot be written.",
+         "no display is available or the image cannot be written.\n"
+         "FILE.gltf (one self-contained JSON file) or FILE.glb (binary) writes the 3D campus as glTF 2.0\n"
+         "instead, for Blender, three.js or any glTF viewer; needs no display. Exit 3 for another file type\n"
+         "or a design with nothing to draw, 4 when the file cannot be written (nothing partial is left).",
          cmdRender},
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
         {"calibrate", kCalibrateSynopsis, kCalibrateHelp, runCalibrateCommand},

@@ -18,4 +18,15 @@ inline constexpr int kExitRenderFailed = 4;
 int renderToPng(const std::string& designPath, const std::string& view, const std::string& outPng, int width,
                 int height, std::ostream& err);
 
+/// The format `render --out` asks for by its extension (case-insensitive): "png", "gltf" or "glb"; empty
+/// for any other.
+std::string renderFormat(const std::string& outPath);
+
+/// `clustertwin-cli render FILE --out campus.glb|campus.gltf [--view campus|campus:<metric>]`: the 3D
+/// campus as glTF 2.0 (views::writeGltf: .gltf self-contained JSON, .glb binary). Needs no display.
+/// Returns 0, kExitUsage for a view glTF cannot hold, kExitInvalidInput for an unreadable design or one
+/// with nothing to draw, kExitRenderFailed when the file cannot be written (nothing partial is left).
+int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
+                 std::ostream& err);
+
 } // namespace ctwin::app

@@ -37,7 +37,11 @@ foreach(f
     usr/share/metainfo/${APP_ID}.metainfo.xml
     usr/share/mime/packages/clustertwin.xml
     usr/share/doc/clustertwin/manual.md
-    usr/share/icons/hicolor/scalable/apps/clustertwin.svg)
+    usr/share/icons/hicolor/scalable/apps/clustertwin.svg
+    usr/share/doc/clustertwin/copyright
+    usr/share/doc/clustertwin/changelog.gz
+    usr/share/man/man1/clustertwin.1.gz
+    usr/share/man/man1/clustertwin-cli.1.gz)
   if(NOT EXISTS ${_root}/${f})
     list(APPEND _missing ${f})
   endif()
@@ -114,5 +118,14 @@ if(APPSTREAMCLI)
     message(FATAL_ERROR "appstreamcli validate: ${out}${err}")
   endif()
 endif()
+# The changelog's latest entry is this version (a version bump needs a changelog entry).
+execute_process(COMMAND dpkg-deb -f ${_debs} Version OUTPUT_VARIABLE _version OUTPUT_STRIP_TRAILING_WHITESPACE)
+execute_process(COMMAND gzip -dc ${_root}/usr/share/doc/clustertwin/changelog.gz OUTPUT_VARIABLE _changelog)
+string(REGEX MATCH "^clustertwin \\(([^)]+)\\)" _head "${_changelog}")
+if(NOT CMAKE_MATCH_1 STREQUAL _version)
+  message(FATAL_ERROR "packaging/changelog starts at version '${CMAKE_MATCH_1}', the package is '${_version}'")
+endif()
+
 message(STATUS "package ${_debs}: contents ok")
 file(REMOVE_RECURSE ${_root})
+

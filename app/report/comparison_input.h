@@ -1,5 +1,6 @@
 #pragma once
 #include "evaluate.h"
+#include "report_input.h"
 #include "scenarios.h"
 
 #include <string>
@@ -15,6 +16,8 @@ struct ComparisonInput {
     cost::Comparison comparison;
     /// Date printed on the report; empty means today.
     std::string date;
+    /// Paper of the PDF.
+    PaperSize paper = PaperSize::A4;
 };
 
 } // namespace ctwin::app

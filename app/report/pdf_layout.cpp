@@ -41,14 +41,16 @@ int alignFlag(PdfLayout::Align a) {
 }
 } // namespace
 
-PdfLayout::PdfLayout(QPdfWriter& writer) : m_writer(writer) {
+PdfLayout::PdfLayout(QPdfWriter& writer, bool letter) : m_writer(writer) {
     m_writer.setResolution(kResolutionDpi);
-    m_writer.setPageSize(QPageSize(QPageSize::A4));
+    m_writer.setPageSize(QPageSize(letter ? QPageSize::Letter : QPageSize::A4));
     m_writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
     m_pxPerMm = kResolutionDpi / 25.4;
-    m_pageWidth = mm(kPageWidthMm);
-    m_pageHeight = mm(297.0);
-    m_left = mm(kMarginMm);
+    // US Letter is 8.5 x 11 in = 215.9 x 279.4 mm (ANSI/ASME Y14.1); A4 is 210 x 297 mm (ISO 216).
+    const double widthMm = letter ? 215.9 : kPageWidthMm;
+    m_pageWidth = mm(widthMm);
+    m_pageHeight = mm(letter ? 279.4 : 297.0);
+    m_left = mm((widthMm - kContentWidthMm) / 2);
     m_top = mm(kMarginMm);
     m_bottom = m_pageHeight - mm(kBottomMm);
     m_y = m_top;

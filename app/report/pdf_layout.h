@@ -45,7 +45,8 @@ public:
     /// Paints a block into its rectangle on the page.
     using BlockPainter = std::function<void(QPainter&, const QRectF&)>;
 
-    explicit PdfLayout(QPdfWriter& writer);
+    /// `letter`: US Letter (215.9 x 279.4 mm) with the same 174 mm content width, centred; else A4.
+    explicit PdfLayout(QPdfWriter& writer, bool letter = false);
 
     /// Millimetres to device pixels.
     double mm(double millimetres) const;

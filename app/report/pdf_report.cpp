@@ -790,13 +790,14 @@ private:
 
 /// Lays out with `build` and writes the PDF atomically to `path`.
 template <class Build>
-void writePdf(const std::string& path, const QString& title, const QString& footer, Build build) {
+void writePdf(const std::string& path, const QString& title, const QString& footer, PaperSize paper,
+              Build build) {
     AtomicFile file(path);
     {
         QPdfWriter writer(q(file.tempPath()));
         writer.setCreator(QStringLiteral("ClusterTwin"));
         writer.setTitle(title);
-        PdfLayout doc(writer);
+        PdfLayout doc(writer, paper == PaperSize::Letter);
         build(doc);
         if (!doc.render(footer)) file.fail("cannot write the PDF");
     }
@@ -813,7 +814,7 @@ void writePdfReport(const ReportInput& input, const std::string& path) {
         q(input.project->info.name.empty() ? input.project->info.id : input.project->info.name);
     writePdf(path, "Finance report: " + name,
              QStringLiteral("ClusterTwin finance report: %1, %2").arg(name, q(reportDate(input.date))),
-             [&](PdfLayout& doc) { FinancePdf(input, doc).build(); });
+             input.paper, [&](PdfLayout& doc) { FinancePdf(input, doc).build(); });
 }
 
 void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
@@ -827,7 +828,7 @@ void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
     const QString date = q(reportDate(input.date));
     writePdf(
         path, QStringLiteral("Design comparison"),
-        QStringLiteral("ClusterTwin design comparison, %1").arg(date), [&](PdfLayout& doc) {
+        QStringLiteral("ClusterTwin design comparison, %1").arg(date), input.paper, [&](PdfLayout& doc) {
             QStringList names;
             for (size_t i = 0; i < n; ++i)
                 names << q(cmp.names[i]) + (i == cmp.baseline ? " (baseline)" : "");

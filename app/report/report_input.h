@@ -10,6 +10,10 @@
 
 namespace ctwin::app {
 
+/// Paper of the PDF report (`report --page-size a4|letter`): ISO 216 A4, 210 x 297 mm, or US Letter,
+/// 8.5 x 11 in (215.9 x 279.4 mm). The content keeps its 174 mm width on both.
+enum class PaperSize { A4, Letter };
+
 /// Everything a finance report of one design prints (SPEC.md §6). The pointers must outlive the call that
 /// writes the report.
 struct ReportInput {
@@ -25,6 +29,8 @@ struct ReportInput {
     /// Date printed on the report (e.g. "2025-01-31"); empty means today. Fixed dates give reproducible
     /// files.
     std::string date;
+    /// Paper of the PDF.
+    PaperSize paper = PaperSize::A4;
 };
 
 } // namespace ctwin::app

@@ -1,6 +1,7 @@
 #include "report/xlsx_report.h"
 
 #include "finance.h"
+#include "finance_conventions.h"
 #include "report/atomic_file.h"
 #include "report/report_format.h"
 #include "results_json.h"
@@ -598,8 +599,16 @@ private:
                     number(ws, r, col, 0.0, m_b.usd);
             } else {
                 number(ws, r, 1, 0.0, m_b.usd);
-                // Year 1 earns after the time to revenue (pro rata); live() keeps the engine's value there.
-                live(ws, r, 2, hours + "*" + priceRef, fin.gpuHoursPerYear * price, revenue, m_b.usd);
+                // Revenue is earned pro rata after the time to revenue: cost::earningFraction, clamp(year -
+                // days / 365.25, 0, 1), so a new price or delay on the Assumptions sheet moves every year.
+                const auto delayRef = assumptionCell("delivery_to_revenue_days");
+                const std::string earning =
+                    delayRef ? "*MAX(0,MIN(1," + R(0) + "-" + *delayRef + "/365.25))" : "";
+                const double fraction =
+                    delayRef ? cost::earningFraction(y, assumption("delivery_to_revenue_days") / 365.25)
+                             : 1.0;
+                live(ws, r, 2, hours + "*" + priceRef + earning, fin.gpuHoursPerYear * price * fraction,
+                     revenue, m_b.usd);
                 live(ws, r, 3, opexRef, fin.opexAnnual.value(), opex, m_b.usd);
                 formula(ws, r, 4, onSheet("Depreciation", cell(depSlYearRow(y), depTotalCol())), dep,
                         m_b.usd);
@@ -630,7 +639,23 @@ private:
         else
             text(ws, irrRow(), 1, "none (cash flows do not change sign)");
         text(ws, irrRow() + 1, 0, "Payback (years)", m_b.bold);
-        if (fin.paybackYears)
+        if (fin.paybackYears && m_horizon > 0) {
+            // Simple payback as cost::paybackYears: the first year t whose cumulative flow reaches zero,
+            // (t - 1) + deficit / flow(t) within it (Newnan et al.); 0 when year 0 is already >= 0. An array
+            // formula (one cell) so a changed input on the Assumptions sheet moves it as the engine would;
+            // the fraction is <= 1 at a crossing, so the engine's min(1, .) needs no counterpart.
+            const auto col = [&](int c, int y0, int y1) {
+                return cell(flowRow(y0), c) + ":" + cell(flowRow(y1), c);
+            };
+            const std::string before = col(10, 0, m_horizon - 1), after = col(10, 1, m_horizon),
+                              crossing = "(" + before + "<0)*(" + after + ">=0)";
+            const std::string f = "IF(" + cell(flowRow(0), 10) + ">=0,0,IF(SUM(" + crossing +
+                                  ")=0,\"not within the horizon\",MIN(IF(" + crossing + "," +
+                                  col(0, 1, m_horizon) + "-1-" + before + "/" + col(9, 1, m_horizon) + "))))";
+            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow() + 1), 1,
+                                              static_cast<lxw_row_t>(irrRow() + 1), 1, f.c_str(), m_b.decimal,
+                                              *fin.paybackYears);
+        } else if (fin.paybackYears)
             number(ws, irrRow() + 1, 1, *fin.paybackYears, m_b.decimal);
         else
             text(ws, irrRow() + 1, 1, "not within the horizon");
@@ -713,6 +738,8 @@ private:
                                  fin.gpuHoursPerYear > 0 ? fin.tcoAnnual.value() / fin.gpuHoursPerYear : 0.0};
             if (key == "finance.npv_usd") return std::pair{cashCell(npvRow()), fin.npv.value()};
             if (key == "finance.irr" && fin.irr) return std::pair{cashCell(irrRow()), *fin.irr};
+            if (key == "finance.payback_years" && fin.paybackYears && m_horizon > 0)
+                return std::pair{cashCell(irrRow() + 1), *fin.paybackYears};
             if (key == "finance.burn_in_cost_usd" && !tcoRef.empty() &&
                 assumptionCell("delivery_to_revenue_days"))
                 return std::pair{*assumptionCell("delivery_to_revenue_days") + "/365.25*" + tcoRef,

@@ -632,6 +632,14 @@ private slots:
                  j["buffers"][0]["byteLength"].get<std::size_t>());
         QCOMPARE(bytes.substr(24 + jsonLength, 3), std::string("BIN"));
         QVERIFY(!views::writeGltf(scene.exportRenderer(), dir.filePath("campus.obj").toStdString(), &error));
+        // Every buffer view says what it holds (glTF 2.0 §5.11.4; the Khronos validator hints otherwise).
+        for (const auto& v : doc["bufferViews"])
+            QVERIFY(v.value("target", 0) == 34962 || v.value("target", 0) == 34963);
+        // A scene with nothing to draw is refused and leaves no file (issue 18).
+        views::CampusScene empty;
+        QVERIFY(!views::writeGltf(empty.exportRenderer(), dir.filePath("empty.glb").toStdString(), &error));
+        QVERIFY(error.find("nothing to export") != std::string::npos);
+        QVERIFY(!QFile::exists(dir.filePath("empty.glb")));
     }
 
     void renderCommandRejectsBadUsage() {

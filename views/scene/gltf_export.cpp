@@ -1,14 +1,20 @@
 #include "gltf_export.h"
 
+#include "atomic_write.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdint>
-#include <fstream>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
+#include <vtkActor.h>
+#include <vtkActorCollection.h>
 #include <vtkGLTFExporter.h>
+#include <vtkMapper.h>
+#include <vtkPolyData.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
@@ -108,7 +114,57 @@ bool toGlb(const std::string& gltf, std::string& glb, std::string* error) {
     return true;
 }
 
+/// Sets each buffer view's target (glTF 2.0 §5.11.4: ARRAY_BUFFER 34962 for vertex attributes,
+/// ELEMENT_ARRAY_BUFFER 34963 for indices), which vtkGLTFExporter leaves out; the Khronos validator hints
+/// BUFFER_VIEW_TARGET_MISSING without it. Returns the input unchanged when it is not valid JSON.
+std::string withBufferTargets(const std::string& gltf) {
+    auto doc = nlohmann::json::parse(gltf, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("bufferViews") || !doc.contains("accessors")) return gltf;
+    auto& views = doc["bufferViews"];
+    const auto& accessors = doc["accessors"];
+    const auto mark = [&](const nlohmann::json& accessor, int target) {
+        if (!accessor.is_number_unsigned() || accessor.get<std::size_t>() >= accessors.size()) return;
+        const auto& a = accessors[accessor.get<std::size_t>()];
+        if (!a.contains("bufferView") || a["bufferView"].get<std::size_t>() >= views.size()) return;
+        views[a["bufferView"].get<std::size_t>()]["target"] = target;
+    };
+    const auto meshes = doc.find("meshes");
+    if (meshes == doc.end() || !meshes->is_array()) return gltf;
+    for (const auto& mesh : *meshes) {
+        const auto prims = mesh.find("primitives");
+        if (prims == mesh.end() || !prims->is_array()) continue;
+        for (const auto& prim : *prims) {
+            if (const auto attrs = prim.find("attributes"); attrs != prim.end() && attrs->is_object())
+                for (const auto& accessor : *attrs)
+                    mark(accessor, 34962);
+            if (const auto indices = prim.find("indices"); indices != prim.end()) mark(*indices, 34963);
+        }
+    }
+    return doc.dump();
+}
+
+/// The visible actors with a polygon-data input that has cells.
+std::vector<vtkActor*> actorsWithGeometry(vtkRenderer* renderer) {
+    std::vector<vtkActor*> out;
+    vtkActorCollection* actors = renderer->GetActors();
+    actors->InitTraversal();
+    while (vtkActor* a = actors->GetNextActor()) {
+        auto* pd = a->GetMapper() ? vtkPolyData::SafeDownCast(a->GetMapper()->GetInput()) : nullptr;
+        if (a->GetVisibility() && pd && pd->GetNumberOfPoints() > 0 && pd->GetNumberOfCells() > 0)
+            out.push_back(a);
+    }
+    return out;
+}
+
 } // namespace
+
+std::size_t exportableCells(vtkRenderer* renderer) {
+    if (!renderer) return 0;
+    std::size_t n = 0;
+    for (vtkActor* a : actorsWithGeometry(renderer))
+        n += static_cast<std::size_t>(a->GetMapper()->GetInput()->GetNumberOfCells());
+    return n;
+}
 
 bool writeGltf(vtkRenderer* renderer, const std::string& path, std::string* error) {
     if (!renderer) {
@@ -120,23 +176,35 @@ bool writeGltf(vtkRenderer* renderer, const std::string& path, std::string* erro
         if (error) *error = "glTF files end in .gltf or .glb: '" + path + "'";
         return false;
     }
+    // Only actors with geometry, in a renderer of their own: an empty mesh would become an empty accessor.
+    const auto actors = actorsWithGeometry(renderer);
+    if (actors.empty()) {
+        if (error) *error = "nothing to export: the scene has no buildings, halls, racks or pipes";
+        return false;
+    }
+    auto scene = vtkSmartPointer<vtkRenderer>::New();
+    for (vtkActor* a : actors)
+        scene->AddActor(a);
+    scene->SetActiveCamera(renderer->GetActiveCamera());
     // The exporter walks a render window's renderers; the window is never shown or rendered.
     auto window = vtkSmartPointer<vtkRenderWindow>::New();
-    window->AddRenderer(renderer);
+    window->AddRenderer(scene);
     auto exporter = vtkSmartPointer<vtkGLTFExporter>::New();
     exporter->SetRenderWindow(window);
-    exporter->SetActiveRenderer(renderer);
+    exporter->SetActiveRenderer(scene);
     exporter->InlineDataOn();
     const std::string gltf = exporter->WriteToString();
-    window->RemoveRenderer(renderer);
+    window->RemoveRenderer(scene);
 
-    std::string bytes = gltf;
-    if (binary && !toGlb(gltf, bytes, error)) return false;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-        if (error) *error = "cannot write '" + path + "'";
+    const std::string json = withBufferTargets(gltf);
+    std::string bytes = json;
+    if (binary && !toGlb(json, bytes, error)) return false;
+    try {
+        model::SaveTemp temp(path);
+        temp.write(bytes);
+        temp.commit();
+    } catch (const std::exception& e) {
+        if (error) *error = e.what();
         return false;
     }
     return true;

@@ -1,0 +1,80 @@
+// `clustertwin-cli render FILE --out X.glb|X.gltf` (issue 18): the 3D campus as glTF 2.0, through the same
+// exporter as the GUI's File > Export (views/scene/gltf_export.*). Needs no display: the scene is built and
+// exported, never rendered.
+#include "cli.h"
+#include "data_paths.h"
+#include "design_file.h"
+#include "evaluate.h"
+#include "render_command.h"
+#include "scene/campus_scene.h"
+#include "scene/color_metric.h"
+#include "scene/gltf_export.h"
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <optional>
+#include <ostream>
+
+namespace ctwin::app {
+
+std::string renderFormat(const std::string& outPath) {
+    const auto slash = outPath.find_last_of('/');
+    const auto dot = outPath.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string ext = outPath.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == "png" || ext == "gltf" || ext == "glb" ? ext : "";
+}
+
+int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
+                 std::ostream& err) {
+    std::optional<views::ColorMetric> metric;
+    if (view == "campus") {
+        metric = views::ColorMetric::PowerDensity;
+    } else if (view.rfind("campus:", 0) == 0) {
+        metric = views::colorMetricFromKey(view.substr(7));
+        if (!metric) {
+            err << "render: unknown colour metric '" << view.substr(7) << "' (power, thermal, type, loop)\n";
+            return kExitUsage;
+        }
+    } else {
+        err << "render: a glTF file holds the 3D campus: --view must be campus or campus:<metric>, not '"
+            << view << "' (the site map renders to PNG only)\n";
+        return kExitUsage;
+    }
+
+    model::Catalog catalog;
+    model::Project project;
+    try {
+        catalog = loadDefaultCatalog();
+        project = store::loadDesign(designPath, &catalog);
+    } catch (const std::exception& e) {
+        err << e.what() << "\n";
+        return kExitInvalidInput;
+    }
+    std::optional<cost::Results> results;
+    try {
+        results = cost::evaluate(project, catalog, loadDefaultAssumptions());
+    } catch (const std::exception& e) {
+        // Colours by power density still follow from the design; thermal margins need results.
+        err << "render: evaluation failed (" << e.what() << "); exporting without results\n";
+    }
+    views::CampusScene scene;
+    scene.showProject(views::SceneSource{project, catalog, results ? &*results : nullptr}, *metric);
+    const auto exported = scene.exportRenderer();
+    if (views::exportableCells(exported) == 0) {
+        err << "render: " << designPath
+            << ": nothing to draw (no site with buildings, halls or placed racks); no file written\n";
+        return kExitInvalidInput;
+    }
+    // writeGltf replaces the file atomically (model::SaveTemp): on failure nothing partial is left.
+    std::string error;
+    if (!views::writeGltf(exported, outPath, &error)) {
+        err << "render: " << error << "\n";
+        return kExitRenderFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace ctwin::app
