@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cctype>
 #include <iosfwd>
 #include <string>
 
@@ -20,7 +22,15 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
 
 /// The format `render --out` asks for by its extension (case-insensitive): "png", "gltf" or "glb"; empty
 /// for any other.
-std::string renderFormat(const std::string& outPath);
+/// Inline: the lean CLI checks the extension before it loads the render plugin.
+inline std::string renderFormat(const std::string& outPath) {
+    const auto slash = outPath.find_last_of('/');
+    const auto dot = outPath.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string ext = outPath.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == "png" || ext == "gltf" || ext == "glb" ? ext : "";
+}
 
 /// `clustertwin-cli render FILE --out campus.glb|campus.gltf [--view campus|campus:<metric>]`: the 3D
 /// campus as glTF 2.0 (views::writeGltf: .gltf self-contained JSON, .glb binary). Needs no display.

@@ -10,22 +10,11 @@
 #include "scene/color_metric.h"
 #include "scene/gltf_export.h"
 
-#include <algorithm>
-#include <cctype>
 #include <exception>
 #include <optional>
 #include <ostream>
 
 namespace ctwin::app {
-
-std::string renderFormat(const std::string& outPath) {
-    const auto slash = outPath.find_last_of('/');
-    const auto dot = outPath.find_last_of('.');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-    std::string ext = outPath.substr(dot + 1);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == "png" || ext == "gltf" || ext == "glb" ? ext : "";
-}
 
 int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
                  std::ostream& err) {

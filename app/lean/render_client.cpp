@@ -22,4 +22,17 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
     return fn(designPath, view, outPng, width, height, err);
 }
 
+int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
+                 std::ostream& err) {
+    using Fn = int (*)(const std::string&, const std::string&, const std::string&, std::ostream&);
+    Fn fn = nullptr;
+    try {
+        fn = pluginFunction<Fn>("render", "ctwin_render_to_gltf");
+    } catch (const PluginError& e) {
+        err << "render: " << e.what() << "\n";
+        return kExitRenderFailed;
+    }
+    return fn(designPath, view, outPath, err);
+}
+
 } // namespace ctwin::app

@@ -14,3 +14,8 @@ CTWIN_PLUGIN_EXPORT int ctwin_render_to_png(const std::string& designPath, const
                                             std::ostream& err) {
     return ctwin::app::renderToPng(designPath, view, outPng, width, height, err);
 }
+
+CTWIN_PLUGIN_EXPORT int ctwin_render_to_gltf(const std::string& designPath, const std::string& view,
+                                             const std::string& outPath, std::ostream& err) {
+    return ctwin::app::renderToGltf(designPath, view, outPath, err);
+}
