@@ -9,7 +9,6 @@
 #include "report/finance_report.h"
 #include "scenarios.h"
 
-#include <QGuiApplication>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -86,17 +85,6 @@ void print(const cost::ExploreResult& result, const cost::Explorer& explorer, co
         out << cost::exploreResultToText(result, explorer);
 }
 
-/// PDF and chart output paint with Qt: a QGuiApplication, offscreen when there is no display.
-void ensureGuiApplication() {
-    if (QGuiApplication::instance()) return;
-    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
-        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    static int argc = 1;
-    static char name[] = "clustertwin-cli";
-    static char* argv[] = {name, nullptr};
-    static QGuiApplication app(argc, argv);
-}
-
 /// The comparison report of up to 6 Pareto points (best first by the first objective), each point's design
 /// evaluated with the overrides it does not carry.
 void writeParetoReport(const cost::ExploreResult& result, const cost::Explorer& explorer,
@@ -126,7 +114,6 @@ void writeParetoReport(const cost::ExploreResult& result, const cost::Explorer& 
         names.push_back(name);
     }
     const ReportFormat format = reportFormatForPath(path);
-    if (format == ReportFormat::Pdf || format == ReportFormat::Charts) ensureGuiApplication();
     ComparisonInput in;
     in.comparison = cost::compareDesigns(names, results, 0);
     for (const auto& r : results)

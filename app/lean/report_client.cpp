@@ -22,4 +22,9 @@ const char* reportFormatName(ReportFormat format) {
     return pluginFunction<Fn>("report", "ctwin_report_format_name")(format);
 }
 
+ReportFormat reportFormatForPath(const std::string& path) {
+    using Fn = ReportFormat (*)(const std::string&);
+    return pluginFunction<Fn>("report", "ctwin_report_format_for_path")(path);
+}
+
 } // namespace ctwin::app

@@ -43,3 +43,7 @@ CTWIN_PLUGIN_EXPORT void ctwin_write_comparison_report(const ctwin::app::Compari
 CTWIN_PLUGIN_EXPORT const char* ctwin_report_format_name(ctwin::app::ReportFormat format) {
     return ctwin::app::reportFormatName(format);
 }
+
+CTWIN_PLUGIN_EXPORT ctwin::app::ReportFormat ctwin_report_format_for_path(const std::string& path) {
+    return ctwin::app::reportFormatForPath(path);
+}
