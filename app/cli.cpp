@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "assumption_values.h"
+#include "calibrate_command.h"
 #include "catalog.h"
 #include "catalog_database.h"
 #include "climate.h"
@@ -14,8 +16,6 @@
 #include "reliability.h"
 #include "render_command.h"
 #include "report/finance_report.h"
-#include "assumption_values.h"
-#include "calibrate_command.h"
 #include "results_json.h"
 #include "scenarios.h"
 
@@ -40,9 +40,6 @@
 namespace ctwin::app {
 
 namespace {
-
-/// Documented limit (data/FORMAT.md §6): points of a sweep grid (a 2-D grid of 316 x 316).
-constexpr double kMaxSweepPoints = 100'000;
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -97,7 +94,8 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
 }
 
 model::Catalog& catalog() {
-    // Reloaded when the catalog overlays change between runCli calls (--catalog-overlay, data/FORMAT.md §8.4).
+    // Reloaded when the catalog overlays change between runCli calls (--catalog-overlay, data/FORMAT.md
+    // §8.4).
     static model::Catalog c;
     static std::optional<std::vector<std::string>> loadedWith;
     if (!loadedWith || *loadedWith != catalogOverlays()) {
@@ -188,7 +186,8 @@ double parseNumber(const std::string& text, const std::string& what) {
 /// 99999999999999999999) is a usage error: casting such a double to an integer is undefined behaviour.
 std::uint64_t parseWhole(const std::string& text, const std::string& option, std::uint64_t min,
                          std::uint64_t max) {
-    const std::string range = " (a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ")";
+    const std::string range =
+        " (a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ")";
     if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
         throw UsageError(option + " expects a whole number" + range + ", got '" + text + "'");
     errno = 0;
@@ -362,17 +361,20 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
     if (a.positional.size() != 1) throw UsageError("sweep needs exactly one FILE");
     const auto axes = parseAxes(a);
     double points = 1;
-    for (const auto& ax : axes) points *= ax.steps;
-    if (points > kMaxSweepPoints)
+    for (const auto& ax : axes)
+        points *= ax.steps;
+    if (points > cost::kMaxSweepPoints)
         throw model::InputError(model::InputLocation{"--vary", "", "", "", "steps"},
-                                "the grid has " + cost::formatHuman(points, "") + " points, more than the limit of " +
-                                    cost::formatHuman(kMaxSweepPoints, "") + "; use fewer steps");
+                                "the grid has " + cost::formatHuman(points, "") +
+                                    " points, more than the limit of " +
+                                    cost::formatHuman(cost::kMaxSweepPoints, "") + "; use fewer steps");
     auto e = loadAndEvaluate(a.positional[0], overridesOf(a));
     // An upper bound (points reuse the bill of materials where they can), said before a long run starts.
     const double estimate = points * e.seconds;
     if (estimate > 10)
         err << "sweep: " << static_cast<long long>(points) << " points, about " << e.seconds * 1e3
-            << " ms each: up to " << cost::formatHuman(estimate / 60, "min") << " (single-threaded estimate)\n";
+            << " ms each: up to " << cost::formatHuman(estimate / 60, "min")
+            << " (single-threaded estimate)\n";
     auto outputs = optionValues(a, "--output");
     if (outputs.empty()) outputs = cost::headlineOutputs(e.results);
     cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
@@ -459,13 +461,13 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
     const auto samplesArg = optionValues(a, "--samples"), seedArg = optionValues(a, "--seed");
     const double samples = samplesArg.empty() ? 1000 : parseNumber(samplesArg.back(), "--samples");
     const std::uint64_t seed =
-        seedArg.empty() ? 1 : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+        seedArg.empty() ? 1
+                        : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
     if (samples != std::floor(samples) || samples < 1 || samples > 100000)
         throw model::InputError(model::InputLocation{"--samples", "", "", "", ""},
                                 "samples must be from 1 to 100,000");
     cost::ScenarioInput in{&e.project, &catalog(), defaultAssumptions(), overridesOf(a)};
-    const auto pct =
-        cost::uncertainty(in, outs, static_cast<int>(samples), seed);
+    const auto pct = cost::uncertainty(in, outs, static_cast<int>(samples), seed);
     if (a.flag("--json")) {
         nlohmann::ordered_json j;
         for (const auto& [k, p] : pct)
@@ -496,10 +498,12 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const double trials = number("--trials", 1000);
     const auto seedArg = optionValues(a, "--seed"), threadsArg = optionValues(a, "--threads");
     const std::uint64_t seed =
-        seedArg.empty() ? 1 : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-    const int threads = threadsArg.empty() ? 0
-                                           : static_cast<int>(parseWhole(threadsArg.back(), "--threads", 0,
-                                                                         cost::kMaxMonteCarloThreads));
+        seedArg.empty() ? 1
+                        : parseWhole(seedArg.back(), "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+    const int threads =
+        threadsArg.empty()
+            ? 0
+            : static_cast<int>(parseWhole(threadsArg.back(), "--threads", 0, cost::kMaxMonteCarloThreads));
     if (trials != std::floor(trials) || trials < 1 ||
         trials > static_cast<double>(cost::kMaxMonteCarloTrials))
         throw model::InputError(model::InputLocation{"--trials", "", "", "", ""},
@@ -833,7 +837,8 @@ void printUsage(std::ostream& s) {
         s << "  " << c.synopsis << "\n";
     s << "\n'clustertwin-cli COMMAND --help' describes one command. Exit codes: 0 ok, 2 usage error, 3 "
          "invalid input.\n";
-    s << "Any command takes --catalog-overlay FILE (repeatable): catalog values replaced by a user overlay, e.g.\n"
+    s << "Any command takes --catalog-overlay FILE (repeatable): catalog values replaced by a user overlay, "
+         "e.g.\n"
          "the efficiency factors `calibrate --out` wrote (data/FORMAT.md §8.4).\n";
 }
 
@@ -853,7 +858,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
                 return kExitUsage;
             }
             overlays.push_back(args[i + 1]);
-            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                       args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
         } else {
             ++i;
         }

@@ -697,6 +697,9 @@ void MainWindow::evaluateNow() {
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();
     if (m_campus && !m_campusStale) m_campus->showResults(&m_results);
+    // The site map drew a new link before this evaluation (estimated figures): redraw it with the results.
+    if (m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab)
+        m_siteMap->showResults(m_document.project(), m_catalog, &m_results);
     int errors = 0, warnings = 0;
     for (const auto& r : m_results.rules)
         (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;

@@ -5,6 +5,7 @@
 #include "data_paths.h"
 #include "design_file.h"
 #include "evaluate.h"
+#include "render_input.h"
 #include "scene/campus_scene.h"
 #include "scene/color_metric.h"
 #include "scene/offscreen_renderer.h"
@@ -15,6 +16,25 @@
 #include <ostream>
 
 namespace ctwin::app {
+
+std::optional<RenderInput> loadRenderInput(const std::string& designPath, const char* withoutResults,
+                                           std::ostream& err) {
+    RenderInput in;
+    try {
+        in.catalog = loadDefaultCatalog();
+        in.project = store::loadDesign(designPath, &in.catalog);
+    } catch (const std::exception& e) {
+        err << e.what() << "\n";
+        return std::nullopt;
+    }
+    try {
+        in.results = cost::evaluate(in.project, in.catalog, loadDefaultAssumptions());
+    } catch (const std::exception& e) {
+        // The picture is still useful without figures; the scene says what is missing.
+        err << "render: evaluation failed (" << e.what() << "); " << withoutResults << "\n";
+    }
+    return in;
+}
 
 int renderToPng(const std::string& designPath, const std::string& view, const std::string& outPng, int width,
                 int height, std::ostream& err) {
@@ -48,22 +68,9 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
         return kExitRenderFailed;
     }
 
-    model::Catalog catalog;
-    model::Project project;
-    try {
-        catalog = loadDefaultCatalog();
-        project = store::loadDesign(designPath, &catalog);
-    } catch (const std::exception& e) {
-        err << e.what() << "\n";
-        return kExitInvalidInput;
-    }
-    std::optional<cost::Results> results;
-    try {
-        results = cost::evaluate(project, catalog, loadDefaultAssumptions());
-    } catch (const std::exception& e) {
-        // The picture is still useful without figures; the scene says what is missing.
-        err << "render: evaluation failed (" << e.what() << "); drawing without results\n";
-    }
+    auto input = loadRenderInput(designPath, "drawing without results", err);
+    if (!input) return kExitInvalidInput;
+    const auto& [catalog, project, results] = *input;
     const views::SceneSource source{project, catalog, results ? &*results : nullptr};
     // The picture goes to a temporary beside the target and replaces it only when complete: a full disk or
     // a failed render leaves the previous picture (model::SaveTemp, shared with design and report saves).

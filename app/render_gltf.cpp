@@ -6,6 +6,7 @@
 #include "design_file.h"
 #include "evaluate.h"
 #include "render_command.h"
+#include "render_input.h"
 #include "scene/campus_scene.h"
 #include "scene/color_metric.h"
 #include "scene/gltf_export.h"
@@ -33,22 +34,9 @@ int renderToGltf(const std::string& designPath, const std::string& view, const s
         return kExitUsage;
     }
 
-    model::Catalog catalog;
-    model::Project project;
-    try {
-        catalog = loadDefaultCatalog();
-        project = store::loadDesign(designPath, &catalog);
-    } catch (const std::exception& e) {
-        err << e.what() << "\n";
-        return kExitInvalidInput;
-    }
-    std::optional<cost::Results> results;
-    try {
-        results = cost::evaluate(project, catalog, loadDefaultAssumptions());
-    } catch (const std::exception& e) {
-        // Colours by power density still follow from the design; thermal margins need results.
-        err << "render: evaluation failed (" << e.what() << "); exporting without results\n";
-    }
+    auto input = loadRenderInput(designPath, "exporting without results", err);
+    if (!input) return kExitInvalidInput;
+    const auto& [catalog, project, results] = *input;
     views::CampusScene scene;
     scene.showProject(views::SceneSource{project, catalog, results ? &*results : nullptr}, *metric);
     const auto exported = scene.exportRenderer();

@@ -75,6 +75,10 @@ struct Tornado {
 Tornado tornado(const ScenarioInput& in, const std::string& outputKey);
 
 // ---- Sweeps ----
+/// Documented limit (data/FORMAT.md §6): points of a sweep grid (a 2-D grid of 316 x 316). The CLI and the
+/// GUI's sweep view refuse a larger grid before they start.
+inline constexpr double kMaxSweepPoints = 100'000;
+
 struct SweepAxis {
     /// An override path (InputResolver grammar): "assumptions.electricity_usd_per_kwh",
     /// "sites.*.electricity_usd_per_kwh", "buildings.b1.pue_pinned".

@@ -366,6 +366,17 @@ bool SweepView::run() {
         return false;
     }
 
+    // The same grid limit as `clustertwin-cli sweep` (data/FORMAT.md §6), refused before anything runs.
+    size_t points = 1;
+    for (const auto& ax : axes)
+        points *= static_cast<size_t>(ax.steps);
+    if (static_cast<double>(points) > cost::kMaxSweepPoints) {
+        showMessage(tr("The grid has %1 points, more than the limit of %2; use fewer steps.")
+                        .arg(QLocale().toString(static_cast<qulonglong>(points)))
+                        .arg(QLocale().toString(static_cast<qulonglong>(cost::kMaxSweepPoints))),
+                    true);
+        return false;
+    }
     joinWorker(); // a finished worker that has not been joined yet (its last post is still queued)
     auto job = std::make_shared<SweepJob>();
     job->project = m_project();
@@ -376,11 +387,9 @@ bool SweepView::run() {
     m_cancel = false;
     m_progressUpdates = 0;
     m_progress->setValue(0);
-    size_t points = 1;
-    for (const auto& ax : axes)
-        points *= static_cast<size_t>(ax.steps);
-    showMessage(tr("Running %1 evaluations…").arg(QLocale().toString(static_cast<qulonglong>(points))),
-                false);
+    m_runStart = std::chrono::steady_clock::now();
+    m_runningText = tr("Running %1 evaluations…").arg(QLocale().toString(static_cast<qulonglong>(points)));
+    showMessage(m_runningText, false);
     setState(State::Running);
 
     m_worker = std::thread([this, job] {
@@ -424,6 +433,16 @@ void SweepView::onProgress(int permille) {
     if (m_state != State::Running) return;
     ++m_progressUpdates;
     m_progress->setValue(permille);
+    // Time left, extrapolated from the time so far (the points cost about the same): shown once 1 % is done
+    // and at least a second has passed, so a short sweep does not flicker an estimate.
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_runStart).count();
+    if (permille >= 10 && elapsed >= 1.0) {
+        const double left = elapsed * (1000 - permille) / permille;
+        const QString eta = left < 90 ? tr("about %1 s left").arg(std::lround(left))
+                                      : tr("about %1 min left").arg(std::lround(left / 60));
+        showMessage(m_runningText + QStringLiteral(" ") + eta, false);
+    }
 }
 
 void SweepView::onFinished(const std::shared_ptr<cost::SweepResult>& result, const QString& error,

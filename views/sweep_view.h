@@ -8,6 +8,7 @@
 
 #include <QWidget>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <string>
@@ -133,6 +134,8 @@ private:
     State m_state = State::Idle;
     cost::SweepResult m_result;
     int m_progressUpdates = 0;
+    std::chrono::steady_clock::time_point m_runStart; ///< for the time-left estimate in onProgress
+    QString m_runningText;                            ///< "Running N evaluations…"
     std::atomic<bool> m_cancel{false};
     std::thread m_worker;
 };

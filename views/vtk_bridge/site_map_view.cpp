@@ -2,11 +2,10 @@
 
 #include "change_set.h"
 #include "scene/offscreen_renderer.h"
+#include "scene/site_map_pick.h"
 #include "scene/site_map_scene.h"
 #include "scene/view_interactor_style.h"
 #include "vtk_bridge/vtk_render_widget.h"
-
-#include "scene/site_map_pick.h"
 
 #include <QMouseEvent>
 #include <QVBoxLayout>
@@ -50,14 +49,18 @@ void SiteMapView::applyChanges(const model::ChangeSet& changes, const model::Pro
                                const model::Catalog& catalog, const cost::Results* results) {
     using K = model::EntityKind;
     if (changes.touches(K::Site) || changes.touches(K::Building) || changes.touches(K::ScaleAcrossLink) ||
-        !changes.assumptions.empty()) {
-        // Keep the user's pan and zoom across the rebuild.
-        auto camera = vtkSmartPointer<vtkCamera>::New();
-        camera->DeepCopy(m_scene->renderer()->GetActiveCamera());
-        m_scene->showProject(SceneSource{project, catalog, results});
-        m_scene->renderer()->GetActiveCamera()->DeepCopy(camera);
-        m_vtk->requestRender();
-    }
+        !changes.assumptions.empty())
+        showResults(project, catalog, results);
+}
+
+void SiteMapView::showResults(const model::Project& project, const model::Catalog& catalog,
+                              const cost::Results* results) {
+    // Keep the user's pan and zoom across the rebuild.
+    auto camera = vtkSmartPointer<vtkCamera>::New();
+    camera->DeepCopy(m_scene->renderer()->GetActiveCamera());
+    m_scene->showProject(SceneSource{project, catalog, results});
+    m_scene->renderer()->GetActiveCamera()->DeepCopy(camera);
+    m_vtk->requestRender();
 }
 
 QPointF SiteMapView::widgetPosOf(double xKm, double yKm) const {
@@ -68,7 +71,8 @@ QPointF SiteMapView::widgetPosOf(double xKm, double yKm) const {
 }
 
 double SiteMapView::pickRadiusKm() const {
-    return std::max(10.0 * m_vtk->devicePixelRatioF() * m_scene->kmPerPixel(), m_scene->data().markerRadiusKm);
+    return std::max(10.0 * m_vtk->devicePixelRatioF() * m_scene->kmPerPixel(),
+                    m_scene->data().markerRadiusKm);
 }
 
 QString SiteMapView::siteAt(const QPointF& widgetPos) const {
@@ -140,7 +144,8 @@ void SiteMapView::onClicked(QPointF displayPos, Qt::MouseButton button) {
     else if (const MapLink* l = SiteMapPick::linkAt(data, km, pickRadiusKm()))
         entity = QString::fromStdString(l->id);
     const double dpr = m_vtk->devicePixelRatioF();
-    const QPoint widget(qRound(displayPos.x() / dpr), qRound((m_vtk->height() * dpr - displayPos.y() - 1.0) / dpr));
+    const QPoint widget(qRound(displayPos.x() / dpr),
+                        qRound((m_vtk->height() * dpr - displayPos.y() - 1.0) / dpr));
     emit contextMenuRequested(m_vtk->mapToGlobal(widget), entity, ll[0], ll[1], onGlobe);
 }
 

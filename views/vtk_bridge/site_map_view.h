@@ -39,6 +39,9 @@ public:
     /// Rebuilds when the change touches sites, buildings or links (the map is small), else nothing.
     void applyChanges(const model::ChangeSet& changes, const model::Project& project,
                       const model::Catalog& catalog, const cost::Results* results);
+    /// Rebuilds with fresh results (link figures from the evaluation, not estimates), keeping pan and zoom.
+    void showResults(const model::Project& project, const model::Catalog& catalog,
+                     const cost::Results* results);
     void resetView();
     bool saveSnapshot(const QString& path, const QSize& size, QString* error = nullptr) const;
 
