@@ -500,6 +500,15 @@ private slots:
         view->axisSteps(1)->setValue(5000);
         QVERIFY(!view->run());
         QVERIFY2(view->message().contains("steps"), qPrintable(view->message()));
+        // 1,000 x 1,000 steps are each allowed, but 1,000,000 points exceed the documented grid limit of
+        // 100,000 (data/FORMAT.md §6, cost::kMaxSweepPoints): refused before anything runs.
+        view->axisSteps(0)->setValue(1000);
+        view->axisSteps(1)->setValue(1000);
+        QVERIFY(!view->run());
+        QVERIFY2(view->message().contains("1,000,000 points") && view->message().contains("100,000"),
+                 qPrintable(view->message()));
+        QCOMPARE(view->state(), SweepView::State::Idle);
+        view->axisSteps(0)->setValue(5);
         view->axisSteps(1)->setValue(3);
         view->axisLow(1)->setText("abc");
         QVERIFY(!view->run());
