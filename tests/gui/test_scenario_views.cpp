@@ -505,7 +505,8 @@ private slots:
         view->axisSteps(0)->setValue(1000);
         view->axisSteps(1)->setValue(1000);
         QVERIFY(!view->run());
-        QVERIFY2(view->message().contains("1,000,000 points") && view->message().contains("100,000"),
+        QVERIFY2(view->message().contains(QLocale().toString(1000000ULL) + " points") &&
+                     view->message().contains(QLocale().toString(100000ULL)),
                  qPrintable(view->message()));
         QCOMPARE(view->state(), SweepView::State::Idle);
         view->axisSteps(0)->setValue(5);
