@@ -61,11 +61,11 @@ list(LENGTH _catalog _ncat)
 if(_ncat LESS 9)
   list(APPEND _missing "catalog/*.json (found ${_ncat}, expected 9)")
 endif()
-# clustertwin-cli's plugins (app/CMakeLists.txt), under <libdir>/clustertwin.
+# clustertwin-cli's plugins (app/CMakeLists.txt), under <libdir>/clustertwin/plugins.
 foreach(_plugin report render)
   file(GLOB_RECURSE _found ${_root}/usr/lib/*/libclustertwin-${_plugin}.so)
   if(NOT _found)
-    list(APPEND _missing "usr/lib/.../clustertwin/libclustertwin-${_plugin}.so")
+    list(APPEND _missing "usr/lib/.../clustertwin/plugins/libclustertwin-${_plugin}.so")
   endif()
 endforeach()
 if(_missing)
@@ -89,7 +89,7 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "504")
   message(FATAL_ERROR "packaged clustertwin-cli failed on a packaged reference design: ${out}${err}")
 endif()
 
-# The packaged CLI is lean (no Qt, no VTK) and loads its report plugin from the package (../lib/clustertwin).
+# The packaged CLI is lean (no Qt, no VTK) and loads its report plugin from the package (../lib/clustertwin/plugins).
 execute_process(COMMAND readelf -d ${_root}/usr/bin/clustertwin-cli OUTPUT_VARIABLE out)
 if(out MATCHES "libQt6|libvtk")
   message(FATAL_ERROR "packaged clustertwin-cli links Qt or VTK:\n${out}")

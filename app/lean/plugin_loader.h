@@ -8,9 +8,9 @@ namespace ctwin::app {
 /// shared libraries ("plugins") that the CLI loads only when a command asks for them:
 ///   render -> libclustertwin-render.so (app/render_command.cpp, views/, VTK, Qt Widgets)
 ///   report -> libclustertwin-report.so (app/report/*: Qt Gui for PDF and charts, libxlsxwriter)
-/// They live in <directory of the executable>/../<libdir>/clustertwin, in the build tree (build/bin ->
-/// build/lib/clustertwin) and in the installed package (/usr/bin -> /usr/lib/clustertwin) alike;
-/// $CTWIN_PLUGIN_DIR overrides the folder.
+/// They live in <directory of the executable>/../<libdir>/clustertwin/plugins, in the build tree (build/bin
+/// -> build/lib/clustertwin/plugins) and in the installed package (/usr/bin -> /usr/lib/clustertwin/plugins)
+/// alike; $CTWIN_PLUGIN_DIR overrides the folder.
 
 /// Raised when a plugin is missing, cannot be loaded or comes from another build; says which file and why.
 struct PluginError : std::runtime_error {

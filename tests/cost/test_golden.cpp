@@ -31,7 +31,9 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kGoldenDir = std::string(CTWIN_TEST_DATA_DIR) + "/../cost/golden";
+// tests/cost/golden beside tests/data (which need not exist: the path is taken apart lexically).
+const std::string kGoldenDir =
+    (std::filesystem::path(CTWIN_TEST_DATA_DIR).parent_path() / "cost" / "golden").string();
 
 bool writeMode() {
     const char* v = std::getenv("CTWIN_WRITE_GOLDEN");
