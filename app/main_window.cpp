@@ -328,10 +328,9 @@ MainWindow::~MainWindow() {
     // deletes its items): cut every connection to this window first.
     m_evalTimer.stop();
     m_uncertaintyTimer.stop();
-    for (QObject* sender : std::initializer_list<QObject*>{m_scene, m_floor, m_tree, m_inspector, m_rules,
-                                                           m_undo, m_autosave, m_colorModes, m_palette,
-                                                           m_dashboard, m_uncertainty, m_tabs, m_campus,
-                                                           m_siteMap})
+    for (QObject* sender : std::initializer_list<QObject*>{
+             m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave, m_colorModes, m_palette,
+             m_dashboard, m_uncertainty, m_tabs, m_campus, m_siteMap})
         if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
     m_scene->blockSignals(true);
     m_tree->blockSignals(true);
@@ -659,9 +658,10 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
         m_campus->applyChanges(changes, m_document.project(), m_catalog, nullptr);
     else
         m_campusStale = true;
-    if (m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab)
-        m_siteMap->applyChanges(changes, m_document.project(), m_catalog, &m_results);
-    else
+    if (m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab) {
+        m_siteMapAwaitsResults =
+            m_siteMap->applyChanges(changes, m_document.project(), m_catalog, &m_results);
+    } else
         m_siteMapStale = true;
     if (!m_evalTimer.isActive()) m_evalTimer.start();
     updateTitle();
@@ -697,9 +697,11 @@ void MainWindow::evaluateNow() {
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();
     if (m_campus && !m_campusStale) m_campus->showResults(&m_results);
-    // The site map drew a new link before this evaluation (estimated figures): redraw it with the results.
-    if (m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab)
+    // The site map drew an edited site or link before this evaluation (estimated figures): redraw it once
+    // with the results; other edits leave the map alone.
+    if (m_siteMapAwaitsResults && m_siteMap && !m_siteMapStale && m_tabs->currentWidget() == m_siteMapTab)
         m_siteMap->showResults(m_document.project(), m_catalog, &m_results);
+    m_siteMapAwaitsResults = false;
     int errors = 0, warnings = 0;
     for (const auto& r : m_results.rules)
         (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;

@@ -203,7 +203,8 @@ private:
     views::SiteMapView* m_siteMap = nullptr;
     bool m_campusStale = true;
     bool m_siteMapStale = true;
-    bool m_figuresStale = true; ///< the Figures table shows an older evaluation (filled when shown)
+    bool m_siteMapAwaitsResults = false; ///< redrawn after a site/link edit, before the evaluation ran
+    bool m_figuresStale = true;          ///< the Figures table shows an older evaluation (filled when shown)
     QLabel* m_legend = nullptr;
     QLabel* m_evalLabel = nullptr;
     QMenu* m_recentMenu = nullptr;

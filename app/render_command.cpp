@@ -17,6 +17,20 @@
 
 namespace ctwin::app {
 
+int campusViewMetric(const std::string& view, std::optional<views::ColorMetric>& metric, std::ostream& err) {
+    metric.reset();
+    if (view == "campus") {
+        metric = views::ColorMetric::PowerDensity;
+    } else if (view.rfind("campus:", 0) == 0) {
+        metric = views::colorMetricFromKey(view.substr(7));
+        if (!metric) {
+            err << "render: unknown colour metric '" << view.substr(7) << "' (power, thermal, type, loop)\n";
+            return kExitUsage;
+        }
+    }
+    return kExitOk;
+}
+
 std::optional<RenderInput> loadRenderInput(const std::string& designPath, const char* withoutResults,
                                            std::ostream& err) {
     RenderInput in;
@@ -40,15 +54,8 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
                 int height, std::ostream& err) {
     std::optional<views::ColorMetric> metric;
     const bool map = view == "map";
-    if (view == "campus") {
-        metric = views::ColorMetric::PowerDensity;
-    } else if (view.rfind("campus:", 0) == 0) {
-        metric = views::colorMetricFromKey(view.substr(7));
-        if (!metric) {
-            err << "render: unknown colour metric '" << view.substr(7) << "' (power, thermal, type, loop)\n";
-            return kExitUsage;
-        }
-    } else if (!map) {
+    if (const int rc = campusViewMetric(view, metric, err)) return rc;
+    if (!metric && !map) {
         err << "render: --view must be campus, campus:<metric> or map, not '" << view << "'\n";
         return kExitUsage;
     }

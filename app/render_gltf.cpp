@@ -20,15 +20,8 @@ namespace ctwin::app {
 int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
                  std::ostream& err) {
     std::optional<views::ColorMetric> metric;
-    if (view == "campus") {
-        metric = views::ColorMetric::PowerDensity;
-    } else if (view.rfind("campus:", 0) == 0) {
-        metric = views::colorMetricFromKey(view.substr(7));
-        if (!metric) {
-            err << "render: unknown colour metric '" << view.substr(7) << "' (power, thermal, type, loop)\n";
-            return kExitUsage;
-        }
-    } else {
+    if (const int rc = campusViewMetric(view, metric, err)) return rc;
+    if (!metric) {
         err << "render: a glTF file holds the 3D campus: --view must be campus or campus:<metric>, not '"
             << view << "' (the site map renders to PNG only)\n";
         return kExitUsage;

@@ -4,6 +4,7 @@
 #include "catalog.h"
 #include "evaluate.h"
 #include "project.h"
+#include "scene/color_metric.h"
 
 #include <iosfwd>
 #include <optional>
@@ -22,5 +23,10 @@ struct RenderInput {
 /// `withoutResults`" and returns the design without results.
 std::optional<RenderInput> loadRenderInput(const std::string& designPath, const char* withoutResults,
                                            std::ostream& err);
+
+/// The colour metric of a campus view: "campus" is power density, "campus:<metric>" that metric (`metric`
+/// set, returns 0); an unknown metric prints the choices and returns kExitUsage; any other view leaves
+/// `metric` empty and returns 0 (the caller knows which other views it draws).
+int campusViewMetric(const std::string& view, std::optional<views::ColorMetric>& metric, std::ostream& err);
 
 } // namespace ctwin::app

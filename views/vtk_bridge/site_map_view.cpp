@@ -45,12 +45,15 @@ void SiteMapView::showProject(const model::Project& project, const model::Catalo
     m_vtk->requestRender();
 }
 
-void SiteMapView::applyChanges(const model::ChangeSet& changes, const model::Project& project,
+bool SiteMapView::applyChanges(const model::ChangeSet& changes, const model::Project& project,
                                const model::Catalog& catalog, const cost::Results* results) {
     using K = model::EntityKind;
     if (changes.touches(K::Site) || changes.touches(K::Building) || changes.touches(K::ScaleAcrossLink) ||
-        !changes.assumptions.empty())
+        !changes.assumptions.empty()) {
         showResults(project, catalog, results);
+        return true;
+    }
+    return false;
 }
 
 void SiteMapView::showResults(const model::Project& project, const model::Catalog& catalog,

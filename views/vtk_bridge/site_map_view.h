@@ -36,8 +36,9 @@ public:
 
     void showProject(const model::Project& project, const model::Catalog& catalog,
                      const cost::Results* results);
-    /// Rebuilds when the change touches sites, buildings or links (the map is small), else nothing.
-    void applyChanges(const model::ChangeSet& changes, const model::Project& project,
+    /// Rebuilds when the change touches sites, buildings or links (the map is small), else nothing; says
+    /// whether it rebuilt.
+    bool applyChanges(const model::ChangeSet& changes, const model::Project& project,
                       const model::Catalog& catalog, const cost::Results* results);
     /// Rebuilds with fresh results (link figures from the evaluation, not estimates), keeping pan and zoom.
     void showResults(const model::Project& project, const model::Catalog& catalog,
