@@ -10,10 +10,11 @@
 // nor less than the process's CPU time divided by the cores.
 //
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/campus_orbit [--frames N] [--size WxH]
-//       [--hide racks,tubes,text,other] [--lod] [--png PATH]
+//       [--hide racks,tubes,text,other] [--lod] [--png PATH] [--dolly F]
 //
 // --hide makes a class of props invisible, to see what each costs: racks (the rack meshes), tubes (cooling
 // pipes), text (every 2D actor: labels, legend, notice), other (grounds, floors, shells, CDUs).
+// --png writes the first frame; --dolly moves the camera F times closer first (close-ups).
 // Like every benchmark here, it reports and never asserts.
 #include "../test_support.h"
 #include "evaluate.h"
@@ -156,6 +157,7 @@ void hide(views::CampusScene& scene, const std::set<std::string>& what) {
 int main(int argc, char** argv) {
     int frames = 90, width = 1280, height = 800;
     bool lod = false;
+    double dolly = 1.0;
     std::set<std::string> hidden;
     std::string png;
     for (int i = 1; i < argc; ++i) {
@@ -172,12 +174,14 @@ int main(int argc, char** argv) {
                 hidden.insert(item);
         } else if (a == "--lod") {
             lod = true;
+        } else if (a == "--dolly") {
+            dolly = std::atof(next().c_str());
         } else if (a == "--png") {
             png = next();
         } else {
             std::fprintf(stderr,
                          "usage: campus_orbit [--frames N] [--size WxH] [--hide racks,tubes,text,other] "
-                         "[--lod] [--png PATH]\n");
+                         "[--lod] [--png PATH] [--dolly F]\n");
             return 2;
         }
     }
@@ -200,6 +204,10 @@ int main(int argc, char** argv) {
     const double buildMs = nowMs() - t0;
     scene.setInteractiveLod(lod);
     hide(scene, hidden);
+    if (dolly > 0.0 && dolly != 1.0) {
+        scene.renderer()->GetActiveCamera()->Dolly(dolly);
+        scene.renderer()->ResetCameraClippingRange();
+    }
     t0 = nowMs();
     r.render(scene.renderer());
     r.window()->WaitForCompletion();
