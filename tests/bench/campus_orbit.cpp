@@ -13,7 +13,8 @@
 //       [--hide racks,tubes,text,other] [--lod] [--png PATH] [--dolly F]
 //
 // --hide makes a class of props invisible, to see what each costs: racks (the rack meshes), tubes (cooling
-// pipes), text (every 2D actor: labels, legend, notice), other (grounds, floors, shells, CDUs).
+// pipes), text (every 2D actor: labels, legend, notice), other (grounds, floors, shells, CDUs), background
+// (the gradient: a plain clear instead).
 // --png writes the first frame; --dolly moves the camera F times closer first (close-ups).
 // Like every benchmark here, it reports and never asserts.
 #include "../test_support.h"
@@ -139,6 +140,7 @@ void hide(views::CampusScene& scene, const std::set<std::string>& what) {
             (k == Kind::Other && what.count("other")))
             a->VisibilityOff();
     }
+    if (what.count("background")) ren->GradientBackgroundOff();
     if (what.count("text")) {
         // The scene shows labels again before each frame (those in front of the camera): drop the 2D
         // actors from the renderer instead of hiding them.

@@ -288,6 +288,7 @@ CampusScene::CampusScene() : m_vtk(std::make_unique<Vtk>()) {
     useDirectColors(tubeMapper);
     v.tubes = vtkSmartPointer<vtkActor>::New();
     v.tubes->SetMapper(tubeMapper);
+    v.tubes->GetProperty()->BackfaceCullingOn();
     auto lineMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     lineMapper->SetInputData(v.tubePaths);
     useDirectColors(lineMapper);
