@@ -30,8 +30,8 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <vector>
 #include <sys/resource.h>
+#include <vector>
 #include <vtkActor.h>
 #include <vtkActor2D.h>
 #include <vtkActor2DCollection.h>
@@ -234,8 +234,8 @@ int main(int argc, char** argv) {
     const double wall = nowMs() - w0, main = threadCpuMs() - m0, proc = processCpuMs() - p0;
     const Counts c = count(scene);
     std::printf("gl: %s\n", r.glRenderer().c_str());
-    std::printf("racks placed %zu, size %dx%d, %s, hidden: %s\n", scene.data().placedRackCount(), width, height,
-                lod ? "interactive LOD" : "full detail", hidden.empty() ? "none" : "some");
+    std::printf("racks placed %zu, size %dx%d, %s, hidden: %s\n", scene.data().placedRackCount(), width,
+                height, lod ? "interactive LOD" : "full detail", hidden.empty() ? "none" : "some");
     std::printf("scene build %.1f ms, first frame %.1f ms\n", buildMs, firstMs);
     std::printf("frames %d: wall %.1f ms/frame (%.1f fps); CPU main thread %.1f ms/frame, process %.1f "
                 "ms/frame\n",

@@ -141,7 +141,8 @@ DrawnRack rackBox(const views::CampusScene& scene, const std::string& id) {
     const double w = views::RackBatch::kTextureWidth;
     double u0 = 1e300, u1 = -1e300;
     for (vtkIdType k : corners)
-        u0 = std::min(u0, tcoords->GetComponent(k, 0) * w), u1 = std::max(u1, tcoords->GetComponent(k, 0) * w);
+        u0 = std::min(u0, tcoords->GetComponent(k, 0) * w),
+        u1 = std::max(u1, tcoords->GetComponent(k, 0) * w);
     d.inRun = (*texel)[0] >= u0 - 1e-3 && (*texel)[0] + 1 <= u1 + 1e-3;
     // Centre of the run's start and finish ends, then the rack's texel centre's share along the run.
     double start[3] = {0, 0, 0}, finish[3] = {0, 0, 0};
@@ -156,7 +157,8 @@ DrawnRack rackBox(const views::CampusScene& scene, const std::string& id) {
     const double t = u1 > u0 ? ((*texel)[0] + 0.5 - u0) / (u1 - u0) : 0.5;
     for (int i = 0; i < 3; ++i)
         d.centre[i] = start[i] + t * (finish[i] - start[i]);
-    const auto* c = static_cast<const unsigned char*>(scene.rackColours()->GetScalarPointer((*texel)[0], (*texel)[1], 0));
+    const auto* c =
+        static_cast<const unsigned char*>(scene.rackColours()->GetScalarPointer((*texel)[0], (*texel)[1], 0));
     d.colour = Rgb{c[0], c[1], c[2]};
     return d;
 }

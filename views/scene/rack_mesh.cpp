@@ -66,8 +66,8 @@ void RackMesh::build(const std::vector<RackInstance>& racks, const std::vector<s
         const auto& first = racks[items[begin].rack];
         std::size_t end = begin + 1;
         while (end < items.size() && end - begin < maxRun && items[end].line == items[begin].line &&
-               std::abs(items[end].along - items[begin].along - static_cast<double>(end - begin) * first.width) <=
-                   kTouchTolerance)
+               std::abs(items[end].along - items[begin].along -
+                        static_cast<double>(end - begin) * first.width) <= kTouchTolerance)
             ++end;
         const auto& last = racks[items[end - 1].rack];
         Run run;
@@ -248,7 +248,8 @@ std::pair<vtkIdType, vtkIdType> RackBatch::runCells(std::size_t mesh, std::size_
     return {static_cast<vtkIdType>(m_runOfSlot[mesh][slot]) * kCellsPerRun, kCellsPerRun};
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> RackBatch::slotAt(vtkIdType cell, const double world[3]) const {
+std::optional<std::pair<std::size_t, std::size_t>> RackBatch::slotAt(vtkIdType cell,
+                                                                     const double world[3]) const {
     if (cell < 0 || cell >= static_cast<vtkIdType>(m_runs.size()) * kCellsPerRun) return std::nullopt;
     const auto& run = m_runs[static_cast<std::size_t>(cell / kCellsPerRun)];
     // Position along the run from its start end (0) to its finish end (1), in rack widths.
