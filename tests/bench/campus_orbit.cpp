@@ -14,7 +14,8 @@
 //
 // --hide makes a class of props invisible, to see what each costs: racks (the rack meshes), tubes (cooling
 // pipes), text (every 2D actor: labels, legend, notice), other (grounds, floors, shells, CDUs), background
-// (the gradient: a plain clear instead).
+// (the gradient: a plain clear instead); labels or legend split text into the world-anchored labels and
+// the rest.
 // --png writes the first frame; --dolly moves the camera F times closer first (close-ups).
 // Like every benchmark here, it reports and never asserts.
 #include "../test_support.h"
@@ -38,6 +39,7 @@
 #include <vtkActorCollection.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkCoordinate.h>
 #include <vtkGlyph3DMapper.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -141,6 +143,18 @@ void hide(views::CampusScene& scene, const std::set<std::string>& what) {
             a->VisibilityOff();
     }
     if (what.count("background")) ren->GradientBackgroundOff();
+    if (what.count("labels") || what.count("legend")) {
+        // labels: the text actors anchored at world points; legend: every other 2D actor.
+        std::vector<vtkActor2D*> drop;
+        auto* a2 = ren->GetActors2D();
+        a2->InitTraversal();
+        while (vtkActor2D* a = a2->GetNextActor2D()) {
+            const bool label = a->GetPositionCoordinate()->GetCoordinateSystem() == VTK_WORLD;
+            if (what.count(label ? "labels" : "legend")) drop.push_back(a);
+        }
+        for (auto* a : drop)
+            ren->RemoveViewProp(a);
+    }
     if (what.count("text")) {
         // The scene shows labels again before each frame (those in front of the camera): drop the 2D
         // actors from the renderer instead of hiding them.

@@ -282,7 +282,7 @@ CampusScene::CampusScene() : m_vtk(std::make_unique<Vtk>()) {
     v.tubeFilter->SetInputData(v.tubePaths);
     v.tubeFilter->SetRadius(0.12);
     v.tubeFilter->SetNumberOfSides(6);
-    v.tubeFilter->CappingOff();
+    v.tubeFilter->CappingOn(); // closed ends: the tubes cull their back faces
     auto tubeMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     tubeMapper->SetInputConnection(v.tubeFilter->GetOutputPort());
     useDirectColors(tubeMapper);
