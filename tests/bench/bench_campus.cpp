@@ -1,6 +1,7 @@
 // The 3D campus view against SPEC.md §7: a 14,000-rack (1M-GPU) campus must orbit at >= 30 frames/s under a
-// software renderer, and the scene must build in under 1 s. The campus is ten copies of the 1,418-rack
-// neocloud reference (14,180 GB200 NVL72 racks, 1,020,960 GPUs in 40 buildings).
+// software renderer, and the scene must build in under 300 ms (issue 15). The campus is ten copies of the
+// 1,418-rack neocloud reference (14,180 GB200 NVL72 racks, 1,020,960 GPUs in 40 buildings). campus_orbit
+// (same directory) times the orbit with CPU time per frame and can hide classes of props.
 //
 // Rendering needs an X server (Debian's VTK renders through GLX): run under Xvfb, e.g.
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/bench_campus
@@ -67,8 +68,8 @@ void BM_CampusSceneData(benchmark::State& state) {
 }
 BENCHMARK(BM_CampusSceneData)->Unit(benchmark::kMillisecond);
 
-/// Data plus every VTK actor (glyph sets, pipes, shells, labels, legend): what opening a design costs
-/// before the first frame.
+/// Data plus every VTK actor (rack runs mesh and colour texture, pipes, shells, labels, legend): what
+/// opening a design costs before the first frame.
 void BM_CampusSceneBuild(benchmark::State& state) {
     views::CampusScene scene;
     for (auto _ : state)
@@ -118,7 +119,8 @@ void BM_CampusOrbitFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_CampusOrbitFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 
-/// One rack moved by the user: the change set applied to the scene (glyph point and colour in place).
+/// One rack moved by the user: the change set applied to the scene (the runs of its hall rebuilt, then
+/// the rack mesh put together again).
 void BM_CampusIncrementalMove(benchmark::State& state) {
     model::Document doc(campus(), &catalog());
     views::CampusScene scene;

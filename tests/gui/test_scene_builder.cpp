@@ -11,6 +11,7 @@
 #include "scene/color_ramp.h"
 #include "scene/design_replicator.h"
 #include "scene/gltf_export.h"
+#include "scene/rack_mesh.h"
 #include "scene/site_map_builder.h"
 #include "scene/site_map_scene.h"
 
@@ -23,6 +24,8 @@
 #include <sstream>
 #include <vtkActor.h>
 #include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkImageData.h>
 #include <vtkMapper.h>
 #include <vtkPointData.h>
 #include <vtkPropCollection.h>
@@ -110,19 +113,24 @@ model::Project smallProject() {
     return p;
 }
 
-/// Where and in what colour the campus scene draws a rack: centre of its faces' corners, highest corner,
-/// colour of its first face (RackMesh cell scalars).
+/// Where and in what colour the campus scene draws a rack, read back from the rack mesh (RackBatch): the
+/// corners of its run's faces, its share of the run found from the texture coordinate of its colour texel
+/// (the run's coordinate goes from its start end to its finish end over its racks' texels), and that
+/// texel's colour in the colour texture. `centre` is the middle of the rack's box, `top` its highest
+/// corner; `inRun` says the rack's texel lies within its run's texture span.
 struct DrawnRack {
     double centre[3] = {0, 0, 0};
     double top = -1e300;
     Rgb colour;
+    bool inRun = false;
 };
 DrawnRack rackBox(const views::CampusScene& scene, const std::string& id) {
     DrawnRack d;
-    const auto slot = scene.rackMeshSlot(id);
     const auto range = scene.rackCells(id);
-    if (!slot || !range) return d;
-    vtkPolyData* mesh = scene.rackMesh(slot->first);
+    const auto texel = scene.rackTexel(id);
+    vtkPolyData* mesh = scene.rackBatch();
+    auto* tcoords = mesh->GetPointData()->GetTCoords();
+    if (!range || !texel || !tcoords) return d;
     std::set<vtkIdType> corners;
     for (vtkIdType c = range->first; c < range->first + range->second; ++c) {
         vtkIdType n = 0;
@@ -130,16 +138,27 @@ DrawnRack rackBox(const views::CampusScene& scene, const std::string& id) {
         mesh->GetCellPoints(c, n, ids);
         corners.insert(ids, ids + n);
     }
+    const double w = views::RackBatch::kTextureWidth;
+    double u0 = 1e300, u1 = -1e300;
+    for (vtkIdType k : corners)
+        u0 = std::min(u0, tcoords->GetComponent(k, 0) * w),
+        u1 = std::max(u1, tcoords->GetComponent(k, 0) * w);
+    d.inRun = (*texel)[0] >= u0 - 1e-3 && (*texel)[0] + 1 <= u1 + 1e-3;
+    // Centre of the run's start and finish ends, then the rack's texel centre's share along the run.
+    double start[3] = {0, 0, 0}, finish[3] = {0, 0, 0};
     for (vtkIdType k : corners) {
         double p[3];
         mesh->GetPoint(k, p);
+        const bool atStart = std::abs(tcoords->GetComponent(k, 0) * w - u0) < 1e-3;
         for (int i = 0; i < 3; ++i)
-            d.centre[i] += p[i] / static_cast<double>(corners.size());
+            (atStart ? start : finish)[i] += p[i] / 4.0;
         d.top = std::max(d.top, p[2]);
     }
-    auto* rgb = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetScalars());
-    unsigned char c[3] = {0, 0, 0};
-    if (rgb) rgb->GetTypedTuple(range->first, c);
+    const double t = u1 > u0 ? ((*texel)[0] + 0.5 - u0) / (u1 - u0) : 0.5;
+    for (int i = 0; i < 3; ++i)
+        d.centre[i] = start[i] + t * (finish[i] - start[i]);
+    const auto* c =
+        static_cast<const unsigned char*>(scene.rackColours()->GetScalarPointer((*texel)[0], (*texel)[1], 0));
     d.colour = Rgb{c[0], c[1], c[2]};
     return d;
 }
@@ -413,27 +432,34 @@ private slots:
         views::CampusScene scene;
         scene.showProject({p, catalog(), nullptr}, ColorMetric::PowerDensity);
         QCOMPARE(scene.labelActorCount(), std::size_t{4});
-        // One mesh per hall holding racks; every placed rack drawn once with 3 to 5 faces (top, front,
-        // back, and an end face at each end of a run of touching racks), corners shared along runs.
+        // The runs of each hall holding racks, all in one mesh: a run of touching racks is one box of 5
+        // faces (top, front, back, two ends) on 8 corners; every placed rack is in exactly one run and has
+        // its own colour texel.
         std::set<std::size_t> halls;
         for (const auto& r : scene.data().racks)
             if (r.placed) halls.insert(r.hall);
         QCOMPARE(scene.rackMeshCount(), halls.size());
-        vtkIdType points = 0, cells = 0, rackCells = 0;
-        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
-            points += scene.rackMesh(m)->GetNumberOfPoints(), cells += scene.rackMesh(m)->GetNumberOfCells();
+        vtkPolyData* mesh = scene.rackBatch();
+        const auto runs = static_cast<vtkIdType>(scene.rackRunCount());
+        QCOMPARE(mesh->GetNumberOfCells(), 5 * runs);
+        QCOMPARE(mesh->GetNumberOfPoints(), 8 * runs);
+        std::set<vtkIdType> runsSeen;
+        std::set<std::pair<int, int>> texels;
         for (const auto& r : scene.data().racks) {
             const auto range = scene.rackCells(r.id);
-            QVERIFY(range && range->second >= 3 && range->second <= 5);
-            rackCells += range->second;
+            QVERIFY(range && range->second == 5 && range->first % 5 == 0);
+            runsSeen.insert(range->first / 5);
+            const auto texel = *scene.rackTexel(r.id);
+            texels.insert({texel[0], texel[1]});
+            QVERIFY(rackBox(scene, r.id).inRun);
         }
-        QCOMPARE(rackCells, cells);
-        QVERIFY(cells < vtkIdType{1418 * 5} && points < vtkIdType{1418 * 8}); // hidden faces and corners shared
+        QCOMPARE(static_cast<vtkIdType>(runsSeen.size()), runs);
+        QCOMPARE(texels.size(), std::size_t{1418});
+        // The neocloud reference stands its racks in long rows: far fewer runs than racks.
+        QVERIFY(runs < vtkIdType{1418 / 4});
         // Rack 5 of the first type: its faces carry its colour and its corners surround its footprint.
         const auto& r0 = scene.data().racks[scene.data().rackGroups[0].racks[5]];
-        const auto slot = scene.rackMeshSlot(r0.id);
-        QVERIFY(slot);
-        vtkPolyData* mesh = scene.rackMesh(slot->first);
+        QVERIFY(scene.rackMeshSlot(r0.id));
         const auto box = rackBox(scene, r0.id);
         QVERIFY(near(box.centre[0], r0.base[0], 1e-3) && near(box.centre[1], r0.base[1], 1e-3));
         QVERIFY(near(box.top, r0.base[2] + r0.height, 1e-4));
@@ -448,10 +474,24 @@ private slots:
             return nullptr;
         }();
         QVERIFY(actorOfMesh);
+        // A point on any face of its run, over its footprint, maps to it; one rack width along, to the next
+        // rack of the run (when the run goes on).
         const auto range = *scene.rackCells(r0.id);
+        const double atRack[3] = {r0.base[0], r0.base[1], r0.base[2] + r0.height};
         for (vtkIdType f = range.first; f < range.first + range.second; ++f)
-            QCOMPARE(scene.rackOfCell(actorOfMesh, f).value_or(""), r0.id);
-        QVERIFY(!scene.rackOfCell(actorOfMesh, mesh->GetNumberOfCells()));
+            QCOMPARE(scene.rackOfCell(actorOfMesh, f, atRack).value_or(""), r0.id);
+        const double a = r0.rotationDeg * std::acos(-1.0) / 180.0;
+        const double along[3] = {r0.base[0] + r0.width * std::cos(a), r0.base[1] + r0.width * std::sin(a),
+                                 atRack[2]};
+        const auto next = scene.rackOfCell(actorOfMesh, range.first + 1, along);
+        QVERIFY(next);
+        if (*next != r0.id) {
+            const auto* n = scene.data().findRack(*next);
+            QVERIFY(n && near(n->base[0], along[0], 1e-3) && near(n->base[1], along[1], 1e-3));
+        }
+        QVERIFY(!scene.rackOfCell(actorOfMesh, mesh->GetNumberOfCells(), atRack));
+        QVERIFY(!scene.rackOfCell(actorOfMesh, -1, atRack));
+        QVERIFY(!scene.rackOfCell(nullptr, range.first, atRack));
         QVERIFY(scene.tubeGeometry()->GetNumberOfCells() >=
                 static_cast<vtkIdType>(scene.data().tubes.size()));
         QVERIFY(!scene.noticeVisible());
@@ -469,7 +509,7 @@ private slots:
         const std::string id = doc.project().racks[10].id, otherRack = doc.project().racks[11].id;
         const auto slot = scene.rackMeshSlot(id);
         QVERIFY(slot);
-        vtkPolyData* before = scene.rackMesh(slot->first);
+        vtkPolyData* before = scene.rackBatch();
         const auto b0 = rackBox(scene, id), o0 = rackBox(scene, otherRack);
         const double x = doc.project().racks[10].x.value();
 
@@ -482,7 +522,7 @@ private slots:
         results = cost::evaluate(doc.project(), catalog(), assumptions());
         QCOMPARE(scene.applyChanges(moved, {doc.project(), catalog(), &results}),
                  views::CampusScene::Update::Incremental);
-        QCOMPARE(scene.rackMesh(slot->first), before); // same hall mesh, rebuilt in place
+        QCOMPARE(scene.rackBatch(), before); // the same mesh, put together again in place
         QCOMPARE(scene.rackMeshSlot(id)->first, slot->first);
         const auto b1 = rackBox(scene, id), o1 = rackBox(scene, otherRack);
         QVERIFY(near(b1.centre[0] - b0.centre[0], 1.5, 1e-4) && near(b1.centre[1], b0.centre[1], 1e-4));
@@ -515,9 +555,6 @@ private slots:
         QCOMPARE(rackBox(scene, id).colour, scene.data().findRack(id)->color);
 
         // Moved to a row of another hall: it leaves its hall's mesh for the other hall's.
-        vtkIdType cellsBefore = 0;
-        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
-            cellsBefore += scene.rackMesh(m)->GetNumberOfCells();
         const auto& rows = doc.project().rows;
         const auto& hallOf = [&](const std::string& rowId) {
             for (const auto& row : rows)
@@ -542,10 +579,16 @@ private slots:
         QCOMPARE(scene.applyChanges(rehomed, {doc.project(), catalog(), nullptr}),
                  views::CampusScene::Update::Incremental);
         QCOMPARE(meshOf(id), meshOf(neighbour));
-        vtkIdType drawn = 0;
-        for (std::size_t m = 0; m < scene.rackMeshCount(); ++m)
-            drawn += scene.rackMesh(m)->GetNumberOfCells();
-        QCOMPARE(drawn, cellsBefore);
+        // Every rack is still drawn (in some run, with its own colour), and the mesh holds just the runs.
+        for (const auto& rack : scene.data().racks) {
+            const auto drawnRack = rackBox(scene, rack.id);
+            QVERIFY(drawnRack.inRun);
+            QCOMPARE(drawnRack.colour, rack.color);
+        }
+        QCOMPARE(scene.rackBatch()->GetNumberOfCells(), 5 * static_cast<vtkIdType>(scene.rackRunCount()));
+        const auto b2 = rackBox(scene, id);
+        const auto* r2 = scene.data().findRack(id);
+        QVERIFY(near(b2.centre[0], r2->base[0], 1e-3) && near(b2.centre[1], r2->base[1], 1e-3));
 
         // Structural changes rebuild.
         model::ChangeSet removed;

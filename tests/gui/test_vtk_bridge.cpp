@@ -206,21 +206,28 @@ private slots:
     }
 
     void levelOfDetailWhileOrbitingALargeCampus() {
-        const auto big = views::replicateCampus(m_project, 10);
-        views::CampusView view;
-        view.resize(900, 600);
-        view.showProject(big, catalog(), nullptr);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        auto* w = view.renderWidget();
-        QTRY_VERIFY(w->framesRendered() > 0);
-        const QPoint c(w->width() / 2, w->height() / 2);
-        QTest::mousePress(w, Qt::LeftButton, {}, c);
-        QTest::mouseMove(w, c + QPoint(30, 0));
-        QVERIFY(view.scene().interactiveLod());
-        QVERIFY(view.scene().lodBoxCount() > 0 && view.scene().lodBoxCount() < 14180 / 5);
-        QTest::mouseRelease(w, Qt::LeftButton, {}, c + QPoint(30, 0));
-        QTRY_VERIFY(!view.scene().interactiveLod());
+        // 14,180 racks orbit at full detail; 31,196 (22 copies), above the threshold, switch to the
+        // row-run level of detail while the camera moves and back when it stops.
+        for (const int copies : {10, 22}) {
+            const auto big = views::replicateCampus(m_project, copies);
+            const bool lod = big.racks.size() >= views::CampusView::kLodRackThreshold;
+            QCOMPARE(lod, copies == 22);
+            views::CampusView view;
+            view.resize(900, 600);
+            view.showProject(big, catalog(), nullptr);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            auto* w = view.renderWidget();
+            QTRY_VERIFY(w->framesRendered() > 0);
+            const QPoint c(w->width() / 2, w->height() / 2);
+            QTest::mousePress(w, Qt::LeftButton, {}, c);
+            QTest::mouseMove(w, c + QPoint(30, 0));
+            QCOMPARE(view.scene().interactiveLod(), lod);
+            if (lod)
+                QVERIFY(view.scene().lodBoxCount() > 0 && view.scene().lodBoxCount() < big.racks.size() / 5);
+            QTest::mouseRelease(w, Qt::LeftButton, {}, c + QPoint(30, 0));
+            QTRY_VERIFY(!view.scene().interactiveLod());
+        }
     }
 
     void survivesReparentingAndExports() {

@@ -246,9 +246,11 @@ bool sameLegend(const Legend& a, const Legend& b) {
 
 struct CampusScene::Vtk {
     vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
-    /// The racks, one mesh per hall (in order of the halls' first rack), and where each rack is drawn:
-    /// rackSlot[i] = {mesh, slot} of CampusSceneData::racks[i] (unplaced racks: kNoMesh).
+    /// The racks' runs, one RackMesh per hall (in order of the halls' first rack), all drawn by one
+    /// RackBatch, and where each rack is: rackSlot[i] = {mesh, slot} of CampusSceneData::racks[i]
+    /// (unplaced racks: kNoMesh).
     std::vector<RackMesh> rackMeshes;
+    RackBatch rackBatch;
     std::vector<std::pair<std::size_t, std::size_t>> rackSlot;
     /// Hall index (RackInstance::hall) -> mesh.
     std::unordered_map<std::size_t, std::size_t> meshOfHall;
@@ -280,12 +282,13 @@ CampusScene::CampusScene() : m_vtk(std::make_unique<Vtk>()) {
     v.tubeFilter->SetInputData(v.tubePaths);
     v.tubeFilter->SetRadius(0.12);
     v.tubeFilter->SetNumberOfSides(6);
-    v.tubeFilter->CappingOff();
+    v.tubeFilter->CappingOn(); // closed ends: the tubes cull their back faces
     auto tubeMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     tubeMapper->SetInputConnection(v.tubeFilter->GetOutputPort());
     useDirectColors(tubeMapper);
     v.tubes = vtkSmartPointer<vtkActor>::New();
     v.tubes->SetMapper(tubeMapper);
+    v.tubes->GetProperty()->BackfaceCullingOn();
     auto lineMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     lineMapper->SetInputData(v.tubePaths);
     useDirectColors(lineMapper);
@@ -466,8 +469,6 @@ void CampusScene::rebuildActors() {
 
 void CampusScene::rebuildRackMeshes() {
     auto& v = *m_vtk;
-    for (const auto& m : v.rackMeshes)
-        v.renderer->RemoveActor(m.actor());
     v.rackMeshes.clear();
     v.meshOfHall.clear();
     v.rackSlot.assign(m_data.racks.size(), {kNoMesh, 0});
@@ -480,27 +481,27 @@ void CampusScene::rebuildRackMeshes() {
         members[it->second].push_back(i);
     }
     v.rackMeshes.resize(members.size());
-    for (std::size_t m = 0; m < members.size(); ++m) {
+    for (std::size_t m = 0; m < members.size(); ++m)
         buildRackMesh(m, members[m]);
-        v.rackMeshes[m].actor()->SetVisibility(!m_lod);
-        v.renderer->AddActor(v.rackMeshes[m].actor());
-    }
+    v.rackBatch.assemble(v.rackMeshes, m_data.racks);
+    v.rackBatch.actor()->SetVisibility(!m_lod && !v.rackMeshes.empty());
+    if (!v.renderer->HasViewProp(v.rackBatch.actor())) v.renderer->AddActor(v.rackBatch.actor());
 }
 
 void CampusScene::buildRackMesh(std::size_t mesh, const std::vector<std::size_t>& members) {
     auto& v = *m_vtk;
-    v.rackMeshes[mesh].build(m_data.racks, members);
+    v.rackMeshes[mesh].build(m_data.racks, members, RackBatch::kTextureWidth - 2);
     const auto& order = v.rackMeshes[mesh].racks();
     for (std::size_t k = 0; k < order.size(); ++k)
         v.rackSlot[order[k]] = {mesh, k};
 }
 
 void CampusScene::refreshRackColours() {
-    for (auto& mesh : m_vtk->rackMeshes) {
-        for (std::size_t k = 0; k < mesh.racks().size(); ++k)
-            mesh.setColor(k, m_data.racks[mesh.racks()[k]].color);
-        mesh.modified();
-    }
+    auto& v = *m_vtk;
+    for (std::size_t m = 0; m < v.rackMeshes.size(); ++m)
+        for (std::size_t k = 0; k < v.rackMeshes[m].racks().size(); ++k)
+            v.rackBatch.setColor(m, k, m_data.racks[v.rackMeshes[m].racks()[k]].color);
+    v.rackBatch.modified();
 }
 
 void CampusScene::refreshTubes() {
@@ -685,10 +686,12 @@ CampusScene::Update CampusScene::applyChanges(const model::ChangeSet& changes, c
     }
     CampusSceneBuilder::setResults(m_data, source.results);
     const bool all = m_builder->recolour(m_data, &touched);
-    // Moved racks: the meshes of the halls they left and joined are rebuilt (a hall's racks share the
-    // corners of their rows); a hall without a mesh yet rebuilds them all. Recoloured racks: their faces.
+    // Moved racks: the runs of the halls they left and joined are rebuilt, then the batch is put together
+    // again from every hall's runs; a hall without runs yet rebuilds them all. Recoloured racks: their
+    // texels.
     auto& v = *m_vtk;
-    std::vector<bool> rebuild(v.rackMeshes.size(), false), recoloured(v.rackMeshes.size(), false);
+    std::vector<bool> rebuild(v.rackMeshes.size(), false);
+    bool recoloured = false;
     bool everyMesh = false;
     for (std::size_t i : touched) {
         const auto& r = m_data.racks[i];
@@ -699,23 +702,25 @@ CampusScene::Update CampusScene::applyChanges(const model::ChangeSet& changes, c
         } else if (racksMoved) {
             rebuild[slot.first] = rebuild[hall->second] = true;
         } else {
-            v.rackMeshes[slot.first].setColor(slot.second, r.color);
-            recoloured[slot.first] = true;
+            v.rackBatch.setColor(slot.first, slot.second, r.color);
+            recoloured = true;
         }
     }
     if (everyMesh) {
         rebuildRackMeshes();
     } else {
+        bool rebuilt = false;
         for (std::size_t m = 0; m < rebuild.size(); ++m) {
             if (!rebuild[m]) continue;
             std::vector<std::size_t> members;
             for (std::size_t i = 0; i < m_data.racks.size(); ++i)
                 if (m_data.racks[i].placed && v.meshOfHall.at(m_data.racks[i].hall) == m) members.push_back(i);
             buildRackMesh(m, members);
+            rebuilt = true;
         }
+        if (rebuilt) v.rackBatch.assemble(v.rackMeshes, m_data.racks);
         if (all) refreshRackColours();
-        for (std::size_t m = 0; m < recoloured.size(); ++m)
-            if (recoloured[m] && !all) v.rackMeshes[m].modified();
+        if (recoloured && !all && !rebuilt) v.rackBatch.modified();
     }
     if (all) refreshLegend();
     if (racksMoved) {
@@ -847,8 +852,7 @@ std::size_t CampusScene::lodBoxCount() const {
 void CampusScene::applyLodVisibility() {
     auto& v = *m_vtk;
     if (m_lod && m_lodDirty) rebuildLod();
-    for (auto& m : v.rackMeshes)
-        m.actor()->SetVisibility(!m_lod);
+    v.rackBatch.actor()->SetVisibility(!m_lod && !v.rackMeshes.empty());
     v.cdus.actor->SetVisibility(!m_lod);
     v.tubes->SetVisibility(!m_lod);
     v.tubeLines->SetVisibility(m_lod);
@@ -885,8 +889,22 @@ std::size_t CampusScene::rackMeshCount() const {
     return m_vtk->rackMeshes.size();
 }
 
-vtkPolyData* CampusScene::rackMesh(std::size_t mesh) const {
-    return mesh < m_vtk->rackMeshes.size() ? m_vtk->rackMeshes[mesh].polyData() : nullptr;
+vtkPolyData* CampusScene::rackBatch() const {
+    return m_vtk->rackBatch.polyData();
+}
+
+vtkImageData* CampusScene::rackColours() const {
+    return m_vtk->rackBatch.colours();
+}
+
+std::size_t CampusScene::rackRunCount() const {
+    return m_vtk->rackBatch.runCount();
+}
+
+std::optional<std::array<int, 2>> CampusScene::rackTexel(const std::string& id) const {
+    const auto slot = rackMeshSlot(id);
+    if (!slot) return std::nullopt;
+    return m_vtk->rackBatch.texelOf(slot->first, slot->second);
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> CampusScene::rackMeshSlot(const std::string& id) const {
@@ -897,17 +915,19 @@ std::optional<std::pair<std::size_t, std::size_t>> CampusScene::rackMeshSlot(con
     return m_vtk->rackSlot[it->second];
 }
 
-std::optional<std::string> CampusScene::rackOfCell(const vtkProp* prop, vtkIdType cell) const {
-    for (const auto& m : m_vtk->rackMeshes)
-        if (m.actor() == prop && cell >= 0 && cell < m.polyData()->GetNumberOfCells())
-            return m_data.racks[m.racks()[m.slotOfCell(cell)]].id;
-    return std::nullopt;
+std::optional<std::string> CampusScene::rackOfCell(const vtkProp* prop, vtkIdType cell,
+                                                   const double world[3]) const {
+    const auto& v = *m_vtk;
+    if (prop != v.rackBatch.actor()) return std::nullopt;
+    const auto slot = v.rackBatch.slotAt(cell, world);
+    if (!slot) return std::nullopt;
+    return m_data.racks[v.rackMeshes[slot->first].racks()[slot->second]].id;
 }
 
 std::optional<std::pair<vtkIdType, vtkIdType>> CampusScene::rackCells(const std::string& id) const {
     const auto slot = rackMeshSlot(id);
     if (!slot) return std::nullopt;
-    return m_vtk->rackMeshes[slot->first].rackCells(slot->second);
+    return m_vtk->rackBatch.runCells(slot->first, slot->second);
 }
 
 vtkPolyData* CampusScene::tubeGeometry() const {

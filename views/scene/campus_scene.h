@@ -13,6 +13,7 @@
 #include <vtkRenderer.h> // exportRenderer() returns a smart pointer to one
 #include <vtkSmartPointer.h>
 
+class vtkImageData;
 class vtkPolyData;
 class vtkProp;
 
@@ -28,15 +29,16 @@ namespace ctwin::views {
 class CampusSceneBuilder;
 
 /// The 3D campus as VTK props in one vtkRenderer (no Qt): site grounds, translucent building shells with
-/// edges, hall floors, racks as one mesh per hall (RackMesh: explicit boxes coloured per rack by a metric,
-/// one draw call per hall), CDUs, cooling pipes as tubes, building labels, a scalar-bar legend and a notice
-/// for what could not be drawn. Model change sets update only what changed (moved racks: their corners
-/// and colours in their hall's mesh). Picking is a ray cast against the racks' boxes, so it needs no GL
-/// read-back; a cell of a rack mesh (from a VTK picker) maps back to its rack too (rackOfCell).
+/// edges, hall floors, racks as one mesh (RackBatch: a box per run of touching racks, coloured per rack by
+/// a metric through a colour texture, one draw call for the campus), CDUs, cooling pipes as tubes,
+/// building labels, a scalar-bar legend and a notice for what could not be drawn. Model change sets update
+/// only what changed (moved racks: the runs of their halls, then the batch; recoloured racks: their
+/// texels). Picking is a ray cast against the racks' boxes, so it needs no GL read-back; a cell of the
+/// rack mesh and the picked point (from a VTK picker) map back to their rack too (rackOfCell).
 ///
 /// While the user orbits (setInteractiveLod(true)) the racks are drawn as one box per run of adjacent,
-/// same-coloured racks of a row, and the pipes as lines: a software renderer keeps its frame rate on a
-/// 14,000-rack campus, and the still frame is full detail.
+/// same-coloured racks of a row, and the pipes as lines; CampusView does so only for very large campuses
+/// (full detail orbits a 14,000-rack campus at about 36 frames/s under llvmpipe).
 class CampusScene {
 public:
     enum class Update { None, Recoloured, Incremental, Rebuilt };
@@ -79,14 +81,19 @@ public:
     /// Oblique view of the whole campus from the south-east.
     void resetCamera();
 
-    /// The rack meshes (one per hall with placed racks, RackMesh) and where a rack is drawn: {mesh, slot}
-    /// and its faces {first cell, count} in that mesh.
+    /// The racks' runs (RackMesh: one per hall with placed racks) and where a rack is: {mesh, slot}.
     std::size_t rackMeshCount() const;
-    vtkPolyData* rackMesh(std::size_t mesh) const;
     std::optional<std::pair<std::size_t, std::size_t>> rackMeshSlot(const std::string& id) const;
+    /// The one mesh drawing every rack (RackBatch), its colour texture, its number of runs, the faces
+    /// {first cell, count} of the run drawing a rack and the texel (column, row) holding its colour.
+    vtkPolyData* rackBatch() const;
+    vtkImageData* rackColours() const;
+    std::size_t rackRunCount() const;
     std::optional<std::pair<vtkIdType, vtkIdType>> rackCells(const std::string& id) const;
-    /// The rack a picked cell belongs to, when `prop` is one of the rack meshes' actors.
-    std::optional<std::string> rackOfCell(const vtkProp* prop, vtkIdType cell) const;
+    std::optional<std::array<int, 2>> rackTexel(const std::string& id) const;
+    /// The rack drawn at world point `world` of a picked cell, when `prop` is the rack mesh's actor (a
+    /// cell is a face of a whole run, so the point along the run tells the rack).
+    std::optional<std::string> rackOfCell(const vtkProp* prop, vtkIdType cell, const double world[3]) const;
 
     /// Test hooks: the tube geometry, label actors.
     vtkPolyData* tubeGeometry() const;

@@ -1,69 +1,115 @@
 #pragma once
 #include "campus_scene_data.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 #include <vtkSmartPointer.h>
 #include <vtkType.h>
 
 class vtkActor;
+class vtkImageData;
 class vtkPolyData;
 class vtkUnsignedCharArray;
 
 namespace ctwin::views {
 
-/// The racks of one hall as one mesh, drawn in one call. Racks standing side by side in a row (same row,
-/// type and rotation, touching within 1 mm) form a run that shares its corners: each rack has its top,
-/// front and back faces, the run has one end face at each end, and the faces between neighbours (never
-/// seen) are left out. A rack alone is a 5-face box (no bottom: it stands on the floor). Colours are per
-/// face (cell scalars), so every rack keeps its own colour. Faces carry no normals: the mapper shades each
-/// face flat from the screen-space derivatives of its position, as the instanced cube glyphs this replaces
-/// were shaded (ambient 0.3, diffuse 0.7, no specular, back faces culled).
-///
-/// Against one instanced glyph set per rack type over the whole campus, a software rasterizer shades
-/// about 4 shared corners per rack instead of 24 instanced ones and sets up 6 triangles instead of 12,
-/// and the renderer's frustum culler can drop halls out of view.
-///
-/// Each rack owns a contiguous range of cells (rackCells), so a picked cell maps back to its rack
-/// (rackOfCell) and a recolour touches only that range.
+/// The racks of one hall as runs: racks standing side by side in a row (same row, size, rotation and
+/// floor height, each one width further along than the first, within 1 mm) form one box, the run. No
+/// VTK here: RackBatch draws the runs of every hall as one mesh. A rack alone is a run of one.
 class RackMesh {
 public:
-    RackMesh();
-    ~RackMesh();
-    RackMesh(RackMesh&&) noexcept;
-    RackMesh& operator=(RackMesh&&) noexcept;
+    /// A run: slots [first, first + count) in racks() order, and the 8 corners of its box (x, y, z each):
+    /// corner 4 j + k is at boundary j (0 = start, 1 = end) and k = 0 front bottom, 1 back bottom,
+    /// 2 front top, 3 back top.
+    struct Run {
+        std::size_t first = 0;
+        std::size_t count = 0;
+        std::array<float, 24> corners{};
+    };
 
-    /// Builds the mesh of `members` (indices into `racks`, all placed). The mesh orders them along their
-    /// rows: racks() gives the order (slot k = racks()[k]).
-    void build(const std::vector<RackInstance>& racks, const std::vector<std::size_t>& members);
-    /// Recolours the rack in `slot` (call modified() after a batch).
-    void setColor(std::size_t slot, Rgb color);
-    /// Marks the colours changed so the next frame uploads them.
+    /// Builds the runs of `members` (indices into `racks`, all placed), none longer than `maxRun` racks.
+    void build(const std::vector<RackInstance>& racks, const std::vector<std::size_t>& members,
+               std::size_t maxRun);
+
+    /// The racks in slot order (indices into CampusSceneData::racks).
+    const std::vector<std::size_t>& racks() const { return m_racks; }
+    const std::vector<Run>& runs() const { return m_runs; }
+    /// The run holding a slot.
+    std::size_t runOfSlot(std::size_t slot) const { return m_runOfSlot[slot]; }
+    std::size_t runCount() const { return m_runs.size(); }
+
+private:
+    std::vector<std::size_t> m_racks;
+    std::vector<Run> m_runs;
+    std::vector<std::uint32_t> m_runOfSlot;
+};
+
+/// Every hall's rack runs as one mesh drawn in one call. A run is 5 quads (top, front, back, one end face
+/// at each end; no bottom: racks stand on the floor; the faces between neighbours are never seen) over 8
+/// shared corners, whatever its length. Each rack keeps its own colour through a colour texture: a run of
+/// n racks owns n + 2 consecutive texels of one texture row (a copy of its first and last rack's colour
+/// at either end, so that its end faces, sampled exactly on the run's edge, take the end rack's colour),
+/// and the run's texture coordinate runs from its first rack's texel to past its last along the run, so
+/// nearest-texel sampling gives every rack its colour over exactly its width. Faces carry no normals: the
+/// mapper shades each face flat (ambient 0.3, diffuse 0.7, no specular, back faces culled), and the
+/// texture colour multiplies the lit white, as the per-face colours this replaces did.
+///
+/// Against one 3-to-5-face box per rack (cell colours), a software rasterizer transforms 8 corners and
+/// sets up 10 triangles per run instead of about 4 corners and 6 triangles per rack; a recolour changes
+/// texels only (the geometry is not uploaded again).
+///
+/// Each run owns 5 consecutive cells, so a picked cell and the picked point map back to their rack
+/// (slotAt).
+class RackBatch {
+public:
+    /// Texture width in texels (a run is never longer than kTextureWidth - 2 racks).
+    static constexpr int kTextureWidth = 1024;
+
+    RackBatch();
+    ~RackBatch();
+    RackBatch(const RackBatch&) = delete;
+    RackBatch& operator=(const RackBatch&) = delete;
+
+    /// Builds the mesh and texture from the halls' runs, colours from `racks` (indices in each mesh's
+    /// racks()).
+    void assemble(const std::vector<RackMesh>& meshes, const std::vector<RackInstance>& racks);
+    /// Recolours the rack in `slot` of `mesh` (call modified() after a batch).
+    void setColor(std::size_t mesh, std::size_t slot, Rgb color);
+    /// Marks the colours changed so the next frame uploads the texture.
     void modified();
 
     vtkPolyData* polyData() const;
     vtkActor* actor() const;
-    /// The racks in slot order (indices into CampusSceneData::racks).
-    const std::vector<std::size_t>& racks() const { return m_racks; }
-    /// First cell and number of cells of the rack in `slot`.
-    std::pair<vtkIdType, vtkIdType> rackCells(std::size_t slot) const {
-        return {m_cellStart[slot], m_cellStart[slot + 1] - m_cellStart[slot]};
-    }
-    /// The slot of the rack a cell belongs to.
-    std::size_t slotOfCell(vtkIdType cell) const { return m_cellSlot[static_cast<std::size_t>(cell)]; }
-    /// Number of runs (rows of touching racks drawn with shared corners) after build().
-    std::size_t runCount() const { return m_runs; }
+    /// The colour texture's image (RGB, kTextureWidth wide, one row per filled line of runs).
+    vtkImageData* colours() const;
+    /// The texel (column, row) holding the colour of a rack.
+    std::array<int, 2> texelOf(std::size_t mesh, std::size_t slot) const;
+    /// First cell and number of cells of the run drawing a rack.
+    std::pair<vtkIdType, vtkIdType> runCells(std::size_t mesh, std::size_t slot) const;
+    /// The {mesh, slot} of the rack drawn at `world` (a point on or near the cell's face) in `cell`.
+    std::optional<std::pair<std::size_t, std::size_t>> slotAt(vtkIdType cell, const double world[3]) const;
+    std::size_t runCount() const { return m_runs.size(); }
 
 private:
+    struct RunRef {
+        std::size_t mesh = 0;
+        std::size_t firstSlot = 0;
+        std::size_t count = 0;
+        int texelX = 0; // texel of the run's padding texel; slot k's colour is at texelX + 1 + k
+        int texelY = 0;
+        std::array<double, 3> start{}, end{}; // front bottom corners of both ends
+    };
     vtkSmartPointer<vtkPolyData> m_poly;
-    vtkSmartPointer<vtkUnsignedCharArray> m_rgb;
+    vtkSmartPointer<vtkImageData> m_image;
     vtkSmartPointer<vtkActor> m_actor;
-    std::vector<std::size_t> m_racks;
-    std::vector<vtkIdType> m_cellStart;    // per slot, plus the end
-    std::vector<std::uint32_t> m_cellSlot; // per cell
-    std::size_t m_runs = 0;
+    std::vector<RunRef> m_runs;
+    /// Global run of each slot of each mesh.
+    std::vector<std::vector<std::uint32_t>> m_runOfSlot;
+    void setTexel(int x, int y, Rgb color);
 };
 
 } // namespace ctwin::views

@@ -62,7 +62,10 @@ public:
     VtkRenderWidget* renderWidget() const { return m_vtk; }
 
     /// Above this many racks the view switches to the row-run level of detail while the camera moves.
-    static constexpr std::size_t kLodRackThreshold = 3000;
+    /// Full detail draws a box per run of touching racks (RackBatch), so a 14,180-rack campus orbits at
+    /// full detail (campus_orbit under llvmpipe: about 13 ms main-thread and 38 ms process CPU per frame,
+    /// against 10 and 31 for the level of detail); far larger campuses still switch.
+    static constexpr std::size_t kLodRackThreshold = 30000;
 
 signals:
     /// A click on a rack (its entity id), or on empty space (empty id: clear the selection).
