@@ -1,9 +1,9 @@
 // Finance report generation for the 100K-GPU reference (neocloud-100k-gb200) against the scenario brief's
 // bar: a report in under 3 s; and PDF + XLSX of the 14K-rack campus (ten copies of the neocloud reference,
-// 14,180 racks, as bench_campus builds it) against issue 15's bar of 1.5 s. Each format is timed on its own, from a finished evaluation, tornado and
-// uncertainty (those have their own benchmarks in bench_scenarios), then the whole File > Export path:
-// evaluate, $/GPU-hour tornado, 300-sample P10/P50/P90 and the PDF. Files go to a scratch folder that is
-// removed afterwards. Like every benchmark here it reports and never asserts.
+// 14,180 racks, as bench_campus builds it) against issue 15's bar of 1.5 s. Each format is timed on its own,
+// from a finished evaluation, tornado and uncertainty (those have their own benchmarks in bench_scenarios),
+// then the whole File > Export path: evaluate, $/GPU-hour tornado, 300-sample P10/P50/P90 and the PDF. Files
+// go to a scratch folder that is removed afterwards. Like every benchmark here it reports and never asserts.
 #include "../test_support.h"
 #include "report/finance_report.h"
 #include "scenarios.h"
@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 #include <filesystem>
 #include <string>
+#include <unistd.h>
 
 using namespace ctwin;
 
@@ -33,7 +34,9 @@ const model::Project& campus() {
 
 const std::filesystem::path& scratch() {
     static const std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() / "ctwin-bench-report";
+        // One folder per process: two runs at once (e.g. one under callgrind) must not remove each other's.
+        auto d =
+            std::filesystem::temp_directory_path() / ("ctwin-bench-report-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         return d;
     }();
