@@ -82,18 +82,19 @@ public:
     }
     /// Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-    /// Exponential with the given rate, by the ziggurat: one 64-bit draw (low 8 bits pick the layer, the top
+    /// Standard exponential (rate 1), by the ziggurat: one 64-bit draw (low 8 bits pick the layer, the top
     /// 53 the abscissa) and a multiply in ~99% of draws; the wedges and the tail (r + Exp(1), memoryless)
-    /// take the exact slow path. Replaces -ln(1 - U), whose logarithm dominated the cost per event.
-    double exponential(double rate) {
-        const auto& z = ziggurat();
+    /// take the exact slow path. Replaces -ln(1 - U), whose logarithm dominated the cost per event. The
+    /// caller scales by the mean (a multiply, not a division).
+    double exponential(const ExponentialZiggurat& z) {
         for (;;) {
             const std::uint64_t bits = next();
             const auto i = static_cast<int>(bits & 0xff);
             const double x = static_cast<double>(bits >> 11) * 0x1.0p-53 * z.x[i];
-            if (x < z.x[i + 1]) return x / rate;
-            if (i == 0) return (ExponentialZiggurat::kR - std::log1p(-uniform())) / rate;
-            if (z.f[i] + uniform() * (z.f[i + 1] - z.f[i]) < std::exp(-x)) return x / rate;
+            if (x < z.x[i + 1]) [[likely]]
+                return x;
+            if (i == 0) return ExponentialZiggurat::kR - std::log1p(-uniform());
+            if (z.f[i] + uniform() * (z.f[i + 1] - z.f[i]) < std::exp(-x)) return x;
         }
     }
 
@@ -102,94 +103,178 @@ private:
     std::uint64_t m_s[4];
 };
 
-/// Classes with the same restart behaviour merged; drawn by cumulative probability.
+/// floor(q) for q >= 0 without a libm call (the build targets baseline x86-64, where std::floor is a call:
+/// no SSE4.1 roundsd); truncation equals floor for non-negative q below 2^62.
+double floorNonNegative(double q) {
+    return q < 0x1p62 ? static_cast<double>(static_cast<std::int64_t>(q)) : std::floor(q);
+}
+
+/// Classes with the same restart behaviour merged. One 64-bit draw serves a whole failure: its top 32 bits
+/// pick the class by Walker's alias method (A. J. Walker, "An efficient method for generating discrete
+/// random variables with general distributions", ACM TOMS 3(3), 1977; table built by M. D. Vose's stable
+/// construction, IEEE TSE 17(9), 1991): top32 × n = column × 2^32 + fraction, and the class is the column
+/// when fraction < accept[column], else alias[column]; no branch, whatever the number of classes. Each
+/// share λ_c/λ is thereby rounded to a multiple of 2^-32 per column. The low 32 bits decide whether a
+/// further failure arrives during the restart (probability 1 - e^(-λR_c)); if so, it arrives at E mod R_c
+/// for a fresh E ~ Exp(λ), which by memorylessness has exactly the law of Exp(λ) conditioned on < R_c
+/// (density Σ_j λe^(-λ(x + jR)) = λe^(-λx) / (1 - e^(-λR)) on [0, R)): no logarithm in the event loop.
 struct Kind {
-    double cumulative = 0; // P(class <= this)
-    double downtime = 0, rollback = 1, extra = 0;
-    bool planned = false;
+    double downtime = 0, rollback = 1, extraWork = 0; // R_c, f_c, k_c·τ
+    std::uint64_t interruptThreshold = 0; // (1 - e^(-λ R_c)) × 2^32: P(a failure during the restart)
+    double invDowntime = 0;               // 1 / R_c (0 when R_c = 0: never interrupted)
+    double keepProgress = 1;              // 0 when f_c = 1, else 1
+    std::int64_t plannedCount = 0;        // 1 for planned maintenance, else 0
+    /// f_c = 1: always back to the checkpoint; 0 < f_c < 1: with probability f_c (one more draw).
+    bool alwaysRollback = false, partialRollback = false;
 };
 
+struct AliasColumn {
+    std::uint64_t accept = 0; // fraction threshold in [0, 2^32]
+    std::uint32_t self = 0, alias = 0;
+};
+
+/// Vose's construction: column i keeps class i with probability q_i = n·p_i (capped at 1) and otherwise
+/// gives the alias, a class whose q exceeds 1, which pays the column's deficit.
+std::vector<AliasColumn> aliasTable(const std::vector<double>& weights) {
+    const size_t n = weights.size();
+    double total = 0;
+    for (double w : weights)
+        total += w;
+    std::vector<double> q(n);
+    std::vector<std::uint32_t> small, large;
+    for (size_t i = 0; i < n; ++i) {
+        q[i] = weights[i] / total * static_cast<double>(n);
+        (q[i] < 1.0 ? small : large).push_back(static_cast<std::uint32_t>(i));
+    }
+    std::vector<AliasColumn> table(n);
+    for (size_t i = 0; i < n; ++i)
+        table[i].self = table[i].alias = static_cast<std::uint32_t>(i);
+    while (!small.empty() && !large.empty()) {
+        const std::uint32_t s = small.back(), l = large.back();
+        small.pop_back();
+        table[s].accept = static_cast<std::uint64_t>(std::llround(q[s] * 0x1.0p32));
+        table[s].alias = l;
+        q[l] -= 1.0 - q[s];
+        if (q[l] < 1.0) large.pop_back(), small.push_back(l);
+    }
+    // What is left has q = 1 up to rounding: always keeps its own class.
+    for (auto i : small)
+        table[i].accept = std::uint64_t{1} << 32;
+    for (auto i : large)
+        table[i].accept = std::uint64_t{1} << 32;
+    return table;
+}
+
 struct Model {
-    double lambda = 0; // all events per second
+    double lambda = 0, meanUp = 0; // all events per second; 1/λ
     std::vector<Kind> kinds;
+    std::vector<AliasColumn> alias;
     double tau = 0, delta = 0, len = 0;
     double invTau = 0, invLen = 0; // multiplications instead of divisions in the event loop
     double work = 0;               // compute seconds to do: job duration / (1 - straggler loss)
     double jobSeconds = 0;
+    const ExponentialZiggurat* zig = nullptr;
 
-    const Kind& pick(double u) const {
-        for (const auto& k : kinds)
-            if (u < k.cumulative) return k;
-        return kinds.back();
+    const Kind& pick(std::uint64_t bits) const {
+        const std::uint64_t h = (bits >> 32) * alias.size(); // < 2^32 · n: no overflow for n < 2^32
+        const AliasColumn& c = alias[h >> 32];
+        // Select by mask (a ternary compiles to a branch that mispredicts whenever the alias is taken).
+        const std::uint32_t keep = 0u - static_cast<std::uint32_t>((h & 0xffffffffULL) < c.accept);
+        return kinds[c.alias ^ ((c.self ^ c.alias) & keep)];
     }
 };
 
 struct Outcome {
-    double completion = 0, unexpected = 0, planned = 0, events = 0;
+    double completion = 0;
+    std::int64_t unexpected = 0, planned = 0, events = 0;
 };
 
-/// One trial; false when it exceeds kMaxEventsPerTrial.
-bool runTrial(const Model& m, Xoshiro256& rng, Outcome& out) {
+/// Up time still needed to finish from (committed work `done`, progress `p` in the current segment of
+/// T + δ): finish this segment, whole segments, then the last partial compute (no checkpoint after the last
+/// step). Never less than rem - p (rem = work - done), which the event loop uses as a cheap lower bound.
+double upTimeNeeded(const Model& m, double done, double p) {
+    const double rem = m.work - done;
+    if (rem <= m.tau) return std::max(0.0, rem - std::min(p, m.tau));
+    const double after = rem - m.tau;
+    const double whole = std::max(0.0, std::ceil(after * m.invTau) - 1.0);
+    return (m.len - p) + whole * m.len + (after - whole * m.tau);
+}
+
+/// One trial; false when it exceeds kMaxEventsPerTrial. The generator is copied into a local so that its
+/// state stays in registers across the libm calls (a reference kept it in memory: a third of the loop's
+/// instructions were its loads and stores).
+bool runTrial(const Model& m, Xoshiro256 rng, Outcome& out) {
     double t = 0, done = 0, p = 0; // wall time, committed compute, progress in the current segment (T + δ)
-    std::int64_t events = 0;
+    std::int64_t events = 0, unexpected = 0, planned = 0;
+    const bool failures = m.lambda > 0;
     for (;;) {
-        // Up time still needed: finish this segment, whole segments, then the last partial compute (no
-        // checkpoint after the last step).
-        const double rem = m.work - done;
-        double need;
-        if (rem <= m.tau) {
-            need = std::max(0.0, rem - std::min(p, m.tau));
-        } else {
-            const double after = rem - m.tau;
-            const double whole = std::max(0.0, std::ceil(after * m.invTau) - 1.0);
-            need = (m.len - p) + whole * m.len + (after - whole * m.tau);
-        }
-        const double up = m.lambda > 0 ? rng.exponential(m.lambda) : kInf;
-        if (up >= need) {
-            t += need;
-            break;
+        const double up = failures ? rng.exponential(*m.zig) * m.meanUp : kInf;
+        // upTimeNeeded >= work - done - p: below that bound the job cannot finish before this failure, so
+        // the exact (ceil) computation runs only near the end of the job.
+        if (up >= m.work - done - p) {
+            const double need = upTimeNeeded(m, done, p);
+            if (up >= need) {
+                t += need;
+                break;
+            }
         }
         t += up;
         const double x = p + up;
-        const double segments = std::floor(x * m.invLen);
+        const double segments = floorNonNegative(x * m.invLen);
         done += segments * m.tau;
         p = std::max(0.0, x - segments * m.len);
         if (p >= m.len) done += m.tau, p -= m.len; // rounding at a segment boundary
         // A down period: the failure, then its restart, which a further failure may interrupt.
         for (;;) {
             if (++events > kMaxEventsPerTrial) return false;
-            const Kind& k = m.pick(rng.uniform());
-            (k.planned ? out.planned : out.unexpected) += 1;
-            if (k.rollback >= 1.0 || (k.rollback > 0 && rng.uniform() < k.rollback)) p = 0;
-            if (k.extra > 0) done = std::max(0.0, done - k.extra * m.tau);
-            const double hit = rng.exponential(m.lambda);
-            if (hit >= k.downtime) {
+            const std::uint64_t bits = rng.next();
+            const Kind& k = m.pick(bits);
+            planned += k.plannedCount; // arithmetic, not a branch: planned events are ~10%
+            unexpected += 1 - k.plannedCount;
+            // Back to the checkpoint: f_c = 1 always, f_c = 0 never (a multiply, not a branch: the shares are
+            // uneven), 0 < f_c < 1 with probability f_c.
+            if (k.partialRollback) [[unlikely]] {
+                if (rng.uniform() < k.rollback) p = 0;
+            } else {
+                p *= k.keepProgress;
+            }
+            done = std::max(0.0, done - k.extraWork); // k_c·τ of committed work lost (0 unless SDC)
+            // Low 32 bits against P(interrupted)·2^32: an integer compare.
+            if ((bits & 0xffffffffULL) >= k.interruptThreshold) {
                 t += k.downtime;
                 break;
             }
-            t += hit;
+            // The next failure, within the restart: E mod R_c (see Kind).
+            const double e = rng.exponential(*m.zig) * m.meanUp;
+            t += e - floorNonNegative(e * k.invDowntime) * k.downtime;
         }
     }
     out.completion = t;
-    out.events = static_cast<double>(events);
+    out.events = events;
+    out.unexpected = unexpected;
+    out.planned = planned;
     return true;
 }
 
-double percentile(std::vector<double> v, double q) {
-    std::sort(v.begin(), v.end());
+/// Percentile of sorted values (Hyndman & Fan definition 7).
+double percentileSorted(const std::vector<double>& v, double q) {
     const double h = (static_cast<double>(v.size()) - 1.0) * q;
     const auto lo = static_cast<size_t>(std::floor(h));
     const size_t hi = std::min(lo + 1, v.size() - 1);
     return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
+/// Mean (summed in trial order: independent of the thread count) and percentiles; sorts a copy once.
 Distribution<double> summarize(const std::vector<double>& v) {
     Distribution<double> d;
     double sum = 0;
     for (double x : v)
-        sum += x; // index order: independent of the thread count
+        sum += x;
     d.mean = sum / static_cast<double>(v.size());
-    d.p10 = percentile(v, 0.10), d.p50 = percentile(v, 0.50), d.p90 = percentile(v, 0.90);
+    std::vector<double> sorted(v);
+    std::sort(sorted.begin(), sorted.end());
+    d.p10 = percentileSorted(sorted, 0.10), d.p50 = percentileSorted(sorted, 0.50),
+    d.p90 = percentileSorted(sorted, 0.90);
     return d;
 }
 
@@ -229,6 +314,7 @@ MonteCarloResult simulateReliability(const FailureProcess& process, const MonteC
     m.invLen = 1.0 / m.len;
     m.jobSeconds = jobSeconds;
     m.work = jobSeconds / (1.0 - s);
+    std::vector<double> kindRates; // λ of each merged kind
     for (const auto& c : process.classes) {
         const double rate = c.rate.value(), down = c.downtime.value();
         if (!std::isfinite(rate) || rate < 0 || !std::isfinite(down) || down < 0 ||
@@ -239,19 +325,31 @@ MonteCarloResult simulateReliability(const FailureProcess& process, const MonteC
                  "finite and non-negative");
         if (rate == 0) continue;
         m.lambda += rate;
+        const double extraWork = c.extraRollbackIntervals * m.tau;
         auto same = std::find_if(m.kinds.begin(), m.kinds.end(), [&](const Kind& k) {
-            return k.downtime == down && k.rollback == c.rollbackFraction &&
-                   k.extra == c.extraRollbackIntervals && k.planned == c.planned;
+            return k.downtime == down && k.rollback == c.rollbackFraction && k.extraWork == extraWork &&
+                   k.plannedCount == (c.planned ? 1 : 0);
         });
-        if (same == m.kinds.end())
-            m.kinds.push_back(Kind{rate, down, c.rollbackFraction, c.extraRollbackIntervals, c.planned});
-        else
-            same->cumulative += rate;
+        if (same == m.kinds.end()) {
+            m.kinds.push_back(Kind{down, c.rollbackFraction, extraWork, 0, 0, 1, c.planned ? 1 : 0,
+                                   c.rollbackFraction >= 1.0,
+                                   c.rollbackFraction > 0 && c.rollbackFraction < 1.0});
+            kindRates.push_back(rate);
+        } else {
+            kindRates[static_cast<size_t>(same - m.kinds.begin())] += rate;
+        }
     }
-    double cumulative = 0;
-    for (auto& k : m.kinds)
-        k.cumulative = (cumulative += k.cumulative) / m.lambda;
-    if (!m.kinds.empty()) m.kinds.back().cumulative = 1.0;
+    if (m.lambda > 0) {
+        m.meanUp = 1.0 / m.lambda;
+        m.alias = aliasTable(kindRates);
+        // P(a failure within the restart R_c) = 1 - e^(-λ R_c) (Poisson arrivals of the total rate).
+        for (auto& k : m.kinds) {
+            k.interruptThreshold =
+                static_cast<std::uint64_t>(std::llround(-std::expm1(-m.lambda * k.downtime) * 0x1.0p32));
+            k.keepProgress = k.alwaysRollback ? 0.0 : 1.0;
+            k.invDowntime = k.downtime > 0 ? 1.0 / k.downtime : 0.0;
+        }
+    }
 
     // Runtime cap, checked before any work: expected events per trial = λ × expected completion time.
     const double goodput = expectedGoodput(process);
@@ -269,7 +367,7 @@ MonteCarloResult simulateReliability(const FailureProcess& process, const MonteC
                                        " events each exceed the budget of " + fmtG(kMaxSimulatedEvents) +
                                        " simulated events; use fewer trials");
 
-    ziggurat(); // build the tables before the workers start
+    m.zig = &ziggurat(); // build the tables before the workers start
     const auto trials = static_cast<size_t>(cfg.trials);
     std::vector<double> goodputs(trials), unexpected(trials), planned(trials), completion(trials),
         events(trials);
@@ -295,9 +393,9 @@ MonteCarloResult simulateReliability(const FailureProcess& process, const MonteC
                 const auto k = static_cast<size_t>(i);
                 completion[k] = o.completion;
                 goodputs[k] = jobSeconds / o.completion;
-                unexpected[k] = o.unexpected;
-                planned[k] = o.planned;
-                events[k] = o.events;
+                unexpected[k] = static_cast<double>(o.unexpected);
+                planned[k] = static_cast<double>(o.planned);
+                events[k] = static_cast<double>(o.events);
             }
         }
     };

@@ -38,7 +38,7 @@ struct MonteCarloResult {
 /// Limits (SPEC.md §7 "bad input"; each throws model::InputError naming the job and the field):
 /// trials in [1, 10^6]; job duration in (0, 3650 days]; threads in [0, 256]; at most 10^7 failure events
 /// in one trial (a run that needs more cannot finish in any useful sense: expected goodput near zero);
-/// at most 2·10^9 expected events in a whole run (about a minute of CPU at ~30 ns per event), so a run is
+/// at most 2·10^9 expected events in a whole run (about half a minute of CPU at ~15 ns per event), so a run is
 /// rejected up front rather than left to spin.
 inline constexpr std::int64_t kMaxMonteCarloTrials = 1'000'000;
 inline constexpr double kMaxMonteCarloJobDays = 3650.0;
