@@ -190,8 +190,8 @@ void overlapsInHall(const model::Project& p, const model::DataHall& hall, const 
                 const auto& r2 = p.racks[racks[members[b]].rack];
                 const auto& later = racks[members[a]].rack > racks[members[b]].rack ? r1 : r2;
                 findings.push_back({Severity::Error, "racks_overlap", later.id,
-                                    "Racks " + nameOf(r1) + " and " + nameOf(r2) + " in hall " + nameOf(hall) +
-                                        " overlap by " + metres(ox) + " x " + metres(oy)});
+                                    "Racks " + nameOf(r1) + " and " + nameOf(r2) + " in hall " +
+                                        nameOf(hall) + " overlap by " + metres(ox) + " x " + metres(oy)});
             }
         }
     }
@@ -211,8 +211,8 @@ RackPlacementCheck checkRack(const model::RackPlacement& r, const Dims& d, const
     if (o.by > kTolerance) {
         out.outside = true;
         out.finding = {Severity::Error, "rack_outside_hall", r.id,
-                       "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
-                           o.where() + ")"};
+                       "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
+                           " (" + o.where() + ")"};
     }
     return out;
 }
@@ -282,7 +282,8 @@ GeometryFindings geometryFindings(const model::Project& p, const model::Catalog&
         const Dims& d = dims.get(r.rackType);
         if (!d.known) continue; // an unknown rack type is the loader's error
         auto check = checkRack(r, d, p.halls[lastHall]);
-        if (check.outside) g.rackOutside.emplace_back(static_cast<std::uint32_t>(i), std::move(check.finding));
+        if (check.outside)
+            g.rackOutside.emplace_back(static_cast<std::uint32_t>(i), std::move(check.finding));
         perHall[lastHall].push_back({check.box, i});
         g.rackHall[i] = static_cast<std::int32_t>(lastHall);
         g.hallRacks[lastHall].push_back(static_cast<std::uint32_t>(i));
@@ -303,8 +304,8 @@ GeometryFindings geometryFindings(const model::Project& p, const model::Catalog&
             if (o.by > kTolerance)
                 g.cduOutside.push_back({Severity::Error, "cdu_outside_hall", l.id,
                                         "CDU " + std::to_string(i + 1) + " of loop " + nameOf(l) +
-                                            " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
-                                            o.where() + ")"});
+                                            " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
+                                            " (" + o.where() + ")"});
         }
     }
     return g;
@@ -328,7 +329,8 @@ std::vector<DesignRule> GeometryFindings::rules() const {
 }
 
 void updateGeometryFindings(GeometryFindings& g, const model::Project& p, const model::Catalog& catalog,
-                            const std::vector<std::uint32_t>& racks, const std::vector<std::int32_t>& rackHall) {
+                            const std::vector<std::uint32_t>& racks,
+                            const std::vector<std::int32_t>& rackHall) {
     DimsCache dims(catalog);
     std::vector<std::int32_t> halls; // every hall a changed rack left or entered
     for (const std::uint32_t i : racks) {

@@ -26,9 +26,9 @@ void appendGeometryRules(const model::Project& project, const model::Catalog& ca
 /// the halls they leave and enter (issue 15 item 2, cost/incremental_evaluator.h). `rules()` lists them
 /// exactly as appendGeometryRules does: it is how appendGeometryRules builds its list.
 struct GeometryFindings {
-    std::vector<DesignRule> layout;                               // buildings_overlap, hall_outside_building
+    std::vector<DesignRule> layout;                                // buildings_overlap, hall_outside_building
     std::vector<std::pair<std::uint32_t, DesignRule>> rackOutside; // rack_outside_hall, by rack index
-    std::vector<std::int32_t> rackHall;           // per rack: the hall it is placed in, -1 when not placed
+    std::vector<std::int32_t> rackHall; // per rack: the hall it is placed in, -1 when not placed
     std::vector<std::vector<std::uint32_t>> hallRacks; // per hall: its placed racks, ascending
     std::vector<std::vector<DesignRule>> hallOverlaps; // per hall: racks_overlap
     std::vector<DesignRule> cduOutside;                // cdu_outside_hall
@@ -43,7 +43,8 @@ GeometryFindings geometryFindings(const model::Project& project, const model::Ca
 /// every hall they were or are placed in. `rowHall` gives each rack's hall as the layout resolves it now
 /// (CompiledDesign::rackHall, -1 when none).
 void updateGeometryFindings(GeometryFindings& g, const model::Project& project, const model::Catalog& catalog,
-                            const std::vector<std::uint32_t>& racks, const std::vector<std::int32_t>& rackHall);
+                            const std::vector<std::uint32_t>& racks,
+                            const std::vector<std::int32_t>& rackHall);
 
 /// The geometry rules alone (tests).
 std::vector<DesignRule> geometryRules(const model::Project& project, const model::Catalog& catalog);

@@ -8,10 +8,9 @@
 // scale-across links, assumptions, project info, site fields other than the id) reuse it as it is. Every
 // other edit (adding or deleting racks, editing halls, rows, buildings, loops, feeds, fabrics) takes the full
 // path. The results equal evaluate() of the same project (tests/cost/test_incremental.cpp).
+#include "change_set.h"
 #include "compiled_design.h"
 #include "evaluate.h"
-
-#include "change_set.h"
 
 #include <cstdint>
 #include <memory>
@@ -38,8 +37,8 @@ public:
     Results evaluate(const model::Project& project, const model::Catalog& catalog,
                      const model::AssumptionSet& defaults);
     /// noteChange then evaluate.
-    Results apply(const model::ChangeSet& changes, const model::Project& project, const model::Catalog& catalog,
-                  const model::AssumptionSet& defaults);
+    Results apply(const model::ChangeSet& changes, const model::Project& project,
+                  const model::Catalog& catalog, const model::AssumptionSet& defaults);
 
     const Stats& stats() const { return m_stats; }
     /// The compiled design of the last evaluation (null before the first).

@@ -1,10 +1,5 @@
 // evaluate() and .ctwin save/open against SPEC.md §7: 100K GPUs < 3 ms, 1M GPUs over 3 sites < 20 ms
 // (one core); save/open of a 14,000-rack design < 300 ms.
-#include <benchmark/benchmark.h>
-
-#include <cstdio>
-#include <filesystem>
-
 #include "../test_support.h"
 #include "catalog.h"
 #include "compiled_design.h"
@@ -13,6 +8,10 @@
 #include "evaluate.h"
 #include "geometry_rules.h"
 #include "incremental_evaluator.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <filesystem>
 
 using namespace ctwin;
 
@@ -146,8 +145,13 @@ void BM_MoveOneRackIncremental1M(benchmark::State& state) {
     cost::IncrementalEvaluator ev;
     benchmark::DoNotOptimize(ev.evaluate(p, catalog(), defaults()));
     model::ChangeSet move;
-    move.entities.push_back({model::EntityKind::RackPlacement, p.racks[7000].id, model::ChangeType::Modified,
-                             {"y_m"}, {}, {}, 7000});
+    move.entities.push_back({model::EntityKind::RackPlacement,
+                             p.racks[7000].id,
+                             model::ChangeType::Modified,
+                             {"y_m"},
+                             {},
+                             {},
+                             7000});
     int step = 0;
     for (auto _ : state) {
         p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));

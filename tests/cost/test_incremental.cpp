@@ -23,15 +23,15 @@ void requireSame(const cost::Results& inc, const cost::Results& full, const std:
     for (size_t i = 0; i < full.figures.size(); ++i) {
         QVERIFY2(inc.figures[i].key == full.figures[i].key, where);
         // Bit for bit: the same arithmetic on the same numbers.
-        QVERIFY2(inc.figures[i].value == full.figures[i].value,
-                 (what + ": " + full.figures[i].key).c_str());
+        QVERIFY2(inc.figures[i].value == full.figures[i].value, (what + ": " + full.figures[i].key).c_str());
     }
     QVERIFY2(inc.rules.size() == full.rules.size(), where);
     for (size_t i = 0; i < full.rules.size(); ++i) {
         QVERIFY2(inc.rules[i].severity == full.rules[i].severity, where);
         QVERIFY2(inc.rules[i].rule == full.rules[i].rule, where);
         QVERIFY2(inc.rules[i].entity == full.rules[i].entity, where);
-        QVERIFY2(inc.rules[i].message == full.rules[i].message, (what + ": " + full.rules[i].message).c_str());
+        QVERIFY2(inc.rules[i].message == full.rules[i].message,
+                 (what + ": " + full.rules[i].message).c_str());
     }
 }
 
@@ -56,18 +56,21 @@ private slots:
             base.racks[i].rackType = "gb300-nvl72";
         model::Document doc(base, &catalog);
         cost::IncrementalEvaluator ev;
-        requireSame(ev.evaluate(doc.project(), catalog, defaults), cost::evaluate(doc.project(), catalog, defaults),
-                    "first evaluation");
+        requireSame(ev.evaluate(doc.project(), catalog, defaults),
+                    cost::evaluate(doc.project(), catalog, defaults), "first evaluation");
         QCOMPARE(ev.stats().full, size_t{1});
 
         std::mt19937 rng(15);
         const auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
-        const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+        const auto uniform = [&](double lo, double hi) {
+            return std::uniform_real_distribution<double>(lo, hi)(rng);
+        };
         size_t outside = 0, overlaps = 0, added = 0, applied = 0;
         for (int step = 0; step < 160; ++step) {
             const auto& p = doc.project();
             const int kind = static_cast<int>(pick(12));
-            const int edits = kind == 0 ? 1 + static_cast<int>(pick(3)) : 1; // some commits move several racks
+            const int edits =
+                kind == 0 ? 1 + static_cast<int>(pick(3)) : 1; // some commits move several racks
             std::string label = "step " + std::to_string(step) + " kind " + std::to_string(kind);
             try {
                 model::Transaction t(doc, label);
@@ -85,7 +88,8 @@ private slots:
                         t.setProperty(r.id, "rotation_deg", pick(2) ? 90.0 : 30.0);
                         break;
                     case 4:
-                        t.setProperty(r.id, "rack_type", r.rackType == "gb200-nvl72" ? "gb300-nvl72" : "gb200-nvl72");
+                        t.setProperty(r.id, "rack_type",
+                                      r.rackType == "gb200-nvl72" ? "gb300-nvl72" : "gb200-nvl72");
                         break;
                     case 5:
                         t.setProperty(r.id, "cooling_loop", p.coolingLoops[pick(p.coolingLoops.size())].id);
@@ -137,7 +141,8 @@ private slots:
             outside += countRule(full, "rack_outside_hall");
             overlaps += countRule(full, "racks_overlap");
         }
-        qInfo("%zu commits: %zu full, %zu incremental, %zu reused; %zu outside-hall and %zu overlap findings seen",
+        qInfo("%zu commits: %zu full, %zu incremental, %zu reused; %zu outside-hall and %zu overlap findings "
+              "seen",
               applied, ev.stats().full, ev.stats().incremental, ev.stats().reused, outside, overlaps);
         // The series exercised the fast paths and the geometry findings, not only the fall-back.
         QVERIFY(applied > 100);
