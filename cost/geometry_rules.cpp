@@ -197,24 +197,12 @@ void overlapsInHall(const model::Project& p, const model::DataHall& hall, const 
     }
 }
 
-/// A rack's footprint and, when it sticks out of its hall, the finding.
-struct RackPlacementCheck {
-    Box box;
-    bool outside = false;
-    DesignRule finding;
-};
-
-RackPlacementCheck checkRack(const model::RackPlacement& r, const Dims& d, const model::DataHall& hall) {
-    RackPlacementCheck out;
-    out.box = footprint(r.x.value(), r.y.value(), d.width, d.depth, r.rotationDeg);
-    const Overhang o = overhang(out.box, hall.width.value(), hall.depth.value());
-    if (o.by > kTolerance) {
-        out.outside = true;
-        out.finding = {Severity::Error, "rack_outside_hall", r.id,
-                       "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
-                           " (" + o.where() + ")"};
-    }
-    return out;
+/// The finding of a rack that sticks out of its hall by `o` (built only for such a rack: this check runs
+/// for every rack on every compile).
+DesignRule rackOutside(const model::RackPlacement& r, const model::DataHall& hall, const Overhang& o) {
+    return {Severity::Error, "rack_outside_hall", r.id,
+            "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
+                o.where() + ")"};
 }
 
 } // namespace
@@ -281,10 +269,12 @@ GeometryFindings geometryFindings(const model::Project& p, const model::Catalog&
         if (!lastKnown) continue;
         const Dims& d = dims.get(r.rackType);
         if (!d.known) continue; // an unknown rack type is the loader's error
-        auto check = checkRack(r, d, p.halls[lastHall]);
-        if (check.outside)
-            g.rackOutside.emplace_back(static_cast<std::uint32_t>(i), std::move(check.finding));
-        perHall[lastHall].push_back({check.box, i});
+        const Box box = footprint(r.x.value(), r.y.value(), d.width, d.depth, r.rotationDeg);
+        const auto& hall = p.halls[lastHall];
+        const Overhang o = overhang(box, hall.width.value(), hall.depth.value());
+        if (o.by > kTolerance)
+            g.rackOutside.emplace_back(static_cast<std::uint32_t>(i), rackOutside(r, hall, o));
+        perHall[lastHall].push_back({box, i});
         g.rackHall[i] = static_cast<std::int32_t>(lastHall);
         g.hallRacks[lastHall].push_back(static_cast<std::uint32_t>(i));
     }
@@ -344,8 +334,10 @@ void updateGeometryFindings(GeometryFindings& g, const model::Project& p, const 
                                    [](const auto& e, std::uint32_t k) { return e.first < k; });
         if (at != g.rackOutside.end() && at->first == i) at = g.rackOutside.erase(at);
         if (after >= 0) {
-            auto check = checkRack(r, d, p.halls[static_cast<size_t>(after)]);
-            if (check.outside) g.rackOutside.emplace(at, i, std::move(check.finding));
+            const auto& hall = p.halls[static_cast<size_t>(after)];
+            const Box box = footprint(r.x.value(), r.y.value(), d.width, d.depth, r.rotationDeg);
+            const Overhang o = overhang(box, hall.width.value(), hall.depth.value());
+            if (o.by > kTolerance) g.rackOutside.emplace(at, i, rackOutside(r, hall, o));
         }
         if (before != after) {
             if (before >= 0) {
