@@ -69,7 +69,7 @@ Overhang overhang(const Box& b, double w, double d) {
 
 /// A footprint of width x depth at (x, y): quarter turns swap the sides (as the editor does); any other
 /// angle takes the bounding box of the rectangle turned about its centre.
-Box footprint(double x, double y, double w, double d, double rotationDeg) {
+[[gnu::always_inline]] inline Box footprint(double x, double y, double w, double d, double rotationDeg) {
     const double quarters = rotationDeg / 90.0;
     const long n = std::lround(quarters);
     if (std::abs(quarters - static_cast<double>(n)) < 1e-9) {
