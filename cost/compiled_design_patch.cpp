@@ -2,7 +2,6 @@
 // item 2). Its own file so the full compile's translation unit keeps its inlining (the constructor's
 // per-rack loop is the hot path of every full evaluation).
 #include "compiled_design.h"
-
 #include "geometry_rules.h"
 #include "power_chain.h"
 
