@@ -633,6 +633,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 // --- document events -> views ----------------------------------------------------------------------------
 
 void MainWindow::documentChanged(const model::ChangeSet& changes) {
+    m_incremental.noteChange(changes); // evaluateNow patches only what changed
     m_tree->applyChanges(m_document.project(), changes);
     m_scene->applyChanges(m_document.project(), changes);
     // Drop selected ids that no longer exist (undo of an add, delete).
@@ -669,6 +670,7 @@ void MainWindow::documentChanged(const model::ChangeSet& changes) {
 }
 
 void MainWindow::documentReset() {
+    m_incremental.reset();
     m_selection.clear();
     m_tree->showProject(m_document.project());
     m_scene->showProject(m_document.project());
@@ -685,7 +687,7 @@ void MainWindow::evaluateNow() {
     m_evalTimer.stop();
     QElapsedTimer clock;
     clock.start();
-    m_results = cost::evaluate(m_document.project(), m_catalog, m_defaults);
+    m_results = m_incremental.evaluate(m_document.project(), m_catalog, m_defaults);
     const double evalMs = clock.nsecsElapsed() / 1e6;
     m_inspector->setResolvedInputs(m_results.inputs); // absent optional fields show the value used
     m_dashboard->showResults(m_results);

@@ -2,6 +2,7 @@
 #include "catalog.h"
 #include "document.h"
 #include "evaluate.h"
+#include "incremental_evaluator.h"
 #include "floor_plan_scene.h"
 #include "gui/app_settings.h"
 #include "gui/autosave.h"
@@ -231,6 +232,8 @@ private:
     QTimer m_uncertaintyTimer;
     bool m_uncertaintyFailed = false;
     cost::Results m_results;
+    /// Re-evaluates after an edit from the document's change sets (cost/incremental_evaluator.h).
+    cost::IncrementalEvaluator m_incremental;
     double m_lastEvaluationMs = 0.0;
 };
 

@@ -140,7 +140,8 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
     feedIsB.assign(feedIds.size(), 0);
     for (const std::int32_t b : rackFeedB)
         if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
-    appendGeometryRules(p, catalog, geometryRules);
+    geometry = geometryFindings(p, catalog);
+    geometryRules = geometry.rules();
 
     rowsById =
         orderBy(p.rows.size(), [&](std::int32_t i) -> const std::string& { return p.rows[size_t(i)].id; });

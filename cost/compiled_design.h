@@ -13,6 +13,7 @@
 
 #include "catalog.h"
 #include "design_rule.h"
+#include "geometry_rules.h"
 #include "project.h"
 
 #include <cstdint>
@@ -70,6 +71,8 @@ public:
     /// The layout findings of cost/geometry_rules.h (outside parents, overlaps): they depend on the
     /// design's geometry and catalog footprints only, so they are derived with it.
     std::vector<DesignRule> geometryRules;
+    /// The same findings per part (geometryFindings), kept so an edit of a few racks updates them.
+    GeometryFindings geometry;
 
     /// pathEfficiency of each building (cost/power_chain.h): feed chains and rack power are catalog and
     /// reference data, so it is derived with the design.
@@ -88,6 +91,16 @@ private:
 
 /// Compiles `p` (shared so a bill of materials and the scenario tools can carry it across evaluations).
 std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, const model::Catalog& catalog);
+
+/// `before` with racks `racks` of `p` re-resolved after an edit in place (issue 15 item 2): position,
+/// rotation, name, id, type, row, cooling loop, feeds, spare flag; every other collection as compiled.
+/// The per-rack arrays, the B-feed marks, the building path efficiencies (when power or feeds moved) and
+/// the geometry findings of the halls involved are updated. Returns null when the edit needs a full
+/// compile: a rack type, cooling loop or feed id the compiled design has not interned, a rack type no rack
+/// uses any more, or a rack count that differs.
+std::shared_ptr<const CompiledDesign> recompileRacks(const CompiledDesign& before, const model::Project& p,
+                                                     const model::Catalog& catalog,
+                                                     const std::vector<std::uint32_t>& racks);
 
 /// True when an override of `path` (InputResolver grammar) may change the compiled design, so one compiled
 /// before cannot be reused: entity fields of the layout the geometry findings read (racks, rows, halls,

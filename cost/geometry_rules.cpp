@@ -69,7 +69,7 @@ Overhang overhang(const Box& b, double w, double d) {
 
 /// A footprint of width x depth at (x, y): quarter turns swap the sides (as the editor does); any other
 /// angle takes the bounding box of the rectangle turned about its centre.
-Box footprint(double x, double y, double w, double d, double rotationDeg) {
+[[gnu::always_inline]] inline Box footprint(double x, double y, double w, double d, double rotationDeg) {
     const double quarters = rotationDeg / 90.0;
     const long n = std::lround(quarters);
     if (std::abs(quarters - static_cast<double>(n)) < 1e-9) {
@@ -85,9 +85,9 @@ Box footprint(double x, double y, double w, double d, double rotationDeg) {
 class Findings {
 public:
     explicit Findings(std::vector<DesignRule>& out) : m_out(out) {}
-    void add(const char* rule, const std::string& entity, std::string message) {
-        auto& n = m_counts[rule];
-        if (++n <= kListedPerRule) m_out.push_back({Severity::Error, rule, entity, std::move(message)});
+    void add(const DesignRule& f) {
+        auto& n = m_counts[f.rule];
+        if (++n <= kListedPerRule) m_out.push_back(f);
     }
     ~Findings() {
         for (const auto& [rule, n] : m_counts)
@@ -141,7 +141,7 @@ struct Placed {
 /// covers a few cells; a pair is compared in every cell both cover and reported only in the cell holding
 /// the lower-left corner of their intersection, so each pair is reported once. Linear for a real layout.
 void overlapsInHall(const model::Project& p, const model::DataHall& hall, const std::vector<Placed>& racks,
-                    Findings& findings) {
+                    std::vector<DesignRule>& findings) {
     if (racks.size() < 2) return;
     double minX = racks.front().box.x0, minY = racks.front().box.y0, maxX = minX, maxY = minY, cell = 0.1;
     for (const auto& r : racks) {
@@ -189,19 +189,26 @@ void overlapsInHall(const model::Project& p, const model::DataHall& hall, const 
                 const auto& r1 = p.racks[racks[members[a]].rack];
                 const auto& r2 = p.racks[racks[members[b]].rack];
                 const auto& later = racks[members[a]].rack > racks[members[b]].rack ? r1 : r2;
-                findings.add("racks_overlap", later.id,
-                             "Racks " + nameOf(r1) + " and " + nameOf(r2) + " in hall " + nameOf(hall) +
-                                 " overlap by " + metres(ox) + " x " + metres(oy));
+                findings.push_back({Severity::Error, "racks_overlap", later.id,
+                                    "Racks " + nameOf(r1) + " and " + nameOf(r2) + " in hall " +
+                                        nameOf(hall) + " overlap by " + metres(ox) + " x " + metres(oy)});
             }
         }
     }
 }
 
+/// The finding of a rack that sticks out of its hall by `o` (built only for such a rack: this check runs
+/// for every rack on every compile).
+DesignRule rackOutside(const model::RackPlacement& r, const model::DataHall& hall, const Overhang& o) {
+    return {Severity::Error, "rack_outside_hall", r.id,
+            "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
+                o.where() + ")"};
+}
+
 } // namespace
 
-void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
-                         std::vector<DesignRule>& rules) {
-    Findings findings(rules);
+GeometryFindings geometryFindings(const model::Project& p, const model::Catalog& catalog) {
+    GeometryFindings g;
 
     std::unordered_map<std::string_view, size_t> buildingAt, hallAt, rowHall;
     for (size_t i = 0; i < p.buildings.size(); ++i)
@@ -223,9 +230,9 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
             const double ox = std::min(ba.x1, bb.x1) - std::max(ba.x0, bb.x0);
             const double oy = std::min(ba.y1, bb.y1) - std::max(ba.y0, bb.y0);
             if (ox > kTolerance && oy > kTolerance)
-                findings.add("buildings_overlap", b.id,
-                             "Buildings " + nameOf(a) + " and " + nameOf(b) + " on site " + a.site +
-                                 " overlap by " + metres(ox) + " x " + metres(oy));
+                g.layout.push_back({Severity::Error, "buildings_overlap", b.id,
+                                    "Buildings " + nameOf(a) + " and " + nameOf(b) + " on site " + a.site +
+                                        " overlap by " + metres(ox) + " x " + metres(oy)});
         }
     }
 
@@ -237,14 +244,17 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
         const Box box{h.x.value(), h.y.value(), h.x.value() + h.width.value(), h.y.value() + h.depth.value()};
         const Overhang o = overhang(box, bld.width.value(), bld.depth.value());
         if (o.by > kTolerance)
-            findings.add("hall_outside_building", h.id,
-                         "Hall " + nameOf(h) + " sticks out of building " + nameOf(bld) + " by " +
-                             metres(o.by) + " (" + o.where() + ")");
+            g.layout.push_back({Severity::Error, "hall_outside_building", h.id,
+                                "Hall " + nameOf(h) + " sticks out of building " + nameOf(bld) + " by " +
+                                    metres(o.by) + " (" + o.where() + ")"});
     }
 
     // Racks inside their halls; collect footprints per hall for the overlap check.
     DimsCache dims(catalog);
     std::vector<std::vector<Placed>> perHall(p.halls.size());
+    g.rackHall.assign(p.racks.size(), -1);
+    g.hallRacks.resize(p.halls.size());
+    g.hallOverlaps.resize(p.halls.size());
     const std::string* lastRow = nullptr;
     size_t lastHall = 0;
     bool lastKnown = false;
@@ -263,13 +273,13 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
         const auto& hall = p.halls[lastHall];
         const Overhang o = overhang(box, hall.width.value(), hall.depth.value());
         if (o.by > kTolerance)
-            findings.add("rack_outside_hall", r.id,
-                         "Rack " + nameOf(r) + " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
-                             " (" + o.where() + ")");
+            g.rackOutside.emplace_back(static_cast<std::uint32_t>(i), rackOutside(r, hall, o));
         perHall[lastHall].push_back({box, i});
+        g.rackHall[i] = static_cast<std::int32_t>(lastHall);
+        g.hallRacks[lastHall].push_back(static_cast<std::uint32_t>(i));
     }
     for (size_t h = 0; h < p.halls.size(); ++h)
-        overlapsInHall(p, p.halls[h], perHall[h], findings);
+        overlapsInHall(p, p.halls[h], perHall[h], g.hallOverlaps[h]);
 
     // CDUs inside their halls.
     for (const auto& l : p.coolingLoops) {
@@ -282,18 +292,91 @@ void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
             const Box box{l.cdus[i].xM, l.cdus[i].yM, l.cdus[i].xM + d.width, l.cdus[i].yM + d.depth};
             const Overhang o = overhang(box, hall.width.value(), hall.depth.value());
             if (o.by > kTolerance)
-                findings.add("cdu_outside_hall", l.id,
-                             "CDU " + std::to_string(i + 1) + " of loop " + nameOf(l) +
-                                 " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) + " (" +
-                                 o.where() + ")");
+                g.cduOutside.push_back({Severity::Error, "cdu_outside_hall", l.id,
+                                        "CDU " + std::to_string(i + 1) + " of loop " + nameOf(l) +
+                                            " sticks out of hall " + nameOf(hall) + " by " + metres(o.by) +
+                                            " (" + o.where() + ")"});
         }
+    }
+    return g;
+}
+
+std::vector<DesignRule> GeometryFindings::rules() const {
+    std::vector<DesignRule> out;
+    {
+        Findings findings(out);
+        for (const auto& f : layout)
+            findings.add(f);
+        for (const auto& [rack, f] : rackOutside)
+            findings.add(f);
+        for (const auto& hall : hallOverlaps)
+            for (const auto& f : hall)
+                findings.add(f);
+        for (const auto& f : cduOutside)
+            findings.add(f);
+    } // the summaries are added when `findings` goes
+    return out;
+}
+
+void updateGeometryFindings(GeometryFindings& g, const model::Project& p, const model::Catalog& catalog,
+                            const std::vector<std::uint32_t>& racks,
+                            const std::vector<std::int32_t>& rackHall) {
+    DimsCache dims(catalog);
+    std::vector<std::int32_t> halls; // every hall a changed rack left or entered
+    for (const std::uint32_t i : racks) {
+        const auto& r = p.racks[i];
+        const std::int32_t before = g.rackHall[i];
+        std::int32_t after = rackHall[i];
+        const Dims& d = dims.get(r.rackType);
+        if (!d.known) after = -1;
+        // Its outside-hall finding, kept in rack order.
+        auto at = std::lower_bound(g.rackOutside.begin(), g.rackOutside.end(), i,
+                                   [](const auto& e, std::uint32_t k) { return e.first < k; });
+        if (at != g.rackOutside.end() && at->first == i) at = g.rackOutside.erase(at);
+        if (after >= 0) {
+            const auto& hall = p.halls[static_cast<size_t>(after)];
+            const Box box = footprint(r.x.value(), r.y.value(), d.width, d.depth, r.rotationDeg);
+            const Overhang o = overhang(box, hall.width.value(), hall.depth.value());
+            if (o.by > kTolerance) g.rackOutside.emplace(at, i, rackOutside(r, hall, o));
+        }
+        if (before != after) {
+            if (before >= 0) {
+                auto& list = g.hallRacks[static_cast<size_t>(before)];
+                list.erase(std::lower_bound(list.begin(), list.end(), i));
+            }
+            if (after >= 0) {
+                auto& list = g.hallRacks[static_cast<size_t>(after)];
+                list.insert(std::lower_bound(list.begin(), list.end(), i), i);
+            }
+            g.rackHall[i] = after;
+        }
+        if (before >= 0) halls.push_back(before);
+        if (after >= 0) halls.push_back(after);
+    }
+    std::sort(halls.begin(), halls.end());
+    halls.erase(std::unique(halls.begin(), halls.end()), halls.end());
+    std::vector<Placed> placed;
+    for (const std::int32_t h : halls) {
+        const auto hi = static_cast<size_t>(h);
+        placed.clear();
+        for (const std::uint32_t i : g.hallRacks[hi]) {
+            const auto& r = p.racks[i];
+            const Dims& d = dims.get(r.rackType);
+            placed.push_back({footprint(r.x.value(), r.y.value(), d.width, d.depth, r.rotationDeg), i});
+        }
+        g.hallOverlaps[hi].clear();
+        overlapsInHall(p, p.halls[hi], placed, g.hallOverlaps[hi]);
     }
 }
 
+void appendGeometryRules(const model::Project& p, const model::Catalog& catalog,
+                         std::vector<DesignRule>& rules) {
+    auto found = geometryFindings(p, catalog).rules();
+    rules.insert(rules.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+}
+
 std::vector<DesignRule> geometryRules(const model::Project& project, const model::Catalog& catalog) {
-    std::vector<DesignRule> rules;
-    appendGeometryRules(project, catalog, rules);
-    return rules;
+    return geometryFindings(project, catalog).rules();
 }
 
 } // namespace ctwin::cost

@@ -1,10 +1,5 @@
 // evaluate() and .ctwin save/open against SPEC.md §7: 100K GPUs < 3 ms, 1M GPUs over 3 sites < 20 ms
 // (one core); save/open of a 14,000-rack design < 300 ms.
-#include <benchmark/benchmark.h>
-
-#include <cstdio>
-#include <filesystem>
-
 #include "../test_support.h"
 #include "catalog.h"
 #include "compiled_design.h"
@@ -12,6 +7,11 @@
 #include "design_json.h"
 #include "evaluate.h"
 #include "geometry_rules.h"
+#include "incremental_evaluator.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <filesystem>
 
 using namespace ctwin;
 
@@ -137,6 +137,30 @@ void BM_MoveOneRackReevaluate1M(benchmark::State& state) {
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_MoveOneRackReevaluate1M)->Unit(benchmark::kMillisecond);
+
+/// The same edit through cost::IncrementalEvaluator (issue 15 item 2): the document's change set names the
+/// rack, so its arrays and the geometry findings of its hall are patched instead of compiled again.
+void BM_MoveOneRackIncremental1M(benchmark::State& state) {
+    auto p = millionGpuDesign();
+    cost::IncrementalEvaluator ev;
+    benchmark::DoNotOptimize(ev.evaluate(p, catalog(), defaults()));
+    model::ChangeSet move;
+    move.entities.push_back({model::EntityKind::RackPlacement,
+                             p.racks[7000].id,
+                             model::ChangeType::Modified,
+                             {"y_m"},
+                             {},
+                             {},
+                             7000});
+    int step = 0;
+    for (auto _ : state) {
+        p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));
+        benchmark::DoNotOptimize(ev.apply(move, p, catalog(), defaults()));
+    }
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+    state.counters["full"] = static_cast<double>(ev.stats().full);
+}
+BENCHMARK(BM_MoveOneRackIncremental1M)->Unit(benchmark::kMillisecond);
 
 /// The geometry rules alone (part of every evaluate): 13,876 racks in 48 halls, overlaps by grid.
 void BM_GeometryRules14kRacks(benchmark::State& state) {

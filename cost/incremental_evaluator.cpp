@@ -1,0 +1,87 @@
+#include "incremental_evaluator.h"
+
+#include "input_resolver.h"
+
+#include <algorithm>
+
+namespace ctwin::cost {
+
+namespace {
+
+/// True when a change of an entity of `kind` can leave the compiled design as it is: it never reads the
+/// entities of that kind (cost/compiled_design.cpp reads racks, rows, halls, buildings, sites, cooling
+/// loops, power feeds and fabrics), or (sites) reads only their ids.
+bool compiledIgnores(const model::EntityChange& e) {
+    using model::EntityKind;
+    switch (e.kind) {
+    case EntityKind::StorageTier:
+    case EntityKind::ScaleAcrossLink:
+    case EntityKind::TrainingJob:
+    case EntityKind::InferenceService:
+        return true;
+    case EntityKind::Site: // buildings name their site by id: any other field is free
+        return e.type == model::ChangeType::Modified && !e.properties.empty() &&
+               std::find(e.properties.begin(), e.properties.end(), "id") == e.properties.end();
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+void IncrementalEvaluator::noteChange(const model::ChangeSet& changes) {
+    if (m_full) return;
+    for (const auto& e : changes.entities) {
+        if (e.kind == model::EntityKind::RackPlacement && e.type == model::ChangeType::Modified)
+            m_racks.push_back(static_cast<std::uint32_t>(e.index));
+        else if (!compiledIgnores(e)) {
+            m_full = true; // added or deleted racks, edits of the layout: compile again
+            m_racks.clear();
+            return;
+        }
+    }
+    // Assumptions and project info: the compiled design depends on neither.
+}
+
+void IncrementalEvaluator::reset() {
+    m_compiled.reset();
+    m_catalog = nullptr;
+    m_full = true;
+    m_racks.clear();
+}
+
+Results IncrementalEvaluator::evaluate(const model::Project& project, const model::Catalog& catalog,
+                                       const model::AssumptionSet& defaults) {
+    if (m_catalog != &catalog) m_full = true;
+    std::shared_ptr<const CompiledDesign> next;
+    if (!m_full && m_compiled && !m_racks.empty()) {
+        std::sort(m_racks.begin(), m_racks.end());
+        m_racks.erase(std::unique(m_racks.begin(), m_racks.end()), m_racks.end());
+        next = recompileRacks(*m_compiled, project, catalog, m_racks);
+        if (next) ++m_stats.incremental;
+    } else if (!m_full && m_compiled) {
+        next = m_compiled, ++m_stats.reused;
+    }
+    if (!next) {
+        // Throws the loader's error for a design that cannot compile; the last compiled design is dropped so
+        // the next evaluation starts over.
+        m_compiled.reset();
+        m_full = true;
+        next = compileDesign(project, catalog);
+        ++m_stats.full;
+    }
+    m_compiled = next;
+    m_catalog = &catalog;
+    m_full = false;
+    m_racks.clear();
+    const InputResolver inputs(project, defaults);
+    return cost::evaluate(inputs, catalog, nullptr, std::move(next));
+}
+
+Results IncrementalEvaluator::apply(const model::ChangeSet& changes, const model::Project& project,
+                                    const model::Catalog& catalog, const model::AssumptionSet& defaults) {
+    noteChange(changes);
+    return evaluate(project, catalog, defaults);
+}
+
+} // namespace ctwin::cost
