@@ -307,8 +307,8 @@ void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSe
     // What the plan draws of each kind; feeds, fabrics, storage, links, workloads and other attributes (a
     // tariff, a job size, a site's name) are not drawn, and edits of them leave the plan alone.
     const bool layout = anyChange([&](const model::EntityChange& c) {
-        if (c.type != model::ChangeType::Modified) return c.kind == K::Site || c.kind == K::Building ||
-                                                          c.kind == K::DataHall || c.kind == K::Row;
+        if (c.type != model::ChangeType::Modified)
+            return c.kind == K::Site || c.kind == K::Building || c.kind == K::DataHall || c.kind == K::Row;
         switch (c.kind) {
         case K::Building:
             return changed(c, {"name", "site", "x_m", "y_m", "width_m", "depth_m"});

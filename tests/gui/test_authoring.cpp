@@ -489,8 +489,9 @@ private slots:
         const QString hall = add(EntityKind::DataHall, {building}, {{"width_m", "19.2"}});
         QVERIFY(!hall.isEmpty());
         step("add hall");
-        const QString loop = add(EntityKind::CoolingLoop, {hall},
-                                 {{"cdu_type", "cdu-2mw"}, {"cdu_count", "4"}, {"plant", "plant-dry-cooler"}});
+        const QString loop =
+            add(EntityKind::CoolingLoop, {hall},
+                {{"cdu_type", "cdu-2mw"}, {"cdu_count", "4"}, {"plant", "plant-dry-cooler"}});
         QVERIFY(!loop.isEmpty());
         step("add loop");
         for (int i = 0; i < 2; ++i)

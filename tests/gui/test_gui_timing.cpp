@@ -18,9 +18,9 @@
 #include <QUndoStack>
 #include <QtTest>
 #include <algorithm>
-#include <functional>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <vector>
 
 using ctwin::app::MainWindow;
@@ -153,9 +153,10 @@ private slots:
             QVERIFY(w.dashboard()->updateCount() > updates);
             if (kind == EntityKind::Building) building = form->createdId();
             if (kind == EntityKind::DataHall) hall = form->createdId();
-            std::printf("  add %-22s %7.1f ms, GUI thread CPU %5.1f ms  (form built in %.1f ms; evaluation %.1f "
-                        "ms)\n",
-                        what, ms, cpuMs, buildMs, w.lastEvaluationMs());
+            std::printf(
+                "  add %-22s %7.1f ms, GUI thread CPU %5.1f ms  (form built in %.1f ms; evaluation %.1f "
+                "ms)\n",
+                what, ms, cpuMs, buildMs, w.lastEvaluationMs());
         }
         // Where a structural edit's time goes: the tree and the plan rebuild wholesale on adds and removes.
         t.restart();
@@ -174,7 +175,8 @@ private slots:
                         threadCpuMs() - cpu0);
         };
         timed("rename", [&] { QVERIFY(w.authoring().rename(hall, "Renamed hall").isEmpty()); });
-        timed("delete hall (+rows, racks, loop)", [&] { QVERIFY(w.authoring().deleteWithConfirmation({hall})); });
+        timed("delete hall (+rows, racks, loop)",
+              [&] { QVERIFY(w.authoring().deleteWithConfirmation({hall})); });
         timed("undo that delete", [&] { w.undoStack().undo(); });
         // A shipped hall of the campus (250 racks, 20 rows, 2 loops) deleted and put back.
         const QString shipped = QString::fromStdString(p.halls[1].id);

@@ -167,20 +167,21 @@ private slots:
                 for (const auto& b : rects) {
                     const bool linkOnSite = a.what == "link" && (b.what == "name" || b.what == "site");
                     const bool captionOnGrid = a.what == "caption" && b.what == "graticule";
-                    QVERIFY2(!((linkOnSite || captionOnGrid) && intersects(a.rect, b.rect)),
-                             qPrintable(QStringLiteral("%1: %2 '%3' [%4 %5 %6 %7] overlaps %8 '%9' [%10 %11 %12 %13]")
-                                            .arg(name, QString::fromStdString(a.what),
-                                                 QString::fromStdString(a.text).left(20))
-                                            .arg(a.rect[0])
-                                            .arg(a.rect[1])
-                                            .arg(a.rect[2])
-                                            .arg(a.rect[3])
-                                            .arg(QString::fromStdString(b.what),
-                                                 QString::fromStdString(b.text).left(20))
-                                            .arg(b.rect[0])
-                                            .arg(b.rect[1])
-                                            .arg(b.rect[2])
-                                            .arg(b.rect[3])));
+                    QVERIFY2(
+                        !((linkOnSite || captionOnGrid) && intersects(a.rect, b.rect)),
+                        qPrintable(
+                            QStringLiteral("%1: %2 '%3' [%4 %5 %6 %7] overlaps %8 '%9' [%10 %11 %12 %13]")
+                                .arg(name, QString::fromStdString(a.what),
+                                     QString::fromStdString(a.text).left(20))
+                                .arg(a.rect[0])
+                                .arg(a.rect[1])
+                                .arg(a.rect[2])
+                                .arg(a.rect[3])
+                                .arg(QString::fromStdString(b.what), QString::fromStdString(b.text).left(20))
+                                .arg(b.rect[0])
+                                .arg(b.rect[1])
+                                .arg(b.rect[2])
+                                .arg(b.rect[3])));
                 }
             }
             QCOMPARE(links, 1);

@@ -343,9 +343,9 @@ void SiteMapScene::placeLinkLabels() {
         const Vec2 c = px(m_data.sites[i].position);
         taken.push_back({c[0] - r, c[1] - r, c[0] + r, c[1] + r});
         if (i < v.siteNames.size())
-            taken.push_back(boxAt(px({m_data.sites[i].position[0],
-                                      m_data.sites[i].position[1] + 3.5 * m_data.markerRadiusKm}),
-                                  textSizePx(v.siteNames[i], 4.0)));
+            taken.push_back(boxAt(
+                px({m_data.sites[i].position[0], m_data.sites[i].position[1] + 3.5 * m_data.markerRadiusKm}),
+                textSizePx(v.siteNames[i], 4.0)));
     }
     for (std::size_t i = 0; i < m_data.links.size(); ++i) {
         const MapLink& link = m_data.links[i];
@@ -369,7 +369,8 @@ void SiteMapScene::placeLinkLabels() {
                 const double d = push == 0.0 ? 0.0 : push * (reach + 6.0);
                 const Vec2 c{at[0] + normal[0] * d, at[1] + normal[1] * d};
                 const Box box = boxAt(c, size);
-                if (std::none_of(taken.begin(), taken.end(), [&](const Box& o) { return overlaps(o, box); })) {
+                if (std::none_of(taken.begin(), taken.end(),
+                                 [&](const Box& o) { return overlaps(o, box); })) {
                     anchor = link.path[k];
                     offset = {normal[0] * d, normal[1] * d};
                     taken.push_back(box);

@@ -2,8 +2,8 @@
 #include "scene_source.h"
 #include "site_map_data.h"
 
-#include <memory>
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
