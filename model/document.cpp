@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "catalog.h"
 #include "design_json.h"
@@ -24,20 +25,43 @@ void setEntityAt(Project& p, EntitySlot slot, const ojson& j) {
     });
 }
 
-/// Inserts at `index` (clamped); returns true when it was an append (the index stays valid).
-bool insertEntity(Project& p, EntityKind kind, size_t index, const ojson& j) {
-    return p.withCollection(kind, [&](auto& c) {
-        using Entity = typename std::decay_t<decltype(c)>::value_type;
-        Entity e = entityFromJson<Entity>(j, "");
-        const size_t at = std::min(index, c.size());
-        const bool append = at == c.size();
-        c.insert(c.begin() + static_cast<std::ptrdiff_t>(at), std::move(e));
-        return append;
+/// Erases the entities at these positions (distinct, as they are now) of one kind in one pass: a hall's
+/// 250 racks out of 5,000 move the rest once, not once per rack.
+void eraseEntities(Project& p, EntityKind kind, std::vector<size_t> at) {
+    std::sort(at.begin(), at.end());
+    p.withCollection(kind, [&](auto& c) {
+        size_t out = at.front(), k = 0;
+        for (size_t in = at.front(); in < c.size(); ++in) {
+            if (k < at.size() && at[k] == in) {
+                ++k;
+                continue;
+            }
+            c[out++] = std::move(c[in]);
+        }
+        c.erase(c.begin() + static_cast<std::ptrdiff_t>(out), c.end());
     });
 }
 
-void eraseEntity(Project& p, EntitySlot slot) {
-    p.withCollection(slot.kind, [&](auto& c) { c.erase(c.begin() + static_cast<std::ptrdiff_t>(slot.index)); });
+/// Inserts entities of one kind in one pass; `at` ascending, each the position it takes once the ones
+/// before it are in (what inserting them one by one in this order gives).
+void insertEntities(Project& p, EntityKind kind, const std::vector<std::pair<size_t, const ojson*>>& at) {
+    p.withCollection(kind, [&](auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        std::vector<Entity> added; // parsed first: a bad entity throws with the collection unchanged
+        added.reserve(at.size());
+        for (const auto& [pos, json] : at)
+            added.push_back(entityFromJson<Entity>(*json, ""));
+        std::vector<Entity> merged;
+        merged.reserve(c.size() + at.size());
+        size_t k = 0, in = 0;
+        for (size_t pos = 0; pos < c.size() + at.size(); ++pos) {
+            if (k < at.size() && at[k].first == pos)
+                merged.push_back(std::move(added[k++]));
+            else
+                merged.push_back(std::move(c[in++]));
+        }
+        c = std::move(merged);
+    });
 }
 
 size_t collectionSize(const Project& p, EntityKind kind) {
@@ -71,31 +95,98 @@ void Document::notify(const ChangeSet& changes) {
 }
 
 void Document::applyRaw(const ChangeSet& changes) {
-    bool dirty = false;
+    // Ids stay exact throughout (inserted as entities come, set aside in `erased` as they go); slots of a kind
+    // at or after the lowest position an insert or erase touched are stale until the index is rebuilt.
+    // Rebuilding only when a stale slot is asked for lets a batch (a hall's 400 racks removed from the
+    // highest position down, or put back by undo) run with one rebuild instead of one per entity.
+    std::map<EntityKind, size_t> staleFrom;
+    std::set<std::string> erased; // ids the index still lists until it is rebuilt
+    // Removals and inserts wait to be done one pass per kind; nothing moves until then, so slots stay valid.
+    std::map<EntityKind, std::vector<size_t>> pendingErase;
+    std::map<EntityKind, std::vector<std::pair<size_t, const ojson*>>> pendingInsert;
+    const auto markStale = [&](EntityKind kind, size_t from) {
+        const auto [it, fresh] = staleFrom.emplace(kind, from);
+        if (!fresh) it->second = std::min(it->second, from);
+    };
+    const auto flush = [&](EntityKind kind) {
+        if (auto e = pendingErase.find(kind); e != pendingErase.end() && !e->second.empty()) {
+            markStale(kind, *std::min_element(e->second.begin(), e->second.end()));
+            eraseEntities(m_project, kind, std::move(e->second));
+            pendingErase.erase(e);
+        }
+        if (auto i = pendingInsert.find(kind); i != pendingInsert.end() && !i->second.empty()) {
+            const size_t size = collectionSize(m_project, kind);
+            if (i->second.front().first < size) markStale(kind, i->second.front().first);
+            insertEntities(m_project, kind, i->second);
+            pendingInsert.erase(i);
+        }
+    };
+    const auto flushAll = [&] {
+        std::set<EntityKind> kinds;
+        for (const auto& [k, v] : pendingErase) kinds.insert(k);
+        for (const auto& [k, v] : pendingInsert) kinds.insert(k);
+        for (const EntityKind k : kinds) flush(k);
+    };
+    const auto rebuild = [&] {
+        flushAll();
+        m_index.rebuild(m_project);
+        staleFrom.clear();
+        erased.clear();
+    };
+    const auto find = [&](const std::string& id) {
+        return erased.count(id) ? std::nullopt : m_index.find(id);
+    };
     auto slotOf = [&](EntityKind kind, const std::string& id) {
-        if (dirty) m_index.rebuild(m_project), dirty = false;
-        const auto slot = m_index.find(id);
+        auto slot = find(id);
+        if (slot && slot->kind == kind) {
+            const auto stale = staleFrom.find(kind);
+            const auto inserting = pendingInsert.find(kind);
+            if ((stale != staleFrom.end() && slot->index >= stale->second) ||
+                (inserting != pendingInsert.end() && !inserting->second.empty())) {
+                rebuild();
+                slot = m_index.find(id);
+            }
+        }
         if (!slot || slot->kind != kind) throw InputError(entityLocation(kind, id), "does not exist in the document");
         return *slot;
     };
     for (const auto& c : changes.entities) {
         switch (c.type) {
         case ChangeType::Added: {
-            if (dirty) m_index.rebuild(m_project), dirty = false;
-            if (m_index.find(c.id)) throw InputError(entityLocation(c.kind, c.id, "id"), "id is already in use");
-            const size_t at = std::min(c.index, collectionSize(m_project, c.kind));
-            if (insertEntity(m_project, c.kind, at, c.after)) m_index.insert(c.id, EntitySlot{c.kind, at});
-            else dirty = true;
+            if (find(c.id)) throw InputError(entityLocation(c.kind, c.id, "id"), "id is already in use");
+            if (pendingErase.count(c.kind)) flush(c.kind); // its position counts after those removals
+            auto& inserts = pendingInsert[c.kind];
+            const size_t size = collectionSize(m_project, c.kind) + inserts.size();
+            const size_t at = std::min(c.index, size);
+            if (!inserts.empty() && at <= inserts.back().first) { // out of order: what came first goes in
+                flush(c.kind);
+                pendingInsert[c.kind].push_back({at, &c.after});
+            } else {
+                inserts.push_back({at, &c.after});
+            }
+            if (at < size) markStale(c.kind, at);
+            if (erased.erase(c.id)) { // back after an erase in this batch: its old slot is still listed
+                rebuild();
+            } else {
+                m_index.insert(c.id, EntitySlot{c.kind, at});
+            }
             break;
         }
-        case ChangeType::Removed:
-            eraseEntity(m_project, slotOf(c.kind, c.id));
-            dirty = true;
+        case ChangeType::Removed: {
+            const EntitySlot slot = slotOf(c.kind, c.id);
+            pendingErase[c.kind].push_back(slot.index);
+            erased.insert(c.id);
             break;
-        case ChangeType::Modified: setEntityAt(m_project, slotOf(c.kind, c.id), c.after); break;
+        }
+        case ChangeType::Modified: {
+            const EntitySlot slot = slotOf(c.kind, c.id);
+            setEntityAt(m_project, slot, c.after);
+            break;
+        }
         }
     }
-    if (dirty) m_index.rebuild(m_project);
+    flushAll();
+    if (!staleFrom.empty() || !erased.empty()) m_index.rebuild(m_project);
     for (const auto& a : changes.assumptions) {
         if (a.after) m_project.assumptions[a.key] = *a.after;
         else m_project.assumptions.erase(a.key);
@@ -182,6 +273,36 @@ void Transaction::remove(const std::string& id) {
     one.entities.push_back(c);
     m_doc.applyRaw(one);
     m_changes.entities.push_back(std::move(c));
+}
+
+void Transaction::remove(const std::vector<std::string>& ids) {
+    // Grouped by kind (in the order kinds first appear), each kind from its highest position down: every
+    // entry's position is then both where it was and where undo puts it back, and no slot goes stale
+    // before it is used.
+    std::vector<EntityKind> kinds;
+    std::map<EntityKind, std::vector<EntitySlot>> slots;
+    std::map<EntityKind, std::vector<std::string>> idsOf;
+    std::set<std::string> seen;
+    for (const auto& id : ids) {
+        if (!seen.insert(id).second) continue;
+        const auto slot = m_doc.m_index.find(id);
+        if (!slot) throw InputError(InputLocation{"", "entity", id, "", ""}, "does not exist in the document");
+        if (!slots.count(slot->kind)) kinds.push_back(slot->kind);
+        slots[slot->kind].push_back(*slot);
+    }
+    ChangeSet batch;
+    for (const EntityKind kind : kinds) {
+        auto& list = slots[kind];
+        std::sort(list.begin(), list.end(), [](const EntitySlot& a, const EntitySlot& b) { return a.index > b.index; });
+        for (const auto& slot : list) {
+            ojson before = entityJsonAt(m_doc.m_project, slot);
+            std::string id = before.value("id", std::string());
+            batch.entities.push_back(EntityChange{kind, std::move(id), ChangeType::Removed, {}, std::move(before), nullptr, slot.index});
+        }
+    }
+    m_doc.applyRaw(batch);
+    for (auto& c : batch.entities)
+        m_changes.entities.push_back(std::move(c));
 }
 
 void Transaction::setAssumption(const std::string& key, const std::optional<Assumption>& value) {

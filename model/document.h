@@ -64,6 +64,10 @@ public:
     /// Appends a new entity given as interchange JSON; returns its id.
     std::string add(EntityKind kind, const nlohmann::ordered_json& entity);
     void remove(const std::string& id);
+    /// Removes several entities as one batch (a hall with its rows and racks): the same change entries as
+    /// removing them one by one in the given order, grouped by kind, but the id index is rebuilt once, not
+    /// once per entity.
+    void remove(const std::vector<std::string>& ids);
     void setAssumption(const std::string& key, const std::optional<Assumption>& value);
     void setProjectInfo(const nlohmann::ordered_json& info);
 

@@ -94,8 +94,8 @@ void FloorPlanScene::rebuild(const model::Project& p) {
     m_rackType.clear();
     m_racks.clear();
     m_cdus.clear();
-    layoutOutlines(p);
-    layoutCdus(p);
+    syncOutlines(p);
+    syncCdus(p);
     for (const auto& r : p.racks)
         updateRack(r);
     recolor();
@@ -103,14 +103,10 @@ void FloorPlanScene::rebuild(const model::Project& p) {
     m_syncing = false;
 }
 
-QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
-    for (OutlineItem* item : std::as_const(m_buildingItems))
-        delete item;
-    m_buildingItems.clear();
-    QHash<QString, Hall> oldHalls;
-    oldHalls.swap(m_halls);
-    for (const Hall& h : std::as_const(oldHalls))
-        delete h.item;
+QSet<QString> FloorPlanScene::syncOutlines(const model::Project& p) {
+    // Reconciles the outlines with the project: what is laid out the same keeps its item untouched (no
+    // repaint), changed ones are updated in place, new ones created, gone ones deleted. A few hundred
+    // entities at most, so this walks them all; a fresh build is the same walk over an empty scene.
     m_buildingOrigins.clear();
     m_buildingRects.clear();
     m_rowHall.clear();
@@ -120,6 +116,7 @@ QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
     const QColor hallFill = m_dark ? QColor(0x2a, 0x2d, 0x33) : QColor(0xfb, 0xfb, 0xf8);
     // Sites have no common frame (their buildings are placed in each campus' own metres), so they are laid
     // out side by side, 100 m apart.
+    QSet<QString> buildingsShown;
     double siteX = 0.0;
     for (const auto& s : p.sites) {
         double minX = 0, maxX = 0;
@@ -133,50 +130,86 @@ QSet<QString> FloorPlanScene::layoutOutlines(const model::Project& p) {
         }
         for (const auto& b : p.buildings) {
             if (b.site != s.id) continue;
+            const QString id = qs(b.id);
             const QPointF origin(siteX - minX + b.x.value(), b.y.value());
-            m_buildingOrigins.insert(qs(b.id), origin);
+            m_buildingOrigins.insert(id, origin);
             const QRectF r(origin, QSizeF(b.width.value(), b.depth.value()));
-            m_buildingRects.insert(qs(b.id), r);
-            auto* item = new OutlineItem(qs(b.id), r, qs(b.name.empty() ? b.id : b.name), buildingFill);
-            item->setZValue(-2);
-            addItem(item);
-            m_buildingItems.insert(qs(b.id), item);
+            m_buildingRects.insert(id, r);
+            const QString title = qs(b.name.empty() ? b.id : b.name);
+            if (OutlineItem* item = m_buildingItems.value(id)) {
+                item->setRect(r);
+                item->setTitle(title);
+                item->setFill(buildingFill);
+            } else {
+                item = new OutlineItem(id, r, title, buildingFill);
+                item->setZValue(-2);
+                addItem(item);
+                m_buildingItems.insert(id, item);
+            }
+            buildingsShown.insert(id);
         }
         m_siteStrips.push_back({qs(s.id), siteX, siteX + (maxX - minX), siteX - minX});
         siteX += (maxX - minX) + 100.0;
     }
-    QSet<QString> moved;
+    for (auto it = m_buildingItems.begin(); it != m_buildingItems.end();)
+        if (!buildingsShown.contains(it.key())) {
+            delete it.value();
+            it = m_buildingItems.erase(it);
+        } else {
+            ++it;
+        }
+
+    QSet<QString> moved, hallsShown;
     for (const auto& h : p.halls) {
-        Hall hall;
-        hall.origin = m_buildingOrigins.value(qs(h.building)) + QPointF(h.x.value(), h.y.value());
-        hall.rect = QRectF(hall.origin, QSizeF(h.width.value(), h.depth.value()));
-        hall.grid = h.grid.value();
-        hall.item =
-            new OutlineItem(qs(h.id), hall.rect, qs(h.name.empty() ? h.id : h.name), hallFill, hall.grid);
-        hall.item->setZValue(-1);
-        addItem(hall.item);
-        if (const auto old = oldHalls.constFind(qs(h.id));
-            old != oldHalls.constEnd() && old->origin != hall.origin)
-            moved.insert(qs(h.id));
-        m_halls.insert(qs(h.id), hall);
+        const QString id = qs(h.id);
+        const QPointF origin = m_buildingOrigins.value(qs(h.building)) + QPointF(h.x.value(), h.y.value());
+        const QRectF rect(origin, QSizeF(h.width.value(), h.depth.value()));
+        const QString title = qs(h.name.empty() ? h.id : h.name);
+        auto hall = m_halls.find(id);
+        if (hall == m_halls.end()) {
+            Hall fresh;
+            fresh.item = new OutlineItem(id, rect, title, hallFill, h.grid.value());
+            fresh.item->setZValue(-1);
+            addItem(fresh.item);
+            hall = m_halls.insert(id, fresh);
+        } else {
+            if (hall->origin != origin) moved.insert(id);
+            hall->item->setRect(rect);
+            hall->item->setTitle(title);
+            hall->item->setFill(hallFill);
+            hall->item->setGrid(h.grid.value());
+        }
+        hall->origin = origin;
+        hall->rect = rect;
+        hall->grid = h.grid.value();
+        hallsShown.insert(id);
     }
+    for (auto it = m_halls.begin(); it != m_halls.end();)
+        if (!hallsShown.contains(it.key())) {
+            delete it->item;
+            it = m_halls.erase(it);
+        } else {
+            ++it;
+        }
+    QHash<QString, std::vector<OutlineItem::RowLabel>> labels;
     for (const auto& r : p.rows) {
         m_rowHall.insert(qs(r.id), qs(r.hall));
         const auto it = m_halls.constFind(qs(r.hall));
         if (it != m_halls.constEnd())
-            it->item->addRowLabel(it->origin + QPointF(r.x.value(), r.y.value()),
-                                  qs(r.name.empty() ? r.id : r.name));
+            labels[it.key()].push_back(
+                {it->origin + QPointF(r.x.value(), r.y.value()), qs(r.name.empty() ? r.id : r.name)});
     }
+    for (auto it = m_halls.begin(); it != m_halls.end(); ++it)
+        it->item->setRowLabels(labels.value(it.key()));
     return moved;
 }
 
-void FloorPlanScene::layoutCdus(const model::Project& p) {
-    for (FloorItem* item : std::as_const(m_cdus))
-        delete item;
-    m_cdus.clear();
+bool FloorPlanScene::syncCdus(const model::Project& p) {
+    // Reconciled like the outlines: a loop added or edited in one hall leaves every other CDU alone.
     m_loopIndex.clear();
     int loopNo = 0;
     const QColor cdu = m_dark ? QColor(0x3f, 0xa7, 0xd6) : QColor(0x1f, 0x77, 0xb4);
+    QSet<QString> shown;
     for (const auto& l : p.coolingLoops) {
         const QString loopId = qs(l.id);
         m_loopIndex.insert(loopId, loopNo++);
@@ -185,14 +218,34 @@ void FloorPlanScene::layoutCdus(const model::Project& p) {
         const QRectF fp(0, 0, catalogValue(m_catalog, l.cduType, "width_m", 1.2),
                         catalogValue(m_catalog, l.cduType, "depth_m", 1.2));
         for (size_t i = 0; i < l.cdus.size(); ++i) {
-            auto* item = new CduItem(loopId, static_cast<int>(i), qs(l.hall), fp);
+            const QString id = CduItem::itemId(loopId, static_cast<int>(i));
+            FloorItem* item = m_cdus.value(id);
+            if (item && item->hallId() != hall.key()) { // the loop moved to another hall
+                delete item;
+                item = nullptr;
+            }
+            if (!item) {
+                item = new CduItem(loopId, static_cast<int>(i), hall.key(), fp);
+                item->setLabel(loopId);
+                addItem(item);
+                m_cdus.insert(id, item);
+            }
+            item->setFootprint(fp);
             item->setPos(hall->origin + QPointF(l.cdus[i].xM, l.cdus[i].yM));
-            item->setLabel(loopId);
             item->setBrushColor(cdu);
-            addItem(item);
-            m_cdus.insert(item->entityId(), item);
+            shown.insert(id);
         }
     }
+    bool selectedGone = false;
+    for (auto it = m_cdus.begin(); it != m_cdus.end();)
+        if (!shown.contains(it.key())) {
+            selectedGone |= it.value()->isSelected();
+            delete it.value();
+            it = m_cdus.erase(it);
+        } else {
+            ++it;
+        }
+    return selectedGone;
 }
 
 void FloorPlanScene::updateSceneRect() {
@@ -207,11 +260,18 @@ void FloorPlanScene::updateSceneRect() {
     setSceneRect(bounds.adjusted(-50, -50, 50, 50));
 }
 
-void FloorPlanScene::updateRack(const model::RackPlacement& r) {
+bool FloorPlanScene::updateRack(const model::RackPlacement& r) {
     const QString id = qs(r.id);
     const QString hallId = m_rowHall.value(qs(r.row));
     const QRectF fp = rackFootprint(r.rackType, r.rotationDeg);
     RackItem* item = m_racks.value(id);
+    bool selectionTouched = false;
+    if (item && item->hallId() != hallId) { // its row went to another hall: the item belongs to a hall
+        selectionTouched = item->isSelected();
+        m_racks.remove(id);
+        delete item;
+        item = nullptr;
+    }
     if (!item) {
         item = new RackItem(id, hallId, fp);
         addItem(item);
@@ -231,46 +291,41 @@ void FloorPlanScene::updateRack(const model::RackPlacement& r) {
     m_rackLoop.insert(id, qs(r.coolingLoop));
     m_rackType.insert(id, qs(r.rackType));
     item->setBrushColor(rackColor(qs(r.rackType), qs(r.coolingLoop)));
+    return selectionTouched;
 }
 
 void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSet& changes) {
-    const bool racksOnly = std::all_of(changes.entities.begin(), changes.entities.end(), [](const auto& c) {
-        return c.kind == model::EntityKind::RackPlacement;
-    });
-    // Feeds, fabrics, storage, links, workloads and site/building attributes other than their layout are
-    // not drawn: edits of them (a tariff, a job size) leave the plan alone.
-    const bool drawn = std::any_of(changes.entities.begin(), changes.entities.end(), [](const auto& c) {
-        using K = model::EntityKind;
+    using K = model::EntityKind;
+    const auto anyChange = [&](const auto& pred) {
+        return std::any_of(changes.entities.begin(), changes.entities.end(), pred);
+    };
+    const auto changed = [](const model::EntityChange& c, std::initializer_list<const char*> props) {
+        return std::any_of(c.properties.begin(), c.properties.end(), [&](const std::string& prop) {
+            return std::find(props.begin(), props.end(), prop) != props.end();
+        });
+    };
+    // What the plan draws of each kind; feeds, fabrics, storage, links, workloads and other attributes (a
+    // tariff, a job size, a site's name) are not drawn, and edits of them leave the plan alone.
+    const bool layout = anyChange([&](const model::EntityChange& c) {
+        if (c.type != model::ChangeType::Modified)
+            return c.kind == K::Site || c.kind == K::Building || c.kind == K::DataHall || c.kind == K::Row;
         switch (c.kind) {
-        case K::DataHall:
-        case K::Row:
-        case K::CoolingLoop:
-        case K::RackPlacement:
-            return true;
-        case K::Site:
         case K::Building:
-            if (c.type != model::ChangeType::Modified) return true;
-            for (const auto& prop : c.properties)
-                if (prop == "name" || prop == "x_m" || prop == "y_m" || prop == "width_m" ||
-                    prop == "depth_m")
-                    return true;
-            return false;
+            return changed(c, {"name", "site", "x_m", "y_m", "width_m", "depth_m"});
+        case K::DataHall:
+            return changed(c, {"name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m"});
+        case K::Row:
+            return changed(c, {"name", "hall", "x_m", "y_m"});
         default:
             return false;
         }
     });
-    if (!drawn) return;
-    using K = model::EntityKind;
-    const auto touches = [&](std::initializer_list<K> kinds) {
-        return std::any_of(changes.entities.begin(), changes.entities.end(), [&](const auto& c) {
-            return std::find(kinds.begin(), kinds.end(), c.kind) != kinds.end();
-        });
-    };
-    // Incremental (authoring on a 5,000-rack campus must not redraw every rack): racks removed or changed
-    // update their own items; outlines (buildings, halls, row labels) and CDUs, a few hundred items at most,
-    // are laid out again when their kinds change; racks and CDUs of a hall that moved follow it.
-    const bool layout = !racksOnly && touches({K::Site, K::Building, K::DataHall, K::Row});
-    const bool loops = !racksOnly && touches({K::CoolingLoop});
+    const bool loops = anyChange([](const model::EntityChange& c) { return c.kind == K::CoolingLoop; });
+    const bool racks = anyChange([](const model::EntityChange& c) { return c.kind == K::RackPlacement; });
+    if (!layout && !loops && !racks) return;
+    // In place (authoring on a 5,000-rack campus must not redraw every rack): removed racks go, outlines
+    // and CDUs are reconciled with the project (only items that differ change, so only their area
+    // repaints), added or changed racks update their own items, racks of a hall that moved follow it.
     m_syncing = true;
     bool selectionTouched = false;
     for (const auto& c : changes.entities) {
@@ -284,24 +339,20 @@ void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSe
         m_rackType.remove(id);
     }
     QSet<QString> movedHalls;
-    if (layout) movedHalls = layoutOutlines(p);
-    if (layout || loops) {
-        QStringList cdus;
-        for (auto it = m_cdus.cbegin(); it != m_cdus.cend(); ++it)
-            if (it.value()->isSelected()) cdus << it.key();
-        layoutCdus(p);
-        for (const QString& id : std::as_const(cdus))
-            if (FloorItem* item = m_cdus.value(id))
-                item->setSelected(true);
-            else
-                selectionTouched = true; // a selected CDU went with its loop
-    }
+    if (layout) movedHalls = syncOutlines(p);
+    if (layout || loops) selectionTouched |= syncCdus(p);
     for (const auto& c : changes.entities)
         if (c.kind == K::RackPlacement && c.type != model::ChangeType::Removed)
-            updateRack(model::entityFromJson<model::RackPlacement>(c.after, ""));
-    if (!movedHalls.isEmpty())
+            selectionTouched |= updateRack(model::entityFromJson<model::RackPlacement>(c.after, ""));
+    // Racks follow their hall (moved) or their row (to another hall).
+    QSet<QString> rehomedRows;
+    for (const auto& c : changes.entities)
+        if (c.kind == K::Row && c.type == model::ChangeType::Modified && changed(c, {"hall"}))
+            rehomedRows.insert(qs(c.id));
+    if (!movedHalls.isEmpty() || !rehomedRows.isEmpty())
         for (const auto& r : p.racks)
-            if (movedHalls.contains(m_rowHall.value(qs(r.row)))) updateRack(r);
+            if (rehomedRows.contains(qs(r.row)) || movedHalls.contains(m_rowHall.value(qs(r.row))))
+                selectionTouched |= updateRack(r);
     if (loops && m_colorMode == ColorMode::CoolingLoop) recolor(); // loop colours follow the loop order
     if (layout) updateSceneRect();
     m_syncing = false;

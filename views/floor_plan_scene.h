@@ -115,12 +115,16 @@ private:
         OutlineItem* item = nullptr;
     };
     void rebuild(const model::Project& project);
-    /// Lays out building and hall outlines and row labels anew; returns the halls whose origin moved.
-    QSet<QString> layoutOutlines(const model::Project& project);
-    /// Lays out every loop's CDU items anew (and the loop order that colours racks by loop).
-    void layoutCdus(const model::Project& project);
+    /// Brings building and hall outlines and row labels in line with the project, touching only the items
+    /// that differ (a fresh build is the same call on an empty scene); returns the halls whose origin moved.
+    QSet<QString> syncOutlines(const model::Project& project);
+    /// Brings every loop's CDU items in line with the project the same way (and the loop order that colours
+    /// racks by loop); true when a selected CDU went.
+    bool syncCdus(const model::Project& project);
     void updateSceneRect();
-    void updateRack(const model::RackPlacement& rack);
+    /// Creates or updates a rack's item; true when a selected item had to be replaced (the rack changed
+    /// hall) and the selection changed.
+    bool updateRack(const model::RackPlacement& rack);
     QColor rackColor(const QString& rackType, const QString& loop) const;
     QRectF rackFootprint(const std::string& rackType, double rotationDeg) const;
     void recolor();

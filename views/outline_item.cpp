@@ -10,6 +10,36 @@ namespace ctwin::views {
 OutlineItem::OutlineItem(QString id, QRectF rect, QString title, QColor fill, double grid)
     : m_id(std::move(id)), m_rect(rect), m_title(std::move(title)), m_fill(std::move(fill)), m_grid(grid) {}
 
+void OutlineItem::setRect(const QRectF& rect) {
+    if (rect == m_rect) return;
+    prepareGeometryChange();
+    m_rect = rect;
+}
+
+void OutlineItem::setTitle(const QString& title) {
+    if (title == m_title) return;
+    m_title = title;
+    update();
+}
+
+void OutlineItem::setFill(const QColor& fill) {
+    if (fill == m_fill) return;
+    m_fill = fill;
+    update();
+}
+
+void OutlineItem::setGrid(double grid) {
+    if (grid == m_grid) return;
+    m_grid = grid;
+    update();
+}
+
+void OutlineItem::setRowLabels(std::vector<RowLabel> labels) {
+    if (labels == m_rowLabels) return;
+    m_rowLabels = std::move(labels);
+    update();
+}
+
 namespace {
 /// Draws text `pixels` high on screen at a scene point, whatever the zoom; on a `backdrop` plate when given
 /// (hall titles sit over the racks at overview zoom and would be unreadable without one).

@@ -1,4 +1,5 @@
 #pragma once
+#include <QColor>
 #include <QGraphicsItem>
 #include <vector>
 
@@ -11,10 +12,26 @@ class OutlineItem : public QGraphicsItem {
 public:
     OutlineItem(QString id, QRectF rect, QString title, QColor fill, double grid = 0.0);
 
+    /// A row's name on the hall floor, at the row's origin (scene metres).
+    struct RowLabel {
+        QPointF at;
+        QString text;
+        bool operator==(const RowLabel&) const = default;
+    };
+
     const QString& entityId() const { return m_id; }
     double grid() const { return m_grid; }
     QRectF rect() const { return m_rect; }
-    void addRowLabel(const QPointF& at, const QString& text) { m_rowLabels.push_back({at, text}); }
+    const QString& title() const { return m_title; }
+    const QColor& fill() const { return m_fill; }
+    const std::vector<RowLabel>& rowLabels() const { return m_rowLabels; }
+    /// Setters for edits in place (FloorPlanScene::applyChanges): each repaints only when the value
+    /// changed, so an edit elsewhere on a 5,000-rack campus does not repaint this outline.
+    void setRect(const QRectF& rect);
+    void setTitle(const QString& title);
+    void setFill(const QColor& fill);
+    void setGrid(double grid);
+    void setRowLabels(std::vector<RowLabel> labels);
 
     QRectF boundingRect() const override { return m_rect; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -26,16 +43,12 @@ public:
 private:
     /// Outline, grid and text colour: a darker shade of the fill on light floors, a lighter one on dark.
     QColor lineColor() const { return m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170); }
-    struct Label {
-        QPointF at;
-        QString text;
-    };
     QString m_id;
     QRectF m_rect;
     QString m_title;
     QColor m_fill;
     double m_grid;
-    std::vector<Label> m_rowLabels;
+    std::vector<RowLabel> m_rowLabels;
 };
 
 } // namespace ctwin::views

@@ -8,6 +8,7 @@
 #include <map>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ctwin::views {
 
@@ -233,34 +234,39 @@ bool ProjectTree::applyLayoutChanges(const model::Project& p, const model::Chang
             forget(it);
             delete it;
         }
-    // Parents before children: a pasted hall's rows and racks arrive in the same change set.
+    // Parents before children: a pasted hall's rows and racks arrive in the same change set. One walk over
+    // each touched kind's collection, in project order (tree order), counting each parent's children shown
+    // so far: that count is where an added or re-parented item goes.
     for (const K kind : {K::Site, K::Building, K::DataHall, K::Row, K::RackPlacement}) {
-        for (const auto& c : changes.entities) {
-            if (c.kind != kind || c.type == model::ChangeType::Removed) continue;
-            bool ok = true;
-            p.withCollection(kind, [&](const auto& collection) {
-                const auto e = std::find_if(collection.begin(), collection.end(),
-                                            [&](const auto& x) { return x.id == c.id; });
-                if (e == collection.end()) return; // added and removed again in one change set
-                const QString parentId = c.kind == K::Site ? QString(kDesignRootId) : qs(layoutParent(*e));
+        std::unordered_set<std::string> touched;
+        for (const auto& c : changes.entities)
+            if (c.kind == kind && c.type != model::ChangeType::Removed) touched.insert(c.id);
+        if (touched.empty()) continue;
+        bool ok = true;
+        p.withCollection(kind, [&](const auto& collection) {
+            std::unordered_map<std::string, int> shownBefore; // by parent id
+            for (const auto& e : collection) {
+                const std::string parentKey = layoutParent(e);
+                if (!touched.count(e.id)) {
+                    if (m_items.contains(qs(e.id))) ++shownBefore[parentKey];
+                    continue;
+                }
+                const QString parentId = kind == K::Site ? QString(kDesignRootId) : qs(parentKey);
                 QTreeWidgetItem* parent = m_items.value(parentId);
                 if (!parent) {
                     ok = false;
                     return;
                 }
-                // Tree order is project order: count the siblings before it that are already shown.
-                int index = 0;
-                for (auto x = collection.begin(); x != e; ++x)
-                    if (layoutParent(*x) == layoutParent(*e) && m_items.contains(qs(x->id))) ++index;
-                QTreeWidgetItem* it = m_items.value(qs(c.id));
+                const int index = shownBefore[parentKey]++;
+                QTreeWidgetItem* it = m_items.value(qs(e.id));
                 if (!it) {
-                    it = addItem(nullptr, e->id, e->name, layoutDetails(*e));
+                    it = addItem(nullptr, e.id, e.name, layoutDetails(e));
                     parent->insertChild(std::min(index, parent->childCount()), it);
                 } else {
-                    it->setText(0, qs(e->name.empty() ? e->id : e->name));
+                    it->setText(0, qs(e.name.empty() ? e.id : e.name));
                     it->setData(0, Qt::UserRole + 1, it->text(0));
-                    if constexpr (!std::is_same_v<std::decay_t<decltype(*e)>, model::Row>)
-                        it->setText(1, layoutDetails(*e));
+                    if constexpr (!std::is_same_v<std::decay_t<decltype(e)>, model::Row>)
+                        it->setText(1, layoutDetails(e));
                     if (it->parent() != parent) { // re-parented (a rack moved to another row)
                         if (it->parent() && kind == K::RackPlacement)
                             recount.insert(it->parent()->data(0, Qt::UserRole).toString());
@@ -271,10 +277,10 @@ bool ProjectTree::applyLayoutChanges(const model::Project& p, const model::Chang
                     }
                 }
                 if (kind == K::RackPlacement) recount.insert(parentId);
-                if (kind == K::Row) recount.insert(qs(c.id));
-            });
-            if (!ok) return false;
-        }
+                if (kind == K::Row) recount.insert(qs(e.id));
+            }
+        });
+        if (!ok) return false;
     }
     if (!recount.isEmpty()) {
         std::unordered_map<std::string, size_t> racksPerRow;

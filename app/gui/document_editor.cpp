@@ -681,8 +681,7 @@ QString DocumentEditor::remove(const QStringList& ids) {
             t.setProperty(loop, "cdu_count", count);
         }
         // Children before parents keeps every intermediate state referentially sound for readers.
-        for (auto it = order.rbegin(); it != order.rend(); ++it)
-            t.remove(*it);
+        t.remove(std::vector<std::string>(order.rbegin(), order.rend()));
     });
 }
 

@@ -84,23 +84,30 @@ QString treeText(const ctwin::views::ProjectTree& tree) {
     return out;
 }
 
-/// The plan as text (every item's entity id, kind and scene rectangle, sorted): the same comparison.
+/// The plan as text (every item's entity id, kind, scene rectangle, label or title, row labels, hall and
+/// colour, sorted): the same comparison.
 QString planText(const ctwin::views::FloorPlanScene& scene) {
     QStringList lines;
     for (const QGraphicsItem* item : scene.items()) {
         const QRectF r = item->sceneBoundingRect();
-        QString id;
-        if (const auto* f = dynamic_cast<const ctwin::views::FloorItem*>(item))
+        QString id, text;
+        if (const auto* f = dynamic_cast<const ctwin::views::FloorItem*>(item)) {
             id = f->entityId();
-        else if (const auto* o = dynamic_cast<const ctwin::views::OutlineItem*>(item))
+            text = QStringLiteral("%1 in %2 %3").arg(f->label(), f->hallId(), f->brushColor().name());
+        } else if (const auto* o = dynamic_cast<const ctwin::views::OutlineItem*>(item)) {
             id = o->entityId();
-        lines << QStringLiteral("%1 %2 %3 %4 %5 %6")
+            text = QStringLiteral("\"%1\" %2 grid %3").arg(o->title(), o->fill().name()).arg(o->grid());
+            for (const auto& row : o->rowLabels())
+                text += QStringLiteral(" [%1 %2,%3]").arg(row.text).arg(row.at.x()).arg(row.at.y());
+        }
+        lines << QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
                      .arg(id)
                      .arg(item->type())
                      .arg(r.x(), 0, 'f', 3)
                      .arg(r.y(), 0, 'f', 3)
                      .arg(r.width(), 0, 'f', 3)
-                     .arg(r.height(), 0, 'f', 3);
+                     .arg(r.height(), 0, 'f', 3)
+                     .arg(text);
     }
     lines.sort();
     return lines.join(QLatin1Char('\n'));
@@ -458,6 +465,71 @@ private slots:
         QVERIFY(a.deleteWithConfirmation({site2}));
         QVERIFY(w().document().project().links.empty());
         QCOMPARE(w().document().project().sites.size(), size_t(1));
+    }
+
+    /// The plan and the tree update in place (adds, removes, renames, moves, undo, redo; only what changed
+    /// is touched) and must still equal views built anew from the project after every step, on the 1 GW
+    /// campus (5,000 racks): item count, positions, labels, colours, tree order and texts.
+    void inPlaceUpdatesEqualAFreshBuildOn1GwCampus() {
+        QVERIFY(w().openFile(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/campus-1gw.json")));
+        const auto& p = w().document().project();
+        const std::string opened = dump(w());
+        const QString site = QString::fromStdString(p.sites[0].id);
+        const QString oldHall = QString::fromStdString(p.halls[1].id);
+        int steps = 0;
+        const auto step = [&](const char* what) {
+            ++steps;
+            checkViewsMatchRebuild(w());
+            if (QTest::currentTestFailed()) qWarning("views differ from a fresh build after: %s", what);
+        };
+        step("open");
+        const QString building = add(EntityKind::Building, {site}, {{"name", "Annex"}});
+        QVERIFY(!building.isEmpty());
+        step("add building");
+        const QString hall = add(EntityKind::DataHall, {building}, {{"width_m", "19.2"}});
+        QVERIFY(!hall.isEmpty());
+        step("add hall");
+        const QString loop =
+            add(EntityKind::CoolingLoop, {hall},
+                {{"cdu_type", "cdu-2mw"}, {"cdu_count", "4"}, {"plant", "plant-dry-cooler"}});
+        QVERIFY(!loop.isEmpty());
+        step("add loop");
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(!add(EntityKind::Row, {hall}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        step("add rows filled with racks");
+        const QString row = QString::fromStdString(p.rows.back().id);
+        const QString rack = QString::fromStdString(p.racks.back().id);
+        QVERIFY(w().authoring().rename(hall, "Annex hall").isEmpty());
+        QVERIFY(w().authoring().rename(row, "Annex row B").isEmpty());
+        QVERIFY(w().authoring().rename(rack, "Annex rack").isEmpty());
+        QVERIFY(w().authoring().rename(building, "Annex building").isEmpty());
+        QVERIFY(w().authoring().rename(site, "Campus").isEmpty());
+        QCOMPARE(w().projectTree()->itemForId(hall)->text(0), QStringLiteral("Annex hall"));
+        step("renames");
+        QVERIFY(w().editor().setProperty({hall}, "x_m", 2.0, false).isEmpty()); // its racks and CDUs follow
+        QVERIFY(w().editor().setProperty({loop}, "cdu_count", 6, false).isEmpty());
+        step("move hall, more CDUs");
+        QVERIFY(w().authoring().deleteWithConfirmation({oldHall})); // with its rows, racks and loop
+        QVERIFY(!w().document().index().find(oldHall.toStdString()));
+        step("delete a shipped hall");
+        w().undoStack().undo();
+        step("undo the delete");
+        w().undoStack().redo();
+        step("redo the delete");
+        w().undoStack().undo();
+        QVERIFY(w().authoring().deleteWithConfirmation({rack, row}));
+        step("delete a row and a rack");
+        QVERIFY(w().authoring().deleteWithConfirmation({building}));
+        QVERIFY(!w().document().index().find(hall.toStdString()));
+        step("delete the new building");
+        while (w().undoStack().canUndo())
+            w().undoStack().undo();
+        QCOMPARE(dump(w()), opened);
+        step("undo everything");
+        while (w().undoStack().canRedo())
+            w().undoStack().redo();
+        step("redo everything");
+        QVERIFY(steps >= 14);
     }
 
     void drawsHallsAndBuildingsOnThePlan() {

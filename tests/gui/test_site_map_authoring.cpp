@@ -4,6 +4,7 @@
 // "Link to" and Delete. Needs an X server for GL (the suite runs under xvfb-run, as test_vtk_bridge);
 // skips without DISPLAY.
 #include "data_paths.h"
+#include "design_json.h"
 #include "gui/authoring/authoring_form.h"
 #include "main_window.h"
 #include "scene/offscreen_renderer.h"
@@ -126,6 +127,69 @@ private slots:
         QVERIFY(!ctwin::views::SiteMapPick::siteAt(map, {50.0, 3.0}, 10.0));
         QCOMPARE(ctwin::views::SiteMapPick::linkAt(map, {50.0, 3.0}, 5.0)->id, std::string("ab"));
         QVERIFY(!ctwin::views::SiteMapPick::linkAt(map, {50.0, 30.0}, 5.0));
+    }
+
+    /// Link labels stand clear of every site marker and site name (the shipped two-site design, and the
+    /// same design with its sites 60 km and 20 km apart, where the arc's middle lies between the names);
+    /// the caption stands clear of the graticule labels. Rectangles as drawn: positions from the camera,
+    /// text extents from VTK's font renderer.
+    void linkLabelsAndCaptionClearTheNames() {
+        const auto catalog = ctwin::app::loadDefaultCatalog();
+        auto project =
+            ctwin::model::loadProjectJson(CTWIN_SOURCE_DATA_DIR "/reference/two-site-wan.json", &catalog);
+        QCOMPARE(project.sites.size(), size_t(2));
+        QCOMPARE(project.links.size(), size_t(1));
+        // Atlanta moved 0.5 deg south of Mount Pleasant (55.6 km of latitude, 0.3 deg east: ~60 km), then
+        // 0.18 deg south (20 km).
+        const std::vector<std::pair<const char*, std::pair<double, double>>> layouts = {
+            {"shipped", {project.sites[1].latDeg, project.sites[1].lonDeg}},
+            {"60km", {42.2, -87.63}},
+            {"20km", {42.52, -87.93}}};
+        const auto intersects = [](const std::array<double, 4>& a, const std::array<double, 4>& b) {
+            return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+        };
+        for (const auto& [name, latLon] : layouts) {
+            project.sites[1].latDeg = latLon.first;
+            project.sites[1].lonDeg = latLon.second;
+            ctwin::views::SiteMapView map;
+            map.resize(1200, 800);
+            map.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&map));
+            map.showProject(project, catalog, nullptr);
+            QTRY_VERIFY(map.renderWidget()->framesRendered() > 0);
+            QTest::qWait(50); // the first-size fit runs queued after the resize
+            const auto rects = map.scene().drawnRects();
+            int links = 0, names = 0, graticule = 0;
+            for (const auto& a : rects) {
+                links += a.what == "link";
+                names += a.what == "name";
+                graticule += a.what == "graticule";
+                for (const auto& b : rects) {
+                    const bool linkOnSite = a.what == "link" && (b.what == "name" || b.what == "site");
+                    const bool captionOnGrid = a.what == "caption" && b.what == "graticule";
+                    QVERIFY2(
+                        !((linkOnSite || captionOnGrid) && intersects(a.rect, b.rect)),
+                        qPrintable(
+                            QStringLiteral("%1: %2 '%3' [%4 %5 %6 %7] overlaps %8 '%9' [%10 %11 %12 %13]")
+                                .arg(name, QString::fromStdString(a.what),
+                                     QString::fromStdString(a.text).left(20))
+                                .arg(a.rect[0])
+                                .arg(a.rect[1])
+                                .arg(a.rect[2])
+                                .arg(a.rect[3])
+                                .arg(QString::fromStdString(b.what), QString::fromStdString(b.text).left(20))
+                                .arg(b.rect[0])
+                                .arg(b.rect[1])
+                                .arg(b.rect[2])
+                                .arg(b.rect[3])));
+                }
+            }
+            QCOMPARE(links, 1);
+            QCOMPARE(names, 2);
+            QVERIFY(graticule > 4);
+            const QString shots = qEnvironmentVariable("CTWIN_MAP_SHOTS");
+            if (!shots.isEmpty()) map.renderWidget()->grabFramebuffer().save(shots + "/map-" + name + ".png");
+        }
     }
 
     void placesSitesAndDragsLinksWithTheMouse() {

@@ -184,6 +184,53 @@ private slots:
         QVERIFY(!doc.index().find("r2").has_value());
     }
 
+    /// Removing several entities as one batch (one pass per kind, one index rebuild) gives the same
+    /// document as removing them one by one, and undo puts each back at its own position.
+    void batchRemovalMatchesOneByOneAndUndoes() {
+        const auto grow = [](Document& doc) {
+            Transaction tx(doc, "Grow");
+            for (int i = 3; i <= 8; ++i) {
+                ojson rack = projectToJson(doc.project())["racks"][0];
+                rack["id"] = "r" + std::to_string(i);
+                rack["name"] = "R" + std::to_string(i);
+                rack["x_m"] = 1.0 + 0.6 * i;
+                tx.add(EntityKind::RackPlacement, rack);
+            }
+            tx.commit();
+        };
+        Document one(projectFromJson(smallDesign(), "d.json")), batch(projectFromJson(smallDesign(), "d.json"));
+        grow(one);
+        grow(batch);
+        const std::string before = dumpJson(projectToJson(batch.project()));
+        // Out of order on purpose: r6, r2, r7, r4 (positions 5, 1, 6, 3 of r1 ... r8).
+        const std::vector<std::string> gone = {"r6", "r2", "r7", "r4"};
+        {
+            Transaction tx(one, "One by one");
+            for (const auto& id : gone) tx.remove(id);
+            tx.commit();
+        }
+        Transaction tx(batch, "Batch");
+        tx.remove(gone);
+        tx.setProperty("r8", "name", "Last"); // after the batch: r8's slot is found anew
+        const ChangeSet cs = tx.commit();
+        Transaction rename(one, "Rename");
+        rename.setProperty("r8", "name", "Last");
+        rename.commit();
+        const std::string after = dumpJson(projectToJson(batch.project()));
+        QCOMPARE(after, dumpJson(projectToJson(one.project())));
+        std::vector<std::string> ids;
+        for (const auto& r : batch.project().racks) ids.push_back(r.id);
+        QCOMPARE(ids, (std::vector<std::string>{"r1", "r3", "r5", "r8"}));
+        for (size_t i = 0; i < ids.size(); ++i) QCOMPARE(batch.index().find(ids[i])->index, i);
+        for (const auto& id : gone) QVERIFY(!batch.index().find(id));
+        batch.apply(cs.inverted()); // undo: the four back in their places (one merge pass)
+        QCOMPARE(dumpJson(projectToJson(batch.project())), before);
+        for (size_t i = 0; i < batch.project().racks.size(); ++i)
+            QCOMPARE(batch.index().find(batch.project().racks[i].id)->index, i);
+        batch.apply(cs); // redo
+        QCOMPARE(dumpJson(projectToJson(batch.project())), after);
+    }
+
     void invalidEditLeavesTheModelUnchanged() {
         Document doc(projectFromJson(smallDesign(), "d.json"));
         const std::string before = dumpJson(projectToJson(doc.project()));

@@ -19,6 +19,7 @@
 #include <vtkSmartPointer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTextRenderer.h>
 #include <vtkUnsignedCharArray.h>
 
 namespace ctwin::views {
@@ -49,6 +50,8 @@ vtkSmartPointer<vtkTextActor> text3d(const std::string& s, double x, double y, d
 struct SiteMapScene::Vtk {
     vtkSmartPointer<vtkRenderer> renderer = vtkSmartPointer<vtkRenderer>::New();
     std::vector<vtkSmartPointer<vtkProp>> texts;
+    /// Labels by what they name (placement and the overlap hooks).
+    std::vector<vtkSmartPointer<vtkTextActor>> siteNames, linkLabels, graticuleLabels;
     vtkSmartPointer<vtkTextActor> notice = vtkSmartPointer<vtkTextActor>::New();
     vtkSmartPointer<vtkTextActor> caption = vtkSmartPointer<vtkTextActor>::New();
     /// The link being dragged on the map (two points, one line).
@@ -108,10 +111,18 @@ void SiteMapScene::showData(SiteMapData data) {
     rebuildActors();
 }
 
+namespace {
+/// Height of the band at the bottom of the view kept for the caption (display pixels).
+constexpr double kCaptionBandPx = 30.0;
+} // namespace
+
 void SiteMapScene::rebuildActors() {
     auto& v = *m_vtk;
     v.renderer->RemoveAllViewProps();
     v.texts.clear();
+    v.siteNames.clear();
+    v.linkLabels.clear();
+    v.graticuleLabels.clear();
 
     // Graticule.
     {
@@ -138,6 +149,7 @@ void SiteMapScene::rebuildActors() {
     for (const auto& l : m_data.graticuleLabels) {
         auto t = text3d(l.text, l.position[0], l.position[1], 0.5, 11, grey, 0.0);
         v.texts.push_back(t);
+        v.graticuleLabels.push_back(t);
         v.renderer->AddActor2D(t);
     }
 
@@ -174,6 +186,7 @@ void SiteMapScene::rebuildActors() {
         const double rgb[3] = {l.color.r / 255.0, l.color.g / 255.0, l.color.b / 255.0};
         auto t = text3d(l.label, l.labelPosition[0], l.labelPosition[1], 3.0, 13, rgb, 0.75);
         v.texts.push_back(t);
+        v.linkLabels.push_back(t);
         v.renderer->AddActor2D(t);
     }
 
@@ -203,6 +216,7 @@ void SiteMapScene::rebuildActors() {
         auto t =
             text3d(s.name, s.position[0], s.position[1] + 3.5 * m_data.markerRadiusKm, 3.0, 14, white, 0.6);
         v.texts.push_back(t);
+        v.siteNames.push_back(t);
         v.renderer->AddActor2D(t);
     }
 
@@ -294,8 +308,133 @@ void SiteMapScene::resetCamera() {
         if (size[0] > 0 && size[1] > 0) aspect = static_cast<double>(size[0]) / size[1];
     }
     const double halfH = (b[3] - b[2]) / 2, halfW = (b[1] - b[0]) / 2;
-    cam->SetParallelScale(std::max(halfH, halfW / aspect) * 1.05);
-    ren->ResetCameraClippingRange(b[0], b[1], b[2], b[3], -10.0, 10.0);
+    const double scale = std::max(halfH, halfW / aspect) * 1.05;
+    // The caption takes the bottom kCaptionBandPx of the view: widen the view downwards by that band so
+    // the map's bottom edge and its longitude labels stay above it.
+    const double kmPerPx = 2.0 * scale / fittedHeightPx(ren);
+    const double band = kCaptionBandPx * kmPerPx;
+    cam->SetFocalPoint(cx, cy - band / 2, 0.0);
+    cam->SetPosition(cx, cy - band / 2, 1000.0);
+    cam->SetParallelScale(scale + band / 2);
+    ren->ResetCameraClippingRange(b[0], b[1], b[2] - band, b[3], -10.0, 10.0);
+    placeLinkLabels();
+}
+
+void SiteMapScene::placeLinkLabels() {
+    auto& v = *m_vtk;
+    if (v.linkLabels.size() != m_data.links.size()) return;
+    vtkRenderer* ren = v.renderer;
+    vtkCamera* cam = ren->GetActiveCamera();
+    double f[3];
+    cam->GetFocalPoint(f);
+    const double kmPerPx = 2.0 * cam->GetParallelScale() / fittedHeightPx(ren);
+    // Fitted-view pixels relative to the focal point; boxes are x0, y0, x1, y1.
+    const auto px = [&](const Vec2& km) { return Vec2{(km[0] - f[0]) / kmPerPx, (km[1] - f[1]) / kmPerPx}; };
+    using Box = std::array<double, 4>;
+    const auto boxAt = [](const Vec2& c, const Vec2& size) {
+        return Box{c[0] - size[0] / 2, c[1] - size[1] / 2, c[0] + size[0] / 2, c[1] + size[1] / 2};
+    };
+    const auto overlaps = [](const Box& a, const Box& b) {
+        return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    };
+    std::vector<Box> taken;
+    const double r = m_data.markerRadiusKm / kmPerPx + 2.0;
+    for (std::size_t i = 0; i < m_data.sites.size(); ++i) {
+        const Vec2 c = px(m_data.sites[i].position);
+        taken.push_back({c[0] - r, c[1] - r, c[0] + r, c[1] + r});
+        if (i < v.siteNames.size())
+            taken.push_back(boxAt(
+                px({m_data.sites[i].position[0], m_data.sites[i].position[1] + 3.5 * m_data.markerRadiusKm}),
+                textSizePx(v.siteNames[i], 4.0)));
+    }
+    for (std::size_t i = 0; i < m_data.links.size(); ++i) {
+        const MapLink& link = m_data.links[i];
+        vtkTextActor* label = v.linkLabels[i];
+        if (link.path.size() < 2) continue; // both ends on one site: labelled under the site
+        const Vec2 size = textSizePx(label, 4.0);
+        // Candidates: points along the arc from its middle outwards, each pushed off the arc along the
+        // normal by 0, 1, 2 ... half-heights of the label plus a gap, on either side.
+        const std::size_t n = link.path.size() - 1;
+        bool placed = false;
+        Vec2 anchor = link.path[n / 2], offset{0, 0};
+        for (const double t : {0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}) {
+            const std::size_t k = std::clamp<std::size_t>(static_cast<std::size_t>(t * n + 0.5), 1, n);
+            const Vec2 a = px(link.path[k - 1]), b = px(link.path[k]);
+            const double dx = b[0] - a[0], dy = b[1] - a[1], len = std::hypot(dx, dy);
+            const Vec2 normal = len > 0 ? Vec2{-dy / len, dx / len} : Vec2{0.0, 1.0};
+            const Vec2 at = px(link.path[k]);
+            // How far the box's edge reaches along the normal from its centre.
+            const double reach = std::abs(normal[0]) * size[0] / 2 + std::abs(normal[1]) * size[1] / 2;
+            for (const double push : {0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 4.0, -4.0}) {
+                const double d = push == 0.0 ? 0.0 : push * (reach + 6.0);
+                const Vec2 c{at[0] + normal[0] * d, at[1] + normal[1] * d};
+                const Box box = boxAt(c, size);
+                if (std::none_of(taken.begin(), taken.end(),
+                                 [&](const Box& o) { return overlaps(o, box); })) {
+                    anchor = link.path[k];
+                    offset = {normal[0] * d, normal[1] * d};
+                    taken.push_back(box);
+                    placed = true;
+                    break;
+                }
+            }
+            if (placed) break;
+        }
+        // Anchored on the arc, offset in display pixels: beside its arc at any zoom.
+        vtkCoordinate* pos = label->GetPositionCoordinate();
+        auto ref = vtkSmartPointer<vtkCoordinate>::New();
+        ref->SetCoordinateSystemToWorld();
+        ref->SetValue(anchor[0], anchor[1], 3.0);
+        pos->SetCoordinateSystemToDisplay();
+        pos->SetReferenceCoordinate(ref);
+        pos->SetValue(offset[0], offset[1], 0.0);
+    }
+}
+
+Vec2 SiteMapScene::textSizePx(vtkTextActor* actor, double padding) {
+    int bbox[4] = {0, 0, 0, 0};
+    const char* text = actor->GetInput();
+    if (text && *text)
+        vtkTextRenderer::GetInstance()->GetBoundingBox(actor->GetTextProperty(), std::string(text), bbox, 72);
+    return {bbox[1] - bbox[0] + 2 * padding, bbox[3] - bbox[2] + 2 * padding};
+}
+
+double SiteMapScene::fittedHeightPx(vtkRenderer* ren) {
+    // Before the map is first shown it has no size: lay out for a typical map pane.
+    if (ren->GetRenderWindow()) {
+        const int* size = ren->GetSize();
+        if (size[0] > 0 && size[1] > 1) return size[1];
+    }
+    return 800.0;
+}
+
+std::vector<SiteMapScene::DrawnRect> SiteMapScene::drawnRects() const {
+    auto& v = *m_vtk;
+    vtkRenderer* ren = v.renderer;
+    std::vector<DrawnRect> out;
+    const auto textRect = [&](const char* what, vtkTextActor* a) {
+        double* d = a->GetPositionCoordinate()->GetComputedDoubleDisplayValue(ren);
+        const Vec2 size = textSizePx(a, 0.0);
+        const char* t = a->GetInput();
+        // Centred labels are centred on their position; the caption starts at its own.
+        const bool centred = a->GetTextProperty()->GetJustification() == VTK_TEXT_CENTERED;
+        const double x0 = centred ? d[0] - size[0] / 2 : d[0];
+        const double y0 = centred ? d[1] - size[1] / 2 : d[1];
+        out.push_back({what, t ? t : "", {x0, y0, x0 + size[0], y0 + size[1]}});
+    };
+    for (const auto& a : v.siteNames)
+        textRect("name", a);
+    for (const auto& a : v.linkLabels)
+        textRect("link", a);
+    for (const auto& a : v.graticuleLabels)
+        textRect("graticule", a);
+    textRect("caption", v.caption);
+    for (const auto& s : m_data.sites) {
+        const auto c = displayOf(s.position);
+        const double r = m_data.markerRadiusKm / kmPerPixel();
+        out.push_back({"site", s.name, {c[0] - r, c[1] - r, c[0] + r, c[1] + r}});
+    }
+    return out;
 }
 
 std::size_t SiteMapScene::textActorCount() const {

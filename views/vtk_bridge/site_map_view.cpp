@@ -8,6 +8,7 @@
 #include "vtk_bridge/vtk_render_widget.h"
 
 #include <QMouseEvent>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <vtkCamera.h>
@@ -86,6 +87,19 @@ QString SiteMapView::siteAt(const QPointF& widgetPos) const {
 
 bool SiteMapView::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_vtk) return QWidget::eventFilter(watched, event);
+    if (event->type() == QEvent::Resize) {
+        // After the GL widget took its new size: the first real size fits the map to it; later ones keep
+        // the user's view and only place the link labels anew (they avoid the site names in pixels).
+        QTimer::singleShot(0, this, [this] {
+            if (!m_sized) {
+                m_sized = true;
+                resetView();
+            } else {
+                m_scene->relayoutLabels();
+                m_vtk->requestRender();
+            }
+        });
+    }
     // A left press on a site starts a link drag; the interactor (pan) does not see it.
     switch (event->type()) {
     case QEvent::MouseButtonPress: {

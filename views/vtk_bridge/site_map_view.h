@@ -80,6 +80,8 @@ private:
     QString m_linkFrom;
     QPointF m_linkPress;
     bool m_linkMoved = false;
+    /// False until the map widget first had a size (the map is then fitted to it).
+    bool m_sized = false;
 };
 
 } // namespace ctwin::views

@@ -196,8 +196,11 @@ QStringList AuthoringActions::deletionClosure(const QStringList& ids) const {
 }
 
 QString AuthoringActions::deletionQuestion(const QStringList& ids) const {
+    return deletionQuestion(ids, deletionClosure(ids));
+}
+
+QString AuthoringActions::deletionQuestion(const QStringList& ids, const QStringList& all) const {
     const auto& p = m_doc.project();
-    const QStringList all = deletionClosure(ids);
     std::map<EntityKind, int> selected;
     std::map<int, std::pair<EntityKind, int>> extra; // by mentionOrder
     QString firstName;
@@ -254,11 +257,12 @@ QString AuthoringActions::deletionQuestion(const QStringList& ids) const {
 
 bool AuthoringActions::deleteWithConfirmation(const QStringList& ids) {
     if (ids.isEmpty()) return false;
-    const QString question = deletionQuestion(ids);
+    const QStringList all = deletionClosure(ids); // one walk over the design for the question and the delete
+    const QString question = deletionQuestion(ids, all);
     if (!question.isEmpty() && m_hooks.prompts &&
         !m_hooks.prompts().confirm(m_window, tr("Delete"), question))
         return false;
-    const QString error = m_editor.remove(deletionClosure(ids));
+    const QString error = m_editor.remove(all);
     if (!error.isEmpty()) {
         if (m_hooks.report) m_hooks.report(tr("Cannot delete: %1").arg(error));
         return false;

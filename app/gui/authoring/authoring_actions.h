@@ -60,6 +60,8 @@ public:
     /// loop?", plus a warning for the last building or links that reference a site. Empty when deleting
     /// these needs no question (racks and CDUs only, the plan's everyday delete).
     QString deletionQuestion(const QStringList& ids) const;
+    /// The same with `all`, the deletionClosure of `ids`, already known.
+    QString deletionQuestion(const QStringList& ids, const QStringList& all) const;
     /// `ids` and everything that goes with them (children, links to removed sites and buildings).
     QStringList deletionClosure(const QStringList& ids) const;
     /// Asks (when deletionQuestion is not empty) and deletes as one undo entry. False when declined or
