@@ -66,6 +66,7 @@ void SqliteStatement::bind(int index, const std::string& text) {
 }
 void SqliteStatement::bind(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
 void SqliteStatement::bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+void SqliteStatement::bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
 
 bool SqliteStatement::step() {
     const int rc = sqlite3_step(m_stmt);
