@@ -19,6 +19,7 @@
 #include "atomic_write.h"
 #include "catalog.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 namespace ctwin::model {
 
@@ -306,7 +307,7 @@ private:
     template <class Fn> void asJson(const char* key, Fn&& fn) {
         JsonWriter w;
         fn(w);
-        m_sink.text(m_i++, w.out[key].dump());
+        m_sink.ownedText(m_i++, w.out[key].dump());
     }
     CellSink& m_sink;
     int m_i = 0;
@@ -853,6 +854,8 @@ ojson readJsonFile(const std::string& path) {
 }
 
 ojson parseJsonText(const std::string& text, const std::string& file) {
+    // The common case without nlohmann's lexer; anything unusual (and every error) is parsed by nlohmann.
+    if (auto quick = fastParseJson(text)) return std::move(*quick);
     const InputLocation where{file, "", "", "", ""};
     try {
         return ojson::parse(text);

@@ -62,7 +62,10 @@ public:
     virtual void null(int column) = 0;
     virtual void real(int column, double v) = 0;
     virtual void integer(int column, std::int64_t v) = 0;
+    /// `v` is a field of the entity being written: it outlives the row.
     virtual void text(int column, const std::string& v) = 0;
+    /// `v` is made for this cell (a list's JSON text): the sink keeps it as long as it needs it.
+    virtual void ownedText(int column, std::string v) = 0;
 };
 template <class Entity> void entityToCells(const Entity& entity, CellSink& sink);
 

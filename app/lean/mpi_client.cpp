@@ -13,13 +13,21 @@ template <class Fn> Fn mpi(const char* symbol) {
 }
 } // namespace
 
-MpiSession::MpiSession() { mpi<void (*)()>("ctwin_mpi_init")(); }
+MpiSession::MpiSession() {
+    mpi<void (*)()>("ctwin_mpi_init")();
+}
 
-MpiSession::~MpiSession() { mpi<void (*)()>("ctwin_mpi_finalize")(); }
+MpiSession::~MpiSession() {
+    mpi<void (*)()>("ctwin_mpi_finalize")();
+}
 
-int MpiSession::rank() const { return mpi<int (*)()>("ctwin_mpi_rank")(); }
+int MpiSession::rank() const {
+    return mpi<int (*)()>("ctwin_mpi_rank")();
+}
 
-int MpiSession::size() const { return mpi<int (*)()>("ctwin_mpi_size")(); }
+int MpiSession::size() const {
+    return mpi<int (*)()>("ctwin_mpi_size")();
+}
 
 std::vector<double> MpiSession::gather(double value) const {
     std::vector<double> all(static_cast<size_t>(rank() == 0 ? size() : 0));
@@ -43,11 +51,13 @@ std::vector<std::uint8_t> MpiSession::gatherBytes(const std::vector<std::uint8_t
     }
     std::vector<std::uint8_t> all(total);
     using Fn = void (*)(const unsigned char*, int, unsigned char*, const int*, const int*);
-    mpi<Fn>("ctwin_mpi_gatherv_bytes")(bytes.data(), static_cast<int>(bytes.size()), all.data(), counts.data(),
-                                       displs.data());
+    mpi<Fn>("ctwin_mpi_gatherv_bytes")(bytes.data(), static_cast<int>(bytes.size()), all.data(),
+                                       counts.data(), displs.data());
     return all;
 }
 
-void MpiSession::abort(int code) const { mpi<void (*)(int)>("ctwin_mpi_abort")(code); }
+void MpiSession::abort(int code) const {
+    mpi<void (*)(int)>("ctwin_mpi_abort")(code);
+}
 
 } // namespace ctwin::app

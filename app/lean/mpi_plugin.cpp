@@ -11,9 +11,13 @@ CTWIN_PLUGIN_EXPORT const char* ctwin_plugin_version() {
     return ctwin::app::kCtwinPluginInterface;
 }
 
-CTWIN_PLUGIN_EXPORT void ctwin_mpi_init() { MPI_Init(nullptr, nullptr); }
+CTWIN_PLUGIN_EXPORT void ctwin_mpi_init() {
+    MPI_Init(nullptr, nullptr);
+}
 
-CTWIN_PLUGIN_EXPORT void ctwin_mpi_finalize() { MPI_Finalize(); }
+CTWIN_PLUGIN_EXPORT void ctwin_mpi_finalize() {
+    MPI_Finalize();
+}
 
 CTWIN_PLUGIN_EXPORT int ctwin_mpi_rank() {
     int r = 0;
@@ -43,4 +47,6 @@ CTWIN_PLUGIN_EXPORT void ctwin_mpi_gatherv_bytes(const unsigned char* bytes, int
     MPI_Gatherv(bytes, count, MPI_BYTE, out, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-CTWIN_PLUGIN_EXPORT void ctwin_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+CTWIN_PLUGIN_EXPORT void ctwin_mpi_abort(int code) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+}

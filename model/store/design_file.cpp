@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -61,10 +62,19 @@ public:
     void null(int column) override { m_stmt.bindNull(column + 2); }
     void real(int column, double v) override { m_stmt.bind(column + 2, v); }
     void integer(int column, std::int64_t v) override { m_stmt.bind(column + 2, v); }
-    void text(int column, const std::string& v) override { m_stmt.bind(column + 2, v); }
+    void text(int column, const std::string& v) override { m_stmt.bindUnowned(column + 2, v); }
+    void ownedText(int column, std::string v) override {
+        m_stmt.bindUnowned(column + 2, m_owned.emplace_back(std::move(v)));
+    }
+    /// After the row is stepped: the statement is reset, the owned texts dropped.
+    void rowWritten() {
+        m_stmt.reset();
+        m_owned.clear();
+    }
 
 private:
     SqliteStatement& m_stmt;
+    std::deque<std::string> m_owned; // stable addresses while bound
 };
 
 /// The current row of `SELECT * FROM <kind> ORDER BY ord` as entityFromCells' cells: column 0 (`ord`) is
@@ -169,9 +179,9 @@ void saveCtwin(const model::Project& project, const std::string& path) {
                     std::int64_t ord = 0;
                     for (const auto& e : c) {
                         ins.bind(1, ord++);
-                        model::entityToCells(e, sink);
+                        model::entityToCells(e, sink); // binds the entity's own strings, no copies
                         ins.step();
-                        ins.reset();
+                        sink.rowWritten();
                     }
                 });
             }

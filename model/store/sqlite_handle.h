@@ -41,6 +41,8 @@ public:
     void bind(int index, double value);
     void bind(int index, std::int64_t value);
     void bindNull(int index);
+    /// Binds text without a copy: `text` must stay unchanged until the statement is stepped and reset.
+    void bindUnowned(int index, const std::string& text);
     /// Steps once; true while a row is available.
     bool step();
     void reset();

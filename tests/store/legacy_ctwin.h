@@ -2,11 +2,11 @@
 // Writes a .ctwin in the entity layout of schema versions 1 and 2 (each entity as interchange JSON text in
 // `entity.body`), as builds before schema 3 (issue 15 item 6, typed tables) saved it, so tests can check
 // that such files still open. Test-only: the product writes schema 3 (model/store/design_file.cpp).
-#include <string>
-
 #include "design_json.h"
 #include "project.h"
 #include "sqlite_handle.h"
+
+#include <string>
 
 namespace ctwin::test_support {
 
@@ -39,14 +39,16 @@ CREATE INDEX entity_parent ON entity(parent);
         meta.step();
         meta.reset();
     }
-    store::SqliteStatement ins(db, "INSERT INTO entity(kind, ord, id, parent, body) VALUES (?1, ?2, ?3, ?4, ?5)");
+    store::SqliteStatement ins(db,
+                               "INSERT INTO entity(kind, ord, id, parent, body) VALUES (?1, ?2, ?3, ?4, ?5)");
     for (auto kind : model::kAllEntityKinds) {
         const std::string key(model::entityCollectionKey(kind));
         std::int64_t ord = 0;
         for (const auto& e : doc[key]) {
             std::string parent;
             for (const char* p : {"row", "hall", "building", "site"})
-                if (auto it = e.find(p); parent.empty() && it != e.end() && it->is_string()) parent = it->get<std::string>();
+                if (auto it = e.find(p); parent.empty() && it != e.end() && it->is_string())
+                    parent = it->get<std::string>();
             ins.bind(1, key);
             ins.bind(2, ord++);
             ins.bind(3, e["id"].get<std::string>());
