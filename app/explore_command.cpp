@@ -19,10 +19,7 @@
 #include <ostream>
 
 #ifdef CTWIN_HAVE_MPI
-// The C API only: Open MPI's and MPICH's deprecated C++ bindings need their own library.
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include "lean/mpi_session.h" // Open MPI itself is in libclustertwin-mpi.so, loaded by --mpi only
 #endif
 
 namespace ctwin::app {
@@ -128,22 +125,6 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }
 
 #ifdef CTWIN_HAVE_MPI
-/// MPI_Init / MPI_Finalize around the distributed run (also when it throws).
-struct MpiSession {
-    MpiSession() { MPI_Init(nullptr, nullptr); }
-    ~MpiSession() { MPI_Finalize(); }
-    int rank() const {
-        int r = 0;
-        MPI_Comm_rank(MPI_COMM_WORLD, &r);
-        return r;
-    }
-    int size() const {
-        int n = 1;
-        MPI_Comm_size(MPI_COMM_WORLD, &n);
-        return n;
-    }
-};
-
 /// Every rank parses and checks the spec and plans the same points; rank r evaluates the r-th contiguous
 /// slice of the plan (the plan groups points by layout, so a slice generates few layouts); rank 0 gathers
 /// the records (MessagePack, doubles bit-exact) and finishes. The records of a point depend on its index
@@ -166,28 +147,17 @@ int runMpi(const std::string& specPath, const std::string& format, int threads,
         const std::clock_t cpu0 = std::clock();
         const auto bytes = cost::exploreRecordsToBytes(explorer.run(mine, threads));
         // Processor time of each rank's share: on a loaded machine wall time hides the split's balance.
-        double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
-        std::vector<double> cpus(static_cast<size_t>(size));
-        MPI_Gather(&cpu, 1, MPI_DOUBLE, cpus.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        int count = static_cast<int>(bytes.size());
-        std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
-        MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-        std::vector<std::uint8_t> all;
-        if (rank == 0) {
-            size_t total = 0;
-            for (size_t r = 0; r < counts.size(); ++r) {
-                displs[r] = static_cast<int>(total);
-                total += static_cast<size_t>(counts[r]);
-            }
-            all.resize(total);
-        }
-        MPI_Gatherv(bytes.data(), count, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-                    MPI_COMM_WORLD);
+        const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+        const std::vector<double> cpus = mpi.gather(cpu);
+        const std::vector<int> counts = mpi.gather(static_cast<int>(bytes.size()));
+        const std::vector<std::uint8_t> all = mpi.gatherBytes(bytes, counts);
         if (rank != 0) return kExitOk;
         std::vector<cost::ExplorePointRecord> records;
-        for (size_t r = 0; r < counts.size(); ++r) {
-            const std::vector<std::uint8_t> part(all.begin() + displs[r],
-                                                 all.begin() + displs[r] + counts[r]);
+        size_t at = 0;
+        for (const int count : counts) {
+            const std::vector<std::uint8_t> part(all.begin() + static_cast<long>(at),
+                                                 all.begin() + static_cast<long>(at) + count);
+            at += static_cast<size_t>(count);
             auto recs = cost::exploreRecordsFromBytes(part);
             records.insert(records.end(), recs.begin(), recs.end());
         }
@@ -206,7 +176,7 @@ int runMpi(const std::string& specPath, const std::string& format, int threads,
         return kExitInvalidInput;
     } catch (const std::exception& e) {
         std::cerr << "error (rank " << rank << "): " << e.what() << "\n";
-        MPI_Abort(MPI_COMM_WORLD, kExitInvalidInput);
+        mpi.abort(kExitInvalidInput);
         return kExitInvalidInput;
     }
 }

@@ -19,6 +19,7 @@
 #include "atomic_write.h"
 #include "catalog.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 namespace ctwin::model {
 
@@ -69,8 +70,8 @@ public:
 /// Reader side of visitFields: type and bounds checks with the full location in every message.
 class JsonReader {
 public:
-    JsonReader(const ojson& obj, InputLocation where) : m_obj(obj), m_where(std::move(where)) {
-        if (!m_obj.is_object()) throw InputError(m_where, "expected a JSON object");
+    JsonReader(const ojson& obj, InputLocation where) : m_fields(fieldsOf(obj, where)), m_where(std::move(where)) {
+        m_visited.reserve(32);
     }
 
     void text(const char* key, std::string& v) {
@@ -162,19 +163,35 @@ public:
         }
     }
 
-    /// Rejects keys the entity does not have (typos would otherwise be silently dropped on save).
-    void rejectUnknown(const std::set<std::string>& known) const {
-        for (const auto& [k, _] : m_obj.items())
-            if (!known.count(k)) throw InputError(at(k.c_str()), "unknown field");
+    /// Rejects keys the entity does not have (typos would otherwise be silently dropped on save): the first
+    /// key, in file order, that no visited field asked for.
+    void rejectUnknown() const {
+        const size_t n = m_fields.size();
+        if (n <= 64 && m_matched == (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1)) return;
+        for (const auto& [k, _] : m_fields)
+            if (std::none_of(m_visited.begin(), m_visited.end(), [&](const char* v) { return k == v; }))
+                throw InputError(at(k.c_str()), "unknown field");
     }
-    std::set<std::string> seen;
     const InputLocation& where() const { return m_where; }
 
 private:
+    /// The value of `key`, or null when absent. Files list fields in visitFields order (the writer's), so
+    /// the key after the last one found is tried first: one comparison per field instead of a search.
     const ojson* get(const char* key) {
-        seen.insert(key);
-        auto it = m_obj.find(key);
-        return it == m_obj.end() ? nullptr : &*it;
+        m_visited.push_back(key);
+        const size_t n = m_fields.size();
+        size_t i = m_next;
+        if (i >= n || entry(i).first != key) {
+            i = 0;
+            while (i < n && entry(i).first != key) ++i;
+            if (i == n) return nullptr;
+        }
+        if (i < 64) m_matched |= std::uint64_t{1} << i;
+        m_next = i + 1;
+        return &entry(i).second;
+    }
+    const ojson::object_t::value_type& entry(size_t i) const {
+        return *(m_fields.begin() + static_cast<std::ptrdiff_t>(i));
     }
     InputLocation at(const char* key) const {
         InputLocation w = m_where;
@@ -203,8 +220,261 @@ private:
         throw InputError(at(key), "'" + v + "' is not one of: " + list);
     }
 
-    const ojson& m_obj;
+    static const ojson::object_t& fieldsOf(const ojson& obj, const InputLocation& where) {
+        if (!obj.is_object()) throw InputError(where, "expected a JSON object");
+        return obj.get_ref<const ojson::object_t&>();
+    }
+
+    const ojson::object_t& m_fields; // key/value pairs in file order (nlohmann::ordered_map is a vector)
+    size_t m_next = 0;               // where get() looks first
+    std::uint64_t m_matched = 0;     // bit i: the i-th key was asked for (objects of up to 64 keys)
+    std::vector<const char*> m_visited;
     InputLocation m_where;
+};
+
+/// The JSON type name of a cell's type, for the JSON reader's messages ("found string").
+const char* cellTypeName(CellSource::Type t) {
+    switch (t) {
+    case CellSource::Type::Null: return "null";
+    case CellSource::Type::Integer:
+    case CellSource::Type::Real: return "number";
+    case CellSource::Type::Text: return "string";
+    case CellSource::Type::Blob: return "binary";
+    }
+    return "unknown";
+}
+
+/// Lists the columns of an entity's typed table (entityColumns).
+class ColumnLister {
+public:
+    std::vector<EntityColumn> columns;
+    void text(const char* key, const std::string&) { add(key, "TEXT"); }
+    void texts(const char* key, const std::vector<std::string>&) { add(key, "TEXT"); }
+    void ref(const char* key, const std::string&, EntityRef) { add(key, "TEXT"); }
+    void refList(const char* key, const std::vector<std::string>&, EntityKind) { add(key, "TEXT"); }
+    void endpoint(const char* key, const std::string&) { add(key, "TEXT"); }
+    void catalogRef(const char* key, const std::string&, const char*, bool = false) { add(key, "TEXT"); }
+    void catalogRefList(const char* key, const std::vector<std::string>&, const char*) { add(key, "TEXT"); }
+    void choice(const char* key, const std::string&, std::initializer_list<const char*>) { add(key, "TEXT"); }
+    void choiceList(const char* key, const std::vector<std::string>&, std::initializer_list<const char*>) {
+        add(key, "TEXT");
+    }
+    template <class... A> void number(const char* key, A&&...) { add(key, "REAL"); }
+    template <class... A> void quantity(const char* key, A&&...) { add(key, "REAL"); }
+    template <class... A> void optionalNumber(const char* key, A&&...) { add(key, "REAL"); }
+    template <class... A> void optionalQuantity(const char* key, A&&...) { add(key, "REAL"); }
+    template <class... A> void integer(const char* key, A&&...) { add(key, "INTEGER"); }
+    template <class... A> void flag(const char* key, A&&...) { add(key, "INTEGER"); }
+    template <class... A> void numbers(const char* key, A&&...) { add(key, "TEXT"); }
+    template <class... A> void points(const char* key, A&&...) { add(key, "TEXT"); }
+
+private:
+    void add(const char* key, const char* type) { columns.push_back(EntityColumn{key, type}); }
+};
+
+/// Writer side of visitFields for the typed tables: cell i is the i-th field. Lists are the JSON writer's
+/// own text.
+class CellWriter {
+public:
+    explicit CellWriter(CellSink& sink) : m_sink(sink) {}
+    void text(const char*, const std::string& v) { m_sink.text(m_i++, v); }
+    void texts(const char* key, const std::vector<std::string>& v) { asJson(key, [&](JsonWriter& w) { w.texts(key, v); }); }
+    void ref(const char* key, const std::string& v, EntityRef) { text(key, v); }
+    void refList(const char* key, const std::vector<std::string>& v, EntityKind) { texts(key, v); }
+    void endpoint(const char* key, const std::string& v) { text(key, v); }
+    void catalogRef(const char* key, const std::string& v, const char*, bool = false) { text(key, v); }
+    void catalogRefList(const char* key, const std::vector<std::string>& v, const char*) { texts(key, v); }
+    void choice(const char* key, const std::string& v, std::initializer_list<const char*>) { text(key, v); }
+    void choiceList(const char* key, const std::vector<std::string>& v, std::initializer_list<const char*>) {
+        texts(key, v);
+    }
+    void number(const char*, double v, Bounds) { m_sink.real(m_i++, v); }
+    template <class Q> void quantity(const char*, const Q& q, Bounds) { m_sink.real(m_i++, q.value()); }
+    void optionalNumber(const char*, const std::optional<double>& v, Bounds) {
+        v ? m_sink.real(m_i++, *v) : m_sink.null(m_i++);
+    }
+    template <class Q> void optionalQuantity(const char*, const std::optional<Q>& q, Bounds) {
+        q ? m_sink.real(m_i++, q->value()) : m_sink.null(m_i++);
+    }
+    void integer(const char*, int v, Bounds) { m_sink.integer(m_i++, v); }
+    void flag(const char*, bool v) { m_sink.integer(m_i++, v ? 1 : 0); }
+    void numbers(const char* key, const std::vector<double>& v, Bounds b) {
+        asJson(key, [&](JsonWriter& w) { w.numbers(key, v, b); });
+    }
+    void points(const char* key, const std::vector<Point2>& v) { asJson(key, [&](JsonWriter& w) { w.points(key, v); }); }
+
+private:
+    template <class Fn> void asJson(const char* key, Fn&& fn) {
+        JsonWriter w;
+        fn(w);
+        m_sink.ownedText(m_i++, w.out[key].dump());
+    }
+    CellSink& m_sink;
+    int m_i = 0;
+};
+
+/// Reader side of visitFields for the typed tables, with the JSON reader's checks and messages. Lists go
+/// through the JSON reader itself.
+class CellReader {
+public:
+    CellReader(const CellSource& row, InputLocation where) : m_row(row), m_where(std::move(where)) {}
+
+    void text(const char* key, std::string& v) {
+        if (const int c = column(key); c >= 0) {
+            requireType(c, m_row.type(c) == CellSource::Type::Text, key, "a string");
+            v = m_row.text(c);
+        }
+        if (std::string_view(key) == "id") {
+            if (v.empty()) throw InputError(at(key), "every entity needs a non-empty id");
+            m_where.entityId = v;
+        }
+        if (std::string_view(key) == "name") m_where.entityName = v;
+    }
+    void texts(const char* key, std::vector<std::string>& v) {
+        viaJson(key, [&](JsonReader& r) { r.texts(key, v); });
+    }
+    void ref(const char* key, std::string& v, EntityRef) { text(key, v); }
+    void refList(const char* key, std::vector<std::string>& v, EntityKind) { texts(key, v); }
+    void endpoint(const char* key, std::string& v) { text(key, v); }
+    void catalogRef(const char* key, std::string& v, const char*, bool = false) { text(key, v); }
+    void catalogRefList(const char* key, std::vector<std::string>& v, const char*) { texts(key, v); }
+    /// Through the JSON reader, which also checks a default kept when the column is missing.
+    void choice(const char* key, std::string& v, std::initializer_list<const char*> allowed) {
+        ojson one = ojson::object();
+        if (const int c = column(key); c >= 0) {
+            requireType(c, m_row.type(c) == CellSource::Type::Text, key, "a string");
+            one[key] = m_row.text(c);
+        }
+        JsonReader r(one, m_where);
+        r.choice(key, v, allowed);
+    }
+    void choiceList(const char* key, std::vector<std::string>& v, std::initializer_list<const char*> allowed) {
+        viaJson(key, [&](JsonReader& r) { r.choiceList(key, v, allowed); });
+    }
+    void number(const char* key, double& v, Bounds b) {
+        if (const int c = column(key); c >= 0) v = readNumber(c, key, b);
+    }
+    template <class Q> void quantity(const char* key, Q& q, Bounds b) {
+        if (const int c = column(key); c >= 0) q = Q::from_value(readNumber(c, key, b));
+    }
+    void optionalNumber(const char* key, std::optional<double>& v, Bounds b) {
+        if (const int c = column(key); c >= 0) {
+            if (m_row.type(c) == CellSource::Type::Null)
+                v.reset();
+            else
+                v = readNumber(c, key, b);
+        }
+    }
+    template <class Q> void optionalQuantity(const char* key, std::optional<Q>& q, Bounds b) {
+        if (const int c = column(key); c >= 0) {
+            if (m_row.type(c) == CellSource::Type::Null)
+                q.reset();
+            else
+                q = Q::from_value(readNumber(c, key, b));
+        }
+    }
+    void integer(const char* key, int& v, Bounds b) {
+        if (column(key) >= 0) viaJson(key, [&](JsonReader& r) { r.integer(key, v, b); });
+    }
+    void flag(const char* key, bool& v) {
+        if (const int c = column(key); c >= 0) {
+            const bool ok = m_row.type(c) == CellSource::Type::Integer &&
+                            (m_row.integer(c) == 0 || m_row.integer(c) == 1);
+            if (!ok) {
+                const char* found = m_row.type(c) == CellSource::Type::Integer ? "number" : cellTypeName(m_row.type(c));
+                throw InputError(at(key), std::string("expected true or false, found ") + found);
+            }
+            v = m_row.integer(c) == 1;
+        }
+    }
+    void numbers(const char* key, std::vector<double>& v, Bounds b) {
+        viaJson(key, [&](JsonReader& r) { r.numbers(key, v, b); });
+    }
+    void points(const char* key, std::vector<Point2>& v) {
+        viaJson(key, [&](JsonReader& r) { r.points(key, v); });
+    }
+
+    /// Rejects columns the entity does not have (a table from another build of the same schema version).
+    void rejectUnknown() const {
+        for (int c = 0; c < m_row.columnCount(); ++c)
+            if (c >= 64 || !(m_matched >> c & 1))
+                if (std::none_of(m_visited.begin(), m_visited.end(),
+                                 [&](const char* v) { return std::strcmp(v, m_row.columnName(c)) == 0; }))
+                    throw InputError(at(m_row.columnName(c)), "unknown field");
+    }
+
+private:
+    /// The column of `key`, or -1. Tables list columns in visitFields order: the next column is tried first.
+    int column(const char* key) {
+        m_visited.push_back(key);
+        const int n = m_row.columnCount();
+        int c = m_next;
+        if (c >= n || std::strcmp(m_row.columnName(c), key) != 0) {
+            c = 0;
+            while (c < n && std::strcmp(m_row.columnName(c), key) != 0) ++c;
+            if (c == n) return -1;
+        }
+        if (c < 64) m_matched |= std::uint64_t{1} << c;
+        m_next = c + 1;
+        return c;
+    }
+    InputLocation at(const char* key) const {
+        InputLocation w = m_where;
+        w.field = key;
+        return w;
+    }
+    void requireType(int c, bool ok, const char* key, const char* expected) const {
+        if (!ok)
+            throw InputError(at(key), std::string("expected ") + expected + ", found " + cellTypeName(m_row.type(c)));
+    }
+    /// The JSON reader's number checks on a numeric cell (a text cell is not a number).
+    double readNumber(int c, const char* key, Bounds b) {
+        const auto t = m_row.type(c);
+        if (t != CellSource::Type::Integer && t != CellSource::Type::Real) requireType(c, false, key, "a number");
+        const double d = t == CellSource::Type::Integer ? static_cast<double>(m_row.integer(c)) : m_row.real(c);
+        if (std::isfinite(d) && d >= b.min && d <= b.max) return d; // the common case, without a JSON value
+        ojson one = ojson::object();
+        one[key] = d;
+        double checked = d;
+        JsonReader r(one, m_where);
+        r.number(key, checked, b); // throws the JSON reader's message
+        return checked;
+    }
+    /// Reads a cell through the JSON reader: a TEXT cell holds JSON (lists), other cells are JSON scalars.
+    template <class Fn> void viaJson(const char* key, Fn&& fn) {
+        const int c = column(key);
+        if (c < 0) return;
+        ojson value;
+        switch (m_row.type(c)) {
+        case CellSource::Type::Null: value = nullptr; break;
+        case CellSource::Type::Integer: value = m_row.integer(c); break;
+        case CellSource::Type::Real: value = m_row.real(c); break;
+        case CellSource::Type::Blob: requireType(c, false, key, "JSON text"); break;
+        case CellSource::Type::Text: {
+            const std::string t = m_row.text(c);
+            const bool list = !t.empty() && t.front() == '[';
+            if (!list) {
+                value = t; // a string (choice)
+                break;
+            }
+            try {
+                value = ojson::parse(t);
+            } catch (const nlohmann::json::exception& e) {
+                throw InputError(at(key), std::string("damaged list: ") + e.what());
+            }
+        }
+        }
+        ojson one = ojson::object();
+        one[key] = std::move(value);
+        JsonReader r(one, m_where);
+        fn(r);
+    }
+
+    const CellSource& m_row;
+    InputLocation m_where;
+    int m_next = 0;
+    std::uint64_t m_matched = 0;
+    std::vector<const char*> m_visited;
 };
 
 /// Collects every reference of an entity for validation.
@@ -292,13 +562,35 @@ template <class Entity> Entity entityFromJson(const ojson& j, const std::string&
     Entity e;
     JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
     e.visitFields(r);
-    r.rejectUnknown(r.seen);
+    r.rejectUnknown();
+    return e;
+}
+
+template <class Entity> std::vector<EntityColumn> entityColumns() {
+    ColumnLister l;
+    Entity().visitFields(l);
+    return std::move(l.columns);
+}
+
+template <class Entity> void entityToCells(const Entity& entity, CellSink& sink) {
+    CellWriter w(sink);
+    const_cast<Entity&>(entity).visitFields(w); // the writer only reads
+}
+
+template <class Entity> Entity entityFromCells(const CellSource& row, const std::string& file) {
+    Entity e;
+    CellReader r(row, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+    e.visitFields(r);
+    r.rejectUnknown();
     return e;
 }
 
 #define CTWIN_INSTANTIATE(T)                                                                                       \
     template ojson entityToJson<T>(const T&);                                                                      \
-    template T entityFromJson<T>(const ojson&, const std::string&);
+    template T entityFromJson<T>(const ojson&, const std::string&);                                                \
+    template std::vector<EntityColumn> entityColumns<T>();                                                         \
+    template void entityToCells<T>(const T&, CellSink&);                                                           \
+    template T entityFromCells<T>(const CellSource&, const std::string&);
 CTWIN_INSTANTIATE(Site)
 CTWIN_INSTANTIATE(Building)
 CTWIN_INSTANTIATE(DataHall)
@@ -395,7 +687,7 @@ ProjectInfo projectInfoFromJson(const ojson& j, const std::string& file) {
     ProjectInfo info;
     JsonReader r(j, InputLocation{file, "project", "", "", ""});
     info.visitFields(r);
-    r.rejectUnknown(r.seen);
+    r.rejectUnknown();
     return info;
 }
 
@@ -562,6 +854,8 @@ ojson readJsonFile(const std::string& path) {
 }
 
 ojson parseJsonText(const std::string& text, const std::string& file) {
+    // The common case without nlohmann's lexer; anything unusual (and every error) is parsed by nlohmann.
+    if (auto quick = fastParseJson(text)) return std::move(*quick);
     const InputLocation where{file, "", "", "", ""};
     try {
         return ojson::parse(text);

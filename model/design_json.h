@@ -1,5 +1,7 @@
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +44,47 @@ template <class Entity> nlohmann::ordered_json entityToJson(const Entity& entity
 /// Reads one entity from JSON, checking types and bounds; missing fields keep their defaults, unknown
 /// fields are rejected (they would be lost on save). Errors name file, entity and field.
 template <class Entity> Entity entityFromJson(const nlohmann::ordered_json& j, const std::string& file);
+
+/// One entity as a row of typed cells: the .ctwin typed tables (model/store/design_file.cpp, schema 3).
+/// Columns follow visitFields; strings are TEXT, numbers REAL, whole numbers and flags INTEGER (0/1), absent
+/// optional values NULL, lists (texts, numbers, points) the same JSON text as in the interchange format.
+struct EntityColumn {
+    const char* key;
+    const char* sqlType; // "TEXT", "REAL" or "INTEGER"
+};
+/// The columns of an entity kind, in visitFields order.
+template <class Entity> std::vector<EntityColumn> entityColumns();
+
+/// Where entityToCells writes one entity's cells: column i of entityColumns<Entity>().
+class CellSink {
+public:
+    virtual ~CellSink() = default;
+    virtual void null(int column) = 0;
+    virtual void real(int column, double v) = 0;
+    virtual void integer(int column, std::int64_t v) = 0;
+    /// `v` is a field of the entity being written: it outlives the row.
+    virtual void text(int column, const std::string& v) = 0;
+    /// `v` is made for this cell (a list's JSON text): the sink keeps it as long as it needs it.
+    virtual void ownedText(int column, std::string v) = 0;
+};
+template <class Entity> void entityToCells(const Entity& entity, CellSink& sink);
+
+/// One row's cells for entityFromCells.
+class CellSource {
+public:
+    enum class Type { Null, Integer, Real, Text, Blob };
+    virtual ~CellSource() = default;
+    virtual int columnCount() const = 0;
+    virtual const char* columnName(int column) const = 0;
+    virtual Type type(int column) const = 0;
+    virtual double real(int column) const = 0;
+    virtual std::int64_t integer(int column) const = 0;
+    virtual std::string text(int column) const = 0;
+};
+/// Reads one entity from typed cells with the JSON reader's checks and messages (a cell of the wrong type:
+/// "expected a number, found string"; bounds; choices; unknown columns). A missing column keeps the
+/// field's default, as a missing JSON key does.
+template <class Entity> Entity entityFromCells(const CellSource& row, const std::string& file);
 
 nlohmann::ordered_json assumptionsToJson(const AssumptionSet& set);
 /// A design's (or spec's) assumptions block: base, low, high, unit, source, estimate (no min/max).

@@ -62,7 +62,13 @@ if(_ncat LESS 9)
   list(APPEND _missing "catalog/*.json (found ${_ncat}, expected 9)")
 endif()
 # clustertwin-cli's plugins (app/CMakeLists.txt), under <libdir>/clustertwin/plugins.
-foreach(_plugin report render)
+set(_plugins report render)
+# The mpi plugin (explore --mpi) is built when CMake found MPI: then the package must carry it.
+file(GLOB_RECURSE _mpi_built ${BINARY_DIR}/lib/*libclustertwin-mpi.so)
+if(_mpi_built)
+  list(APPEND _plugins mpi)
+endif()
+foreach(_plugin ${_plugins})
   file(GLOB_RECURSE _found ${_root}/usr/lib/*/libclustertwin-${_plugin}.so)
   if(NOT _found)
     list(APPEND _missing "usr/lib/.../clustertwin/plugins/libclustertwin-${_plugin}.so")
@@ -91,8 +97,8 @@ endif()
 
 # The packaged CLI is lean (no Qt, no VTK) and loads its report plugin from the package (../lib/clustertwin/plugins).
 execute_process(COMMAND readelf -d ${_root}/usr/bin/clustertwin-cli OUTPUT_VARIABLE out)
-if(out MATCHES "libQt6|libvtk")
-  message(FATAL_ERROR "packaged clustertwin-cli links Qt or VTK:\n${out}")
+if(out MATCHES "libQt6|libvtk|libmpi")
+  message(FATAL_ERROR "packaged clustertwin-cli links Qt, VTK or MPI (plugins load them):\n${out}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CTWIN_DATA_DIR --unset=CTWIN_PLUGIN_DIR
                         ${_root}/usr/bin/clustertwin-cli report ${_root}/usr/share/clustertwin/reference/vera-rubin-504.json

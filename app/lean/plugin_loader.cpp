@@ -20,7 +20,7 @@ std::string pluginDirectory() {
     return (bin.parent_path() / CTWIN_PLUGIN_SUBDIR).lexically_normal().string();
 }
 
-void* pluginSymbol(const std::string& name, const char* symbol) {
+void* pluginSymbol(const std::string& name, const char* symbol, PluginScope scope) {
     static std::map<std::string, void*> loaded; // the CLI is single-threaded; plugins are never unloaded
     void*& handle = loaded[name];
     const std::string file = (fs::path(pluginDirectory()) / ("libclustertwin-" + name + ".so")).string();
@@ -29,7 +29,7 @@ void* pluginSymbol(const std::string& name, const char* symbol) {
         if (!fs::is_regular_file(file, ec))
             throw PluginError("the " + name + " plugin " + file +
                               " is missing (build the clustertwin-plugins target, or reinstall)");
-        void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        void* h = ::dlopen(file.c_str(), RTLD_NOW | (scope == PluginScope::Global ? RTLD_GLOBAL : RTLD_LOCAL));
         if (!h) throw PluginError("cannot load the " + name + " plugin: " + std::string(::dlerror()));
         using VersionFn = const char* (*)();
         const auto version = reinterpret_cast<VersionFn>(::dlsym(h, "ctwin_plugin_version"));

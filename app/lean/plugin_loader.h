@@ -8,6 +8,7 @@ namespace ctwin::app {
 /// shared libraries ("plugins") that the CLI loads only when a command asks for them:
 ///   render -> libclustertwin-render.so (app/render_command.cpp, views/, VTK, Qt Widgets)
 ///   report -> libclustertwin-report.so (app/report/*: Qt Gui for PDF and charts, libxlsxwriter)
+///   mpi    -> libclustertwin-mpi.so (`explore --mpi`: Open MPI; app/lean/mpi_session.h)
 /// They live in <directory of the executable>/../<libdir>/clustertwin/plugins, in the build tree (build/bin
 /// -> build/lib/clustertwin/plugins) and in the installed package (/usr/bin -> /usr/lib/clustertwin/plugins)
 /// alike; $CTWIN_PLUGIN_DIR overrides the folder.
@@ -20,14 +21,20 @@ struct PluginError : std::runtime_error {
 /// The folder the plugins are loaded from.
 std::string pluginDirectory();
 
-/// The address of `symbol` in plugin `name` ("render", "report"), loading the plugin on first use (it
-/// stays loaded). Checks that the plugin was built with this CLI (ctwin_plugin_version() == CTWIN_VERSION
-/// and the same plugin interface). Throws PluginError.
-void* pluginSymbol(const std::string& name, const char* symbol);
+/// How a plugin's symbols are shared when it is first loaded: Local (RTLD_LOCAL) keeps its engine copy
+/// private; Global (RTLD_GLOBAL) is for Open MPI, whose components (loaded by libmpi itself) resolve
+/// libmpi's symbols globally.
+enum class PluginScope { Local, Global };
+
+/// The address of `symbol` in plugin `name` ("render", "report", "mpi"), loading the plugin on first use
+/// (it stays loaded). Checks that the plugin was built with this CLI (ctwin_plugin_version() ==
+/// CTWIN_VERSION and the same plugin interface). Throws PluginError.
+void* pluginSymbol(const std::string& name, const char* symbol, PluginScope scope = PluginScope::Local);
 
 /// pluginSymbol cast to the function type `Fn` the plugin exports under `symbol`.
-template <class Fn> Fn pluginFunction(const std::string& name, const char* symbol) {
-    return reinterpret_cast<Fn>(pluginSymbol(name, symbol));
+template <class Fn>
+Fn pluginFunction(const std::string& name, const char* symbol, PluginScope scope = PluginScope::Local) {
+    return reinterpret_cast<Fn>(pluginSymbol(name, symbol, scope));
 }
 
 } // namespace ctwin::app

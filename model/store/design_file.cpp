@@ -3,8 +3,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <memory>
+#include <set>
+#include <sqlite3.h>
 #include <vector>
 
 #include <fcntl.h>
@@ -38,75 +41,149 @@ std::string migrationToVersion2() {
     return sql;
 }
 
-/// Schema migrations: entry i upgrades a file from version i+1 to version i+2. A schema change appends its
-/// SQL here and bumps kSchemaVersion, and old files open upgraded.
+/// Migrations of the entity layout (versions 1 and 2): entry i upgrades a file from version i+1 to i+2.
 const std::vector<std::string>& migrations() {
     static const std::vector<std::string> steps = {migrationToVersion2()};
     return steps;
 }
 
-const char* kCreateV1 = R"sql(
-CREATE TABLE schema_version(version INTEGER NOT NULL);
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE entity(
-  kind   TEXT NOT NULL,     -- collection key of the interchange format ("racks")
-  ord    INTEGER NOT NULL,  -- position within its collection
-  id     TEXT PRIMARY KEY,  -- stable, document-unique id
-  parent TEXT,              -- id of the containing entity (site/building/hall/row), for queries
-  body   TEXT NOT NULL      -- the entity as interchange JSON (SI units, unit in every key)
-);
-CREATE INDEX entity_kind_ord ON entity(kind, ord);
-CREATE INDEX entity_parent ON entity(parent);
-)sql";
+/// .ctwin schema versions: 1 and 2 hold each entity as interchange JSON text in `entity.body` (JSON schema
+/// 1 and 2); 3 (issue 15 item 6) holds each entity kind in its own typed table (model::entityColumns), so
+/// saving and opening convert no JSON text per entity. Versions 1 and 2 still open (loadEntityLayout).
+constexpr int kCtwinSchemaVersion = 3;
+constexpr int kLastEntityLayoutVersion = 2;
 
-std::string parentOf(const ojson& body) {
-    for (const char* key : {"row", "hall", "building", "site"})
-        if (auto it = body.find(key); it != body.end() && it->is_string()) return it->get<std::string>();
-    return {};
+std::string quoted(const std::string& identifier) { return "\"" + identifier + "\""; }
+
+/// Binds entityToCells' cells to an INSERT whose parameter 1 is `ord`: cell i is parameter i + 2.
+class StatementSink final : public model::CellSink {
+public:
+    explicit StatementSink(SqliteStatement& stmt) : m_stmt(stmt) {}
+    void null(int column) override { m_stmt.bindNull(column + 2); }
+    void real(int column, double v) override { m_stmt.bind(column + 2, v); }
+    void integer(int column, std::int64_t v) override { m_stmt.bind(column + 2, v); }
+    void text(int column, const std::string& v) override { m_stmt.bindUnowned(column + 2, v); }
+    void ownedText(int column, std::string v) override {
+        m_stmt.bindUnowned(column + 2, m_owned.emplace_back(std::move(v)));
+    }
+    /// After the row is stepped: the statement is reset, the owned texts dropped.
+    void rowWritten() {
+        m_stmt.reset();
+        m_owned.clear();
+    }
+
+private:
+    SqliteStatement& m_stmt;
+    std::deque<std::string> m_owned; // stable addresses while bound
+};
+
+/// The current row of `SELECT * FROM <kind> ORDER BY ord` as entityFromCells' cells: column 0 (`ord`) is
+/// left out.
+class RowSource final : public model::CellSource {
+public:
+    explicit RowSource(const SqliteStatement& stmt) : m_stmt(stmt.get()) {
+        const int n = sqlite3_column_count(m_stmt);
+        for (int c = 1; c < n; ++c) m_names.emplace_back(sqlite3_column_name(m_stmt, c));
+    }
+    int columnCount() const override { return static_cast<int>(m_names.size()); }
+    const char* columnName(int column) const override { return m_names[static_cast<size_t>(column)].c_str(); }
+    Type type(int column) const override {
+        switch (sqlite3_column_type(m_stmt, column + 1)) {
+        case SQLITE_INTEGER: return Type::Integer;
+        case SQLITE_FLOAT: return Type::Real;
+        case SQLITE_TEXT: return Type::Text;
+        case SQLITE_BLOB: return Type::Blob;
+        default: return Type::Null;
+        }
+    }
+    double real(int column) const override { return sqlite3_column_double(m_stmt, column + 1); }
+    std::int64_t integer(int column) const override { return sqlite3_column_int64(m_stmt, column + 1); }
+    std::string text(int column) const override {
+        const auto* p = sqlite3_column_text(m_stmt, column + 1);
+        return p ? std::string(reinterpret_cast<const char*>(p),
+                               static_cast<size_t>(sqlite3_column_bytes(m_stmt, column + 1)))
+                 : std::string();
+    }
+
+private:
+    sqlite3_stmt* m_stmt;
+    std::vector<std::string> m_names;
+};
+
+/// Schema 3: one table per entity kind, named by its collection key, `ord` then one column per field.
+std::string createTypedTables() {
+    std::string sql = "CREATE TABLE schema_version(version INTEGER NOT NULL);\n"
+                      "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n";
+    model::Project shape;
+    shape.forEachCollection([&](const auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        sql += "CREATE TABLE " + quoted(std::string(model::entityCollectionKey(Entity::kKind))) +
+               "(ord INTEGER PRIMARY KEY";
+        for (const auto& col : model::entityColumns<Entity>())
+            sql += ", " + quoted(col.key) + " " + col.sqlType;
+        sql += ");\n";
+    });
+    return sql;
 }
+
+/// Opens a version-1 or -2 document (entity table with JSON bodies), upgrading version 1 in memory.
+model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::int64_t version,
+                                const model::Catalog* catalog);
+
+/// Opens a version-3 document (typed tables).
+model::Project loadTypedTables(SqliteHandle& db, const std::string& path, const model::Catalog* catalog);
 
 } // namespace
 
-int ctwinSchemaVersion() { return model::kSchemaVersion; }
+int ctwinSchemaVersion() { return kCtwinSchemaVersion; }
 
 void saveCtwin(const model::Project& project, const std::string& path) {
     model::SaveTemp temp(path); // resolves a symbolic link, refuses a directory, removes stale temporaries
     const std::string& tmp = temp.path();
     try {
-        const ojson doc = model::projectToJson(project);
         {
             SqliteHandle db(tmp, SqliteHandle::Mode::ReadWrite);
             // One durable commit per save (issue 15 item 6): the document is written to a private temporary
             // that SaveTemp::commit fsyncs and renames over the target, so SQLite's own journal and syncs
             // would only repeat that work (a crash before the rename leaves the old file whole either way).
             db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;");
-            db.exec(kCreateV1);
+            static const std::string create = createTypedTables();
+            db.exec(create);
             db.exec("BEGIN IMMEDIATE;");
             {
                 SqliteStatement v(db, "INSERT INTO schema_version(version) VALUES (?1)");
-                v.bind(1, static_cast<std::int64_t>(model::kSchemaVersion));
+                v.bind(1, static_cast<std::int64_t>(kCtwinSchemaVersion));
                 v.step();
                 SqliteStatement meta(db, "INSERT INTO meta(key, value) VALUES (?1, ?2)");
-                for (const char* key : {"format", "project", "assumptions"}) {
+                const std::pair<const char*, std::string> rows[] = {
+                    {"format", ojson(model::kDesignFormat).dump()},
+                    {"project", model::projectInfoToJson(project.info).dump()},
+                    {"assumptions", model::assumptionsToJson(project.assumptions).dump()}};
+                for (const auto& [key, value] : rows) {
                     meta.bind(1, std::string(key));
-                    meta.bind(2, doc[key].dump());
+                    meta.bind(2, value);
                     meta.step();
                     meta.reset();
                 }
-                SqliteStatement ins(db, "INSERT INTO entity(kind, ord, id, parent, body) VALUES (?1, ?2, ?3, ?4, ?5)");
-                for (auto kind : model::kAllEntityKinds) {
-                    const std::string key(model::entityCollectionKey(kind));
-                    std::int64_t ord = 0;
-                    for (const auto& e : doc[key]) {
-                        ins.bind(1, key);
-                        ins.bind(2, ord++);
-                        ins.bind(3, e["id"].get<std::string>());
-                        ins.bind(4, parentOf(e));
-                        ins.bind(5, e.dump());
-                        ins.step();
-                        ins.reset();
+                project.forEachCollection([&](const auto& c) {
+                    using Entity = typename std::decay_t<decltype(c)>::value_type;
+                    const auto columns = model::entityColumns<Entity>();
+                    std::string names = "ord", params = "?1";
+                    for (size_t i = 0; i < columns.size(); ++i) {
+                        names += ", " + quoted(columns[i].key);
+                        params += ", ?" + std::to_string(i + 2);
                     }
-                }
+                    SqliteStatement ins(db, "INSERT INTO " + quoted(std::string(model::entityCollectionKey(Entity::kKind))) +
+                                                "(" + names + ") VALUES (" + params + ")");
+                    StatementSink sink(ins);
+                    std::int64_t ord = 0;
+                    for (const auto& e : c) {
+                        ins.bind(1, ord++);
+                        model::entityToCells(e, sink); // binds the entity's own strings, no copies
+                        ins.step();
+                        sink.rowWritten();
+                    }
+                });
             }
             db.exec("COMMIT;"); // no journal: the file is one self-contained SQLite database
         }
@@ -172,14 +249,73 @@ model::Project loadCtwin(const std::string& path, const model::Catalog* catalog)
                                  model::kDesignFormat + "\")");
         if (!has) throw InputError(InputLocation{path, "", "", "", "format"}, "meta.format is missing");
     }
-    if (version > model::kSchemaVersion)
+    if (version > kCtwinSchemaVersion)
         throw InputError(InputLocation{path, "", "", "", "schema_version"},
                          "document has schema version " + std::to_string(version) +
-                             ", newer than this build supports (" + std::to_string(model::kSchemaVersion) +
+                             ", newer than this build supports (" + std::to_string(kCtwinSchemaVersion) +
                              "); update ClusterTwin to open it");
     if (version < 1) throw InputError(InputLocation{path, "", "", "", "schema_version"}, "invalid schema version");
+    if (version <= kLastEntityLayoutVersion) return loadEntityLayout(db, path, version, catalog);
+    return loadTypedTables(db, path, catalog);
+}
+
+namespace {
+
+model::Project loadTypedTables(SqliteHandle& db, const std::string& path, const model::Catalog* catalog) {
+    auto topField = [&](const std::string& f) { return InputLocation{path, "", "", "", f}; };
+    model::Project p;
+    p.info.id = model::kDefaultProjectId; // a document without project metadata (the JSON reader's rule)
+    {
+        SqliteStatement meta(db, "SELECT key, value FROM meta");
+        while (meta.step()) {
+            const std::string key = meta.text(0);
+            if (key != "project" && key != "assumptions") continue;
+            ojson j;
+            try {
+                j = ojson::parse(meta.text(1));
+            } catch (const nlohmann::json::parse_error& e) {
+                throw InputError(topField(key), std::string("damaged metadata: ") + e.what());
+            }
+            if (key == "project")
+                p.info = model::projectInfoFromJson(j, path);
+            else
+                p.assumptions = model::assumptionsFromJson(j, path);
+        }
+    }
+    std::set<std::string> tables;
+    {
+        SqliteStatement t(db, "SELECT name FROM sqlite_master WHERE type = 'table'");
+        while (t.step()) tables.insert(t.text(0));
+    }
+    p.forEachCollection([&](auto& c) {
+        using Entity = typename std::decay_t<decltype(c)>::value_type;
+        const std::string key(model::entityCollectionKey(Entity::kKind));
+        if (!tables.count(key)) throw InputError(topField(key), "table " + key + " is missing; the document is damaged");
+        {
+            SqliteStatement n(db, "SELECT count(*) FROM " + quoted(key));
+            n.step();
+            const auto count = static_cast<size_t>(n.integer(0));
+            if (count > model::kMaxDesignEntities)
+                throw InputError(topField(key), std::to_string(count) + " entities, more than the limit of " +
+                                                    std::to_string(model::kMaxDesignEntities) + " per design");
+            c.reserve(count);
+        }
+        SqliteStatement rows(db, "SELECT * FROM " + quoted(key) + " ORDER BY ord");
+        const RowSource row(rows);
+        while (rows.step()) c.push_back(model::entityFromCells<Entity>(row, path));
+    });
+    if (p.entityCount() > model::kMaxDesignEntities)
+        throw InputError(InputLocation{path, "", "", "", ""},
+                         std::to_string(p.entityCount()) + " entities, more than the limit of " +
+                             std::to_string(model::kMaxDesignEntities) + " per design");
+    model::validateProject(p, path, catalog);
+    return p;
+}
+
+model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::int64_t version,
+                                const model::Catalog* catalog) {
     std::unique_ptr<SqliteHandle> upgraded;
-    if (version < model::kSchemaVersion) {
+    if (version < kLastEntityLayoutVersion) {
         // Upgrade a copy in memory; the file on disk is only rewritten when the user saves.
         upgraded = std::make_unique<SqliteHandle>(":memory:", SqliteHandle::Mode::ReadWrite);
         SqliteHandle& mem = *upgraded;
@@ -187,14 +323,13 @@ model::Project loadCtwin(const std::string& path, const model::Catalog* catalog)
         for (const char* table : {"schema_version", "meta", "entity"})
             mem.exec(std::string("CREATE TABLE ") + table + " AS SELECT * FROM src." + table + ";");
         mem.exec("DETACH DATABASE src;");
-        for (auto v = version; v < model::kSchemaVersion; ++v) mem.exec(migrations().at(static_cast<size_t>(v - 1)));
-        mem.exec("UPDATE schema_version SET version = " + std::to_string(model::kSchemaVersion) + ";");
+        for (auto v = version; v < kLastEntityLayoutVersion; ++v) mem.exec(migrations().at(static_cast<size_t>(v - 1)));
     }
     SqliteHandle& src = upgraded ? *upgraded : db;
 
     ojson doc = ojson::object();
     doc["format"] = model::kDesignFormat;
-    doc["schema_version"] = model::kSchemaVersion;
+    doc["schema_version"] = kLastEntityLayoutVersion; // JSON schema 2 (projectFromJson upgrades further)
     {
         SqliteStatement meta(src, "SELECT key, value FROM meta");
         while (meta.step()) {
@@ -225,7 +360,6 @@ model::Project loadCtwin(const std::string& path, const model::Catalog* catalog)
     return model::projectFromJson(doc, path, catalog);
 }
 
-namespace {
 bool hasExtension(const std::string& path, const char* ext) {
     return std::filesystem::path(path).extension() == ext;
 }

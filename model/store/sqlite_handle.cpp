@@ -13,6 +13,8 @@ using model::InputLocation;
 
 SqliteHandle::SqliteHandle(const std::string& path, Mode mode) : m_path(path) {
     int flags = mode == Mode::ReadWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
+    // A connection is used by one thread at a time: no per-call mutex (about 10% of a 14K-rack open).
+    flags |= SQLITE_OPEN_NOMUTEX;
     std::string name = path;
     if (mode == Mode::Immutable) {
         // file: URI with the path percent-encoded where URI syntax would misread it (RFC 3986).
@@ -66,6 +68,10 @@ void SqliteStatement::bind(int index, const std::string& text) {
 }
 void SqliteStatement::bind(int index, double value) { sqlite3_bind_double(m_stmt, index, value); }
 void SqliteStatement::bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+void SqliteStatement::bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+void SqliteStatement::bindUnowned(int index, const std::string& text) {
+    sqlite3_bind_text(m_stmt, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
 
 bool SqliteStatement::step() {
     const int rc = sqlite3_step(m_stmt);

@@ -40,12 +40,17 @@ public:
     void bind(int index, const std::string& text);
     void bind(int index, double value);
     void bind(int index, std::int64_t value);
+    void bindNull(int index);
+    /// Binds text without a copy: `text` must stay unchanged until the statement is stepped and reset.
+    void bindUnowned(int index, const std::string& text);
     /// Steps once; true while a row is available.
     bool step();
     void reset();
     std::string text(int column) const;
     double real(int column) const;
     std::int64_t integer(int column) const;
+    /// The underlying statement, for column access without copies (design_file.cpp's typed rows).
+    sqlite3_stmt* get() const { return m_stmt; }
 
 private:
     SqliteHandle& m_db;

@@ -10,6 +10,7 @@
 #include "results_json.h"
 #include "scenarios.h"
 #include "sqlite_handle.h"
+#include "../store/legacy_ctwin.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -261,12 +262,12 @@ private slots:
             const auto fromJson = store::loadDesign(jsonPath, &catalog());
             QCOMPARE(model::dumpJson(model::projectToJson(fromJson)), canonical);
             QCOMPARE(cost::resultsToJson(cost::evaluate(fromJson, catalog(), defaults())).dump(), results);
-            // .ctwin, schema 1: written by this build, then turned back into a version-1 document.
+            // .ctwin, schema 1: the entity layout of schema 1 and 2 (tests/store/legacy_ctwin.h), turned back
+            // into a version-1 document.
             const std::string ctwinPath = dir.filePath(QString::fromStdString(name + ".ctwin")).toStdString();
-            store::saveCtwin(p, ctwinPath);
+            test_support::writeLegacyCtwin(p, ctwinPath, 1);
             {
                 store::SqliteHandle db(ctwinPath, store::SqliteHandle::Mode::ReadWrite);
-                db.exec("UPDATE schema_version SET version = 1;");
                 for (const auto& m : model::kSchema1ZeroMeansAbsent)
                     db.exec(std::string("UPDATE entity SET body = json_set(body, '$.") + m.field +
                             "', 0) WHERE kind = '" + std::string(model::entityCollectionKey(m.kind)) +

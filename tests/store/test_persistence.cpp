@@ -11,6 +11,8 @@
 #include "design_file.h"
 #include "design_json.h"
 #include "input_error.h"
+#include "legacy_ctwin.h"
+#include "sqlite_handle.h"
 
 using namespace ctwin;
 
@@ -121,6 +123,98 @@ private slots:
         j = model::projectToJson(p);
         j["racks"][0]["rack_type"] = "sw-51t";
         expectError([&] { model::projectFromJson(j, "x.json", &m_catalog); }, {"is a switches item, expected racks"});
+    }
+
+    /// Schema 3 (issue 15 item 6): each entity kind is a typed table, one column per field, no JSON text per
+    /// entity (lists excepted); the values are the entities' own, bit for bit.
+    void typedTables() {
+        const model::Project p = model::loadProjectJson(kData + "/reference/vera-rubin-504.json", &m_catalog);
+        store::saveCtwin(p, tmp("typed.ctwin"));
+        store::SqliteHandle db(tmp("typed.ctwin"), store::SqliteHandle::Mode::ReadOnly);
+        {
+            store::SqliteStatement v(db, "SELECT version FROM schema_version");
+            QVERIFY(v.step());
+            QCOMPARE(v.integer(0), std::int64_t{3});
+            QCOMPARE(store::ctwinSchemaVersion(), 3);
+            store::SqliteStatement t(db, "SELECT count(*) FROM sqlite_master WHERE name = 'entity'");
+            QVERIFY(t.step());
+            QCOMPARE(t.integer(0), std::int64_t{0});
+        }
+        store::SqliteStatement r(db, "SELECT id, typeof(x_m), x_m, rack_type, typeof(spare), spare FROM racks "
+                                     "ORDER BY ord LIMIT 1");
+        QVERIFY(r.step());
+        QCOMPARE(r.text(0), p.racks[0].id);
+        QCOMPARE(r.text(1), std::string("real"));
+        QCOMPARE(r.real(2), p.racks[0].x.value()); // exact: a REAL is the same IEEE double
+        QCOMPARE(r.text(3), p.racks[0].rackType);
+        QCOMPARE(r.text(4), std::string("integer"));
+        QCOMPARE(r.integer(5), std::int64_t{p.racks[0].spare ? 1 : 0});
+        store::SqliteStatement f(db, "SELECT typeof(oversubscription) FROM fabrics LIMIT 1");
+        QVERIFY(f.step());
+        QCOMPARE(f.text(0), std::string("text")); // a list: the interchange JSON array
+    }
+
+    /// Documents of schema 1 and 2 (one `entity` table of JSON bodies) still open, every shipped reference
+    /// unchanged; saving one writes schema 3.
+    void entityLayoutStillOpens_data() { referenceDesignsRoundTripByteStable_data(); }
+    void entityLayoutStillOpens() {
+        QFETCH(QString, file);
+        const model::Project p = model::loadProjectJson(file.toStdString(), &m_catalog);
+        const std::string canonical = model::dumpJson(model::projectToJson(p));
+        std::remove(tmp("v2.ctwin").c_str());
+        test_support::writeLegacyCtwin(p, tmp("v2.ctwin"), 2);
+        const model::Project back = store::loadCtwin(tmp("v2.ctwin"), &m_catalog);
+        QCOMPARE(model::dumpJson(model::projectToJson(back)), canonical);
+        store::saveCtwin(back, tmp("v2.ctwin"));
+        {
+            store::SqliteHandle db(tmp("v2.ctwin"), store::SqliteHandle::Mode::ReadOnly);
+            store::SqliteStatement v(db, "SELECT version FROM schema_version");
+            QVERIFY(v.step());
+            QCOMPARE(v.integer(0), std::int64_t{3});
+        }
+        QCOMPARE(model::dumpJson(model::projectToJson(store::loadCtwin(tmp("v2.ctwin"), &m_catalog))), canonical);
+    }
+
+    /// A bad cell of a typed table is refused like the same value in JSON: file, entity, id and field named.
+    void badTypedCells() {
+        const model::Project p = model::loadProjectJson(kData + "/reference/vera-rubin-504.json", &m_catalog);
+        const std::string id = p.racks[0].id;
+        const std::string fabric = p.fabrics.at(0).id;
+        struct Case {
+            std::string sql;
+            std::vector<std::string> fragments;
+        };
+        const std::vector<Case> cases = {
+            {"UPDATE racks SET x_m = 'abc' WHERE id = '" + id + "'",
+             {"rack", id, "'x_m'", "expected a number, found string"}},
+            {"UPDATE racks SET x_m = 1e9 WHERE id = '" + id + "'", {"'x_m'", "outside the accepted range"}},
+            {"UPDATE racks SET rack_type = NULL WHERE id = '" + id + "'", {"'rack_type'", "expected a string, found null"}},
+            {"UPDATE racks SET spare = 2 WHERE id = '" + id + "'", {"'spare'", "expected true or false, found number"}},
+            {"UPDATE racks SET id = '' WHERE id = '" + id + "'", {"every entity needs a non-empty id"}},
+            {"UPDATE racks SET \"row\" = 'nowhere' WHERE id = '" + id + "'", {"'row'", "refers to unknown id 'nowhere'"}},
+            {"UPDATE fabrics SET oversubscription = '[1,' WHERE id = '" + fabric + "'",
+             {"fabric", "'oversubscription'", "damaged list"}},
+            {"UPDATE fabrics SET oversubscription = '[\"x\"]' WHERE id = '" + fabric + "'",
+             {"'oversubscription'", "expected a number, found string"}},
+            {"ALTER TABLE racks ADD COLUMN colour TEXT", {"'colour'", "unknown field"}},
+            {"DROP TABLE racks", {"'racks'", "table racks is missing"}},
+        };
+        for (const auto& c : cases) {
+            store::saveCtwin(p, tmp("cell.ctwin"));
+            {
+                store::SqliteHandle db(tmp("cell.ctwin"), store::SqliteHandle::Mode::ReadWrite);
+                db.exec(c.sql);
+            }
+            try {
+                store::loadCtwin(tmp("cell.ctwin"), &m_catalog);
+                QFAIL(("accepted: " + c.sql).c_str());
+            } catch (const model::InputError& e) {
+                const std::string msg = e.what();
+                QVERIFY2(msg.find("cell.ctwin") != std::string::npos, msg.c_str());
+                for (const auto& frag : c.fragments)
+                    QVERIFY2(msg.find(frag) != std::string::npos, (c.sql + " -> " + msg).c_str());
+            }
+        }
     }
 };
 

@@ -1,0 +1,253 @@
+#include "json_fast_parse.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace ctwin::model {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+/// Thrown inside the parser when the text leaves the accepted subset; fastParseJson turns it into nullopt.
+struct Bail {};
+
+class FastParser {
+public:
+    explicit FastParser(std::string_view text) : m_p(text.data()), m_end(text.data() + text.size()) {}
+
+    ojson document() {
+        ojson v = value(0);
+        skipSpace();
+        if (m_p != m_end) throw Bail{};
+        return v;
+    }
+
+private:
+    void skipSpace() {
+        while (m_p != m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    char peek() {
+        skipSpace();
+        if (m_p == m_end) throw Bail{};
+        return *m_p;
+    }
+    void literal(const char* word) {
+        const size_t n = std::strlen(word);
+        if (static_cast<size_t>(m_end - m_p) < n || std::memcmp(m_p, word, n) != 0) throw Bail{};
+        m_p += n;
+    }
+
+    ojson value(int depth) {
+        if (depth > 128) throw Bail{};
+        switch (peek()) {
+        case '{':
+            return object(depth);
+        case '[':
+            return array(depth);
+        case '"':
+            return ojson(string());
+        case 't':
+            literal("true");
+            return ojson(true);
+        case 'f':
+            literal("false");
+            return ojson(false);
+        case 'n':
+            literal("null");
+            return ojson(nullptr);
+        default:
+            return number();
+        }
+    }
+
+    ojson object(int depth) {
+        ++m_p; // '{'
+        ojson obj = ojson::object();
+        if (peek() == '}') {
+            ++m_p;
+            return obj;
+        }
+        for (;;) {
+            if (peek() != '"') throw Bail{};
+            std::string key = string();
+            if (peek() != ':') throw Bail{};
+            ++m_p;
+            // operator[], as nlohmann's DOM parser: a repeated key keeps its place and takes the last value.
+            obj[std::move(key)] = value(depth + 1);
+            const char c = peek();
+            ++m_p;
+            if (c == '}') return obj;
+            if (c != ',') throw Bail{};
+        }
+    }
+
+    ojson array(int depth) {
+        ++m_p; // '['
+        ojson arr = ojson::array();
+        if (peek() == ']') {
+            ++m_p;
+            return arr;
+        }
+        for (;;) {
+            arr.push_back(value(depth + 1));
+            const char c = peek();
+            ++m_p;
+            if (c == ']') return arr;
+            if (c != ',') throw Bail{};
+        }
+    }
+
+    std::string string() {
+        ++m_p; // '"'
+        std::string out;
+        const char* run = m_p;
+        for (;;) {
+            if (m_p == m_end) throw Bail{};
+            const auto c = static_cast<unsigned char>(*m_p);
+            if (c == '"') {
+                out.append(run, m_p);
+                ++m_p;
+                return out;
+            }
+            if (c < 0x20) throw Bail{}; // control characters are errors (nlohmann's message)
+            if (c >= 0x80) {
+                utf8(c);
+                continue;
+            }
+            if (c != '\\') {
+                ++m_p;
+                continue;
+            }
+            out.append(run, m_p);
+            if (++m_p == m_end) throw Bail{};
+            switch (*m_p) {
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            default:
+                throw Bail{}; // \u and invalid escapes
+            }
+            run = ++m_p;
+        }
+    }
+
+    /// One UTF-8 sequence starting at m_p (lead byte `c`), checked with the ranges nlohmann's lexer accepts
+    /// (RFC 3629: no overlong forms, no surrogates, nothing beyond U+10FFFF); anything else bails.
+    void utf8(unsigned char c) {
+        auto cont = [&](int i, unsigned char lo, unsigned char hi) {
+            if (m_end - m_p <= i) throw Bail{};
+            const auto b = static_cast<unsigned char>(m_p[i]);
+            if (b < lo || b > hi) throw Bail{};
+        };
+        int n = 0;
+        if (c >= 0xC2 && c <= 0xDF) {
+            cont(1, 0x80, 0xBF), n = 2;
+        } else if (c == 0xE0) {
+            cont(1, 0xA0, 0xBF), cont(2, 0x80, 0xBF), n = 3;
+        } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+            cont(1, 0x80, 0xBF), cont(2, 0x80, 0xBF), n = 3;
+        } else if (c == 0xED) {
+            cont(1, 0x80, 0x9F), cont(2, 0x80, 0xBF), n = 3;
+        } else if (c == 0xF0) {
+            cont(1, 0x90, 0xBF), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
+        } else if (c >= 0xF1 && c <= 0xF3) {
+            cont(1, 0x80, 0xBF), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
+        } else if (c == 0xF4) {
+            cont(1, 0x80, 0x8F), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
+        } else {
+            throw Bail{};
+        }
+        m_p += n;
+    }
+
+    /// JSON's number grammar; integers as nlohmann types them (non-negative: unsigned, negative: signed,
+    /// beyond 64 bits: a double), everything else through strtod as nlohmann does.
+    ojson number() {
+        const char* start = m_p;
+        bool negative = false, isFloat = false;
+        if (m_p != m_end && *m_p == '-') negative = true, ++m_p;
+        auto digits = [&] {
+            const char* d = m_p;
+            while (m_p != m_end && *m_p >= '0' && *m_p <= '9')
+                ++m_p;
+            if (m_p == d) throw Bail{};
+        };
+        if (m_p == m_end) throw Bail{};
+        if (*m_p == '0') {
+            ++m_p;
+        } else {
+            digits();
+        }
+        if (m_p != m_end && *m_p == '.') {
+            isFloat = true;
+            ++m_p;
+            digits();
+        }
+        if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
+            isFloat = true;
+            ++m_p;
+            if (m_p != m_end && (*m_p == '+' || *m_p == '-')) ++m_p;
+            digits();
+        }
+        const std::string token(start, m_p); // NUL-terminated for strtoX, as nlohmann's token buffer
+        char* end = nullptr;
+        if (!isFloat) {
+            errno = 0;
+            if (negative) {
+                const long long v = std::strtoll(token.c_str(), &end, 10);
+                if (errno == 0 && end == token.c_str() + token.size())
+                    return ojson(static_cast<ojson::number_integer_t>(v));
+            } else {
+                const unsigned long long v = std::strtoull(token.c_str(), &end, 10);
+                if (errno == 0 && end == token.c_str() + token.size())
+                    return ojson(static_cast<ojson::number_unsigned_t>(v));
+            }
+        }
+        const double d = std::strtod(token.c_str(), &end);
+        if (end != token.c_str() + token.size() || !std::isfinite(d))
+            throw Bail{}; // 1e400: nlohmann's message
+        return ojson(d);
+    }
+
+    const char* m_p;
+    const char* m_end;
+};
+
+} // namespace
+
+std::optional<ojson> fastParseJson(std::string_view text) {
+    try {
+        return FastParser(text).document();
+    } catch (const Bail&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace ctwin::model

@@ -1,0 +1,137 @@
+// The quick JSON parser of design files (model/json_fast_parse.h): what it accepts it parses exactly as
+// nlohmann::ordered_json::parse does (same value, same number types, same key order); everything else it
+// leaves to nlohmann, so error messages do not change.
+#include "json_fast_parse.h"
+
+#include <QDir>
+#include <QtTest>
+#include <fstream>
+#include <string>
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+const std::string kData = CTWIN_SOURCE_DATA_DIR;
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// Equal values of equal types at every node (nlohmann's == calls unsigned 1 and signed 1 equal), keys in
+/// the same order.
+bool identical(const ojson& a, const ojson& b) {
+    if (a.type() != b.type()) return false;
+    if (a.is_object()) {
+        if (a.size() != b.size()) return false;
+        auto ib = b.begin();
+        for (auto ia = a.begin(); ia != a.end(); ++ia, ++ib)
+            if (ia.key() != ib.key() || !identical(*ia, *ib)) return false;
+        return true;
+    }
+    if (a.is_array()) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!identical(a[i], b[i])) return false;
+        return true;
+    }
+    if (a.is_number_float()) // bit for bit (also -0.0)
+        return std::memcmp(&a.get_ref<const double&>(), &b.get_ref<const double&>(), sizeof(double)) == 0;
+    return a == b;
+}
+} // namespace
+
+class TestJsonFastParse : public QObject {
+    Q_OBJECT
+private slots:
+    /// Every shipped design, catalog, assumption and exploration file parses quickly and identically.
+    void shippedFilesParseIdentically() {
+        int files = 0;
+        for (const char* sub : {"reference", "catalog", "explore", "reference/specs", "."}) {
+            const QDir dir(QString::fromStdString(kData + "/" + sub));
+            for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+                const std::string text = readAll(dir.filePath(f).toStdString());
+                const auto quick = ctwin::model::fastParseJson(text);
+                QVERIFY2(quick.has_value(), qPrintable(f));
+                QVERIFY2(identical(*quick, ojson::parse(text)), qPrintable(f));
+                ++files;
+            }
+        }
+        QVERIFY(files >= 20);
+    }
+
+    /// Accepted corner cases equal nlohmann's value and types.
+    void cornerCasesMatch_data() {
+        QTest::addColumn<QByteArray>("text");
+        for (const char* t : {"{}",
+                              "[]",
+                              " [ ] ",
+                              "0",
+                              "-0",
+                              "-0.0",
+                              "1.5E+3",
+                              "1e-400",
+                              "18446744073709551615",
+                              "18446744073709551616",
+                              "-9223372036854775808",
+                              "-9223372036854775809",
+                              "9223372036854775808",
+                              "{\"a\":1,\"b\":2,\"a\":3}",
+                              "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"",
+                              "[true,false,null]",
+                              "{\"x\":[{\"y\":[1,2.5,-3]}]}",
+                              "\"\x7f\"",
+                              "\"Z\xc3\xbcrich \xe2\x80\x93 \xf0\x9f\x98\x80\"",
+                              "\r\n\t{\"k\" : \"v\"}\n"})
+            QTest::newRow(t) << QByteArray(t);
+    }
+    void cornerCasesMatch() {
+        QFETCH(QByteArray, text);
+        const std::string t = text.toStdString();
+        const auto quick = ctwin::model::fastParseJson(t);
+        QVERIFY(quick.has_value());
+        QVERIFY2(identical(*quick, ojson::parse(t)), quick->dump().c_str());
+    }
+
+    /// Malformed text and what the quick parser does not handle go to nlohmann (its messages).
+    void leavesTheRestToNlohmann_data() {
+        QTest::addColumn<QByteArray>("text");
+        for (const char* t : {"",
+                              " ",
+                              "[1,2,]",
+                              "{\"a\":1,}",
+                              "01",
+                              "1.",
+                              ".5",
+                              "1e",
+                              "-",
+                              "+1",
+                              "1x",
+                              "{} x",
+                              "\"\\u0041\"",
+                              "\"\\x\"",
+                              "\"\xc3\"",
+                              "\"\xc0\xaf\"",
+                              "\"\xed\xa0\x80\"",
+                              "\"\xf4\x90\x80\x80\"",
+                              "\"a\tb\"",
+                              "1e400",
+                              "-1e400",
+                              "tru",
+                              "nul",
+                              "{\"a\" 1}",
+                              "{1:2}",
+                              "[1 2]",
+                              "\"open",
+                              "\xef\xbb\xbf{}"})
+            QTest::newRow(t) << QByteArray(t);
+        QTest::newRow("deep") << QByteArray(200, '[') + QByteArray(200, ']');
+    }
+    void leavesTheRestToNlohmann() {
+        QFETCH(QByteArray, text);
+        QVERIFY(!ctwin::model::fastParseJson(text.toStdString()).has_value());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestJsonFastParse)
+#include "test_json_fast_parse.moc"
