@@ -19,6 +19,7 @@
 #include "atomic_write.h"
 #include "catalog.h"
 #include "input_error.h"
+#include "suggest.h"
 
 namespace ctwin::model {
 
@@ -69,7 +70,8 @@ public:
 /// Reader side of visitFields: type and bounds checks with the full location in every message.
 class JsonReader {
 public:
-    JsonReader(const ojson& obj, InputLocation where) : m_obj(obj), m_where(std::move(where)) {
+    JsonReader(const ojson& obj, InputLocation where, std::optional<EntityKind> kind = std::nullopt)
+        : m_obj(obj), m_where(std::move(where)), m_kind(kind) {
         if (!m_obj.is_object()) throw InputError(m_where, "expected a JSON object");
     }
 
@@ -157,7 +159,10 @@ public:
             for (const auto& e : *j) {
                 requireType(e, e.is_object() && e.contains("x_m") && e.contains("y_m"), key,
                             "an array of {x_m, y_m}");
-                v.push_back(Point2{readNumber(e["x_m"], key, kPosition), readNumber(e["y_m"], key, kPosition)});
+                // Both coordinates share the range of the field (data/field_ranges.json).
+                const Bounds* b = m_kind ? findFieldRange(*m_kind, key) : nullptr;
+                if (!b) throw InputError(at(key), "no range for this field in data/field_ranges.json");
+                v.push_back(Point2{readNumber(e["x_m"], key, *b), readNumber(e["y_m"], key, *b)});
             }
         }
     }
@@ -165,7 +170,9 @@ public:
     /// Rejects keys the entity does not have (typos would otherwise be silently dropped on save).
     void rejectUnknown(const std::set<std::string>& known) const {
         for (const auto& [k, _] : m_obj.items())
-            if (!known.count(k)) throw InputError(at(k.c_str()), "unknown field");
+            if (!known.count(k))
+                throw InputError(at(k.c_str()),
+                                 "unknown field" + didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
     }
     std::set<std::string> seen;
     const InputLocation& where() const { return m_where; }
@@ -188,9 +195,7 @@ private:
         requireType(j, j.is_number(), key, "a number");
         const double d = j.get<double>();
         if (!std::isfinite(d)) throw InputError(at(key), "value is not finite");
-        if (d < b.min || d > b.max)
-            throw InputError(at(key), "value " + formatNumber(d) + " is outside the accepted range [" +
-                                          formatNumber(b.min) + ", " + formatNumber(b.max) + "]");
+        if (std::string problem = rangeProblem(d, b); !problem.empty()) throw InputError(at(key), problem);
         return d;
     }
     void checkChoice(const char* key, const std::string& v, std::initializer_list<const char*> allowed) const {
@@ -205,6 +210,7 @@ private:
 
     const ojson& m_obj;
     InputLocation m_where;
+    std::optional<EntityKind> m_kind; // for the ranges of fields without Bounds (points)
 };
 
 /// Collects every reference of an entity for validation.
@@ -290,7 +296,7 @@ template <class Entity> ojson entityToJson(const Entity& entity) {
 
 template <class Entity> Entity entityFromJson(const ojson& j, const std::string& file) {
     Entity e;
-    JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+    JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""}, Entity::kKind);
     e.visitFields(r);
     r.rejectUnknown(r.seen);
     return e;
@@ -369,7 +375,8 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file, bool 
                 throw InputError(where, "a design cannot change an assumption's valid range (data/assumptions.json "
                                         "sets it); give base, low and high only");
             } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {
-                throw InputError(where, "unknown field");
+                throw InputError(where, "unknown field" +
+                                            didYouMean(k, {"base", "low", "high", "unit", "source", "estimate"}));
             }
         }
         set[key] = std::move(a);
@@ -467,7 +474,9 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
         for (const auto& e : j[key]) c.push_back(entityFromJson<Entity>(e, file));
     });
     for (const auto& [k, _] : j.items())
-        if (!known.count(k)) throw InputError(topField(k.c_str()), "unknown top-level key");
+        if (!known.count(k))
+            throw InputError(topField(k.c_str()), "unknown top-level key" +
+                                                      didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
     if (p.entityCount() > kMaxDesignEntities)
         throw InputError(top, std::to_string(p.entityCount()) + " entities, more than the limit of " +
                                   std::to_string(kMaxDesignEntities) + " per design");
@@ -514,10 +523,11 @@ void validateProject(const Project& project, const std::string& file, const Cata
         double gpus = 0.0;
         for (const auto& r : project.racks)
             if (const auto* t = catalog->find(r.rackType); t && t->category == "racks") gpus += t->value("gpus");
-        if (gpus > kGpuCount.max)
+        constexpr double kMaxGpus = fieldRange(EntityKind::TrainingJob, "gpus").max; // 10 million
+        if (gpus > kMaxGpus)
             throw InputError(InputLocation{file, "project", project.info.id, project.info.name, "racks"},
                              "the design holds " + formatNumber(gpus) + " GPUs, more than the supported " +
-                                 formatNumber(kGpuCount.max));
+                                 formatNumber(kMaxGpus));
     }
 }
 
