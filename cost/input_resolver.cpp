@@ -229,7 +229,8 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     const EntityPath ep = splitEntityPath(o.path, where);
     const auto kind = model::entityKindFromCollectionKey(ep.collection);
     if (!kind)
-        throw InputError(where, "unknown collection '" + ep.collection + "'" + collectionSuggestion(ep.collection) +
+        throw InputError(where, "unknown collection '" + ep.collection + "'" +
+                                    collectionSuggestion(ep.collection) +
                                     " (expected assumptions or one of: " + collectionList() +
                                     "; jobs and services are short for training_jobs and "
                                     "inference_services)");
@@ -259,7 +260,8 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     if (ep.id == "*" && count == 0)
         throw InputError(where, "the design has no " + ep.collection + " for '*' to match");
     if (!found)
-        throw InputError(where, "no entity with id '" + ep.id + "' in " + ep.collection + model::didYouMean(ep.id, ids));
+        throw InputError(where, "no entity with id '" + ep.id + "' in " + ep.collection +
+                                    model::didYouMean(ep.id, ids));
     // The field's range from data/field_ranges.json, checked and worded as the loader does.
     if (std::string problem = model::rangeProblem(o.value, probe.bounds); !problem.empty())
         throw InputError(where, problem);

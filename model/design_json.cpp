@@ -172,7 +172,8 @@ public:
         for (const auto& [k, _] : m_obj.items())
             if (!known.count(k))
                 throw InputError(at(k.c_str()),
-                                 "unknown field" + didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
+                                 "unknown field" +
+                                     didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
     }
     std::set<std::string> seen;
     const InputLocation& where() const { return m_where; }
@@ -475,8 +476,9 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
     });
     for (const auto& [k, _] : j.items())
         if (!known.count(k))
-            throw InputError(topField(k.c_str()), "unknown top-level key" +
-                                                      didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
+            throw InputError(topField(k.c_str()),
+                             "unknown top-level key" +
+                                 didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
     if (p.entityCount() > kMaxDesignEntities)
         throw InputError(top, std::to_string(p.entityCount()) + " entities, more than the limit of " +
                                   std::to_string(kMaxDesignEntities) + " per design");

@@ -11,4 +11,6 @@ constexpr Bounds kRange = fieldRange(EntityKind::Site, "lat_deg");
 constexpr Bounds kRange = fieldRange(EntityKind::Site, "altitude_m"); // no such entry
 #endif
 
-int main() { return kRange.max > kRange.min ? 0 : 1; }
+int main() {
+    return kRange.max > kRange.min ? 0 : 1;
+}

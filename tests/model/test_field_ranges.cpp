@@ -2,18 +2,17 @@
 // range. These tests check that the compiled-in table matches the file, that every numeric field any
 // entity visits has an entry (with the same bounds the visitor receives), that every entry names a real
 // numeric field, and that the loader's message carries the unit and the reason.
-#include <QtTest>
-
-#include <fstream>
-#include <map>
-#include <set>
-#include <utility>
-
 #include "design_json.h"
 #include "field_traits.h"
 #include "input_error.h"
 #include "project.h"
 #include "suggest.h"
+
+#include <QtTest>
+#include <fstream>
+#include <map>
+#include <set>
+#include <utility>
 
 using namespace ctwin::model;
 using ojson = nlohmann::ordered_json;
@@ -34,7 +33,9 @@ struct NumericFields {
     template <class... A> void catalogRef(const char* k, A&&...) { all.insert(k); }
     template <class... A> void catalogRefList(const char* k, A&&...) { all.insert(k); }
     template <class T> void choice(const char* k, T&, std::initializer_list<const char*>) { all.insert(k); }
-    template <class T> void choiceList(const char* k, T&, std::initializer_list<const char*>) { all.insert(k); }
+    template <class T> void choiceList(const char* k, T&, std::initializer_list<const char*>) {
+        all.insert(k);
+    }
     template <class... A> void flag(const char* k, A&&...) { all.insert(k); }
     template <class T> void number(const char* k, T&, Bounds b) { add(k, b); }
     template <class T> void quantity(const char* k, T&, Bounds b) { add(k, b); }
@@ -125,15 +126,18 @@ void TestFieldRanges::everyRangeNamesARealField() {
     std::map<std::string, std::set<std::string>> numeric, other;
     for (EntityKind kind : kAllEntityKinds) {
         const auto v = numericFieldsOf(kind);
-        for (const auto& [key, _] : v.fields) numeric[std::string(entityCollectionKey(kind))].insert(key);
+        for (const auto& [key, _] : v.fields)
+            numeric[std::string(entityCollectionKey(kind))].insert(key);
         other[std::string(entityCollectionKey(kind))] = v.all;
     }
     for (const FieldRange& r : kFieldRanges) {
         const std::string name = std::string(r.collection) + "." + std::string(r.field);
-        QVERIFY2(entityKindFromCollectionKey(r.collection).has_value(), (name + ": no such collection").c_str());
+        QVERIFY2(entityKindFromCollectionKey(r.collection).has_value(),
+                 (name + ": no such collection").c_str());
         QVERIFY2(!other[std::string(r.collection)].count(std::string(r.field)),
                  (name + ": not a numeric field").c_str());
-        QVERIFY2(numeric[std::string(r.collection)].count(std::string(r.field)), (name + ": no such field").c_str());
+        QVERIFY2(numeric[std::string(r.collection)].count(std::string(r.field)),
+                 (name + ": no such field").c_str());
     }
 }
 
@@ -177,10 +181,12 @@ void TestFieldRanges::boundsAreInclusive() {
     QVERIFY(!rangeProblem(std::nextafter(90.0, 91.0), lat).empty());
     QVERIFY(!rangeProblem(std::nan(""), lat).empty()); // NaN is outside every range
     // The message: value, range, unit, reason, in that order.
-    QCOMPARE(rangeProblem(95.0, lat), std::string("value 95 is outside the accepted range [-90, 90] deg (WGS 84 "
-                                                  "latitude runs from the South Pole (-90) to the North Pole (90))"));
+    QCOMPARE(rangeProblem(95.0, lat),
+             std::string("value 95 is outside the accepted range [-90, 90] deg (WGS 84 "
+                         "latitude runs from the South Pole (-90) to the North Pole (90))"));
     // A bound that is not a field's (no unit or reason) words the same without them.
-    QCOMPARE(rangeProblem(2.0, Bounds{0.0, 1.0}), std::string("value 2 is outside the accepted range [0, 1]"));
+    QCOMPARE(rangeProblem(2.0, Bounds{0.0, 1.0}),
+             std::string("value 2 is outside the accepted range [0, 1]"));
 }
 
 void TestFieldRanges::loaderMessageNamesUnitAndReason() {
@@ -191,17 +197,24 @@ void TestFieldRanges::loaderMessageNamesUnitAndReason() {
         std::vector<std::string> fragments;
     };
     const std::vector<Case> cases = {
-        {"/halls/0/grid_m", 100.5, {"design.json", "hall 'h1'", "field 'grid_m'", "[0, 100] m", "raised-floor"}},
-        {"/cooling_loops/0/supply_temp_c", 4.5, {"cooling loop 'l1'", "supply_temp_c", "[5, 70] degC", "ASHRAE"}},
+        {"/halls/0/grid_m",
+         100.5,
+         {"design.json", "hall 'h1'", "field 'grid_m'", "[0, 100] m", "raised-floor"}},
+        {"/cooling_loops/0/supply_temp_c",
+         4.5,
+         {"cooling loop 'l1'", "supply_temp_c", "[5, 70] degC", "ASHRAE"}},
         {"/fabrics/0/planes", 17, {"fabric 'fab'", "field 'planes'", "[1, 16] count"}},
-        {"/training_jobs/0/checkpoint_bytes_per_param", 65, {"training job 'job'", "[0, 64] B/param", "Adam"}},
+        {"/training_jobs/0/checkpoint_bytes_per_param",
+         65,
+         {"training job 'job'", "[0, 64] B/param", "Adam"}},
     };
     QVERIFY2(loadError(smallDesign()).empty(), loadError(smallDesign()).c_str());
     for (const auto& c : cases) {
         ojson j = smallDesign();
         j[ojson::json_pointer(c.pointer)] = c.value;
         const std::string e = loadError(j);
-        for (const auto& f : c.fragments) QVERIFY2(e.find(f) != std::string::npos, (e + "  -- missing: " + f).c_str());
+        for (const auto& f : c.fragments)
+            QVERIFY2(e.find(f) != std::string::npos, (e + "  -- missing: " + f).c_str());
     }
 }
 
@@ -217,13 +230,15 @@ void TestFieldRanges::pointsUseTheirFieldsRange() {
 }
 
 void TestFieldRanges::suggestions() {
-    QCOMPARE(didYouMean("lat_dg", {"lat_deg", "lon_deg", "land_cost_usd"}), std::string(" (did you mean 'lat_deg'?)"));
+    QCOMPARE(didYouMean("lat_dg", {"lat_deg", "lon_deg", "land_cost_usd"}),
+             std::string(" (did you mean 'lat_deg'?)"));
     QCOMPARE(didYouMean("colour", {"lat_deg", "lon_deg"}), std::string());
     QCOMPARE(didYouMean("x", {}), std::string());
     // The loader suggests for entity fields and top-level keys.
     ojson j = smallDesign();
     j["sites"][0]["lat_dg"] = 1.0;
-    QVERIFY(loadError(j).find("field 'lat_dg': unknown field (did you mean 'lat_deg'?)") != std::string::npos);
+    QVERIFY(loadError(j).find("field 'lat_dg': unknown field (did you mean 'lat_deg'?)") !=
+            std::string::npos);
     j = smallDesign();
     j["sitez"] = ojson::array();
     QVERIFY(loadError(j).find("unknown top-level key (did you mean 'sites'?)") != std::string::npos);
