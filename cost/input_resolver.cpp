@@ -3,6 +3,7 @@
 #include "bill_of_materials.h"
 #include "finance_conventions.h"
 #include "input_error.h"
+#include "suggest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -124,6 +125,14 @@ EntityPath splitEntityPath(const std::string& path, const InputLocation& where) 
                       path.substr(last + 1)};
 }
 
+/// " (did you mean 'sites'?)" for a misspelt collection key (the short names jobs and services included).
+std::string collectionSuggestion(const std::string& name) {
+    std::vector<std::string> keys{"assumptions", "jobs", "services"};
+    for (auto k : model::kAllEntityKinds)
+        keys.emplace_back(model::entityCollectionKey(k));
+    return model::didYouMean(name, keys);
+}
+
 std::string collectionList() {
     std::string s;
     for (auto k : model::kAllEntityKinds)
@@ -220,8 +229,9 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     const EntityPath ep = splitEntityPath(o.path, where);
     const auto kind = model::entityKindFromCollectionKey(ep.collection);
     if (!kind)
-        throw InputError(where, "unknown collection '" + ep.collection +
-                                    "' (expected assumptions or one of: " + collectionList() +
+        throw InputError(where, "unknown collection '" + ep.collection + "'" +
+                                    collectionSuggestion(ep.collection) +
+                                    " (expected assumptions or one of: " + collectionList() +
                                     "; jobs and services are short for training_jobs and "
                                     "inference_services)");
     const FieldProbe probe = probeField(*kind, ep.field);
@@ -229,8 +239,9 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
     for (const auto& f : probe.numericFields)
         numeric += (numeric.empty() ? "" : ", ") + f;
     if (probe.shape == FieldProbe::Shape::None)
-        throw InputError(where, ep.collection + " have no field '" + ep.field +
-                                    "' (numeric fields: " + numeric + ")");
+        throw InputError(where, ep.collection + " have no field '" + ep.field + "'" +
+                                    model::didYouMean(ep.field, probe.numericFields) +
+                                    " (numeric fields: " + numeric + ")");
     if (probe.shape == FieldProbe::Shape::NonNumeric)
         throw InputError(where, "'" + ep.field + "' is not a numeric field (numeric fields of " +
                                     ep.collection + ": " + numeric + ")");
@@ -238,18 +249,22 @@ void checkInputOverride(const model::Project& p, const model::AssumptionSet& ass
         throw InputError(where, "'" + ep.field + "' is display-only: no engine output depends on it");
     size_t count = 0;
     bool found = ep.id == "*";
+    std::vector<std::string> ids;
     p.withCollection(*kind, [&](const auto& c) {
         count = c.size();
-        for (const auto& e : c)
+        for (const auto& e : c) {
             found = found || e.id == ep.id;
+            if (!found) ids.push_back(e.id);
+        }
     });
     if (ep.id == "*" && count == 0)
         throw InputError(where, "the design has no " + ep.collection + " for '*' to match");
-    if (!found) throw InputError(where, "no entity with id '" + ep.id + "' in " + ep.collection);
-    if (o.value < probe.bounds.min || o.value > probe.bounds.max)
-        throw InputError(where, "value " + formatNumber(o.value) + " is outside the accepted range [" +
-                                    formatNumber(probe.bounds.min) + ", " + formatNumber(probe.bounds.max) +
-                                    "]");
+    if (!found)
+        throw InputError(where, "no entity with id '" + ep.id + "' in " + ep.collection +
+                                    model::didYouMean(ep.id, ids));
+    // The field's range from data/field_ranges.json, checked and worded as the loader does.
+    if (std::string problem = model::rangeProblem(o.value, probe.bounds); !problem.empty())
+        throw InputError(where, problem);
     if (probe.shape == FieldProbe::Shape::Integer && o.value != std::floor(o.value))
         throw InputError(where, "expected a whole number, found " + formatNumber(o.value));
 }

@@ -28,15 +28,15 @@ struct Building {
         v.text("id", id);
         v.text("name", name);
         v.ref("site", site, EntityRef{EntityKind::Site, false});
-        v.quantity("power_capacity_w", powerCapacity, kPowerW);
-        v.optionalQuantity("shell_cost_usd", shellCost, kMoneyUsd);
+        v.quantity("power_capacity_w", powerCapacity, fieldRange(kKind, "power_capacity_w"));
+        v.optionalQuantity("shell_cost_usd", shellCost, fieldRange(kKind, "shell_cost_usd"));
         // A PUE below 1 would mean the facility uses less power than its IT (The Green Grid, WP #49).
-        v.optionalNumber("pue_pinned", puePinned, Bounds{1.0, 5.0});
-        v.quantity("x_m", x, kPosition);
-        v.quantity("y_m", y, kPosition);
-        v.quantity("width_m", width, kSize);
-        v.quantity("depth_m", depth, kSize);
-        v.quantity("height_m", height, Bounds{0.0, 500.0});
+        v.optionalNumber("pue_pinned", puePinned, fieldRange(kKind, "pue_pinned"));
+        v.quantity("x_m", x, fieldRange(kKind, "x_m"));
+        v.quantity("y_m", y, fieldRange(kKind, "y_m"));
+        v.quantity("width_m", width, fieldRange(kKind, "width_m"));
+        v.quantity("depth_m", depth, fieldRange(kKind, "depth_m"));
+        v.quantity("height_m", height, fieldRange(kKind, "height_m"));
         v.choice("power_topology", powerTopology, {"N", "N+1", "2N", "3/2", "4/3"});
     }
 };

@@ -27,10 +27,10 @@ struct CoolingLoop {
         v.text("name", name);
         v.ref("hall", hall, EntityRef{EntityKind::DataHall, false});
         v.catalogRef("cdu_type", cduType, "cooling");
-        v.integer("cdu_count", cduCount, Bounds{0.0, 1000.0});
+        v.integer("cdu_count", cduCount, fieldRange(kKind, "cdu_count"));
         v.choice("redundancy", redundancy, {"N", "N+1", "2N"});
-        v.number("supply_temp_c", supplyTempC, Bounds{5.0, 70.0});
-        v.quantity("delta_t_k", deltaT, Bounds{0.5, 40.0});
+        v.number("supply_temp_c", supplyTempC, fieldRange(kKind, "supply_temp_c"));
+        v.quantity("delta_t_k", deltaT, fieldRange(kKind, "delta_t_k"));
         v.catalogRef("plant", plant, "cooling");
         v.points("cdus", cdus);
     }

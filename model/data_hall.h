@@ -19,11 +19,11 @@ struct DataHall {
         v.text("id", id);
         v.text("name", name);
         v.ref("building", building, EntityRef{EntityKind::Building, false});
-        v.quantity("x_m", x, kPosition);
-        v.quantity("y_m", y, kPosition);
-        v.quantity("width_m", width, kSize);
-        v.quantity("depth_m", depth, kSize);
-        v.quantity("grid_m", grid, Bounds{0.0, 100.0});
+        v.quantity("x_m", x, fieldRange(kKind, "x_m"));
+        v.quantity("y_m", y, fieldRange(kKind, "y_m"));
+        v.quantity("width_m", width, fieldRange(kKind, "width_m"));
+        v.quantity("depth_m", depth, fieldRange(kKind, "depth_m"));
+        v.quantity("grid_m", grid, fieldRange(kKind, "grid_m"));
     }
 };
 

@@ -20,6 +20,7 @@
 #include "catalog.h"
 #include "input_error.h"
 #include "json_fast_parse.h"
+#include "suggest.h"
 
 namespace ctwin::model {
 
@@ -70,7 +71,8 @@ public:
 /// Reader side of visitFields: type and bounds checks with the full location in every message.
 class JsonReader {
 public:
-    JsonReader(const ojson& obj, InputLocation where) : m_fields(fieldsOf(obj, where)), m_where(std::move(where)) {
+    JsonReader(const ojson& obj, InputLocation where, std::optional<EntityKind> kind = std::nullopt)
+        : m_fields(fieldsOf(obj, where)), m_where(std::move(where)), m_kind(kind) {
         m_visited.reserve(32);
     }
 
@@ -158,19 +160,24 @@ public:
             for (const auto& e : *j) {
                 requireType(e, e.is_object() && e.contains("x_m") && e.contains("y_m"), key,
                             "an array of {x_m, y_m}");
-                v.push_back(Point2{readNumber(e["x_m"], key, kPosition), readNumber(e["y_m"], key, kPosition)});
+                // Both coordinates share the range of the field (data/field_ranges.json).
+                const Bounds* b = m_kind ? findFieldRange(*m_kind, key) : nullptr;
+                if (!b) throw InputError(at(key), "no range for this field in data/field_ranges.json");
+                v.push_back(Point2{readNumber(e["x_m"], key, *b), readNumber(e["y_m"], key, *b)});
             }
         }
     }
 
     /// Rejects keys the entity does not have (typos would otherwise be silently dropped on save): the first
-    /// key, in file order, that no visited field asked for.
+    /// key, in file order, that no visited field asked for, with the nearest known key as a suggestion.
     void rejectUnknown() const {
         const size_t n = m_fields.size();
         if (n <= 64 && m_matched == (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1)) return;
         for (const auto& [k, _] : m_fields)
             if (std::none_of(m_visited.begin(), m_visited.end(), [&](const char* v) { return k == v; }))
-                throw InputError(at(k.c_str()), "unknown field");
+                throw InputError(at(k.c_str()),
+                                 "unknown field" + didYouMean(k, std::vector<std::string>(m_visited.begin(),
+                                                                                          m_visited.end())));
     }
     const InputLocation& where() const { return m_where; }
 
@@ -205,9 +212,7 @@ private:
         requireType(j, j.is_number(), key, "a number");
         const double d = j.get<double>();
         if (!std::isfinite(d)) throw InputError(at(key), "value is not finite");
-        if (d < b.min || d > b.max)
-            throw InputError(at(key), "value " + formatNumber(d) + " is outside the accepted range [" +
-                                          formatNumber(b.min) + ", " + formatNumber(b.max) + "]");
+        if (std::string problem = rangeProblem(d, b); !problem.empty()) throw InputError(at(key), problem);
         return d;
     }
     void checkChoice(const char* key, const std::string& v, std::initializer_list<const char*> allowed) const {
@@ -230,6 +235,7 @@ private:
     std::uint64_t m_matched = 0;     // bit i: the i-th key was asked for (objects of up to 64 keys)
     std::vector<const char*> m_visited;
     InputLocation m_where;
+    std::optional<EntityKind> m_kind; // for the ranges of fields without Bounds (points)
 };
 
 /// The JSON type name of a cell's type, for the JSON reader's messages ("found string").
@@ -317,7 +323,8 @@ private:
 /// through the JSON reader itself.
 class CellReader {
 public:
-    CellReader(const CellSource& row, InputLocation where) : m_row(row), m_where(std::move(where)) {}
+    CellReader(const CellSource& row, InputLocation where, std::optional<EntityKind> kind = std::nullopt)
+        : m_row(row), m_where(std::move(where)), m_kind(kind) {}
 
     void text(const char* key, std::string& v) {
         if (const int c = column(key); c >= 0) {
@@ -400,7 +407,10 @@ public:
             if (c >= 64 || !(m_matched >> c & 1))
                 if (std::none_of(m_visited.begin(), m_visited.end(),
                                  [&](const char* v) { return std::strcmp(v, m_row.columnName(c)) == 0; }))
-                    throw InputError(at(m_row.columnName(c)), "unknown field");
+                    throw InputError(at(m_row.columnName(c)),
+                                     "unknown field" + didYouMean(m_row.columnName(c),
+                                                                  std::vector<std::string>(m_visited.begin(),
+                                                                                           m_visited.end())));
     }
 
 private:
@@ -466,12 +476,13 @@ private:
         }
         ojson one = ojson::object();
         one[key] = std::move(value);
-        JsonReader r(one, m_where);
+        JsonReader r(one, m_where, m_kind);
         fn(r);
     }
 
     const CellSource& m_row;
     InputLocation m_where;
+    std::optional<EntityKind> m_kind; // for the ranges of fields without Bounds (points)
     int m_next = 0;
     std::uint64_t m_matched = 0;
     std::vector<const char*> m_visited;
@@ -560,7 +571,7 @@ template <class Entity> ojson entityToJson(const Entity& entity) {
 
 template <class Entity> Entity entityFromJson(const ojson& j, const std::string& file) {
     Entity e;
-    JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+    JsonReader r(j, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""}, Entity::kKind);
     e.visitFields(r);
     r.rejectUnknown();
     return e;
@@ -579,7 +590,7 @@ template <class Entity> void entityToCells(const Entity& entity, CellSink& sink)
 
 template <class Entity> Entity entityFromCells(const CellSource& row, const std::string& file) {
     Entity e;
-    CellReader r(row, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+    CellReader r(row, InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""}, Entity::kKind);
     e.visitFields(r);
     r.rejectUnknown();
     return e;
@@ -661,7 +672,8 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file, bool 
                 throw InputError(where, "a design cannot change an assumption's valid range (data/assumptions.json "
                                         "sets it); give base, low and high only");
             } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {
-                throw InputError(where, "unknown field");
+                throw InputError(where, "unknown field" +
+                                            didYouMean(k, {"base", "low", "high", "unit", "source", "estimate"}));
             }
         }
         set[key] = std::move(a);
@@ -759,7 +771,10 @@ Project projectFromJson(const ojson& j, const std::string& file, const Catalog* 
         for (const auto& e : j[key]) c.push_back(entityFromJson<Entity>(e, file));
     });
     for (const auto& [k, _] : j.items())
-        if (!known.count(k)) throw InputError(topField(k.c_str()), "unknown top-level key");
+        if (!known.count(k))
+            throw InputError(topField(k.c_str()),
+                             "unknown top-level key" +
+                                 didYouMean(k, std::vector<std::string>(known.begin(), known.end())));
     if (p.entityCount() > kMaxDesignEntities)
         throw InputError(top, std::to_string(p.entityCount()) + " entities, more than the limit of " +
                                   std::to_string(kMaxDesignEntities) + " per design");
@@ -806,10 +821,11 @@ void validateProject(const Project& project, const std::string& file, const Cata
         double gpus = 0.0;
         for (const auto& r : project.racks)
             if (const auto* t = catalog->find(r.rackType); t && t->category == "racks") gpus += t->value("gpus");
-        if (gpus > kGpuCount.max)
+        constexpr double kMaxGpus = fieldRange(EntityKind::TrainingJob, "gpus").max; // 10 million
+        if (gpus > kMaxGpus)
             throw InputError(InputLocation{file, "project", project.info.id, project.info.name, "racks"},
                              "the design holds " + formatNumber(gpus) + " GPUs, more than the supported " +
-                                 formatNumber(kGpuCount.max));
+                                 formatNumber(kMaxGpus));
     }
 }
 

@@ -3,25 +3,7 @@
 namespace ctwin::model {
 
 namespace {
-struct KindNames {
-    EntityKind kind;
-    std::string_view singular;
-    std::string_view collection;
-};
-constexpr std::array<KindNames, kAllEntityKinds.size()> kNames = {{
-    {EntityKind::Site, "site", "sites"},
-    {EntityKind::Building, "building", "buildings"},
-    {EntityKind::DataHall, "hall", "halls"},
-    {EntityKind::PowerFeed, "power feed", "power_feeds"},
-    {EntityKind::CoolingLoop, "cooling loop", "cooling_loops"},
-    {EntityKind::Row, "row", "rows"},
-    {EntityKind::RackPlacement, "rack", "racks"},
-    {EntityKind::Fabric, "fabric", "fabrics"},
-    {EntityKind::StorageTier, "storage tier", "storage_tiers"},
-    {EntityKind::ScaleAcrossLink, "link", "links"},
-    {EntityKind::TrainingJob, "training job", "training_jobs"},
-    {EntityKind::InferenceService, "inference service", "inference_services"},
-}};
+constexpr const auto& kNames = kEntityKindNames;
 } // namespace
 
 std::string_view entityKindName(EntityKind kind) { return kNames[static_cast<size_t>(kind)].singular; }

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -26,6 +27,28 @@ inline constexpr std::array kAllEntityKinds = {
     EntityKind::CoolingLoop, EntityKind::Row,         EntityKind::RackPlacement,   EntityKind::Fabric,
     EntityKind::StorageTier, EntityKind::ScaleAcrossLink, EntityKind::TrainingJob, EntityKind::InferenceService,
 };
+
+/// Names of each kind, indexed by EntityKind: singular for messages, collection key of the interchange JSON
+/// (constexpr: the compiled-in field ranges are keyed by collection, model/field_traits.h).
+struct EntityKindNames {
+    EntityKind kind;
+    std::string_view singular;
+    std::string_view collection;
+};
+inline constexpr std::array<EntityKindNames, kAllEntityKinds.size()> kEntityKindNames = {{
+    {EntityKind::Site, "site", "sites"},
+    {EntityKind::Building, "building", "buildings"},
+    {EntityKind::DataHall, "hall", "halls"},
+    {EntityKind::PowerFeed, "power feed", "power_feeds"},
+    {EntityKind::CoolingLoop, "cooling loop", "cooling_loops"},
+    {EntityKind::Row, "row", "rows"},
+    {EntityKind::RackPlacement, "rack", "racks"},
+    {EntityKind::Fabric, "fabric", "fabrics"},
+    {EntityKind::StorageTier, "storage tier", "storage_tiers"},
+    {EntityKind::ScaleAcrossLink, "link", "links"},
+    {EntityKind::TrainingJob, "training job", "training_jobs"},
+    {EntityKind::InferenceService, "inference service", "inference_services"},
+}};
 
 /// Singular name used in messages ("rack 'r-12'").
 std::string_view entityKindName(EntityKind kind);

@@ -42,11 +42,11 @@ struct Fabric {
         v.choice("role", role, {"backend", "frontend", "storage"});
         v.refList("buildings", buildings, EntityKind::Building);
         v.catalogRef("switch", switchType, "switches");
-        v.number("port_bit_per_s", portBitPerS, Bounds{1e9, 1e13});
-        v.integer("planes", planes, Bounds{1.0, 16.0});
-        v.integer("tiers", tiers, Bounds{1.0, 3.0});
-        v.integer("breakout", breakout, Bounds{1.0, 8.0});
-        v.numbers("oversubscription", oversubscription, Bounds{1.0, 64.0});
+        v.number("port_bit_per_s", portBitPerS, fieldRange(kKind, "port_bit_per_s"));
+        v.integer("planes", planes, fieldRange(kKind, "planes"));
+        v.integer("tiers", tiers, fieldRange(kKind, "tiers"));
+        v.integer("breakout", breakout, fieldRange(kKind, "breakout"));
+        v.numbers("oversubscription", oversubscription, fieldRange(kKind, "oversubscription"));
         v.flag("rail_optimized", railOptimized);
         v.choice("optics_policy", opticsPolicy, {"standard", "lpo", "cpo"});
         v.choice("leaf_placement", leafPlacement, {"auto", "top_of_rack", "middle_of_row", "end_of_row"});

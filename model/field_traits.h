@@ -6,8 +6,11 @@
 // A visitor implements: text, texts, ref, refList, endpoint, catalogRef, catalogRefList, choice,
 // choiceList, number, quantity, integer, flag, numbers, points, and for optional values (absent = the
 // engine's default, schema 2; JSON null) optionalNumber(key, std::optional<double>&, Bounds) and
-// optionalQuantity(key, std::optional<Q>&, Bounds). Bounds apply to a present value.
+// optionalQuantity(key, std::optional<Q>&, Bounds). Bounds apply to a present value. Every numeric field's
+// Bounds come from data/field_ranges.json through fieldRange(kKind, key) (tests/model/test_field_ranges.cpp
+// checks that every numeric field has one and that every entry names a real field).
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -18,31 +21,52 @@
 namespace ctwin::model {
 
 /// Accepted closed range of a numeric field, in the field's stored (SI) unit. Values outside are input
-/// errors: they catch typos and absurd inputs (10^12 GPUs) before the engine sees them.
+/// errors: they catch typos and absurd inputs (10^12 GPUs) before the engine sees them. An entity's bounds
+/// come from data/field_ranges.json (fieldRange below), with the stored unit and the reason for the bound.
 struct Bounds {
     double min;
     double max;
+    /// Stored unit ("m", "W", "count") and a one-line reason (why the bound is there), both from
+    /// data/field_ranges.json; empty for a bound that is not a field's.
+    const char* unit = "";
+    const char* reason = "";
 };
 
-inline constexpr Bounds kNonNegative{0.0, 1e15};
-inline constexpr Bounds kFraction{0.0, 1.0};
-inline constexpr Bounds kLatitude{-90.0, 90.0};
-inline constexpr Bounds kLongitude{-180.0, 180.0};
-inline constexpr Bounds kAngle{-360.0, 360.0};
-/// Positions inside a campus/hall; 20 km is far beyond any campus.
-inline constexpr Bounds kPosition{-2e4, 2e4};
-inline constexpr Bounds kSize{0.0, 2e4};
-/// Up to 100 GW: a whole national grid region, far above any campus.
-inline constexpr Bounds kPowerW{0.0, 1e11};
-/// Up to $10^13 (ten trillion dollars).
-inline constexpr Bounds kMoneyUsd{0.0, 1e13};
-/// Half the Earth's circumference is the longest great-circle route.
-inline constexpr Bounds kRouteLengthM{0.0, 4e7};
-/// 10 million GPUs: an order of magnitude above the largest announced clusters.
-inline constexpr Bounds kGpuCount{0.0, 1e7};
-/// Model sizes up to 10^15 parameters and 10^17 tokens.
-inline constexpr Bounds kParams{0.0, 1e15};
-inline constexpr Bounds kTokens{0.0, 1e17};
+/// One entry of data/field_ranges.json: the range of `field` of the entities of `collection` ("sites").
+struct FieldRange {
+    std::string_view collection;
+    std::string_view field;
+    Bounds bounds;
+};
+
+} // namespace ctwin::model
+
+// kFieldRanges: data/field_ranges.json compiled in (generated at configure time by model/field_ranges.cmake),
+// so the loaders need no data folder (fuzzers, library users) and a field without a range fails the build.
+#include "field_ranges_data.h"
+
+namespace ctwin::model {
+
+/// The range of `field` of entities of `kind` in data/field_ranges.json, or nullptr when it has none.
+constexpr const Bounds* findFieldRange(EntityKind kind, std::string_view field) {
+    const std::string_view collection = kEntityKindNames[static_cast<size_t>(kind)].collection;
+    for (const FieldRange& r : kFieldRanges)
+        if (r.collection == collection && r.field == field) return &r.bounds;
+    return nullptr;
+}
+
+/// The range of a field, at compile time: what every visitFields passes for its numeric fields
+/// (`v.number("lat_deg", latDeg, fieldRange(kKind, "lat_deg"))`). A field with no entry in
+/// data/field_ranges.json does not compile ("not a constant expression" at the throw below).
+consteval Bounds fieldRange(EntityKind kind, std::string_view field) {
+    const Bounds* b = findFieldRange(kind, field);
+    if (!b) throw "data/field_ranges.json has no range for this field";
+    return *b;
+}
+
+/// "" when `value` lies in `b`; otherwise the message every checker uses: "value 95 is outside the accepted
+/// range [-90, 90] deg (WGS 84 latitude runs ...)" (model/field_ranges.cpp).
+std::string rangeProblem(double value, const Bounds& b);
 
 /// A reference to another entity of the document, checked after load.
 struct EntityRef {

@@ -42,24 +42,25 @@ struct InferenceService {
     template <class V> void visitFields(V& v) {
         v.text("id", id);
         v.text("name", name);
-        v.number("model_params", modelParams, kParams);
-        v.optionalNumber("active_params", activeParams, kParams);
-        v.integer("layers", layers, Bounds{0.0, 10000.0});
-        v.integer("kv_heads", kvHeads, Bounds{0.0, 10000.0});
-        v.integer("head_dim", headDim, Bounds{0.0, 100000.0});
-        v.number("kv_bytes_per_element", kvBytesPerElement, Bounds{0.0, 8.0});
-        v.number("weight_bytes_per_param", weightBytesPerParam, Bounds{0.0, 8.0});
-        v.number("input_tokens", inputTokens, Bounds{0.0, 1e8});
-        v.number("output_tokens", outputTokens, Bounds{0.0, 1e8});
-        v.number("target_tokens_per_s_per_user", targetTokensPerSPerUser, Bounds{0.0, 1e6});
-        v.number("gpus", gpus, kGpuCount);
+        v.number("model_params", modelParams, fieldRange(kKind, "model_params"));
+        v.optionalNumber("active_params", activeParams, fieldRange(kKind, "active_params"));
+        v.integer("layers", layers, fieldRange(kKind, "layers"));
+        v.integer("kv_heads", kvHeads, fieldRange(kKind, "kv_heads"));
+        v.integer("head_dim", headDim, fieldRange(kKind, "head_dim"));
+        v.number("kv_bytes_per_element", kvBytesPerElement, fieldRange(kKind, "kv_bytes_per_element"));
+        v.number("weight_bytes_per_param", weightBytesPerParam, fieldRange(kKind, "weight_bytes_per_param"));
+        v.number("input_tokens", inputTokens, fieldRange(kKind, "input_tokens"));
+        v.number("output_tokens", outputTokens, fieldRange(kKind, "output_tokens"));
+        v.number("target_tokens_per_s_per_user", targetTokensPerSPerUser,
+                 fieldRange(kKind, "target_tokens_per_s_per_user"));
+        v.number("gpus", gpus, fieldRange(kKind, "gpus"));
         v.flag("disaggregated", disaggregated);
-        v.number("concurrent_sessions", concurrentSessions, Bounds{0.0, 1e10});
-        v.number("session_context_tokens", sessionContextTokens, Bounds{0.0, 1e8});
+        v.number("concurrent_sessions", concurrentSessions, fieldRange(kKind, "concurrent_sessions"));
+        v.number("session_context_tokens", sessionContextTokens, fieldRange(kKind, "session_context_tokens"));
         v.choiceList("kv_offload", kvOffload, {"dram", "nvme"});
         v.choice("precision", precision, {"bf16", "fp8", "fp4"});
         v.catalogRef("model", model, "models", /*optional=*/true);
-        v.integer("tensor_parallel", tensorParallel, Bounds{0.0, 10000.0});
+        v.integer("tensor_parallel", tensorParallel, fieldRange(kKind, "tensor_parallel"));
     }
 };
 

@@ -21,7 +21,7 @@ struct PowerFeed {
         v.text("id", id);
         v.text("name", name);
         v.ref("building", building, EntityRef{EntityKind::Building, false});
-        v.quantity("capacity_w", capacity, kPowerW);
+        v.quantity("capacity_w", capacity, fieldRange(kKind, "capacity_w"));
         v.catalogRefList("chain", chain, "power");
     }
 };

@@ -27,9 +27,9 @@ struct RackPlacement {
         v.text("name", name);
         v.ref("row", row, EntityRef{EntityKind::Row, false});
         v.catalogRef("rack_type", rackType, "racks");
-        v.quantity("x_m", x, kPosition);
-        v.quantity("y_m", y, kPosition);
-        v.number("rotation_deg", rotationDeg, kAngle);
+        v.quantity("x_m", x, fieldRange(kKind, "x_m"));
+        v.quantity("y_m", y, fieldRange(kKind, "y_m"));
+        v.number("rotation_deg", rotationDeg, fieldRange(kKind, "rotation_deg"));
         v.ref("feed_a", feedA, EntityRef{EntityKind::PowerFeed, true});
         v.ref("feed_b", feedB, EntityRef{EntityKind::PowerFeed, true});
         v.ref("cooling_loop", coolingLoop, EntityRef{EntityKind::CoolingLoop, true});

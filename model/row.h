@@ -19,9 +19,9 @@ struct Row {
         v.text("id", id);
         v.text("name", name);
         v.ref("hall", hall, EntityRef{EntityKind::DataHall, false});
-        v.quantity("x_m", x, kPosition);
-        v.quantity("y_m", y, kPosition);
-        v.number("rotation_deg", rotationDeg, kAngle);
+        v.quantity("x_m", x, fieldRange(kKind, "x_m"));
+        v.quantity("y_m", y, fieldRange(kKind, "y_m"));
+        v.number("rotation_deg", rotationDeg, fieldRange(kKind, "rotation_deg"));
     }
 };
 

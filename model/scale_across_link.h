@@ -32,12 +32,13 @@ struct ScaleAcrossLink {
         v.endpoint("from", from);
         v.endpoint("to", to);
         // A fiber route is never shorter than the great circle: factor >= 1.
-        v.optionalNumber("route_factor", routeFactor, Bounds{1.0, 10.0});
-        v.optionalQuantity("route_length_m", routeLength, kRouteLengthM);
-        v.number("capacity_bit_per_s", capacityBitPerS, Bounds{0.0, 1e17});
+        v.optionalNumber("route_factor", routeFactor, fieldRange(kKind, "route_factor"));
+        v.optionalQuantity("route_length_m", routeLength, fieldRange(kKind, "route_length_m"));
+        v.number("capacity_bit_per_s", capacityBitPerS, fieldRange(kKind, "capacity_bit_per_s"));
         v.catalogRef("optic", optic, "wan", /*optional=*/true);
-        v.number("fiber_lease_usd_per_m_year", fiberLeaseUsdPerMYear, Bounds{0.0, 1e4});
-        v.optionalQuantity("latency_budget_s", latencyBudget, Bounds{0.0, 10.0});
+        v.number("fiber_lease_usd_per_m_year", fiberLeaseUsdPerMYear,
+                 fieldRange(kKind, "fiber_lease_usd_per_m_year"));
+        v.optionalQuantity("latency_budget_s", latencyBudget, fieldRange(kKind, "latency_budget_s"));
     }
 };
 

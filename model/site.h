@@ -27,11 +27,13 @@ struct Site {
     template <class V> void visitFields(V& v) {
         v.text("id", id);
         v.text("name", name);
-        v.number("lat_deg", latDeg, kLatitude);
-        v.number("lon_deg", lonDeg, kLongitude);
-        v.optionalNumber("electricity_usd_per_kwh", electricityUsdPerKwh, Bounds{0.0, 10.0});
-        v.optionalNumber("free_cooling_hours_per_year", freeCoolingHoursPerYear, Bounds{0.0, 8784.0});
-        v.quantity("land_cost_usd", landCost, kMoneyUsd);
+        v.number("lat_deg", latDeg, fieldRange(kKind, "lat_deg"));
+        v.number("lon_deg", lonDeg, fieldRange(kKind, "lon_deg"));
+        v.optionalNumber("electricity_usd_per_kwh", electricityUsdPerKwh,
+                         fieldRange(kKind, "electricity_usd_per_kwh"));
+        v.optionalNumber("free_cooling_hours_per_year", freeCoolingHoursPerYear,
+                         fieldRange(kKind, "free_cooling_hours_per_year"));
+        v.quantity("land_cost_usd", landCost, fieldRange(kKind, "land_cost_usd"));
         v.text("climate_location", climateLocation);
     }
 };

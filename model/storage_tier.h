@@ -20,7 +20,7 @@ struct StorageTier {
         v.text("name", name);
         v.catalogRef("type", type, "storage");
         v.ref("building", building, EntityRef{EntityKind::Building, false});
-        v.quantity("capacity_bytes", capacity, Bounds{0.0, 1e21});
+        v.quantity("capacity_bytes", capacity, fieldRange(kKind, "capacity_bytes"));
     }
 };
 

@@ -53,30 +53,32 @@ struct TrainingJob {
     template <class V> void visitFields(V& v) {
         v.text("id", id);
         v.text("name", name);
-        v.number("model_params", modelParams, kParams);
-        v.optionalNumber("active_params", activeParams, kParams);
-        v.number("tokens", tokens, kTokens);
+        v.number("model_params", modelParams, fieldRange(kKind, "model_params"));
+        v.optionalNumber("active_params", activeParams, fieldRange(kKind, "active_params"));
+        v.number("tokens", tokens, fieldRange(kKind, "tokens"));
         v.choice("precision", precision, {"bf16", "fp8", "fp4"});
-        v.optionalNumber("mfu", mfu, kFraction);
-        v.number("gpus", gpus, kGpuCount);
-        v.integer("tp", tp, Bounds{1.0, 1e6});
-        v.integer("pp", pp, Bounds{1.0, 1e6});
-        v.integer("dp", dp, Bounds{1.0, 1e7});
-        v.integer("ep", ep, Bounds{1.0, 1e6});
-        v.number("checkpoint_bytes_per_param", checkpointBytesPerParam, Bounds{0.0, 64.0});
+        v.optionalNumber("mfu", mfu, fieldRange(kKind, "mfu"));
+        v.number("gpus", gpus, fieldRange(kKind, "gpus"));
+        v.integer("tp", tp, fieldRange(kKind, "tp"));
+        v.integer("pp", pp, fieldRange(kKind, "pp"));
+        v.integer("dp", dp, fieldRange(kKind, "dp"));
+        v.integer("ep", ep, fieldRange(kKind, "ep"));
+        v.number("checkpoint_bytes_per_param", checkpointBytesPerParam,
+                 fieldRange(kKind, "checkpoint_bytes_per_param"));
         v.ref("storage_tier", storageTier, EntityRef{EntityKind::StorageTier, true});
         v.refList("sites", sites, EntityKind::Site);
         v.choice("restart_scope", restartScope, {"whole_job", "parallel_group", "hot_spare"});
         v.flag("async_checkpoint", asyncCheckpoint);
-        v.optionalNumber("global_batch_tokens", globalBatchTokens, kTokens);
-        v.optionalNumber("sequence_length", sequenceLength, Bounds{1.0, 1e8});
-        v.integer("microbatch_sequences", microbatchSequences, Bounds{1.0, 1e6});
-        v.integer("virtual_stages", virtualStages, Bounds{1.0, 1e3});
-        v.optionalNumber("layers", layers, Bounds{1.0, 1e5});
+        v.optionalNumber("global_batch_tokens", globalBatchTokens, fieldRange(kKind, "global_batch_tokens"));
+        v.optionalNumber("sequence_length", sequenceLength, fieldRange(kKind, "sequence_length"));
+        v.integer("microbatch_sequences", microbatchSequences, fieldRange(kKind, "microbatch_sequences"));
+        v.integer("virtual_stages", virtualStages, fieldRange(kKind, "virtual_stages"));
+        v.optionalNumber("layers", layers, fieldRange(kKind, "layers"));
         v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
-        v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay, Bounds{0.0, 1e3});
+        v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay,
+                         fieldRange(kKind, "node_failure_rate_per_day"));
         v.catalogRefList("failure_rate_classes", failureRateClasses, "failures");
-        v.numbers("failure_rates_per_hour", failureRatesPerHour, Bounds{0.0, 1.0});
+        v.numbers("failure_rates_per_hour", failureRatesPerHour, fieldRange(kKind, "failure_rates_per_hour"));
     }
 };
 

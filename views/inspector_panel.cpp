@@ -287,7 +287,8 @@ void InspectorPanel::build(const model::Document& doc) {
             tip += tr("\naccepted: %1 to %2 %3")
                        .arg(spec.bounds.min / e.scale, 0, 'g', 6)
                        .arg(spec.bounds.max / e.scale, 0, 'g', 6)
-                       .arg(e.unit);
+                       .arg(e.unit) +
+                   (*spec.bounds.reason ? "\n" + QString::fromUtf8(spec.bounds.reason) : QString());
         e.widget->setToolTip(tip);
         m_layout->addRow(label, row);
         m_editors.push_back(e);

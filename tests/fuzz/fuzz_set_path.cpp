@@ -1,6 +1,7 @@
 // Fuzz target: the --set PATH=VALUE parser and override checks (cost::parseInputOverride,
 // checkInputOverride, InputResolver) against a shipped reference design. Each input line is one override;
-// any input either fails with model::InputError or resolves, and an accepted value lies within its range.
+// any input either fails with model::InputError or resolves, and an accepted value lies within its range
+// (an assumption's min/max of data/assumptions.json, an entity field's entry of data/field_ranges.json).
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "assumption_values.h"
 #include "design_json.h"
+#include "field_traits.h"
 #include "fuzz_support.h"
 #include "input_error.h"
 #include "input_resolver.h"
@@ -29,6 +31,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
                 const auto& a = resolver.assumptions().at(o.path.substr(12));
                 if (!cost::assumptionValueProblem(a, o.value).empty())
                     fuzz::finding("an assumption override outside its valid range was accepted: " + o.path);
+            } else {
+                // COLLECTION.ID.FIELD: the collection before the first dot, the field after the last.
+                std::string collection = o.path.substr(0, o.path.find('.'));
+                if (collection == "jobs") collection = "training_jobs";
+                if (collection == "services") collection = "inference_services";
+                const auto kind = model::entityKindFromCollectionKey(collection);
+                const model::Bounds* b =
+                    kind ? model::findFieldRange(*kind, o.path.substr(o.path.rfind('.') + 1)) : nullptr;
+                if (!b) fuzz::finding("an override of a field without a range was accepted: " + o.path);
+                if (!model::rangeProblem(o.value, *b).empty())
+                    fuzz::finding("an entity override outside its field range was accepted: " + o.path);
             }
         }
     } catch (const model::InputError&) {

@@ -239,7 +239,8 @@ void AuthoringForm::addField(const std::string& key, const ojson& initial) {
             tip += tr("\naccepted: %1 to %2 %3")
                        .arg(f.spec.bounds.min / f.scale, 0, 'g', 6)
                        .arg(f.spec.bounds.max / f.scale, 0, 'g', 6)
-                       .arg(f.unit);
+                       .arg(f.unit) +
+                   (*f.spec.bounds.reason ? "\n" + QString::fromUtf8(f.spec.bounds.reason) : QString());
         break;
     }
     }
@@ -410,13 +411,15 @@ std::optional<ojson> AuthoringForm::collect(QString* error, QWidget** bad) const
                 if (!ok || !std::isfinite(shown)) return fail(f, tr("'%1' is not a number").arg(text));
                 const double si = shown * f.scale;
                 const auto& b = f.spec.bounds;
-                // Same closed range the loader accepts (model::Bounds of the entity's visitFields).
+                // Same closed range the loader accepts (model::Bounds of the entity's visitFields, from
+                // data/field_ranges.json), with its reason.
                 if (si < b.min || si > b.max)
                     return fail(f, tr("%1 is outside the accepted range %2 to %3 %4")
-                                       .arg(text)
-                                       .arg(b.min / f.scale, 0, 'g', 6)
-                                       .arg(b.max / f.scale, 0, 'g', 6)
-                                       .arg(f.unit));
+                                           .arg(text)
+                                           .arg(b.min / f.scale, 0, 'g', 6)
+                                           .arg(b.max / f.scale, 0, 'g', 6)
+                                           .arg(f.unit) +
+                                       (*b.reason ? " (" + QString::fromUtf8(b.reason) + ")" : QString()));
                 if (f.spec.type == Type::Integer) {
                     if (std::abs(si - std::round(si)) > 1e-9)
                         return fail(f, tr("'%1' is not a whole number").arg(text));

@@ -1,0 +1,24 @@
+#include "field_traits.h"
+
+#include <sstream>
+
+namespace ctwin::model {
+
+namespace {
+std::string formatNumber(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+} // namespace
+
+std::string rangeProblem(double value, const Bounds& b) {
+    if (value >= b.min && value <= b.max) return {};
+    std::string s = "value " + formatNumber(value) + " is outside the accepted range [" +
+                    formatNumber(b.min) + ", " + formatNumber(b.max) + "]";
+    if (b.unit && *b.unit) s += std::string(" ") + b.unit;
+    if (b.reason && *b.reason) s += std::string(" (") + b.reason + ")";
+    return s;
+}
+
+} // namespace ctwin::model
