@@ -502,7 +502,8 @@ void TestInputs::everyEntityFieldMatters() {
             if (displayOnly().count("*." + key) || displayOnly().count(collection + "." + key)) continue;
             bool moved = false;
             std::string shapes;
-            for (const auto& [name, base] : refs) {
+            for (const auto& ref : refs) {
+                const model::Project& base = ref.second; // a plain reference: lambdas below capture it
                 bool has = false;
                 base.withCollection(kind, [&](const auto& c) { has = !c.empty(); });
                 if (!has) continue;
@@ -526,7 +527,7 @@ void TestInputs::everyEntityFieldMatters() {
                     if (!f.oversubscription.empty())
                         f.oversubscription.resize(static_cast<size_t>(f.tiers - 1), 1.0);
                 try {
-                    model::validateProject(p, name, &catalog());
+                    model::validateProject(p, ref.first, &catalog());
                     if (outputsOf(cost::evaluate(p, catalog(), defaults())) != before) {
                         moved = true;
                         break;
