@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "input_error.h"
+#include "suggest.h"
 
 namespace ctwin::cost {
 
@@ -53,20 +54,6 @@ std::string formatNumber(double v) {
     return s.str();
 }
 
-size_t editDistance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
 } // namespace
 
 std::string assumptionValueProblem(const model::Assumption& a, double value) {
@@ -78,12 +65,10 @@ std::string assumptionValueProblem(const model::Assumption& a, double value) {
 }
 
 std::string didYouMean(const std::string& key, const model::AssumptionSet& known) {
-    std::string best;
-    size_t bestDistance = std::string::npos;
-    for (const auto& [k, _] : known)
-        if (const size_t d = editDistance(key, k); d < bestDistance) best = k, bestDistance = d;
-    if (best.empty() || bestDistance > std::max<size_t>(2, key.size() / 3)) return {};
-    return " (did you mean '" + best + "'?)";
+    std::vector<std::string> keys;
+    keys.reserve(known.size());
+    for (const auto& [k, _] : known) keys.push_back(k);
+    return model::didYouMean(key, keys); // model/suggest.h: the one edit-distance rule of every loader
 }
 
 void checkDesignAssumptions(const model::AssumptionSet& design, const model::AssumptionSet& defaults,
