@@ -1,4 +1,5 @@
 #include "assumption_values.h"
+#include "format_number.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,14 +48,7 @@ void overrideAssumption(model::AssumptionSet& set, const std::string& path, doub
     a.high = std::max(a.high, value);
 }
 
-namespace {
-std::string formatNumber(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
-} // namespace
+using model::formatNumber;
 
 std::string assumptionValueProblem(const model::Assumption& a, double value) {
     if (!std::isfinite(value)) return "value is not finite";

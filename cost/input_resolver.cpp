@@ -1,4 +1,5 @@
 #include "input_resolver.h"
+#include "format_number.h"
 
 #include "bill_of_materials.h"
 #include "finance_conventions.h"
@@ -17,14 +18,9 @@ using model::Bounds;
 using model::EntityKind;
 using model::InputError;
 using model::InputLocation;
+using model::formatNumber;
 
 namespace {
-
-std::string formatNumber(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 const std::string kAssumptionPrefix = "assumptions.";
 

@@ -1,4 +1,5 @@
 #include "design_json.h"
+#include "format_number.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -27,12 +28,6 @@ namespace ctwin::model {
 using ojson = nlohmann::ordered_json;
 
 namespace {
-
-std::string formatNumber(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 /// Writer side of visitFields.
 class JsonWriter {

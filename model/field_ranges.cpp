@@ -1,16 +1,15 @@
 #include "field_traits.h"
+#include "format_number.h"
 
 #include <sstream>
 
 namespace ctwin::model {
 
-namespace {
 std::string formatNumber(double v) {
     std::ostringstream s;
     s << v;
     return s.str();
 }
-} // namespace
 
 std::string rangeProblem(double value, const Bounds& b) {
     if (value >= b.min && value <= b.max) return {};
