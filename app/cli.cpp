@@ -254,11 +254,18 @@ std::vector<Evaluated> loadComparedDesigns(const std::vector<std::string>& files
 /// Progress bar on a terminal (stderr); silent when stderr is not a TTY.
 cost::ProgressCallback terminalProgress(std::ostream& err) {
     if (!::isatty(STDERR_FILENO)) return {};
-    return [&err](double f) {
+    // The time left is measured, not guessed: elapsed / done x remaining, once 2% of the work and a second
+    // have passed (the first points also pay for warm-up).
+    const auto start = std::chrono::steady_clock::now();
+    return [&err, start](double f) {
         const int width = 40, done = static_cast<int>(f * width + 0.5);
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::string left;
+        if (f >= 0.02 && f < 1.0 && elapsed >= 1.0)
+            left = ", about " + cost::formatHuman(elapsed / f * (1.0 - f), "s") + " left";
         err << "\r[" << std::string(static_cast<size_t>(done), '#')
             << std::string(static_cast<size_t>(width - done), ' ') << "] " << static_cast<int>(f * 100 + 0.5)
-            << "%" << (f >= 1.0 ? "\n" : "") << std::flush;
+            << "%" << left << "          " << (f >= 1.0 ? "\n" : "") << std::flush;
     };
 }
 

@@ -77,6 +77,13 @@ void checkDesignAssumptions(const model::AssumptionSet& design, const model::Ass
         if (it == defaults.end())
             throw InputError(where, "unknown assumption" + didYouMean(key, defaults) +
                                         "; the keys are those of data/assumptions.json");
+        // Values are read in the shipped unit; a design that states another one (e.g. "USD" for wacc, or
+        // "USD/MWh" for a $/kWh tariff) would be off by the conversion, so it is refused rather than guessed.
+        if (!a.unit.empty() && a.unit != it->second.unit) {
+            where.field = "unit";
+            throw InputError(where, "unit '" + a.unit + "' is not the unit of this assumption; values are read in '" +
+                                        it->second.unit + "'");
+        }
         for (const auto& [field, value] : {std::pair{"base", a.base}, {"low", a.low}, {"high", a.high}}) {
             where.field = field;
             if (const std::string problem = assumptionValueProblem(it->second, value); !problem.empty())

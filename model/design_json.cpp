@@ -168,11 +168,13 @@ public:
     void rejectUnknown() const {
         const size_t n = m_fields.size();
         if (n <= 64 && m_matched == (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1)) return;
-        for (const auto& [k, _] : m_fields)
+        for (const auto& field : m_fields) {
+            const std::string& k = field.first; // a plain reference: clang 14 cannot capture a structured binding
             if (std::none_of(m_visited.begin(), m_visited.end(), [&](const char* v) { return k == v; }))
                 throw InputError(at(k.c_str()),
                                  "unknown field" + didYouMean(k, std::vector<std::string>(m_visited.begin(),
                                                                                           m_visited.end())));
+        }
     }
     const InputLocation& where() const { return m_where; }
 
