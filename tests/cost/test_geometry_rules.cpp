@@ -112,14 +112,15 @@ class TestGeometryRules : public QObject {
 private slots:
     void cleanDesignHasNoFindings() {
         ojson j = design();
-        j["racks"] = {rack("a", 2, 4), rack("b", 2.6, 4), rack("c", 3.2, 4)}; // touching side by side
+        // Touching side by side.
+        j["racks"] = ojson::array({rack("a", 2, 4), rack("b", 2.6, 4), rack("c", 3.2, 4)});
         QVERIFY(rulesOf(j).empty());
     }
 
     void rackOutsideHall() {
         // Hall 20 m wide: a 0.6 m rack at x = 19.8 ends at 20.4, 0.40 m past the wall.
         ojson j = design();
-        j["racks"] = {rack("r-east", 19.8, 4)};
+        j["racks"] = ojson::array({rack("r-east", 19.8, 4)});
         auto found = named(rulesOf(j), "rack_outside_hall");
         QCOMPARE(found.size(), size_t(1));
         QCOMPARE(found[0].entity, std::string("r-east"));
@@ -128,7 +129,7 @@ private slots:
         QVERIFY(found[0].message.find("Hall 1") != std::string::npos);
         QVERIFY(found[0].message.find("20.00 m width") != std::string::npos);
         // Negative y: 0.25 m past the y = 0 wall.
-        j["racks"] = {rack("r-north", 2, -0.25)};
+        j["racks"] = ojson::array({rack("r-north", 2, -0.25)});
         found = named(rulesOf(j), "rack_outside_hall");
         QCOMPARE(found.size(), size_t(1));
         QVERIFY2(found[0].message.find("by 0.25 m (y < 0)") != std::string::npos, found[0].message.c_str());
@@ -138,15 +139,15 @@ private slots:
         // At x = 19.0 a rack facing forward spans 19.0-19.6 (inside); turned 90 degrees it spans 1.2 m,
         // 19.0-20.2, 0.20 m past the 20 m wall. At 270 degrees the same; at 180 it is inside again.
         ojson j = design();
-        j["racks"] = {rack("r", 19.0, 4, 0)};
+        j["racks"] = ojson::array({rack("r", 19.0, 4, 0)});
         QVERIFY(named(rulesOf(j), "rack_outside_hall").empty());
         for (double rot : {90.0, 270.0}) {
-            j["racks"] = {rack("r", 19.0, 4, rot)};
+            j["racks"] = ojson::array({rack("r", 19.0, 4, rot)});
             const auto found = named(rulesOf(j), "rack_outside_hall");
             QCOMPARE(found.size(), size_t(1));
             QVERIFY2(found[0].message.find("by 0.20 m") != std::string::npos, found[0].message.c_str());
         }
-        j["racks"] = {rack("r", 19.0, 4, 180)};
+        j["racks"] = ojson::array({rack("r", 19.0, 4, 180)});
         QVERIFY(named(rulesOf(j), "rack_outside_hall").empty());
     }
 
@@ -154,7 +155,7 @@ private slots:
         // a spans x 2.0-2.6, b 2.3-2.9 on the same y: overlap 0.30 m x 1.20 m, reported once, on the later
         // rack.
         ojson j = design();
-        j["racks"] = {rack("a", 2, 4), rack("b", 2.3, 4), rack("c", 10, 4)};
+        j["racks"] = ojson::array({rack("a", 2, 4), rack("b", 2.3, 4), rack("c", 10, 4)});
         const auto found = named(rulesOf(j), "racks_overlap");
         QCOMPARE(found.size(), size_t(1));
         QCOMPARE(found[0].entity, std::string("b"));
@@ -224,7 +225,7 @@ private slots:
     void evaluateReportsThem() {
         // The engine's rule list carries the geometry rules (what the design-rule panel shows).
         ojson j = design();
-        j["racks"] = {rack("r-east", 19.8, 4)};
+        j["racks"] = ojson::array({rack("r-east", 19.8, 4)});
         const auto p = model::projectFromJson(j, "test", &testCatalog());
         model::AssumptionSet none;
         for (const auto& [k, v] : test_support::defaults())
