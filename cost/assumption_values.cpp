@@ -65,6 +65,21 @@ std::string didYouMean(const std::string& key, const model::AssumptionSet& known
     return model::didYouMean(key, keys); // model/suggest.h: the one edit-distance rule of every loader
 }
 
+bool sameAssumptionUnit(std::string_view stated, std::string_view shipped) {
+    // The shipped units carry a description after the unit proper: "1/year (fraction of IT capex per year)",
+    // "fraction of IT power", "W per W of air-side heat". Two units are the same when their unit proper is:
+    // the text before " (" or " of ", trimmed; "fraction", "ratio" and "1" all name a pure number.
+    const auto proper = [](std::string_view u) {
+        for (const std::string_view cut : {std::string_view(" ("), std::string_view(" of ")})
+            if (const auto at = u.find(cut); at != std::string_view::npos) u = u.substr(0, at);
+        while (!u.empty() && u.front() == ' ') u.remove_prefix(1);
+        while (!u.empty() && u.back() == ' ') u.remove_suffix(1);
+        if (u == "fraction" || u == "ratio" || u == "1" || u == "W per W" || u == "W/W") return std::string_view("1");
+        return u;
+    };
+    return proper(stated) == proper(shipped);
+}
+
 void checkDesignAssumptions(const model::AssumptionSet& design, const model::AssumptionSet& defaults,
                             const std::string& file) {
     for (const auto& [key, a] : design) {
@@ -79,7 +94,7 @@ void checkDesignAssumptions(const model::AssumptionSet& design, const model::Ass
                                         "; the keys are those of data/assumptions.json");
         // Values are read in the shipped unit; a design that states another one (e.g. "USD" for wacc, or
         // "USD/MWh" for a $/kWh tariff) would be off by the conversion, so it is refused rather than guessed.
-        if (!a.unit.empty() && a.unit != it->second.unit) {
+        if (!a.unit.empty() && !sameAssumptionUnit(a.unit, it->second.unit)) {
             where.field = "unit";
             throw InputError(where, "unit '" + a.unit + "' is not the unit of this assumption; values are read in '" +
                                         it->second.unit + "'");

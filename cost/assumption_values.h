@@ -1,6 +1,7 @@
 #pragma once
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "assumption.h"
 
@@ -41,6 +42,10 @@ std::string assumptionValueProblem(const model::Assumption& a, double value);
 /// " (did you mean 'wacc'?)" for the known key closest to `key` by edit distance (Levenshtein), when it is
 /// close enough to be a typo (at most 2 edits, or a third of the key); else "".
 std::string didYouMean(const std::string& key, const model::AssumptionSet& known);
+
+/// True when a design's stated unit is the shipped unit of an assumption: the unit proper is compared (the
+/// text before a " (…)" or " of …" description), and "fraction", "ratio" and "1" are one pure number.
+bool sameAssumptionUnit(std::string_view stated, std::string_view shipped);
 
 /// Checks a design's assumptions block against the shipped defaults: every key must exist there (a typo is
 /// an error naming the closest key), and base, low and high must lie in the shipped valid range. Throws

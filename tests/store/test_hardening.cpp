@@ -359,6 +359,23 @@ private slots:
         design["wacc"].base = design["wacc"].high = 1e308;
         e = errorOf([&] { cost::checkDesignAssumptions(design, m_defaults, "d.json"); });
         QVERIFY2(e.find("assumption 'wacc'") != std::string::npos && e.find("valid range") != std::string::npos, e.c_str());
+        // Units: the unit proper is compared, so the description after it and the words for a pure number do
+        // not matter, while a different unit is refused (the value would be off by the conversion).
+        QVERIFY(cost::sameAssumptionUnit("1/year", "1/year (fraction of IT capex per year)"));
+        QVERIFY(cost::sameAssumptionUnit("fraction", "fraction of IT power"));
+        QVERIFY(cost::sameAssumptionUnit("ratio", "fraction"));
+        QVERIFY(cost::sameAssumptionUnit("USD/kWh", "USD/kWh"));
+        QVERIFY(!cost::sameAssumptionUnit("USD/MWh", "USD/kWh"));
+        QVERIFY(!cost::sameAssumptionUnit("USD", "1/year"));
+        QVERIFY(!cost::sameAssumptionUnit("months", "years"));
+        for (const auto& [key, a] : m_defaults) QVERIFY2(cost::sameAssumptionUnit(a.unit, a.unit), key.c_str());
+        design.clear();
+        design["maintenance_fraction"] = m_defaults.at("it_maintenance_fraction");
+        design["maintenance_fraction"].unit = "1/year";
+        QVERIFY(errorOf([&] { cost::checkDesignAssumptions(design, m_defaults, "d.json"); }).empty());
+        design["maintenance_fraction"].unit = "1/month";
+        e = errorOf([&] { cost::checkDesignAssumptions(design, m_defaults, "d.json"); });
+        QVERIFY2(e.find("field 'unit'") != std::string::npos && e.find("'1/month'") != std::string::npos, e.c_str());
         model::AssumptionSet set = m_defaults;
         QVERIFY(!errorOf([&] { cost::overrideAssumption(set, "assumptions.electricity_usd_per_kwh", -0.1); }).empty());
         QVERIFY(!errorOf([&] { cost::overrideAssumption(set, "assumptions.utilization", 0); }).empty());
