@@ -37,11 +37,45 @@ double precisionFlops(const CatalogItem& accel, const std::string& precision) {
     return accel.value("bf16_flops");
 }
 
-void addFigure(Results& r, std::string key, double value, std::string unit, std::string label,
-               std::string formula, std::vector<std::pair<std::string, double>> inputs,
-               std::vector<std::string> sources) {
-    r.figures.push_back(Figure{std::move(key), finite(value), std::move(unit), std::move(label),
-                               Provenance{std::move(formula), std::move(inputs), std::move(sources)}});
+namespace {
+void recordFigure(EvalContext& c, std::string_view key, double value, std::string_view unit,
+                  std::string_view label, std::string_view formula,
+                  std::initializer_list<std::pair<const char*, double>> inputs, const SourceRef* firstSource,
+                  const SourceRef* lastSource) {
+    if (c.wantedKeys) {
+        // evaluateFigures: the value of a key asked for, first figure of the key (as Results::figure).
+        const auto& keys = *c.wantedKeys;
+        auto& values = *c.wantedValues;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (!values[i] && keys[i] == key) values[i] = finite(value);
+        return;
+    }
+    Provenance provenance;
+    provenance.formula = formula;
+    provenance.inputs.reserve(inputs.size());
+    for (const auto& [name, v] : inputs)
+        provenance.inputs.emplace_back(name, v);
+    provenance.sources.reserve(static_cast<size_t>(lastSource - firstSource));
+    for (const SourceRef* s = firstSource; s != lastSource; ++s)
+        provenance.sources.push_back(s->text(c.a));
+    c.r.figures.push_back(Figure{std::string(key), finite(value), std::string(unit), std::string(label),
+                                 std::move(provenance)});
+}
+} // namespace
+
+void addFigure(EvalContext& c, std::string_view key, double value, std::string_view unit,
+               std::string_view label, std::string_view formula,
+               std::initializer_list<std::pair<const char*, double>> inputs,
+               std::initializer_list<SourceRef> sources) {
+    recordFigure(c, key, value, unit, label, formula, inputs, sources.begin(), sources.end());
+}
+
+void addFigure(EvalContext& c, std::string_view key, double value, std::string_view unit,
+               std::string_view label, std::string_view formula,
+               std::initializer_list<std::pair<const char*, double>> inputs,
+               const std::vector<SourceRef>& sources) {
+    recordFigure(c, key, value, unit, label, formula, inputs, sources.data(),
+                 sources.data() + sources.size());
 }
 
 } // namespace detail
@@ -104,18 +138,15 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
     return evaluate(inputs, catalog, cachedBom, nullptr);
 }
 
-Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* cachedBom,
-                 std::shared_ptr<const CompiledDesign> compiled) {
-    Results r;
-    // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
-    // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
-    // assumption are asked of `inputs`.
-    const model::Project& p = inputs.project();
-    const AssumptionValues& a = inputs.assumptions();
-    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs, std::move(compiled));
-    r.rules = r.bom.rules;
-    const auto& bom = r.bom;
-    EvalContext c{inputs, catalog, p, a, r, {}, {}, {}, {}, {}, 0, {}, {}, {}, 0};
+namespace {
+
+/// The stages of SPEC.md §4 on c.bom, with their design rules; figures are added by the caller
+/// (evaluate(): all with provenance; evaluateFigures: the values asked for).
+void runStages(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    const auto& bom = c.bom;
 
     const double utilization = a.get("utilization");
     if (utilization < 0 || utilization > 1)
@@ -133,11 +164,7 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
         c.buildings[x.id] = &x;
     for (const auto& s : p.sites)
         c.sites[s.id] = &s;
-    // The compiled design comes with the bill of materials (a cached one carries the design it was derived
-    // from; only numeric fields may differ, which the stages read from p).
-    if (!r.bom.compiled) r.bom.compiled = compileDesign(p, catalog);
-    const CompiledDesign& cd = *r.bom.compiled;
-    c.compiled = &cd;
+    const CompiledDesign& cd = *c.compiled;
     c.racks.reserve(p.racks.size());
     for (size_t i = 0; i < p.racks.size(); ++i)
         c.racks.push_back(RackInfo{&p.racks[i], &cd.types[static_cast<size_t>(cd.rackType[i])], cd.rackBuilding[i],
@@ -159,14 +186,58 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
 
     // cost/geometry_rules.h: outside parents, overlaps (derived with the compiled design).
     r.rules.insert(r.rules.end(), cd.geometryRules.begin(), cd.geometryRules.end());
-    // Every input is resolved by now: record the values used and where they came from.
-    r.inputs = inputs.inputs();
+}
+
+void addFigures(EvalContext& c) {
     addPowerFigures(c);
     addCapexFigures(c);
     addFinanceFigures(c);
     addTrainingFigures(c);
     addInferenceFigures(c);
+}
+
+} // namespace
+
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* cachedBom,
+                 std::shared_ptr<const CompiledDesign> compiled) {
+    Results r;
+    // Every input comes through the resolver (SPEC.md §4 "Input resolution"): p is the design with
+    // overrides of plain fields applied, a the effective assumptions, and fields that fall back to an
+    // assumption are asked of `inputs`.
+    const model::Project& p = inputs.project();
+    r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs, std::move(compiled));
+    r.rules = r.bom.rules;
+    // The compiled design comes with the bill of materials (a cached one carries the design it was derived
+    // from; only numeric fields may differ, which the stages read from p).
+    if (!r.bom.compiled) r.bom.compiled = compileDesign(p, catalog);
+    EvalContext c{inputs, catalog, p, inputs.assumptions(), r, r.bom};
+    c.compiled = r.bom.compiled.get();
+    runStages(c);
+    // Every input is resolved by now: record the values used and where they came from.
+    r.inputs = inputs.inputs();
+    addFigures(c);
     return r;
+}
+
+std::vector<std::optional<double>> evaluateFigures(const InputResolver& inputs, const model::Catalog& catalog,
+                                                   const BillOfMaterials& bom,
+                                                   const std::vector<std::string>& keys,
+                                                   EvaluationMemo* memo) {
+    const model::Project& p = inputs.project();
+    // The same stages and figure code as evaluate(), on the caller's bill of materials (no copy); figures
+    // other than `keys`, provenance and the input record are not built.
+    Results r;
+    EvalContext c{inputs, catalog, p, inputs.assumptions(), r, bom};
+    std::shared_ptr<const CompiledDesign> own;
+    if (!bom.compiled) own = compileDesign(p, catalog);
+    c.compiled = bom.compiled ? bom.compiled.get() : own.get();
+    if (memo && memo->covers(p, catalog, bom)) c.memo = memo;
+    std::vector<std::optional<double>> values(keys.size());
+    c.wantedKeys = &keys;
+    c.wantedValues = &values;
+    runStages(c);
+    addFigures(c);
+    return values;
 }
 
 } // namespace ctwin::cost

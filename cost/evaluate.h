@@ -181,6 +181,18 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
 /// the design compiled before, valid while no override changes it; overrideAffectsCompiledDesign).
 Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom,
                  std::shared_ptr<const CompiledDesign> compiled);
+class EvaluationMemo; // cost/evaluation_memo.h
+
+/// The values of the figures `keys` exactly as evaluate() of the same inputs with `bom` reports them
+/// (Figure::value of Results::figure), std::nullopt where evaluate() has no such figure. For the scenario
+/// tools (sweep, tornado, uncertainty), which need a few figures of thousands of variations: the same stages
+/// and figure code run, without copying `bom`, building provenance, other figures or the input record.
+/// `memo`, when given and covering the evaluation (EvaluationMemo::covers), reuses stage results of earlier
+/// evaluations with equal inputs. test_figures_lean checks the values against evaluate() on every reference.
+std::vector<std::optional<double>> evaluateFigures(const InputResolver& inputs, const model::Catalog& catalog,
+                                                   const BillOfMaterials& bom,
+                                                   const std::vector<std::string>& keys,
+                                                   EvaluationMemo* memo = nullptr);
 /// evaluate() of the design with `defaults` (data/assumptions.json) under its own assumptions block.
 Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
                  const BillOfMaterials* bom = nullptr);

@@ -15,7 +15,7 @@ void evaluateCapex(EvalContext& c) {
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const InputResolver& inputs = c.inputs;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     // ---- Capex (SPEC.md §4.4) ----
     auto& cat = r.capex.byCategory;
     for (const auto& k : kCapexCategories)
@@ -100,17 +100,17 @@ void evaluateCapex(EvalContext& c) {
 
 void addCapexFigures(EvalContext& c) {
     Results& r = c.r;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     const auto& cat = r.capex.byCategory;
-    addFigure(r, "capex.total_usd", r.capex.total.value(), "USD", "Capex", "sum of the ten capex categories");
-    addFigure(r, "capex.per_gpu_usd", r.capex.perGpu.value(), "USD", "Capex per GPU", "capex / GPUs",
+    addFigure(c, "capex.total_usd", r.capex.total.value(), "USD", "Capex", "sum of the ten capex categories");
+    addFigure(c, "capex.per_gpu_usd", r.capex.perGpu.value(), "USD", "Capex per GPU", "capex / GPUs",
               {{"gpus", bom.gpus}});
-    addFigure(r, "capex.per_mw_usd", r.capex.perMw.value(), "USD", "Capex per MW", "capex / peak IT MW",
+    addFigure(c, "capex.per_mw_usd", r.capex.perMw.value(), "USD", "Capex per MW", "capex / peak IT MW",
               {{"it_peak_mw", toMw(r.power.itPeak)}});
     for (const auto& k : kCapexCategories)
-        addFigure(r, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
+        addFigure(c, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
     for (const auto& k : kCapexCategories)
-        addFigure(r, "capex.share." + k, r.capex.share(k), "", k + " share", "category / total");
+        addFigure(c, "capex.share." + k, r.capex.share(k), "", k + " share", "category / total");
     // Power-chain units over all buildings (cost/power_chain.h): what the power category buys.
     std::map<std::string, double> unitCount;
     for (const auto& chain : r.power.chains)
@@ -122,7 +122,7 @@ void addCapexFigures(EvalContext& c) {
                                                            {"generator", "generators"},
                                                            {"busway", "busway_runs"}};
     for (const auto& [kind, key] : classes)
-        addFigure(r, std::string("inventory.power.") + key, unitCount[kind], "unit", std::string("Power chain: ") + key,
+        addFigure(c, std::string("inventory.power.") + key, unitCount[kind], "unit", std::string("Power chain: ") + key,
                   std::string(kind) == "generator"
                       ? "ceil(facility peak / genset rating) + 1 per building (N+1; N topology: + 0)"
                   : std::string(kind) == "busway"
@@ -130,9 +130,9 @@ void addCapexFigures(EvalContext& c) {
                       : "per building from its power_topology: N ceil(L/m), N+1 +1, 2N x2, 3/2 3 ceil(L/2m), "
                         "4/3 4 ceil(L/3m); L = max(A-side, B-side feed capacity)");
     const auto& split = r.capex.computeBreakdown;
-    addFigure(r, "capex.compute_breakdown.gpus", split.at("gpus").value(), "USD", "GPUs",
+    addFigure(c, "capex.compute_breakdown.gpus", split.at("gpus").value(), "USD", "GPUs",
               "accelerator catalog price x GPUs per rack x racks", {{"gpus", bom.gpus}});
-    addFigure(r, "capex.compute_breakdown.cpus_hosts", split.at("cpus_hosts").value(), "USD",
+    addFigure(c, "capex.compute_breakdown.cpus_hosts", split.at("cpus_hosts").value(), "USD",
               "CPUs, memory and host trays", "rack price less scale-up trays less GPUs");
     static const std::map<std::string, std::string> kAnalystFormula = {
         {"gpus", "capex.compute_breakdown.gpus"},
@@ -144,7 +144,7 @@ void addCapexFigures(EvalContext& c) {
         {"shell", "building less site land"},
         {"other", "integration + site land"}};
     for (const auto& k : kAnalystCapexCategories)
-        addFigure(r, "capex.analyst_view." + k, r.capex.analystView.at(k).value(), "USD", "Analyst view: " + k,
+        addFigure(c, "capex.analyst_view." + k, r.capex.analystView.at(k).value(), "USD", "Analyst view: " + k,
                   kAnalystFormula.at(k));
 }
 

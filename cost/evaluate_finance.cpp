@@ -17,7 +17,7 @@ void evaluateFinance(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
     Results& r = c.r;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     auto& cat = r.capex.byCategory;
     // ---- Finance (SPEC.md §4.5) ----
     auto& fin = r.finance;
@@ -165,12 +165,13 @@ void addFinanceFigures(EvalContext& c) {
     auto maintenanceSource = [&](const std::string& cls) {
         return c.source(legacy ? std::string("maintenance_fraction") : cls + "_maintenance_fraction");
     };
-    const std::vector<std::string> maintenanceSources = {maintenanceSource("it"), maintenanceSource("network"),
-                                                         maintenanceSource("facility"),
-                                                         c.source("staff_usd_per_mw_year")};
-    // The tariff of each site that draws power, with its provenance (site field, override or assumption).
-    std::vector<std::string> tariffSources;
-    {
+    const std::vector<SourceRef> maintenanceSources = {maintenanceSource("it"), maintenanceSource("network"),
+                                                       maintenanceSource("facility"),
+                                                       c.source("staff_usd_per_mw_year")};
+    // The tariff of each site that draws power, with its provenance (site field, override or assumption);
+    // provenance only, so evaluateFigures skips it.
+    std::vector<SourceRef> tariffSources;
+    if (c.recordsProvenance()) {
         std::set<std::string> seenSites;
         for (const auto& bp : r.power.buildings)
             if (seenSites.insert(bp.siteId).second)
@@ -179,31 +180,31 @@ void addFinanceFigures(EvalContext& c) {
         if (c.orphanIt.value() > 1e-6 || tariffSources.empty())
             tariffSources.push_back(c.source("electricity_usd_per_kwh"));
     }
-    addFigure(r, "finance.annualized_capex_usd", fin.annualizedCapex.value(), "USD/yr", "Annualized capex",
+    addFigure(c, "finance.annualized_capex_usd", fin.annualizedCapex.value(), "USD/yr", "Annualized capex",
               "sum over asset classes of (capex - residual) x CRF(wacc, life) + residual x wacc, plus land x wacc",
               {{"wacc", wacc}, {"land_usd", fin.land.value()}},
               {c.source("wacc"), c.source("it_useful_life_years"), c.source("network_useful_life_years"),
                c.source("facility_useful_life_years")});
-    addFigure(r, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
+    addFigure(c, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
               "straight line: sum of (capex - residual) / useful life per asset class; land not depreciated");
-    addFigure(r, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
+    addFigure(c, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
               "facility power x 8,766 h x tariff of the building's site",
               {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
-    addFigure(r, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
+    addFigure(c, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
               "energy + maintenance + staff + WAN leases",
               {{"maintenance_usd", fin.maintenanceAnnual.value()},
                {"staff_usd", fin.staffAnnual.value()},
                {"wan_lease_usd", fin.wanLeaseAnnual.value()}},
               maintenanceSources);
-    addFigure(r, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
+    addFigure(c, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
               "sum over asset classes of capex x maintenance fraction", {}, maintenanceSources);
     const bool accounting = fin.convention == "accounting";
-    addFigure(r, "finance.tco_annual_usd", fin.tcoAnnual.value(), "USD/yr", "TCO per year",
+    addFigure(c, "finance.tco_annual_usd", fin.tcoAnnual.value(), "USD/yr", "TCO per year",
               std::string(accounting ? "accounting" : "economic") +
                   " convention (project.tco_convention): " +
                   (accounting ? "straight-line depreciation" : "annualized capex") + " + opex",
               {{"headline_is_accounting", accounting ? 1.0 : 0.0}});
-    addFigure(r, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",
+    addFigure(c, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",
               "TCO per year / (sellable GPUs x 8,766 h x utilization)",
               {{"gpu_hours_per_year", fin.gpuHoursPerYear}}, {c.source("utilization")});
     // Both conventions with their capex charge and maintenance by asset class (issue 13 item 1).
@@ -213,53 +214,53 @@ void addFinanceFigures(EvalContext& c) {
         const std::string label = econ ? "Economic" : "Accounting";
         const std::string charge =
             econ ? "(capex - residual) x CRF(wacc, life) + residual x wacc" : "(capex - residual) / life";
-        addFigure(r, "finance." + name + ".tco_annual_usd", view->tcoAnnual.value(), "USD/yr",
+        addFigure(c, "finance." + name + ".tco_annual_usd", view->tcoAnnual.value(), "USD/yr",
                   label + " TCO per year", "capex charge (" + charge + ") + opex");
-        addFigure(r, "finance." + name + ".cost_per_gpu_hour_usd", view->costPerGpuHour, "USD/GPU-h",
+        addFigure(c, "finance." + name + ".cost_per_gpu_hour_usd", view->costPerGpuHour, "USD/GPU-h",
                   label + " cost per GPU-hour", label + " TCO per year / GPU-hours sold per year");
-        addFigure(r, "finance." + name + ".capex_charge_usd", view->capexCharge.value(), "USD/yr",
+        addFigure(c, "finance." + name + ".capex_charge_usd", view->capexCharge.value(), "USD/yr",
                   label + " capex charge", "sum over asset classes and land of " + charge);
         for (const auto& ac : fin.assetClasses) {
             const std::string k = "finance." + name + ".annual_by_class." + ac.name;
-            addFigure(r, k + ".capex_charge_usd", (econ ? ac.economicCharge : ac.accountingCharge).value(),
+            addFigure(c, k + ".capex_charge_usd", (econ ? ac.economicCharge : ac.accountingCharge).value(),
                       "USD/yr", label + " capex charge, " + ac.name, charge,
                       {{"capex_usd", ac.capex.value()},
                        {"life_years", ac.lifeYears},
                        {"residual_fraction", ac.residualFraction}},
                       {c.source(ac.name + "_useful_life_years"), c.source(ac.name + "_residual_fraction")});
-            addFigure(r, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr", label + " maintenance, " + ac.name,
+            addFigure(c, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr", label + " maintenance, " + ac.name,
                       "capex x maintenance fraction", {{"maintenance_fraction", ac.maintenanceFraction}},
                       {maintenanceSource(ac.name)});
         }
         const std::string k = "finance." + name + ".annual_by_class.land";
-        addFigure(r, k + ".capex_charge_usd", econ ? (wacc * fin.land).value() : 0.0, "USD/yr",
+        addFigure(c, k + ".capex_charge_usd", econ ? (wacc * fin.land).value() : 0.0, "USD/yr",
                   label + " capex charge, land",
                   econ ? "land x wacc (return forgone; land is not consumed)" : "land is not depreciated",
                   {{"land_usd", fin.land.value()}});
-        addFigure(r, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
+        addFigure(c, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
     }
-    addFigure(r, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
+    addFigure(c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
               "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
               "- replacement capex + residual values + terminal value at the horizon",
               {{"gpu_hour_price_usd", price}}, {c.source("gpu_hour_price_usd"), c.source("tax_rate")});
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
-    if (fin.irr) addFigure(r, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
+    if (fin.irr) addFigure(c, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
     if (fin.paybackYears)
-        addFigure(r, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
+        addFigure(c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
                   "years until cumulative cash flow >= 0");
     Money replacement{}, salvage{}, terminal{};
     for (size_t y = 0; y < fin.replacementCapex.size(); ++y)
         replacement += fin.replacementCapex[y], salvage += fin.salvage[y], terminal += fin.terminalValue[y];
-    addFigure(r, "finance.replacement_capex_usd", replacement.value(), "USD", "Replacement capex",
+    addFigure(c, "finance.replacement_capex_usd", replacement.value(), "USD", "Replacement capex",
               "capex of each asset class replaced at end of life inside the horizon (undiscounted)");
-    addFigure(r, "finance.salvage_usd", salvage.value(), "USD", "Residual value of retired assets",
+    addFigure(c, "finance.salvage_usd", salvage.value(), "USD", "Residual value of retired assets",
               "residual fraction x capex of each replaced vintage (undiscounted)");
-    addFigure(r, "finance.terminal_value_usd", terminal.value(), "USD", "Terminal value",
+    addFigure(c, "finance.terminal_value_usd", terminal.value(), "USD", "Terminal value",
               "book value of every asset class at the horizon + land at cost",
               {{"land_usd", fin.land.value()}});
-    addFigure(r, "finance.time_to_revenue_days", fin.timeToRevenueDays, "d", "Time to revenue",
+    addFigure(c, "finance.time_to_revenue_days", fin.timeToRevenueDays, "d", "Time to revenue",
               "delivery to paying workload", {}, {c.source("delivery_to_revenue_days")});
-    addFigure(r, "finance.burn_in_cost_usd", fin.burnInCost.value(), "USD", "Burn-in cost",
+    addFigure(c, "finance.burn_in_cost_usd", fin.burnInCost.value(), "USD", "Burn-in cost",
               "time to revenue / 365.25 x TCO per year");
 }
 

@@ -22,7 +22,7 @@ void evaluateInference(EvalContext& c) {
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const InputResolver& inputs = c.inputs;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     // ---- Inference economics (SPEC.md §4.8) ----
     auto rackTypeFor = [&]() -> const CatalogItem* {
         // GPUs per rack type (compiled types are in id order, as the former map by id).
@@ -43,7 +43,8 @@ void evaluateInference(EvalContext& c) {
             if (c > most) most = c, best = catalog.find(id);
         return best;
     };
-    const auto* servingRack = rackTypeFor();
+    // A function of the compiled design alone: once per scenario tool run with a memo.
+    const auto* servingRack = c.memo ? c.memo->servingRack(bom, rackTypeFor) : rackTypeFor();
     // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
     // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
     // operating power at the design's utilization.
@@ -170,45 +171,45 @@ void addInferenceFigures(EvalContext& c) {
     if (!r.inference.empty()) {
         const auto& i = r.inference.front();
         const auto& d = i.sizing.decode;
-        addFigure(r, "inference.tokens_per_second_per_gpu",
+        addFigure(c, "inference.tokens_per_second_per_gpu",
                   safeDiv(i.sizing.outputTokensPerSecond, p.inferenceServices.front().gpus), "tok/s/GPU",
                   "Output tokens/s per GPU (service average)", "requests/s x output tokens / GPUs");
-        addFigure(r, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
+        addFigure(c, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
                   "Decode tokens/s per GPU at the operating point", "batch / (decode step x replica GPUs)",
                   {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
-        addFigure(r, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
+        addFigure(c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
                   "Tokens/s per user", "1 / decode step time at the operating batch",
                   {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
-        addFigure(r, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
+        addFigure(c, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
                   "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain");
-        addFigure(r, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms",
+        addFigure(c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms",
                   "Decode step: compute", "(2 x active params + attention FLOPs) x batch / (GPUs x peak x efficiency)");
-        addFigure(r, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
+        addFigure(c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
                   "(weights touched + KV read) per GPU / (HBM bandwidth x efficiency)");
-        addFigure(r, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
+        addFigure(c, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
                   "Decode step: communication", "2 x layers x (latency + bytes / (NVLink per direction x efficiency))");
-        addFigure(r, "inference.prefill_attention_share", i.prefillAttentionShare, "",
+        addFigure(c, "inference.prefill_attention_share", i.prefillAttentionShare, "",
                   "Prefill attention FLOPs / 2 x active params",
                   "2 x layers x (prompt / 2) x heads x (d_qk + d_v) / (2 x active params)");
-        addFigure(r, "inference.output_tokens_per_s_per_mw", i.outputTokensPerSecondPerMw, "tok/s/MW",
+        addFigure(c, "inference.output_tokens_per_s_per_mw", i.outputTokensPerSecondPerMw, "tok/s/MW",
                   "Output tokens/s per provisioned MW", "output tokens/s / (GPUs x peak facility power per GPU)");
-        addFigure(r, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
+        addFigure(c, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
                   "Input + output tokens/s per provisioned MW",
                   "(input + output) tokens/s / (GPUs x peak facility power per GPU)");
-        addFigure(r, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw,
+        addFigure(c, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw,
                   "tok/s/MW", "Output tokens/s per average MW",
                   "output tokens/s / (GPUs x average facility power per GPU)");
-        addFigure(r, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw,
+        addFigure(c, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw,
                   "tok/s/MW", "Input + output tokens/s per average MW",
                   "(input + output) tokens/s / (GPUs x average facility power per GPU)");
-        addFigure(r, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
+        addFigure(c, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
                   "$/M input tokens", "GPU cost x prefill share / input tokens/s");
-        addFigure(r, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens,
+        addFigure(c, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens,
                   "USD/M tok", "$/M output tokens", "GPU cost x decode share / output tokens/s");
-        addFigure(r, "inference.joules_per_token", i.joulesPerToken, "J/tok",
+        addFigure(c, "inference.joules_per_token", i.joulesPerToken, "J/tok",
                   "Joules per output token (provisioned power)",
                   "peak facility power of the service / output tokens/s");
-        addFigure(r, "inference.sessions_served", i.sizing.sessionsServed, "sessions",
+        addFigure(c, "inference.sessions_served", i.sizing.sessionsServed, "sessions",
                   "Concurrent sessions whose KV fits", "KV placed in HBM + DRAM + NVMe / KV per session");
     }
 }

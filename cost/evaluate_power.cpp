@@ -19,7 +19,7 @@ void evaluatePower(EvalContext& c) {
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const InputResolver& inputs = c.inputs;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     // ---- Power (SPEC.md §4.2) ----
     // Rack power at utilization u: idle + (load - idle)·u (linear server power model, Fan, Weber & Barroso,
     // "Power Provisioning for a Warehouse-sized Computer", ISCA 2007); hot spares idle.
@@ -93,12 +93,53 @@ void evaluatePower(EvalContext& c) {
                                    climateTable->file + "; the nearest location is used"});
     const ClimateOptions climateOptions{a.get("climate_hourly_sd_dry_bulb_k"), a.get("climate_hourly_sd_wet_bulb_k"),
                                         a.get("compressor_cop_max_factor")};
-    // The air side's chilled-water plant: plant-chiller; a catalog without it (built in code) uses the
-    // building's first loop plant.
-    const auto* chillerItem = catalog.find("plant-chiller");
     const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
     const double crahFraction = a.get("crah_fan_power_fraction");
     const double misc = a.get("misc_facility_fraction");
+    // Each building's plants (climate, air-side plant, loop plants), a function of the design, the bill of
+    // materials, the climate table and the assumptions read above: computed here, or once per distinct set
+    // of those assumptions across a scenario tool's variations (cost/evaluation_memo.h).
+    auto planCooling = [&] {
+        std::vector<BuildingCoolingPlan> plans(p.buildings.size());
+        // The air side's chilled-water plant: plant-chiller; a catalog without it (built in code) uses the
+        // building's first loop plant.
+        const auto* chillerItem = catalog.find("plant-chiller");
+        for (size_t bi = 0; bi < p.buildings.size(); ++bi) {
+            const auto& b = p.buildings[bi];
+            auto& plan = plans[bi];
+            const model::Site* site = nullptr;
+            if (auto s = sitesById.find(b.site); s != sitesById.end()) site = s->second;
+            if (site) {
+                plan.climate = climateLocationFor(*site, *climateTable);
+                if (!plan.climate) plan.climate = climateTable->nearest(site->latDeg, site->lonDeg);
+            }
+            const double* hoursOverride =
+                site && site->freeCoolingHoursPerYear ? &*site->freeCoolingHoursPerYear : nullptr;
+            static const std::vector<LoopLoad> kNoLoops;
+            const auto loops = loopsByBuilding.find(b.id);
+            const std::vector<LoopLoad>& buildingLoops =
+                loops != loopsByBuilding.end() ? loops->second : kNoLoops;
+            plan.airPlantItem = chillerItem;
+            if (!plan.airPlantItem && !buildingLoops.empty()) plan.airPlantItem = buildingLoops.front().plant;
+            const PlantParameters airPlant =
+                plan.airPlantItem ? plantParameters(*plan.airPlantItem) : PlantParameters{};
+            plan.cooling = buildingCooling(buildingLoops, airPlant, airSupplyC, airDeltaT, crahFraction,
+                                           plan.climate, climateOptions, hoursOverride);
+        }
+        return plans;
+    };
+    std::shared_ptr<const std::vector<BuildingCoolingPlan>> coolingPlans;
+    if (c.memo) {
+        const CoolingPlanKey key{airSupplyC,
+                                 airDeltaT,
+                                 crahFraction,
+                                 climateOptions.sigmaDryBulbK,
+                                 climateOptions.sigmaWetBulbK,
+                                 climateOptions.copMaxFactor};
+        coolingPlans = c.memo->coolingPlan(c.bom, climateTable, key, planCooling);
+    } else {
+        coolingPlans = std::make_shared<const std::vector<BuildingCoolingPlan>>(planCooling());
+    }
     Money& plantCapex = c.plantCapex;
     // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
     // building's path efficiency in one pass over the racks.
@@ -106,20 +147,10 @@ void evaluatePower(EvalContext& c) {
     double economizerHeat = 0, economizerHoursHeat = 0;
     for (const auto& b : p.buildings) {
         auto& bp = perBuilding[b.id];
-        const model::Site* site = nullptr;
-        if (auto s = sitesById.find(b.site); s != sitesById.end()) site = s->second;
-        const ClimateLocation* climate = nullptr;
-        if (site) {
-            climate = climateLocationFor(*site, *climateTable);
-            if (!climate) climate = climateTable->nearest(site->latDeg, site->lonDeg);
-        }
-        const double* hoursOverride =
-            site && site->freeCoolingHoursPerYear ? &*site->freeCoolingHoursPerYear : nullptr;
-        const model::CatalogItem* airPlantItem = chillerItem;
-        if (!airPlantItem && !loopsByBuilding[b.id].empty()) airPlantItem = loopsByBuilding[b.id].front().plant;
-        const PlantParameters airPlant = airPlantItem ? plantParameters(*airPlantItem) : PlantParameters{};
-        const BuildingCooling cooling = buildingCooling(loopsByBuilding[b.id], airPlant, airSupplyC, airDeltaT,
-                                                        crahFraction, climate, climateOptions, hoursOverride);
+        const BuildingCoolingPlan& plan = (*coolingPlans)[static_cast<size_t>(&b - p.buildings.data())];
+        const ClimateLocation* climate = plan.climate;
+        const model::CatalogItem* airPlantItem = plan.airPlantItem;
+        const BuildingCooling& cooling = plan.cooling;
         // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp.
         const double eta = buildingEta[&b - p.buildings.data()];
         auto facilityAt = [&](Power it, double loadScale, bool designDay, Power& pumps,
@@ -202,74 +233,74 @@ void evaluatePower(EvalContext& c) {
 
 void addPowerFigures(EvalContext& c) {
     Results& r = c.r;
-    const BillOfMaterials& bom = r.bom;
-    addFigure(r, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
+    const BillOfMaterials& bom = c.bom;
+    addFigure(c, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
               {{"racks", bom.racks}});
-    addFigure(r, "inventory.racks", bom.racks, "rack", "Racks", "count of rack placements");
-    addFigure(r, "inventory.sites", bom.sites, "site", "Sites", "count of sites");
-    addFigure(r, "inventory.buildings", bom.buildings, "building", "Buildings", "count of buildings");
+    addFigure(c, "inventory.racks", bom.racks, "rack", "Racks", "count of rack placements");
+    addFigure(c, "inventory.sites", bom.sites, "site", "Sites", "count of sites");
+    addFigure(c, "inventory.buildings", bom.buildings, "building", "Buildings", "count of buildings");
     addFigure(
-        r, "inventory.switches", bom.switches, "switch", "Switches",
+        c, "inventory.switches", bom.switches, "switch", "Switches",
         "Clos sizing per fabric and plane: leaves ceil(E/d1), spines from uplinks, cores from spine uplinks");
-    addFigure(r, "inventory.transceivers", bom.transceivers, "module", "Transceivers",
+    addFigure(c, "inventory.transceivers", bom.transceivers, "module", "Transceivers",
               "two per optical link (NIC side at endpoint speed, switch side at port speed), media by reach");
-    addFigure(r, "inventory.cdus", bom.cdus, "CDU", "CDUs", "installed CDUs over all cooling loops");
-    addFigure(r, "power.it_mw", toMw(r.power.itOperating), "MW", "IT power",
+    addFigure(c, "inventory.cdus", bom.cdus, "CDU", "CDUs", "installed CDUs over all cooling loops");
+    addFigure(c, "power.it_mw", toMw(r.power.itOperating), "MW", "IT power",
               "= power.it_total_mw (kept): racks at idle + (load - idle) x utilization, plus network "
               "(switches, switch-side optics), storage, WAN",
               {{"utilization", c.utilization}}, {c.source("utilization")});
-    addFigure(r, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load",
+    addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load",
               "= power.it_total_peak_mw (kept): racks at load, spares idle, plus network, storage, WAN");
     // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
     // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and
     // storage). power.it_mw / it_peak_mw stay equal to the total.
-    addFigure(r, "power.it_compute_mw", toMw(r.power.compute), "MW", "Compute IT power",
+    addFigure(c, "power.it_compute_mw", toMw(r.power.compute), "MW", "Compute IT power",
               "racks at idle + (load - idle) x utilization, spares idle; no network, storage or WAN",
               {{"utilization", c.utilization}});
-    addFigure(r, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW", "Compute IT power at full load",
+    addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW", "Compute IT power at full load",
               "racks at load, spares idle; no network, storage or WAN (the generator's it_mw target)");
-    addFigure(r, "power.it_total_mw", toMw(r.power.itOperating), "MW", "Total IT power",
+    addFigure(c, "power.it_total_mw", toMw(r.power.itOperating), "MW", "Total IT power",
               "compute IT + network + storage + WAN",
               {{"compute_mw", toMw(r.power.compute)},
                {"network_mw", toMw(r.power.network)},
                {"storage_mw", toMw(r.power.storage)},
                {"wan_mw", toMw(r.power.wan)}});
-    addFigure(r, "power.it_total_peak_mw", toMw(r.power.itPeak), "MW", "Total IT power at full load",
+    addFigure(c, "power.it_total_peak_mw", toMw(r.power.itPeak), "MW", "Total IT power at full load",
               "compute IT at full load + network + storage + WAN");
-    addFigure(r, "power.network_mw", toMw(r.power.network), "MW", "Network power",
+    addFigure(c, "power.network_mw", toMw(r.power.network), "MW", "Network power",
               "switches + switch-side optics of every fabric (NIC-side optics draw from the compute trays)");
-    addFigure(r, "power.facility_mw", toMw(r.power.facility), "MW", "Facility power",
+    addFigure(c, "power.facility_mw", toMw(r.power.facility), "MW", "Facility power",
               "IT + pumps + plant (heat / COP) + distribution losses (IT/eta - IT) + misc",
               {{"pumps_mw", toMw(r.power.pumps)},
                {"plant_mw", toMw(r.power.plant)},
                {"losses_mw", toMw(r.power.losses)}},
               {c.source("misc_facility_fraction")});
-    addFigure(r, "power.pue", r.power.pue, "", "PUE", "facility power / IT power (computed)",
+    addFigure(c, "power.pue", r.power.pue, "", "PUE", "facility power / IT power (computed)",
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}});
     // Climate-driven plant (cost/cooling_plant.h): annual PUE (energy; equals power.pue) and peak PUE
     // (design day at full load; capacity: building_over_capacity and facility peak use it).
-    addFigure(r, "power.pue_annual", r.power.pueAnnual, "", "PUE (annual)",
+    addFigure(c, "power.pue_annual", r.power.pueAnnual, "", "PUE (annual)",
               "annual-average facility power / IT power: plants at the hour-weighted mean of 12 monthly COPs "
               "(typical-year climate); equals power.pue",
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}},
               {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_sd_dry_bulb_k")});
-    addFigure(r, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
+    addFigure(c, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
               "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
               "wet-bulb for towers and water-side economizers)",
               {{"facility_peak_mw", toMw(r.power.facilityPeak)}, {"it_peak_mw", toMw(r.power.itPeak)}},
               {"ASHRAE Handbook-Fundamentals 2021 ch. 14 climatic design conditions (data/climate.json)"});
-    addFigure(r, "power.facility_peak_mw", toMw(r.power.facilityPeak), "MW", "Facility power at peak",
+    addFigure(c, "power.facility_peak_mw", toMw(r.power.facilityPeak), "MW", "Facility power at peak",
               "IT at full load + pumps + plant on the design day + losses + misc (sizes buildings)");
-    addFigure(r, "power.plant_liquid_mw", toMw(r.power.plantLiquid), "MW", "Liquid-loop plant power",
+    addFigure(c, "power.plant_liquid_mw", toMw(r.power.plantLiquid), "MW", "Liquid-loop plant power",
               "sum over loops of (liquid heat + pump work) x annual 1/COP of the loop's plant");
-    addFigure(r, "power.plant_air_mw", toMw(r.power.plantAir), "MW", "Air-side chilled-water plant power",
+    addFigure(c, "power.plant_air_mw", toMw(r.power.plantAir), "MW", "Air-side chilled-water plant power",
               "(air heat + CRAH fan heat) x annual 1/COP of plant-chiller at air_chilled_water_supply_c",
               {}, {c.source("air_chilled_water_supply_c")});
-    addFigure(r, "power.crah_fans_mw", toMw(r.power.crahFans), "MW", "CRAH fan power",
+    addFigure(c, "power.crah_fans_mw", toMw(r.power.crahFans), "MW", "CRAH fan power",
               "air heat (IT not carried by liquid loops) x crah_fan_power_fraction", {},
               {c.source("crah_fan_power_fraction")});
-    addFigure(r, "cooling.economizer_hours", r.power.economizerHours, "h/yr", "Economizer hours",
+    addFigure(c, "cooling.economizer_hours", r.power.economizerHours, "h/yr", "Economizer hours",
               "full-economizer hours a year (compressors off), weighted by the heat of each plant",
               {}, {c.source("climate_hourly_sd_wet_bulb_k")});
 }

@@ -3,9 +3,13 @@
 // one EvalContext. Not part of cost/'s public interface; include evaluate.h instead.
 #include "compiled_design.h"
 #include "evaluate.h"
+#include "evaluation_memo.h"
 
+#include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -21,20 +25,49 @@ struct RackInfo {
     std::int32_t site;
 };
 
+/// One provenance source of a figure, turned into text only when evaluate() records the figure with its
+/// provenance; evaluateFigures (scenario tools) never builds it. Literal text, a ready string, or the source
+/// of an assumption (AssumptionValues::source).
+class SourceRef {
+public:
+    SourceRef(const char* text) : m_literal(text) {}
+    SourceRef(std::string text) : m_text(std::move(text)) {}
+    static SourceRef assumption(std::string key) {
+        SourceRef s(std::move(key));
+        s.m_assumption = true;
+        return s;
+    }
+    std::string text(const AssumptionValues& a) const {
+        if (m_literal) return m_literal;
+        return m_assumption ? a.source(m_text) : m_text;
+    }
+
+private:
+    const char* m_literal = nullptr;
+    std::string m_text; // the text, or the assumption key
+    bool m_assumption = false;
+};
 /// What the stages share: the inputs, layout look-ups, and intermediate figures later stages need.
 struct EvalContext {
+    EvalContext(const InputResolver& inputs_, const model::Catalog& catalog_, const model::Project& p_,
+                const AssumptionValues& a_, Results& r_, const BillOfMaterials& bom_)
+        : inputs(inputs_), catalog(catalog_), p(p_), a(a_), r(r_), bom(bom_) {}
+
     const InputResolver& inputs;
     const model::Catalog& catalog;
     const model::Project& p;
     const AssumptionValues& a;
     Results& r;
+    /// The bill of materials the stages read: r.bom in evaluate(), the caller's in evaluateFigures (not
+    /// copied into r).
+    const BillOfMaterials& bom;
 
     std::unordered_map<std::string, const model::Row*> rows;
     std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
     std::vector<RackInfo> racks;
-    /// The design's ids resolved to indices (r.bom.compiled; cost/compiled_design.h).
+    /// The design's ids resolved to indices (bom.compiled; cost/compiled_design.h).
     const CompiledDesign* compiled = nullptr;
 
     double utilization = 0;                           // clamped to [0, 1]
@@ -43,17 +76,35 @@ struct EvalContext {
     units::Power orphanIt{};                          // IT power of racks outside any building
     double sellableGpus = 0;                          // finance stage: GPUs less hot spares
 
-    /// The provenance text of an assumption.
-    std::string source(const std::string& key) const { return a.source(key); }
+    /// Stage results shared across the variations of a scenario tool (cost/evaluation_memo.h); null in
+    /// evaluate() and whenever the memo does not cover this evaluation.
+    EvaluationMemo* memo = nullptr;
+    /// evaluateFigures: the figure keys asked for and their values (first figure of each key, as
+    /// Results::figure); addFigure then records nothing else. Null in evaluate(), which records every figure.
+    const std::vector<std::string>* wantedKeys = nullptr;
+    std::vector<std::optional<double>>* wantedValues = nullptr;
+
+    /// True when figures are recorded with their provenance (evaluate()); false in evaluateFigures.
+    bool recordsProvenance() const { return wantedKeys == nullptr; }
+    /// The provenance text of an assumption, built when the figure is recorded.
+    static SourceRef source(std::string key) { return SourceRef::assumption(std::move(key)); }
 };
 
 std::string fmt(double v, int decimals = 0);
 /// Replaces NaN/inf (impossible inputs that slipped through) by 0 so no report ever prints NaN.
 double finite(double v);
 double safeDiv(double a, double b);
-void addFigure(Results& r, std::string key, double value, std::string unit, std::string label,
-               std::string formula, std::vector<std::pair<std::string, double>> inputs = {},
-               std::vector<std::string> sources = {});
+/// Records a figure (evaluate()) or, in evaluateFigures, only the value of a key asked for. The value goes
+/// through finite() either way, so both report the same number.
+void addFigure(EvalContext& c, std::string_view key, double value, std::string_view unit,
+               std::string_view label, std::string_view formula,
+               std::initializer_list<std::pair<const char*, double>> inputs = {},
+               std::initializer_list<SourceRef> sources = {});
+/// addFigure with sources listed before the call.
+void addFigure(EvalContext& c, std::string_view key, double value, std::string_view unit,
+               std::string_view label, std::string_view formula,
+               std::initializer_list<std::pair<const char*, double>> inputs,
+               const std::vector<SourceRef>& sources);
 /// Dense peak FLOP/s of an accelerator at a precision (fp4 -> fp8 -> bf16 fallbacks).
 double precisionFlops(const model::CatalogItem& accel, const std::string& precision);
 

@@ -57,7 +57,7 @@ void evaluateTraining(EvalContext& c) {
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const InputResolver& inputs = c.inputs;
-    const BillOfMaterials& bom = r.bom;
+    const BillOfMaterials& bom = c.bom;
     // ---- Training economics (SPEC.md §4.7) ----
     auto acceleratorFor = [&](const std::set<std::string>& sites) -> const CatalogItem* {
         // GPUs per rack type over the job's sites (compiled indices; whole numbers, so the sums are exact
@@ -84,14 +84,20 @@ void evaluateTraining(EvalContext& c) {
         return best;
     };
     for (const auto& job : p.trainingJobs) {
+        const size_t jobIndex = static_cast<size_t>(&job - p.trainingJobs.data());
         TrainingResult tr;
         tr.jobId = job.id;
-        // Reliability (SPEC.md §4.6): failures of the job's footprint, checkpointing, restart scope.
-        tr.reliability =
-            analyzeReliability(reliabilityInputFor(p, catalog, bom, job, reliabilityOptionsFor(job, a)));
+        // Reliability (SPEC.md §4.6): failures of the job's footprint, checkpointing, restart scope. A
+        // function of the design, the bill of materials and the options: a scenario tool's memo computes it
+        // once per distinct options (cost/evaluation_memo.h).
+        const ReliabilityOptions options = reliabilityOptionsFor(job, a);
+        auto analyze = [&] { return analyzeReliability(reliabilityInputFor(p, catalog, bom, job, options)); };
+        tr.reliability = c.memo ? *c.memo->reliability(bom, jobIndex, options, analyze) : analyze();
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
-        const auto* acc = acceleratorFor(sites);
+        const auto* acc =
+            c.memo ? c.memo->trainingAccelerator(bom, jobIndex, [&] { return acceleratorFor(sites); })
+                   : acceleratorFor(sites);
         TrainingInput in;
         in.activeParams = inputs.jobActiveParams(job);
         in.modelParams = job.modelParams;
@@ -175,10 +181,10 @@ void addTrainingFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.training.empty()) {
         const auto& rel = r.training.front().reliability;
-        const std::vector<std::string> relSources = {"failure rates: " + rel.rateSet,
+        const std::vector<SourceRef> relSources = {"failure rates: " + rel.rateSet,
                                                      c.source("failure_detection_minutes"),
                                                      c.source("rescheduling_minutes")};
-        addFigure(r, "reliability.goodput", rel.goodput, "", "Goodput",
+        addFigure(c, "reliability.goodput", rel.goodput, "", "Goodput",
                   "1 - checkpoint overhead - failure loss (Daly 2006 with per-class restart and rollback) - "
                   "SDC - stragglers",
                   {{"checkpoint_overhead", rel.checkpointOverhead},
@@ -186,40 +192,40 @@ void addTrainingFigures(EvalContext& c) {
                    {"sdc_loss", rel.sdcLoss},
                    {"straggler_loss", rel.stragglerLoss}},
                   relSources);
-        addFigure(r, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d",
+        addFigure(c, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d",
                   "Interruptions per day", "sum over failure classes of units x rate x 24 h",
                   {{"job_gpus", rel.jobGpus}}, relSources);
-        addFigure(r, "reliability.job_mtbf_hours", finite(toHours(rel.jobMtbf)), "h", "Job MTBF",
+        addFigure(c, "reliability.job_mtbf_hours", finite(toHours(rel.jobMtbf)), "h", "Job MTBF",
                   "24 / interruptions per day");
-        addFigure(r, "reliability.checkpoint_interval_minutes", rel.checkpointInterval.value() / 60.0, "min",
+        addFigure(c, "reliability.checkpoint_interval_minutes", rel.checkpointInterval.value() / 60.0, "min",
                   "Checkpoint interval", "Daly (2006) optimum from the write time and the rollback MTBF",
                   {{"young_minutes", finite(rel.checkpointIntervalYoung.value() / 60.0)},
                    {"daly_minutes", finite(rel.checkpointIntervalDaly.value() / 60.0)}});
-        addFigure(r, "reliability.checkpoint_write_seconds", rel.checkpointWrite.value(), "s",
+        addFigure(c, "reliability.checkpoint_write_seconds", rel.checkpointWrite.value(), "s",
                   "Checkpoint write",
                   "state bytes / min(aggregate storage bandwidth, GPUs x per-GPU link) (blocking part)");
-        addFigure(r, "reliability.lost_gpu_hours_per_day", rel.lostGpuHoursPerDay, "GPU-h/d",
+        addFigure(c, "reliability.lost_gpu_hours_per_day", rel.lostGpuHoursPerDay, "GPU-h/d",
                   "Lost GPU-hours per day", "GPUs x 24 h x (1 - goodput)");
     } else {
-        addFigure(r, "reliability.goodput", r.goodput, "", "Goodput", "assumption (no training job to model)",
+        addFigure(c, "reliability.goodput", r.goodput, "", "Goodput", "assumption (no training job to model)",
                   {}, {c.source("goodput")});
     }
     if (!r.training.empty()) {
         const auto& t = r.training.front();
-        addFigure(r, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
+        addFigure(c, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
                   "6·N·D / (GPUs x peak x MFU x goodput) x (1 - reference bubble) / (1 - pipeline bubble) x "
                   "scale-across slowdown",
                   {{"flops", t.estimate.flops},
                    {"slowdown", t.estimate.scaleAcrossSlowdown},
                    {"pipeline_bubble", t.estimate.pipelineBubble}},
                   {c.source("mfu"), c.source("goodput")});
-        addFigure(r, "training.pipeline_bubble", t.estimate.pipelineBubble, "", "Pipeline bubble",
+        addFigure(c, "training.pipeline_bubble", t.estimate.pipelineBubble, "", "Pipeline bubble",
                   "(pp - 1) / (virtual_stages x m + pp - 1), m = global batch / (dp x microbatch x sequence)",
                   {{"microbatches_per_replica", t.estimate.microbatches}},
                   {"Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using "
                    "Megatron-LM', SC 2021, section 2.2",
                    c.source("global_batch_tokens"), c.source("sequence_length")});
-        addFigure(r, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "",
+        addFigure(c, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "",
                   "Scale-across slowdown",
                   "(pipelined step + max(0, WAN exchange - backward of the last microbatch)) / pipelined step",
                   {{"step_wan_seconds", t.estimate.stepWanTime.value()},
@@ -227,12 +233,12 @@ void addTrainingFigures(EvalContext& c) {
                    {"step_seconds", t.estimate.stepTime.value()}},
                   {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
                    "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
-        addFigure(r, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
+        addFigure(c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
                   "MFU / (1 - reference bubble) x (1 - pipeline bubble) / scale-across slowdown", {},
                   {c.source("mfu"), c.source("mfu_pipeline_bubble")});
-        addFigure(r, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
+        addFigure(c, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
-        addFigure(r, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",
+        addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",
                   "$/M training tokens", "run cost / (tokens / 1e6)");
     }
 }

@@ -74,6 +74,9 @@ struct ReliabilityOptions {
     /// class (Llama 3, "network switch/cable") already contains optics and cable failures, so adding optics
     /// on top would count them twice. Turn on only with a switch-only rate.
     bool includeOpticFailures = false;
+    /// Every field: EvaluationMemo (cost/evaluation_memo.h) reuses a reliability result only for equal
+    /// options.
+    bool operator==(const ReliabilityOptions&) const = default;
 };
 
 /// One failure class as it affects one job: how often, what it takes down, and how it restarts.

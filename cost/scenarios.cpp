@@ -1,6 +1,7 @@
 #include "scenarios.h"
 
 #include "compiled_design.h"
+#include "evaluation_memo.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -221,6 +222,7 @@ public:
         m_baseResults = cost::evaluate(resolver, *m_catalog);
         resolver.requireOverridesUsed();
         m_bom = m_baseResults.bom;
+        m_memo = std::make_unique<EvaluationMemo>(*m_project, *m_catalog);
     }
     const Results& base() const { return m_baseResults; }
     const BillOfMaterials& baseBom() const { return m_bom; }
@@ -231,13 +233,22 @@ public:
         all.insert(all.end(), extra.begin(), extra.end());
         return all;
     }
-    /// Evaluates with `extra` in stages (issue 15 item 3): reuses the base BOM unless `extra` may change it
-    /// or `bom` is given; a BOM that must be derived again reuses the base compiled design unless `extra`
-    /// may change that too (overrideAffectsCompiledDesign); then the full path.
-    Results evaluate(const InputOverrides& extra, const BillOfMaterials* bom = nullptr) const {
+    /// The values of `keys` under `extra`, evaluated in stages (issue 15 item 3): the base bill of materials
+    /// unless `extra` may change it or `bom` is given; a bill that must be derived again reuses the base
+    /// compiled design unless `extra` may change that too (overrideAffectsCompiledDesign); then
+    /// evaluateFigures (the figures evaluate() would report, without the rest of Results). Evaluations on
+    /// the base bill or a caller's `bom` share stage results through the memo (cost/evaluation_memo.h);
+    /// `bom` must then stay alive and unchanged while this Evaluator evaluates with it.
+    std::vector<std::optional<double>> figures(const InputOverrides& extra,
+                                               const std::vector<std::string>& keys,
+                                               const BillOfMaterials* bom = nullptr) const {
         if (!bom && !affectsBom(extra)) bom = &m_bom;
         const InputResolver resolver(*m_project, m_defaults, with(extra));
-        return cost::evaluate(resolver, *m_catalog, bom, affectsCompiled(extra) ? nullptr : m_bom.compiled);
+        if (bom) return evaluateFigures(resolver, *m_catalog, *bom, keys, m_memo.get());
+        // A bill of this variation alone (used once: no memo), derived as evaluate() would.
+        const BillOfMaterials own =
+            deriveBillOfMaterials(*m_catalog, resolver, affectsCompiled(extra) ? nullptr : m_bom.compiled);
+        return evaluateFigures(resolver, *m_catalog, own, keys);
     }
     /// A full evaluation that fails (InputError) when an override of `extra` is read by nothing.
     void requireUsed(const InputOverrides& extra) const {
@@ -280,6 +291,7 @@ private:
     InputOverrides m_base;
     Results m_baseResults;
     BillOfMaterials m_bom;
+    std::unique_ptr<EvaluationMemo> m_memo;
 };
 
 /// The bar label of an input: the assumption key for an assumption (as before), else the full path.
@@ -552,8 +564,8 @@ Tornado tornado(const ScenarioInput& in, const std::string& outputKey) {
     std::vector<char> defined(2 * inputs.size(), 0);
     parallelFor(out.size(), [&](size_t j) {
         const auto& i = inputs[j / 2];
-        const Results r = ev.evaluate({InputOverride{i.path, j % 2 ? i.high : i.low}});
-        if (const auto* f = r.figure(outputKey)) out[j] = finite(f->value), defined[j] = 1;
+        const auto f = ev.figures({InputOverride{i.path, j % 2 ? i.high : i.low}}, {outputKey});
+        if (f[0]) out[j] = finite(*f[0]), defined[j] = 1;
     });
     for (size_t k = 0; k < inputs.size(); ++k) {
         TornadoBar bar;
@@ -649,10 +661,9 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
             if (bom0 && !bom1) bom = &boms[point / steps1];
             if (bom1 && !bom0) bom = &boms[point % steps1];
             if (!bom0 && !bom1) bom = &ev.baseBom();
-            const Results r = ev.evaluate(overridesAt(point), bom);
+            const auto f = ev.figures(overridesAt(point), outputs, bom);
             for (size_t k = 0; k < outputs.size(); ++k)
-                if (const auto* f = r.figure(outputs[k]))
-                    values[k][point] = finite(f->value), defined[k][point] = 1;
+                if (f[k]) values[k][point] = finite(*f[k]), defined[k][point] = 1;
         },
         cancel, onProgress);
     res.cancelled = done < points;
@@ -696,9 +707,9 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
             sample.reserve(varied.size());
             for (size_t k = 0; k < varied.size(); ++k)
                 sample.push_back(InputOverride{varied[k].path, draws[s * varied.size() + k]});
-            const Results r = ev.evaluate(sample);
+            const auto f = ev.figures(sample, outputs);
             for (size_t k = 0; k < outputs.size(); ++k)
-                if (const auto* f = r.figure(outputs[k])) values[k][s] = finite(f->value), defined[k][s] = 1;
+                if (f[k]) values[k][s] = finite(*f[k]), defined[k][s] = 1;
         },
         cancel);
     if (done < n) return {}; // cancelled
