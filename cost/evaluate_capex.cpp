@@ -56,7 +56,14 @@ void evaluateCapex(EvalContext& c) {
         // class from the topology, generators on the facility peak with N+1, busway per feed; no longer a
         // full chain, generators included, charged on every feed.
         const auto& bp = c.perBuilding[b.id];
-        r.power.chains.push_back(sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak, c.compiled));
+        // A function of the design and the two peaks: a scenario tool's memo sizes it once per distinct peaks
+        // (a sweep of prices or utilization leaves both unchanged; cost/evaluation_memo.h).
+        auto size = [&] { return sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak, c.compiled); };
+        if (c.memo)
+            r.power.chains.push_back(*c.memo->powerChain(bom, static_cast<size_t>(&b - p.buildings.data()),
+                                                         bp.itPeak, bp.facilityPeak, size));
+        else
+            r.power.chains.push_back(size());
         cat["power"] += r.power.chains.back().cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
@@ -99,6 +106,8 @@ void evaluateCapex(EvalContext& c) {
 }
 
 void addCapexFigures(EvalContext& c) {
+    // Every key below starts with one of these prefixes; evaluateFigures skips them unless one is asked for.
+    if (!c.wantsPrefix("capex.") && !c.wantsPrefix("inventory.power.")) return;
     Results& r = c.r;
     const BillOfMaterials& bom = c.bom;
     const auto& cat = r.capex.byCategory;

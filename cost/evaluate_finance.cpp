@@ -148,7 +148,8 @@ void evaluateFinance(EvalContext& c) {
                                 fin.terminalValue[y]);
     }
     fin.npv = netPresentValue(wacc, fin.cashFlows);
-    fin.irr = internalRateOfReturn(fin.cashFlows);
+    // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
+    if (c.wants("finance.irr")) fin.irr = internalRateOfReturn(fin.cashFlows);
     fin.paybackYears = paybackYears(fin.cashFlows);
     // Time to revenue: capacity is paid for (capital cost and opex) from delivery until it earns.
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
@@ -210,6 +211,8 @@ void addFinanceFigures(EvalContext& c) {
     // Both conventions with their capex charge and maintenance by asset class (issue 13 item 1).
     for (const auto& [name, view] :
          {std::pair<std::string, const TcoView*>{"economic", &fin.economic}, {"accounting", &fin.accounting}}) {
+        // Every key below starts with this prefix; evaluateFigures skips the convention unless one is asked for.
+        if (!c.wantsPrefix("finance." + name + ".")) continue;
         const bool econ = name == "economic";
         const std::string label = econ ? "Economic" : "Accounting";
         const std::string charge =

@@ -5,6 +5,7 @@
 #include "evaluate.h"
 #include "evaluation_memo.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -86,6 +87,17 @@ struct EvalContext {
 
     /// True when figures are recorded with their provenance (evaluate()); false in evaluateFigures.
     bool recordsProvenance() const { return wantedKeys == nullptr; }
+    /// Whether the figure `key` is recorded: always in evaluate(), only when asked for in evaluateFigures.
+    /// Work that feeds nothing but figures nobody asked for may be skipped (the IRR's bisection).
+    bool wants(std::string_view key) const {
+        return !wantedKeys || std::find(wantedKeys->begin(), wantedKeys->end(), key) != wantedKeys->end();
+    }
+    /// Whether any figure whose key starts with `prefix` is recorded.
+    bool wantsPrefix(std::string_view prefix) const {
+        return !wantedKeys || std::any_of(wantedKeys->begin(), wantedKeys->end(), [&](const std::string& k) {
+                   return std::string_view(k).substr(0, prefix.size()) == prefix;
+               });
+    }
     /// The provenance text of an assumption, built when the figure is recorded.
     static SourceRef source(std::string key) { return SourceRef::assumption(std::move(key)); }
 };

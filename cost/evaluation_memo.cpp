@@ -56,6 +56,24 @@ EvaluationMemo::coolingPlan(const BillOfMaterials& bom, const std::shared_ptr<co
         .plan;
 }
 
+std::shared_ptr<const BuildingPowerChain>
+EvaluationMemo::powerChain(const BillOfMaterials& bom, size_t building, units::Power itPeak, units::Power facilityPeak,
+                           const std::function<BuildingPowerChain()>& compute) {
+    // Per building: a design has one entry per building for each distinct pair of peaks.
+    const size_t buildings = m_project->buildings.size();
+    return findOrCompute(
+               m_mutex, m_powerChains, kMaxEntries * std::max<size_t>(1, buildings),
+               [&](const PowerChainEntry& e) {
+                   return e.bom == &bom && e.building == building && e.itPeakW == itPeak.value() &&
+                          e.facilityPeakW == facilityPeak.value();
+               },
+               [&] {
+                   return PowerChainEntry{&bom, building, itPeak.value(), facilityPeak.value(),
+                                          std::make_shared<const BuildingPowerChain>(compute())};
+               })
+        .chain;
+}
+
 const model::CatalogItem* EvaluationMemo::item(const BillOfMaterials& bom, size_t index,
                                                const std::function<const model::CatalogItem*()>& compute) {
     return findOrCompute(

@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "climate.h"
 #include "cooling_plant.h"
+#include "power_chain.h"
 #include "project.h"
 #include "reliability.h"
 
@@ -63,6 +64,10 @@ public:
     std::shared_ptr<const std::vector<BuildingCoolingPlan>>
     coolingPlan(const BillOfMaterials& bom, const std::shared_ptr<const ClimateTable>& climate,
                 const CoolingPlanKey& key, const std::function<std::vector<BuildingCoolingPlan>()>& compute);
+    /// sizePowerChain of building `building` (index into buildings) at these peaks.
+    std::shared_ptr<const BuildingPowerChain> powerChain(const BillOfMaterials& bom, size_t building,
+                                                         units::Power itPeak, units::Power facilityPeak,
+                                                         const std::function<BuildingPowerChain()>& compute);
     /// The accelerator a training job runs on (evaluate_training.cpp), by job index.
     const model::CatalogItem* trainingAccelerator(const BillOfMaterials& bom, size_t job,
                                                   const std::function<const model::CatalogItem*()>& compute);
@@ -86,6 +91,12 @@ private:
         CoolingPlanKey key;
         std::shared_ptr<const std::vector<BuildingCoolingPlan>> plan;
     };
+    struct PowerChainEntry {
+        const BillOfMaterials* bom;
+        size_t building;
+        double itPeakW, facilityPeakW;
+        std::shared_ptr<const BuildingPowerChain> chain;
+    };
     struct ItemEntry {
         const BillOfMaterials* bom;
         size_t index; // job index; SIZE_MAX for the serving rack
@@ -99,6 +110,7 @@ private:
     std::mutex m_mutex;
     std::vector<ReliabilityEntry> m_reliability;
     std::vector<CoolingEntry> m_cooling;
+    std::vector<PowerChainEntry> m_powerChains;
     std::vector<ItemEntry> m_items;
 };
 

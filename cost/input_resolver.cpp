@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 
 namespace ctwin::cost {
@@ -345,6 +346,8 @@ InputLevel InputResolver::assumptionLevel(const std::string& key) const {
 double InputResolver::record(const char* collection, const std::string& id, const char* field,
                              std::optional<double> own, bool overridden, const std::string& fallbackKey,
                              const std::string& unit, double fallbackScale) const {
+    // The value as recorded below: the entity's own, else the assumption (read, so it counts as used).
+    if (m_valuesOnly) return own ? *own : m_assumptions.get(fallbackKey) * fallbackScale;
     const std::string path = std::string(collection) + "." + id + "." + field;
     ResolvedInput in;
     in.path = path;
@@ -474,6 +477,7 @@ double InputResolver::serviceActiveParams(const model::InferenceService& s) cons
 }
 
 std::vector<ResolvedInput> InputResolver::inputs() const {
+    if (m_valuesOnly) throw std::logic_error("InputResolver::inputs: the resolver records values only");
     std::vector<ResolvedInput> out;
     out.reserve(m_assumptions.all().size() + m_entityInputs.size());
     for (const auto& [key, a] : m_assumptions.all()) {
@@ -490,6 +494,7 @@ std::vector<ResolvedInput> InputResolver::inputs() const {
 }
 
 void InputResolver::requireOverridesUsed() const {
+    if (m_valuesOnly) throw std::logic_error("InputResolver::requireOverridesUsed: the resolver records values only");
     for (size_t i = 0; i < m_overrides.size(); ++i) {
         const auto& o = m_overrides[i];
         const InputLocation where{o.origin, "override", o.path, "", ""};

@@ -121,6 +121,10 @@ public:
     /// Throws InputError for an override no part of the evaluation read, naming what shadows it and the
     /// path that would work. Call after a full evaluation (no cached bill of materials).
     void requireOverridesUsed() const;
+    /// Resolves values without recording the entity inputs' provenance (evaluateFigures for the scenario
+    /// tools, which report neither): the values are the same; inputs() and requireOverridesUsed() then
+    /// throw std::logic_error.
+    void resolveValuesOnly() { m_valuesOnly = true; }
 
 private:
     struct EntityValue {
@@ -152,6 +156,7 @@ private:
     mutable std::map<std::string, size_t> m_entityInputIndex;
     /// Assumption key -> entity paths whose own value kept the assumption from being used.
     mutable std::map<std::string, std::vector<std::string>> m_shadowedBy;
+    bool m_valuesOnly = false;
 };
 
 } // namespace ctwin::cost

@@ -243,7 +243,8 @@ public:
                                                const std::vector<std::string>& keys,
                                                const BillOfMaterials* bom = nullptr) const {
         if (!bom && !affectsBom(extra)) bom = &m_bom;
-        const InputResolver resolver(*m_project, m_defaults, with(extra));
+        InputResolver resolver(*m_project, m_defaults, with(extra));
+        resolver.resolveValuesOnly(); // the tools report values, not the inputs' provenance
         if (bom) return evaluateFigures(resolver, *m_catalog, *bom, keys, m_memo.get());
         // A bill of this variation alone (used once: no memo), derived as evaluate() would.
         const BillOfMaterials own =

@@ -126,7 +126,9 @@ private slots:
                                        what + " (no memo)");
                 }
                 {
-                    const cost::InputResolver resolver(p, defaults, sets[s]);
+                    // As the scenario tools resolve: values only, no provenance record.
+                    cost::InputResolver resolver(p, defaults, sets[s]);
+                    resolver.resolveValuesOnly();
                     QVERIFY(memo.covers(resolver.project(), catalog, full.bom) ==
                             (&resolver.project() == &p)); // a design the resolver copied gets no memo
                     requireSameFigures(full, keys,
@@ -135,12 +137,37 @@ private slots:
                 }
                 if (!affectsBom(sets[s])) {
                     // The scenario tools' reuse: the base bill of materials for every such variation.
-                    const cost::InputResolver resolver(p, defaults, sets[s]);
+                    cost::InputResolver resolver(p, defaults, sets[s]);
+                    resolver.resolveValuesOnly();
                     requireSameFigures(
                         full, keys, cost::evaluateFigures(resolver, catalog, fulls.front().bom, keys, &memo),
                         what + " (memo, base bill)");
                 }
             }
+    }
+
+    // One key at a time, as a sweep or tornado of a single output asks: evaluateFigures skips work that feeds
+    // only figures nobody asked for (whole figure groups, the IRR), so each key must still come out alone.
+    void eachFigureAloneEqualsFullEvaluation_data() { leanFiguresEqualFullEvaluation_data(); }
+    void eachFigureAloneEqualsFullEvaluation() {
+        QFETCH(QString, design);
+        const model::Project p = test_support::reference(design.toStdString());
+        const auto& catalog = test_support::catalog();
+        cost::EvaluationMemo memo(p, catalog);
+        const auto sets = perturbations();
+        for (size_t s : {size_t(0), size_t(2)}) {
+            const cost::Results full = cost::evaluate(p, catalog, test_support::defaults(), sets[s]);
+            std::vector<std::string> keys;
+            for (const auto& f : full.figures)
+                keys.push_back(f.key);
+            keys.insert(keys.end(), kSometimesAbsent.begin(), kSometimesAbsent.end());
+            for (const auto& key : keys) {
+                cost::InputResolver resolver(p, test_support::defaults(), sets[s]);
+                resolver.resolveValuesOnly();
+                requireSameFigures(full, {key}, cost::evaluateFigures(resolver, catalog, full.bom, {key}, &memo),
+                                   design.toStdString() + " set " + std::to_string(s) + " alone");
+            }
+        }
     }
 
     void memoCoversOnlyItsDesign() {
