@@ -14,17 +14,39 @@ namespace ctwin::cost {
 using model::InputError;
 using model::InputLocation;
 
+const AssumptionValues::Entry* AssumptionValues::entry(const std::string& key) const {
+    if (!m_changed.empty())
+        if (auto it = m_changed.find(key); it != m_changed.end()) return &*it;
+    auto it = m_base->find(key);
+    return it == m_base->end() ? nullptr : &*it;
+}
+
 const model::Assumption& AssumptionValues::at(const std::string& key) const {
-    auto it = m_set.find(key);
-    if (it == m_set.end())
-        throw InputError(InputLocation{"assumptions", "assumption", key, "", ""}, "unknown assumption");
-    return it->second;
+    const Entry* e = entry(key);
+    if (!e) throw InputError(InputLocation{"assumptions", "assumption", key, "", ""}, "unknown assumption");
+    return e->second;
 }
 
 double AssumptionValues::get(const std::string& key) const {
-    const double v = at(key).base;
-    m_read.insert(key);
-    return v;
+    const Entry* e = entry(key);
+    if (!e) throw InputError(InputLocation{"assumptions", "assumption", key, "", ""}, "unknown assumption");
+    if (std::find(m_read.begin(), m_read.end(), e) == m_read.end()) m_read.push_back(e);
+    return e->second.base;
+}
+
+bool AssumptionValues::wasRead(const std::string& key) const {
+    const Entry* e = entry(key);
+    return e && std::find(m_read.begin(), m_read.end(), e) != m_read.end();
+}
+
+const model::AssumptionSet& AssumptionValues::all() const {
+    if (m_changed.empty()) return *m_base;
+    if (!m_all) {
+        m_all = *m_base;
+        for (const auto& [key, a] : m_changed)
+            (*m_all)[key] = a;
+    }
+    return *m_all;
 }
 
 std::string AssumptionValues::source(const std::string& key) const {

@@ -1,7 +1,9 @@
 #pragma once
-#include <set>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "assumption.h"
 
@@ -10,21 +12,44 @@ namespace ctwin::cost {
 /// Read access to the merged assumptions (defaults + design overrides) by key. Records which keys the
 /// engine read (get), so InputResolver can tell an override nothing reads. One instance per evaluation:
 /// the record is not synchronised.
+///
+/// The set is a shared base with a few changed entries on top (issue 15 item 3): the scenario tools evaluate
+/// thousands of variations of one design, each overriding one or two assumptions of the same merged set,
+/// which is then shared rather than copied for each. Move-only: the read record points at the entries.
 class AssumptionValues {
 public:
-    explicit AssumptionValues(model::AssumptionSet set) : m_set(std::move(set)) {}
+    explicit AssumptionValues(model::AssumptionSet set)
+        : AssumptionValues(std::make_shared<const model::AssumptionSet>(std::move(set)), {}) {}
+    /// `base` with the entries of `changed` replacing those of the same key (every key of `changed` must
+    /// be in `base`).
+    AssumptionValues(std::shared_ptr<const model::AssumptionSet> base, model::AssumptionSet changed)
+        : m_base(std::move(base)), m_changed(std::move(changed)) {}
+    AssumptionValues(AssumptionValues&&) = default;
+    AssumptionValues& operator=(AssumptionValues&&) = default;
+    AssumptionValues(const AssumptionValues&) = delete;
+    AssumptionValues& operator=(const AssumptionValues&) = delete;
+
     /// Base value, recorded as read; throws InputError naming the key when the assumption does not exist.
     double get(const std::string& key) const;
     /// Whether get(key) was called.
-    bool wasRead(const std::string& key) const { return m_read.count(key) > 0; }
+    bool wasRead(const std::string& key) const;
     const model::Assumption& at(const std::string& key) const;
-    const model::AssumptionSet& all() const { return m_set; }
+    bool contains(const std::string& key) const { return entry(key) != nullptr; }
+    /// Every assumption in key order (built on first call when entries changed).
+    const model::AssumptionSet& all() const;
     /// "source (estimate)" text for provenance.
     std::string source(const std::string& key) const;
 
 private:
-    model::AssumptionSet m_set;
-    mutable std::set<std::string> m_read;
+    using Entry = model::AssumptionSet::value_type;
+    /// The entry of `key` (changed, else base); nullptr when there is none.
+    const Entry* entry(const std::string& key) const;
+
+    std::shared_ptr<const model::AssumptionSet> m_base;
+    model::AssumptionSet m_changed;
+    mutable std::optional<model::AssumptionSet> m_all;
+    /// The entries get() read, each once (their keys, in m_changed or *m_base: both outlive the record).
+    mutable std::vector<const Entry*> m_read;
 };
 
 /// Applies `--set assumptions.KEY=VALUE` to a set: sets base (and widens low/high to include it).

@@ -33,7 +33,7 @@ void evaluateFinance(EvalContext& c) {
     // Maintenance by asset class: IT hardware support, network support, facility maintenance (fractions of
     // the class's capex a year, data/assumptions.json). A design that still sets the single legacy
     // `maintenance_fraction` keeps it as an explicit override of all three (data/FORMAT.md §2).
-    const bool legacyMaintenance = a.all().count("maintenance_fraction") > 0;
+    const bool legacyMaintenance = a.contains("maintenance_fraction");
     auto maintenanceOf = [&](const char* key) {
         return legacyMaintenance ? a.get("maintenance_fraction") : a.get(key);
     };
@@ -162,7 +162,7 @@ void addFinanceFigures(EvalContext& c) {
     const double wacc = a.get("wacc");
     const double price = a.get("gpu_hour_price_usd");
     // Maintenance provenance: the legacy single fraction when the design sets it, else one per class.
-    const bool legacy = a.all().count("maintenance_fraction") > 0;
+    const bool legacy = a.contains("maintenance_fraction");
     auto maintenanceSource = [&](const std::string& cls) {
         return c.source(legacy ? std::string("maintenance_fraction") : cls + "_maintenance_fraction");
     };

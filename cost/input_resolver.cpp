@@ -284,21 +284,36 @@ bool overrideAffectsBillOfMaterials(const std::string& path) {
     return true;
 }
 
-InputResolver::InputResolver(const model::Project& project, const model::AssumptionSet& defaults,
-                             const InputOverrides& overrides)
-    : m_project(&project), m_designAssumptions(project.assumptions), m_assumptions(model::AssumptionSet{}),
-      m_overrides(overrides), m_overrideRead(overrides.size(), false) {
+std::shared_ptr<const model::AssumptionSet> designAssumptions(const model::Project& project,
+                                                              const model::AssumptionSet& defaults) {
     // The design's own assumptions: known keys, values in the valid range (the CLI checks this when it
     // loads a file, naming it; the GUI and library callers get it here).
     checkDesignAssumptions(project.assumptions, defaults, "design");
-    model::AssumptionSet merged = model::mergeAssumptions(defaults, project.assumptions);
-    validateFinanceAssumptions(merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
+    auto merged = std::make_shared<model::AssumptionSet>(model::mergeAssumptions(defaults, project.assumptions));
+    validateFinanceAssumptions(*merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
+    return merged;
+}
+
+InputResolver::InputResolver(const model::Project& project, const model::AssumptionSet& defaults,
+                             const InputOverrides& overrides)
+    : InputResolver(project, designAssumptions(project, defaults), overrides) {}
+
+InputResolver::InputResolver(const model::Project& project, std::shared_ptr<const model::AssumptionSet> merged,
+                             const InputOverrides& overrides)
+    : m_project(&project), m_assumptions(model::AssumptionSet{}), m_overrides(overrides),
+      m_overrideRead(overrides.size(), false) {
+    // Overridden assumptions: copies of the merged entries, changed in turn (a later override of the same
+    // path applies on top of the earlier one); the merged set itself is shared, not copied.
+    model::AssumptionSet changed;
     for (size_t i = 0; i < overrides.size(); ++i) {
         const auto& o = overrides[i];
-        checkInputOverride(project, merged, o, o.origin);
+        // Checks the path and the value against the valid range, which overrides do not change.
+        checkInputOverride(project, *merged, o, o.origin);
         if (o.path.rfind(kAssumptionPrefix, 0) == 0) {
-            overrideAssumption(merged, o.path, o.value);
-            m_assumptionOverrides[o.path.substr(kAssumptionPrefix.size())] = o.value;
+            const std::string key = o.path.substr(kAssumptionPrefix.size());
+            if (!changed.count(key)) changed.emplace(key, merged->at(key));
+            overrideAssumption(changed, o.path, o.value);
+            m_assumptionOverrides[key] = o.value;
             continue;
         }
         const EntityPath ep = splitEntityPath(o.path, InputLocation{o.origin, "override", o.path, "", ""});
@@ -318,8 +333,9 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
         });
         m_overrideRead[i] = true; // a plain field feeds the engine wherever the design uses it
     }
-    validateFinanceAssumptions(merged, "--set");
-    m_assumptions = AssumptionValues(std::move(merged));
+    // The merged set passed validateFinanceAssumptions (designAssumptions): only changed entries can fail.
+    validateFinanceAssumptions(changed, "--set");
+    m_assumptions = AssumptionValues(std::move(merged), std::move(changed));
 }
 
 std::optional<double> InputResolver::entityOverride(const char* collection, const std::string& id,
@@ -339,7 +355,7 @@ std::optional<double> InputResolver::entityOverride(const char* collection, cons
 
 InputLevel InputResolver::assumptionLevel(const std::string& key) const {
     if (m_assumptionOverrides.count(key)) return InputLevel::Override;
-    if (m_designAssumptions.count(key)) return InputLevel::Design;
+    if (m_project->assumptions.count(key)) return InputLevel::Design;
     return InputLevel::Default;
 }
 

@@ -11,6 +11,7 @@
 #include "units.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,12 +76,21 @@ bool overrideAffectsBillOfMaterials(const std::string& path);
 /// The assumptions of a list of resolved inputs (their effective base, low, high, unit and source).
 model::AssumptionSet assumptionSetOf(const std::vector<ResolvedInput>& inputs);
 
+/// The shipped defaults under a design's assumptions block (mergeAssumptions), checked as InputResolver
+/// checks them (checkDesignAssumptions, validateFinanceAssumptions; InputError on the first problem). The
+/// scenario tools build it once and share it across the resolvers of their variations.
+std::shared_ptr<const model::AssumptionSet> designAssumptions(const model::Project& project,
+                                                              const model::AssumptionSet& defaults);
+
 class InputResolver {
 public:
     /// `defaults` are data/assumptions.json; the design's assumptions block lies over them and the
     /// overrides over both. Checks every override (checkInputOverride) and throws InputError on the first
     /// bad one.
     InputResolver(const model::Project& project, const model::AssumptionSet& defaults,
+                  const InputOverrides& overrides = {});
+    /// The same with `merged` = designAssumptions(project, defaults), built before (and shared).
+    InputResolver(const model::Project& project, std::shared_ptr<const model::AssumptionSet> merged,
                   const InputOverrides& overrides = {});
     InputResolver(const InputResolver&) = delete;
     InputResolver& operator=(const InputResolver&) = delete;
@@ -145,7 +155,6 @@ private:
 
     const model::Project* m_project;
     std::optional<model::Project> m_copy;
-    model::AssumptionSet m_designAssumptions;
     std::map<std::string, double> m_assumptionOverrides;
     AssumptionValues m_assumptions;
     InputOverrides m_overrides;

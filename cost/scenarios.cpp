@@ -223,6 +223,7 @@ public:
         resolver.requireOverridesUsed();
         m_bom = m_baseResults.bom;
         m_memo = std::make_unique<EvaluationMemo>(*m_project, *m_catalog);
+        m_merged = designAssumptions(*m_project, m_defaults);
     }
     const Results& base() const { return m_baseResults; }
     const BillOfMaterials& baseBom() const { return m_bom; }
@@ -243,8 +244,9 @@ public:
                                                const std::vector<std::string>& keys,
                                                const BillOfMaterials* bom = nullptr) const {
         if (!bom && !affectsBom(extra)) bom = &m_bom;
-        InputResolver resolver(*m_project, m_defaults, with(extra));
-        resolver.resolveValuesOnly(); // the tools report values, not the inputs' provenance
+        // The merged assumptions are shared by every variation; the tools report values, not provenance.
+        InputResolver resolver(*m_project, m_merged, with(extra));
+        resolver.resolveValuesOnly();
         if (bom) return evaluateFigures(resolver, *m_catalog, *bom, keys, m_memo.get());
         // A bill of this variation alone (used once: no memo), derived as evaluate() would.
         const BillOfMaterials own =
@@ -293,6 +295,7 @@ private:
     Results m_baseResults;
     BillOfMaterials m_bom;
     std::unique_ptr<EvaluationMemo> m_memo;
+    std::shared_ptr<const model::AssumptionSet> m_merged; // designAssumptions(project, defaults)
 };
 
 /// The bar label of an input: the assumption key for an assumption (as before), else the full path.
