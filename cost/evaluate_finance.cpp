@@ -211,7 +211,7 @@ void addFinanceFigures(EvalContext& c) {
     // Both conventions with their capex charge and maintenance by asset class (issue 13 item 1).
     for (const auto& [name, view] :
          {std::pair<std::string, const TcoView*>{"economic", &fin.economic}, {"accounting", &fin.accounting}}) {
-        // Every key below starts with this prefix; evaluateFigures skips the convention unless one is asked for.
+        // Every key below starts with this prefix: evaluateFigures skips the convention unless one is asked.
         if (!c.wantsPrefix("finance." + name + ".")) continue;
         const bool econ = name == "economic";
         const std::string label = econ ? "Economic" : "Accounting";

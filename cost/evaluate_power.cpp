@@ -104,14 +104,21 @@ void evaluatePower(EvalContext& c) {
         // The air side's chilled-water plant: plant-chiller; a catalog without it (built in code) uses the
         // building's first loop plant.
         const auto* chillerItem = catalog.find("plant-chiller");
+        // The climate of each site, looked up once for all its buildings (the nearest location is a scan of
+        // the whole table).
+        std::vector<std::optional<const ClimateLocation*>> siteClimate(p.sites.size());
         for (size_t bi = 0; bi < p.buildings.size(); ++bi) {
             const auto& b = p.buildings[bi];
             auto& plan = plans[bi];
             const model::Site* site = nullptr;
             if (auto s = sitesById.find(b.site); s != sitesById.end()) site = s->second;
             if (site) {
-                plan.climate = climateLocationFor(*site, *climateTable);
-                if (!plan.climate) plan.climate = climateTable->nearest(site->latDeg, site->lonDeg);
+                auto& climate = siteClimate[static_cast<size_t>(site - p.sites.data())];
+                if (!climate) {
+                    climate = climateLocationFor(*site, *climateTable);
+                    if (!*climate) climate = climateTable->nearest(site->latDeg, site->lonDeg);
+                }
+                plan.climate = *climate;
             }
             const double* hoursOverride =
                 site && site->freeCoolingHoursPerYear ? &*site->freeCoolingHoursPerYear : nullptr;

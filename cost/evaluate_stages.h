@@ -95,8 +95,8 @@ struct EvalContext {
     /// Whether any figure whose key starts with `prefix` is recorded.
     bool wantsPrefix(std::string_view prefix) const {
         return !wantedKeys || std::any_of(wantedKeys->begin(), wantedKeys->end(), [&](const std::string& k) {
-                   return std::string_view(k).substr(0, prefix.size()) == prefix;
-               });
+            return std::string_view(k).substr(0, prefix.size()) == prefix;
+        });
     }
     /// The provenance text of an assumption, built when the figure is recorded.
     static SourceRef source(std::string key) { return SourceRef::assumption(std::move(key)); }

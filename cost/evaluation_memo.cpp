@@ -57,8 +57,8 @@ EvaluationMemo::coolingPlan(const BillOfMaterials& bom, const std::shared_ptr<co
 }
 
 std::shared_ptr<const BuildingPowerChain>
-EvaluationMemo::powerChain(const BillOfMaterials& bom, size_t building, units::Power itPeak, units::Power facilityPeak,
-                           const std::function<BuildingPowerChain()>& compute) {
+EvaluationMemo::powerChain(const BillOfMaterials& bom, size_t building, units::Power itPeak,
+                           units::Power facilityPeak, const std::function<BuildingPowerChain()>& compute) {
     // Per building: a design has one entry per building for each distinct pair of peaks.
     const size_t buildings = m_project->buildings.size();
     return findOrCompute(

@@ -289,7 +289,8 @@ std::shared_ptr<const model::AssumptionSet> designAssumptions(const model::Proje
     // The design's own assumptions: known keys, values in the valid range (the CLI checks this when it
     // loads a file, naming it; the GUI and library callers get it here).
     checkDesignAssumptions(project.assumptions, defaults, "design");
-    auto merged = std::make_shared<model::AssumptionSet>(model::mergeAssumptions(defaults, project.assumptions));
+    auto merged =
+        std::make_shared<model::AssumptionSet>(model::mergeAssumptions(defaults, project.assumptions));
     validateFinanceAssumptions(*merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
     return merged;
 }
@@ -298,7 +299,8 @@ InputResolver::InputResolver(const model::Project& project, const model::Assumpt
                              const InputOverrides& overrides)
     : InputResolver(project, designAssumptions(project, defaults), overrides) {}
 
-InputResolver::InputResolver(const model::Project& project, std::shared_ptr<const model::AssumptionSet> merged,
+InputResolver::InputResolver(const model::Project& project,
+                             std::shared_ptr<const model::AssumptionSet> merged,
                              const InputOverrides& overrides)
     : m_project(&project), m_assumptions(model::AssumptionSet{}), m_overrides(overrides),
       m_overrideRead(overrides.size(), false) {
@@ -510,7 +512,8 @@ std::vector<ResolvedInput> InputResolver::inputs() const {
 }
 
 void InputResolver::requireOverridesUsed() const {
-    if (m_valuesOnly) throw std::logic_error("InputResolver::requireOverridesUsed: the resolver records values only");
+    if (m_valuesOnly)
+        throw std::logic_error("InputResolver::requireOverridesUsed: the resolver records values only");
     for (size_t i = 0; i < m_overrides.size(); ++i) {
         const auto& o = m_overrides[i];
         const InputLocation where{o.origin, "override", o.path, "", ""};

@@ -164,7 +164,8 @@ private slots:
             for (const auto& key : keys) {
                 cost::InputResolver resolver(p, test_support::defaults(), sets[s]);
                 resolver.resolveValuesOnly();
-                requireSameFigures(full, {key}, cost::evaluateFigures(resolver, catalog, full.bom, {key}, &memo),
+                requireSameFigures(full, {key},
+                                   cost::evaluateFigures(resolver, catalog, full.bom, {key}, &memo),
                                    design.toStdString() + " set " + std::to_string(s) + " alone");
             }
         }
