@@ -52,7 +52,95 @@ std::int32_t intern(std::unordered_map<std::string, std::int32_t>& index, std::v
     return it->second;
 }
 
+/// A rack class's key (CompiledDesign::RackClass), ordered field by field.
+struct ClassKey {
+    std::int32_t row, type, loop, feedA, feedB;
+    std::uint8_t spare;
+    bool operator==(const ClassKey&) const = default;
+    auto operator<=>(const ClassKey&) const = default;
+};
+
+struct ClassKeyHash {
+    size_t operator()(const ClassKey& k) const {
+        // FNV-1a style mixing of the six fields: keys are small indices, collisions only cost a compare.
+        std::uint64_t h = 1469598103934665603ull;
+        for (const std::int64_t v : {std::int64_t{k.row}, std::int64_t{k.type}, std::int64_t{k.loop},
+                                     std::int64_t{k.feedA}, std::int64_t{k.feedB}, std::int64_t{k.spare}})
+            h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
+        return static_cast<size_t>(h);
+    }
+};
+
+ClassKey keyOf(const CompiledDesign::RackClass& c) {
+    return {c.row, c.type, c.loop, c.feedA, c.feedB, c.spare};
+}
+
 } // namespace
+
+void CompiledDesign::buildClasses(const model::Project& p) {
+    const size_t n = rackType.size();
+    // Classes in order of first appearance, then sorted by key so the list does not depend on rack order
+    // (a patched design and a full compile of its project list the same classes).
+    std::vector<RackClass> found;
+    std::unordered_map<ClassKey, std::int32_t, ClassKeyHash> index;
+    rackClass.resize(n);
+    ClassKey last{};
+    std::int32_t lastClass = kNone;
+    for (size_t i = 0; i < n; ++i) {
+        const ClassKey k{rackRow[i], rackType[i], rackLoop[i], rackFeedA[i], rackFeedB[i], rackSpare[i]};
+        if (lastClass == kNone || !(k == last)) { // racks mostly repeat their neighbour's class
+            const auto [it, added] = index.try_emplace(k, static_cast<std::int32_t>(found.size()));
+            if (added) {
+                const std::int32_t hall = k.row == kNone ? kNone : rowHall[static_cast<size_t>(k.row)];
+                const std::int32_t building = hall == kNone ? kNone : hallBuilding[static_cast<size_t>(hall)];
+                const std::int32_t site =
+                    building == kNone ? kNone : buildingSite[static_cast<size_t>(building)];
+                // Empty bounds as bill_of_materials' Extent starts them, so merged bounds come out the same.
+                found.push_back(RackClass{k.row, k.type, k.loop, k.feedA, k.feedB, k.spare, hall, building,
+                                          site, 0.0, 1e300, -1e300, 1e300, -1e300});
+            }
+            last = k, lastClass = it->second;
+        }
+        rackClass[i] = lastClass;
+        auto& c = found[static_cast<size_t>(lastClass)];
+        c.count += 1;
+        const double x = p.racks[i].x.value(), y = p.racks[i].y.value();
+        c.minX = std::min(c.minX, x), c.maxX = std::max(c.maxX, x), c.minY = std::min(c.minY, y),
+        c.maxY = std::max(c.maxY, y);
+    }
+    const auto order = orderBy(found.size(), [&](std::int32_t c) { return keyOf(found[size_t(c)]); });
+    std::vector<std::int32_t> renumber(found.size());
+    classes.clear();
+    classes.reserve(found.size());
+    for (const std::int32_t c : order) {
+        renumber[static_cast<size_t>(c)] = static_cast<std::int32_t>(classes.size());
+        classes.push_back(found[static_cast<size_t>(c)]);
+    }
+    // Racks by class (counting sort, ascending rack index within a class).
+    classRackStart.assign(classes.size() + 1, 0);
+    for (auto& c : rackClass) {
+        c = renumber[static_cast<size_t>(c)];
+        ++classRackStart[static_cast<size_t>(c) + 1];
+    }
+    for (size_t c = 0; c < classes.size(); ++c)
+        classRackStart[c + 1] += classRackStart[c];
+    classRacks.resize(n);
+    std::vector<std::int32_t> next(classRackStart.begin(), classRackStart.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+        classRacks[static_cast<size_t>(next[static_cast<size_t>(rackClass[i])]++)] =
+            static_cast<std::uint32_t>(i);
+}
+
+void CompiledDesign::updateClassExtent(const model::Project& p, size_t c) {
+    auto& k = classes[c];
+    k.minX = 1e300, k.maxX = -1e300, k.minY = 1e300, k.maxY = -1e300;
+    for (auto j = classRackStart[c]; j < classRackStart[c + 1]; ++j) {
+        const auto& r = p.racks[classRacks[static_cast<size_t>(j)]];
+        const double x = r.x.value(), y = r.y.value();
+        k.minX = std::min(k.minX, x), k.maxX = std::max(k.maxX, x), k.minY = std::min(k.minY, y),
+        k.maxY = std::max(k.maxY, y);
+    }
+}
 
 double CompiledDesign::RackType::need(double cached, const char* key) const {
     return std::isnan(cached) && item ? item->value(key) : cached;
@@ -137,6 +225,7 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
             prev && prev->feedB == r.feedB ? rackFeedB[i - 1] : intern(feedIndex, feedIds, r.feedB);
         rackSpare[i] = r.spare ? 1 : 0;
     }
+    buildClasses(p);
     feedIsB.assign(feedIds.size(), 0);
     for (const std::int32_t b : rackFeedB)
         if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;

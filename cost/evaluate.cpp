@@ -115,7 +115,7 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
     r.bom = cachedBom ? *cachedBom : deriveBillOfMaterials(catalog, inputs, std::move(compiled));
     r.rules = r.bom.rules;
     const auto& bom = r.bom;
-    EvalContext c{inputs, catalog, p, a, r, {}, {}, {}, {}, {}, 0, {}, {}, {}, 0};
+    EvalContext c{inputs, catalog, p, a, r, {}, {}, {}, {}, nullptr, 0, {}, {}, {}, 0};
 
     const double utilization = a.get("utilization");
     if (utilization < 0 || utilization > 1)
@@ -138,10 +138,6 @@ Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, con
     if (!r.bom.compiled) r.bom.compiled = compileDesign(p, catalog);
     const CompiledDesign& cd = *r.bom.compiled;
     c.compiled = &cd;
-    c.racks.reserve(p.racks.size());
-    for (size_t i = 0; i < p.racks.size(); ++i)
-        c.racks.push_back(RackInfo{&p.racks[i], &cd.types[static_cast<size_t>(cd.rackType[i])], cd.rackBuilding[i],
-                                   cd.rackSite[i]});
 
     evaluatePower(c);
     evaluateCapex(c);

@@ -12,15 +12,6 @@
 
 namespace ctwin::cost::detail {
 
-/// A rack placement with its catalog type and the building and site it stands in, as indices into
-/// p.buildings and p.sites (CompiledDesign::kNone when orphaned).
-struct RackInfo {
-    const model::RackPlacement* rack;
-    const CompiledDesign::RackType* type;
-    std::int32_t building;
-    std::int32_t site;
-};
-
 /// What the stages share: the inputs, layout look-ups, and intermediate figures later stages need.
 struct EvalContext {
     const InputResolver& inputs;
@@ -33,8 +24,7 @@ struct EvalContext {
     std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
-    std::vector<RackInfo> racks;
-    /// The design's ids resolved to indices (r.bom.compiled; cost/compiled_design.h).
+    /// The design's ids resolved to indices, racks grouped by class (r.bom.compiled; cost/compiled_design.h).
     const CompiledDesign* compiled = nullptr;
 
     double utilization = 0;                           // clamped to [0, 1]
