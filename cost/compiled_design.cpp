@@ -60,17 +60,6 @@ struct ClassKey {
     auto operator<=>(const ClassKey&) const = default;
 };
 
-struct ClassKeyHash {
-    size_t operator()(const ClassKey& k) const {
-        // FNV-1a style mixing of the six fields: keys are small indices, collisions only cost a compare.
-        std::uint64_t h = 1469598103934665603ull;
-        for (const std::int64_t v : {std::int64_t{k.row}, std::int64_t{k.type}, std::int64_t{k.loop},
-                                     std::int64_t{k.feedA}, std::int64_t{k.feedB}, std::int64_t{k.spare}})
-            h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
-        return static_cast<size_t>(h);
-    }
-};
-
 ClassKey keyOf(const CompiledDesign::RackClass& c) {
     return {c.row, c.type, c.loop, c.feedA, c.feedB, c.spare};
 }
@@ -82,15 +71,22 @@ void CompiledDesign::buildClasses(const model::Project& p) {
     // Classes in order of first appearance, then sorted by key so the list does not depend on rack order
     // (a patched design and a full compile of its project list the same classes).
     std::vector<RackClass> found;
-    std::unordered_map<ClassKey, std::int32_t, ClassKeyHash> index;
+    // The classes of each row (slot 0: racks on no row) chained through nextInRow: a row holds a few.
+    std::vector<std::int32_t> rowFirst(rowHall.size() + 1, kNone), nextInRow;
     rackClass.resize(n);
     ClassKey last{};
     std::int32_t lastClass = kNone;
     for (size_t i = 0; i < n; ++i) {
         const ClassKey k{rackRow[i], rackType[i], rackLoop[i], rackFeedA[i], rackFeedB[i], rackSpare[i]};
         if (lastClass == kNone || !(k == last)) { // racks mostly repeat their neighbour's class
-            const auto [it, added] = index.try_emplace(k, static_cast<std::int32_t>(found.size()));
-            if (added) {
+            auto& first = rowFirst[static_cast<size_t>(k.row + 1)];
+            std::int32_t c = first;
+            while (c != kNone && !(keyOf(found[static_cast<size_t>(c)]) == k))
+                c = nextInRow[static_cast<size_t>(c)];
+            if (c == kNone) {
+                c = static_cast<std::int32_t>(found.size());
+                nextInRow.push_back(first);
+                first = c;
                 const std::int32_t hall = k.row == kNone ? kNone : rowHall[static_cast<size_t>(k.row)];
                 const std::int32_t building = hall == kNone ? kNone : hallBuilding[static_cast<size_t>(hall)];
                 const std::int32_t site =
@@ -99,7 +95,7 @@ void CompiledDesign::buildClasses(const model::Project& p) {
                 found.push_back(RackClass{k.row, k.type, k.loop, k.feedA, k.feedB, k.spare, hall, building,
                                           site, 0.0, 1e300, -1e300, 1e300, -1e300});
             }
-            last = k, lastClass = it->second;
+            last = k, lastClass = c;
         }
         rackClass[i] = lastClass;
         auto& c = found[static_cast<size_t>(lastClass)];
@@ -108,11 +104,15 @@ void CompiledDesign::buildClasses(const model::Project& p) {
         c.minX = std::min(c.minX, x), c.maxX = std::max(c.maxX, x), c.minY = std::min(c.minY, y),
         c.maxY = std::max(c.maxY, y);
     }
-    const auto order = orderBy(found.size(), [&](std::int32_t c) { return keyOf(found[size_t(c)]); });
+    // Keys are distinct: any sort gives the one order.
+    std::vector<std::pair<ClassKey, std::int32_t>> order(found.size());
+    for (size_t c = 0; c < found.size(); ++c)
+        order[c] = {keyOf(found[c]), static_cast<std::int32_t>(c)};
+    std::sort(order.begin(), order.end());
     std::vector<std::int32_t> renumber(found.size());
     classes.clear();
     classes.reserve(found.size());
-    for (const std::int32_t c : order) {
+    for (const auto& [key, c] : order) {
         renumber[static_cast<size_t>(c)] = static_cast<std::int32_t>(classes.size());
         classes.push_back(found[static_cast<size_t>(c)]);
     }
@@ -129,6 +129,12 @@ void CompiledDesign::buildClasses(const model::Project& p) {
     for (size_t i = 0; i < n; ++i)
         classRacks[static_cast<size_t>(next[static_cast<size_t>(rackClass[i])]++)] =
             static_cast<std::uint32_t>(i);
+}
+
+void CompiledDesign::markFeedsB() {
+    feedIsB.assign(feedIds.size(), 0);
+    for (const auto& c : classes)
+        if (c.feedB != kNone) feedIsB[static_cast<size_t>(c.feedB)] = 1;
 }
 
 void CompiledDesign::updateClassExtent(const model::Project& p, size_t c) {
@@ -226,9 +232,7 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         rackSpare[i] = r.spare ? 1 : 0;
     }
     buildClasses(p);
-    feedIsB.assign(feedIds.size(), 0);
-    for (const std::int32_t b : rackFeedB)
-        if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
+    markFeedsB();
     geometry = geometryFindings(p, catalog);
     geometryRules = geometry.rules();
 

@@ -114,6 +114,8 @@ public:
     /// Groups the racks into classes (classes, rackClass, classRackStart, classRacks) from the per-rack
     /// arrays and `p`'s rack positions.
     void buildClasses(const model::Project& p);
+    /// Sets feedIsB from the classes.
+    void markFeedsB();
     /// Recomputes the position extent of class `c` from its racks' positions in `p`.
     void updateClassExtent(const model::Project& p, size_t c);
 
@@ -126,8 +128,10 @@ std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, con
 
 /// `before` with racks `racks` of `p` re-resolved after an edit in place (issue 15 item 2): position,
 /// rotation, name, id, type, row, cooling loop, feeds, spare flag; every other collection as compiled.
-/// The per-rack arrays, the B-feed marks, the building path efficiencies (when power or feeds moved) and
-/// the geometry findings of the halls involved are updated. Returns null when the edit needs a full
+/// The per-rack arrays and the geometry findings of the halls involved are updated; a rack that keeps its
+/// class updates that class's position bounds only, one that changes class (type, row, loop, feed, spare
+/// flag) groups the classes again and with them the B-feed marks and building path efficiencies, so the
+/// result equals a full compile of `p`. Returns null when the edit needs a full
 /// compile: a rack type, cooling loop or feed id the compiled design has not interned, a rack type no rack
 /// uses any more, or a rack count that differs.
 std::shared_ptr<const CompiledDesign> recompileRacks(const CompiledDesign& before, const model::Project& p,

@@ -23,7 +23,7 @@ bool patchRacks(CompiledDesign& design, const model::Project& p, const model::Ca
         return false; // not interned: a full compile appends it
     };
     CompiledDesign* const cd = &design;
-    bool powerMoved = false, classMoved = false;
+    bool classMoved = false;
     std::vector<std::int32_t> moved; // classes whose racks moved (their position extents)
     for (const std::uint32_t i : racks) {
         if (i >= n) return false;
@@ -56,8 +56,6 @@ bool patchRacks(CompiledDesign& design, const model::Project& p, const model::Ca
         const std::int32_t building = hall == kNone ? kNone : cd->hallBuilding[static_cast<size_t>(hall)];
         const std::int32_t site = building == kNone ? kNone : cd->buildingSite[static_cast<size_t>(building)];
         const std::uint8_t spare = r.spare ? 1 : 0;
-        powerMoved = powerMoved || cd->rackType[i] != type || cd->rackBuilding[i] != building ||
-                     cd->rackFeedA[i] != feedA || cd->rackFeedB[i] != feedB;
         cd->rackType[i] = type, cd->rackRow[i] = row, cd->rackHall[i] = hall, cd->rackBuilding[i] = building;
         cd->rackSite[i] = site, cd->rackLoop[i] = loop, cd->rackFeedA[i] = feedA, cd->rackFeedB[i] = feedB;
         cd->rackSpare[i] = spare;
@@ -76,18 +74,16 @@ bool patchRacks(CompiledDesign& design, const model::Project& p, const model::Ca
         for (const auto& c : cd->classes)
             used[static_cast<size_t>(c.type)] = 1;
         if (std::find(used.begin(), used.end(), 0) != used.end()) return false;
+        // Type, building and feeds are part of the class: the B-feed marks and the power path efficiencies
+        // (summed over classes, so regrouped racks change their rounding too) follow any class change.
+        cd->markFeedsB();
+        cd->buildingPathEfficiency = pathEfficiencies(p, catalog, *cd);
     } else {
         // Moved or turned within their classes: only those classes' extents change.
         std::sort(moved.begin(), moved.end());
         moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
         for (const std::int32_t c : moved)
             cd->updateClassExtent(p, static_cast<size_t>(c));
-    }
-    if (powerMoved) {
-        cd->feedIsB.assign(cd->feedIds.size(), 0);
-        for (const std::int32_t b : cd->rackFeedB)
-            if (b != kNone) cd->feedIsB[static_cast<size_t>(b)] = 1;
-        cd->buildingPathEfficiency = pathEfficiencies(p, catalog, *cd);
     }
     updateGeometryFindings(cd->geometry, p, catalog, racks, cd->rackHall);
     cd->geometryRules = cd->geometry.rules();
