@@ -687,6 +687,9 @@ void MainWindow::evaluateNow() {
     m_evalTimer.stop();
     QElapsedTimer clock;
     clock.start();
+    // The last results share the compiled design (no view reads it): dropped first, the incremental
+    // evaluator patches the design in place instead of copying its per-rack arrays (issue 15 item 2).
+    m_results.bom.compiled.reset();
     m_results = m_incremental.evaluate(m_document.project(), m_catalog, m_defaults);
     const double evalMs = clock.nsecsElapsed() / 1e6;
     m_inspector->setResolvedInputs(m_results.inputs); // absent optional fields show the value used

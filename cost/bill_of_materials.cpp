@@ -74,6 +74,11 @@ struct Extent {
     void add(double x, double y) {
         minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y), maxY = std::max(maxY, y);
     }
+    /// The racks of a class at once (its bounds start as these do: the same as adding them one by one).
+    void add(const CompiledDesign::RackClass& c) {
+        minX = std::min(minX, c.minX), maxX = std::max(maxX, c.maxX), minY = std::min(minY, c.minY),
+        maxY = std::max(maxY, c.maxY);
+    }
     double manhattan() const { return maxX >= minX ? (maxX - minX) + (maxY - minY) : 0.0; }
 };
 
@@ -108,32 +113,32 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
                              std::to_string(f.breakout) + " exceeds the " + fmt(switchPortBps / 1e9) +
                              "G switch port of " + sw->name});
 
-    // Per rack: its building in scope, a compute type with endpoints on this fabric. Endpoints and NIC
-    // ports per rack type are read once (cd.types).
+    // Per rack class (cost/compiled_design.h): its building in scope, a compute type with endpoints on this
+    // fabric. Endpoints and NIC ports per rack type are read once (cd.types).
     const bool backend = f.role == "backend";
     std::vector<double> typeEndpoints(cd.types.size(), 0.0), typeRacks(cd.types.size(), 0.0);
     for (size_t t = 0; t < cd.types.size(); ++t)
         if (cd.types[t].compute) typeEndpoints[t] = rackEndpoints(cd.types[t], f);
     std::vector<std::uint8_t> hallUsed(p.halls.size(), 0), buildingUsed(p.buildings.size(), 0);
     std::vector<Extent> rowExtent(p.rows.size());
-    if (!perRow) in.endpointsPerRack.reserve(p.racks.size());
-    for (size_t i = 0; i < p.racks.size(); ++i) {
-        const std::int32_t b = cd.rackBuilding[i];
+    for (const auto& k : cd.classes) {
+        const std::int32_t b = k.building;
         if (b == CompiledDesign::kNone || (!scope.empty() && !scope[static_cast<size_t>(b)])) continue;
-        const auto t = static_cast<size_t>(cd.rackType[i]);
+        const auto t = static_cast<size_t>(k.type);
         if (!cd.types[t].compute) continue;
         const double e = typeEndpoints[t];
         if (e <= 0) continue;
-        const auto row = static_cast<size_t>(cd.rackRow[i]); // resolved: the rack has a building
-        if (perRow)
-            endpointsByRow[row] += e, rowUsed[row] = 1;
-        else
-            in.endpointsPerRack.push_back(e);
-        typeRacks[t] += 1;
-        hallUsed[static_cast<size_t>(cd.rackHall[i])] = 1;
+        const auto row = static_cast<size_t>(k.row); // resolved: the class has a building
+        if (perRow) endpointsByRow[row] += k.count * e, rowUsed[row] = 1;
+        typeRacks[t] += k.count;
+        hallUsed[static_cast<size_t>(k.hall)] = 1;
         buildingUsed[static_cast<size_t>(b)] = 1;
-        rowExtent[row].add(p.racks[i].x.value(), p.racks[i].y.value());
+        rowExtent[row].add(k);
     }
+    // Top-of-rack or pooled leaves: one group per rack, the racks of a type alike.
+    if (!perRow)
+        for (size_t t = 0; t < cd.types.size(); ++t)
+            if (typeRacks[t] > 0) in.endpointGroups.emplace_back(typeEndpoints[t], typeRacks[t]);
     std::map<double, double> nicPortsBySpeed; // physical NIC ports in scope by line rate (whole numbers)
     for (size_t t = 0; t < cd.types.size(); ++t)
         if (typeRacks[t] > 0) {
@@ -253,31 +258,41 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
 
 void sizeLoops(const model::Project& p, const model::Catalog& catalog, const CompiledDesign& cd, BillOfMaterials& bom,
                std::vector<DesignRule>& rules) {
-    // Liquid heat per loop in one pass over the racks (loop and hall resolved to indices: linear in racks).
+    // Liquid heat per loop in one pass over the rack classes (loop and hall resolved to indices).
     std::vector<Power> heat(cd.loopIds.size());
-    for (size_t i = 0; i < p.racks.size(); ++i) {
-        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+    // A liquid-cooled rack on no loop, or on another hall's loop, is named rack by rack (below).
+    const auto withoutLoop = [](double liquid, std::int32_t loop) {
+        return loop == CompiledDesign::kNone && liquid > 0;
+    };
+    const auto otherHall = [&](std::int32_t loop, std::int32_t hall) {
+        return loop != CompiledDesign::kNone && hall != CompiledDesign::kNone &&
+               static_cast<size_t>(loop) < p.coolingLoops.size() &&
+               cd.loopHall[static_cast<size_t>(loop)] != hall;
+    };
+    bool flagged = false;
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
         const double liquid = type.need(type.liquidFraction, "liquid_fraction");
-        const std::int32_t loop = cd.rackLoop[i];
-        if (loop == CompiledDesign::kNone) {
-            if (liquid > 0) {
-                const auto& r = p.racks[i];
+        flagged = flagged || withoutLoop(liquid, k.loop) || otherHall(k.loop, k.hall);
+        if (k.loop == CompiledDesign::kNone) continue;
+        heat[static_cast<size_t>(k.loop)] +=
+            type.need(type.powerLoadW, "power_load_w") * liquid * k.count * watt;
+    }
+    if (flagged)
+        for (size_t i = 0; i < p.racks.size(); ++i) {
+            const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
+            const double liquid = type.need(type.liquidFraction, "liquid_fraction");
+            const std::int32_t loop = cd.rackLoop[i];
+            const auto& r = p.racks[i];
+            if (withoutLoop(liquid, loop))
                 rules.push_back({Severity::Error, "rack_without_loop", r.id,
                                  "Rack " + r.name + " (" + type.item->name + ") rejects " + fmt(liquid * 100) +
                                      "% of its heat to liquid but is on no cooling loop"});
-            }
-            continue;
+            else if (otherHall(loop, cd.rackHall[i]))
+                rules.push_back({Severity::Warning, "loop_other_hall", r.id,
+                                 "Rack " + r.name + " is served by loop " +
+                                     p.coolingLoops[static_cast<size_t>(loop)].name + " in another hall"});
         }
-        heat[static_cast<size_t>(loop)] += type.need(type.powerLoadW, "power_load_w") * liquid * watt;
-        const std::int32_t hall = cd.rackHall[i];
-        if (hall != CompiledDesign::kNone && static_cast<size_t>(loop) < p.coolingLoops.size() &&
-            cd.loopHall[static_cast<size_t>(loop)] != hall) {
-            const auto& r = p.racks[i];
-            rules.push_back({Severity::Warning, "loop_other_hall", r.id,
-                             "Rack " + r.name + " is served by loop " + p.coolingLoops[static_cast<size_t>(loop)].name +
-                                 " in another hall"});
-        }
-    }
     for (size_t li = 0; li < p.coolingLoops.size(); ++li) {
         const auto& loop = p.coolingLoops[li];
         const auto* cdu = catalog.find(loop.cduType);
@@ -396,17 +411,26 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
     bom.sites = static_cast<double>(p.sites.size());
     bom.buildings = static_cast<double>(p.buildings.size());
     bom.halls = static_cast<double>(p.halls.size());
+    // Counts from the rack classes (cost/compiled_design.h); racks without a feed or a building are named
+    // rack by rack, in rack order.
     std::vector<double> counts(cd.types.size(), 0.0);
-    for (size_t i = 0; i < p.racks.size(); ++i) {
-        const auto& r = p.racks[i];
-        ++counts[static_cast<size_t>(cd.rackType[i])];
-        if (r.feedA.empty() && r.feedB.empty())
-            rules.push_back({Severity::Warning, "orphan_rack", r.id, "Rack " + r.name + " has no power feed"});
-        if (cd.rackBuilding[i] == CompiledDesign::kNone)
-            rules.push_back({Severity::Error, "orphan_rack", r.id, "Rack " + r.name + " is not in a hall of a building"});
+    bool orphans = false;
+    for (const auto& k : cd.classes) {
+        counts[static_cast<size_t>(k.type)] += k.count;
+        if (k.spare) bom.spareRacks += k.count;
+        orphans = orphans || (k.feedA == CompiledDesign::kNone && k.feedB == CompiledDesign::kNone) ||
+                  k.building == CompiledDesign::kNone;
     }
-    for (size_t i = 0; i < p.racks.size(); ++i)
-        if (cd.rackSpare[i]) ++bom.spareRacks;
+    if (orphans)
+        for (size_t i = 0; i < p.racks.size(); ++i) {
+            const auto& r = p.racks[i];
+            if (r.feedA.empty() && r.feedB.empty())
+                rules.push_back(
+                    {Severity::Warning, "orphan_rack", r.id, "Rack " + r.name + " has no power feed"});
+            if (cd.rackBuilding[i] == CompiledDesign::kNone)
+                rules.push_back({Severity::Error, "orphan_rack", r.id,
+                                 "Rack " + r.name + " is not in a hall of a building"});
+        }
     for (size_t ti = 0; ti < cd.types.size(); ++ti) {
         const auto& typeId = cd.types[ti].id;
         const double n = counts[ti];
@@ -423,10 +447,10 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
         bom.frontendNics += n * t.value("frontend_nics");
         bom.psus += n * t.value("psus");
     }
-    for (size_t i = 0; i < p.racks.size(); ++i)
-        if (cd.rackSpare[i]) {
-            const auto& t = cd.types[static_cast<size_t>(cd.rackType[i])];
-            bom.spareGpus += t.need(t.gpus, "gpus");
+    for (const auto& k : cd.classes)
+        if (k.spare) {
+            const auto& t = cd.types[static_cast<size_t>(k.type)];
+            bom.spareGpus += k.count * t.need(t.gpus, "gpus");
         }
     if (bom.gpus <= 0)
         rules.push_back({Severity::Error, "no_gpus", p.info.id, "The design has no GPUs: place compute racks"});

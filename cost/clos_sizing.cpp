@@ -17,6 +17,8 @@ ClosSizing sizeClos(const ClosInput& in) {
     ClosSizing s;
     const int k = std::max(in.radix, 2);
     for (double e : in.endpointsPerRack) s.endpoints += std::max(0.0, e);
+    for (const auto& [e, groups] : in.endpointGroups)
+        s.endpoints += groups * std::max(0.0, e);
     s.endpointLinks = s.endpoints;
     if (s.endpoints <= 0) return s;
 
@@ -33,12 +35,18 @@ ClosSizing sizeClos(const ClosInput& in) {
     // Uplink ports a leaf needs for e endpoints at ratio o: ceil(e / o), never more than it has.
     auto uplinksFor = [&](double e) { return std::min<double>(s.leafUp, std::ceil(e / in.leafOversubscription - 1e-9)); };
     if (in.topOfRack) {
-        for (double e : in.endpointsPerRack) {
-            if (e <= 0) continue;
+        // Each group's own leaves: ceil(e / d1), the last one partly used.
+        const auto group = [&](double e, double groups) {
+            if (e <= 0) return;
             const double leavesHere = std::ceil(e / s.leafDown);
-            s.leaves += leavesHere;
-            s.leafSpineLinks += (leavesHere - 1) * s.leafUp + uplinksFor(e - (leavesHere - 1) * s.leafDown);
-        }
+            s.leaves += groups * leavesHere;
+            s.leafSpineLinks +=
+                groups * ((leavesHere - 1) * s.leafUp + uplinksFor(e - (leavesHere - 1) * s.leafDown));
+        };
+        for (double e : in.endpointsPerRack)
+            group(e, 1.0);
+        for (const auto& [e, groups] : in.endpointGroups)
+            group(e, groups);
     } else {
         s.leaves = std::ceil(s.endpoints / s.leafDown);
         s.leafSpineLinks = (s.leaves - 1) * s.leafUp + uplinksFor(s.endpoints - (s.leaves - 1) * s.leafDown);

@@ -1,4 +1,5 @@
 #pragma once
+#include <utility>
 #include <vector>
 
 namespace ctwin::cost {
@@ -9,6 +10,10 @@ struct ClosInput {
     /// for middle- or end-of-row leaves (bill_of_materials.cpp sums a row's racks). With topOfRack each group
     /// gets ceil(e / leaf down-ports) leaves of its own.
     std::vector<double> endpointsPerRack;
+    /// More groups, by size: (endpoint ports per group, number of such groups). Sized exactly as that many
+    /// entries of endpointsPerRack; the bill of materials gives top-of-rack racks by rack type this way
+    /// (racks of one type have the same endpoints), so sizing does not walk every rack.
+    std::vector<std::pair<double, double>> endpointGroups;
     /// Switch radix at endpoint port speed (physical ports x breakout).
     int radix = 64;
     int tiers = 2;

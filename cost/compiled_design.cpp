@@ -52,7 +52,101 @@ std::int32_t intern(std::unordered_map<std::string, std::int32_t>& index, std::v
     return it->second;
 }
 
+/// A rack class's key (CompiledDesign::RackClass), ordered field by field.
+struct ClassKey {
+    std::int32_t row, type, loop, feedA, feedB;
+    std::uint8_t spare;
+    bool operator==(const ClassKey&) const = default;
+    auto operator<=>(const ClassKey&) const = default;
+};
+
+ClassKey keyOf(const CompiledDesign::RackClass& c) {
+    return {c.row, c.type, c.loop, c.feedA, c.feedB, c.spare};
+}
+
 } // namespace
+
+void CompiledDesign::buildClasses(const model::Project& p) {
+    const size_t n = rackType.size();
+    // Classes in order of first appearance, then sorted by key so the list does not depend on rack order
+    // (a patched design and a full compile of its project list the same classes).
+    std::vector<RackClass> found;
+    // The classes of each row (slot 0: racks on no row) chained through nextInRow: a row holds a few.
+    std::vector<std::int32_t> rowFirst(rowHall.size() + 1, kNone), nextInRow;
+    rackClass.resize(n);
+    ClassKey last{};
+    std::int32_t lastClass = kNone;
+    for (size_t i = 0; i < n; ++i) {
+        const ClassKey k{rackRow[i], rackType[i], rackLoop[i], rackFeedA[i], rackFeedB[i], rackSpare[i]};
+        if (lastClass == kNone || !(k == last)) { // racks mostly repeat their neighbour's class
+            auto& first = rowFirst[static_cast<size_t>(k.row + 1)];
+            std::int32_t c = first;
+            while (c != kNone && !(keyOf(found[static_cast<size_t>(c)]) == k))
+                c = nextInRow[static_cast<size_t>(c)];
+            if (c == kNone) {
+                c = static_cast<std::int32_t>(found.size());
+                nextInRow.push_back(first);
+                first = c;
+                const std::int32_t hall = k.row == kNone ? kNone : rowHall[static_cast<size_t>(k.row)];
+                const std::int32_t building = hall == kNone ? kNone : hallBuilding[static_cast<size_t>(hall)];
+                const std::int32_t site =
+                    building == kNone ? kNone : buildingSite[static_cast<size_t>(building)];
+                // Empty bounds as bill_of_materials' Extent starts them, so merged bounds come out the same.
+                found.push_back(RackClass{k.row, k.type, k.loop, k.feedA, k.feedB, k.spare, hall, building,
+                                          site, 0.0, 1e300, -1e300, 1e300, -1e300});
+            }
+            last = k, lastClass = c;
+        }
+        rackClass[i] = lastClass;
+        auto& c = found[static_cast<size_t>(lastClass)];
+        c.count += 1;
+        const double x = p.racks[i].x.value(), y = p.racks[i].y.value();
+        c.minX = std::min(c.minX, x), c.maxX = std::max(c.maxX, x), c.minY = std::min(c.minY, y),
+        c.maxY = std::max(c.maxY, y);
+    }
+    // Keys are distinct: any sort gives the one order.
+    std::vector<std::pair<ClassKey, std::int32_t>> order(found.size());
+    for (size_t c = 0; c < found.size(); ++c)
+        order[c] = {keyOf(found[c]), static_cast<std::int32_t>(c)};
+    std::sort(order.begin(), order.end());
+    std::vector<std::int32_t> renumber(found.size());
+    classes.clear();
+    classes.reserve(found.size());
+    for (const auto& [key, c] : order) {
+        renumber[static_cast<size_t>(c)] = static_cast<std::int32_t>(classes.size());
+        classes.push_back(found[static_cast<size_t>(c)]);
+    }
+    // Racks by class (counting sort, ascending rack index within a class).
+    classRackStart.assign(classes.size() + 1, 0);
+    for (auto& c : rackClass) {
+        c = renumber[static_cast<size_t>(c)];
+        ++classRackStart[static_cast<size_t>(c) + 1];
+    }
+    for (size_t c = 0; c < classes.size(); ++c)
+        classRackStart[c + 1] += classRackStart[c];
+    classRacks.resize(n);
+    std::vector<std::int32_t> next(classRackStart.begin(), classRackStart.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+        classRacks[static_cast<size_t>(next[static_cast<size_t>(rackClass[i])]++)] =
+            static_cast<std::uint32_t>(i);
+}
+
+void CompiledDesign::markFeedsB() {
+    feedIsB.assign(feedIds.size(), 0);
+    for (const auto& c : classes)
+        if (c.feedB != kNone) feedIsB[static_cast<size_t>(c.feedB)] = 1;
+}
+
+void CompiledDesign::updateClassExtent(const model::Project& p, size_t c) {
+    auto& k = classes[c];
+    k.minX = 1e300, k.maxX = -1e300, k.minY = 1e300, k.maxY = -1e300;
+    for (auto j = classRackStart[c]; j < classRackStart[c + 1]; ++j) {
+        const auto& r = p.racks[classRacks[static_cast<size_t>(j)]];
+        const double x = r.x.value(), y = r.y.value();
+        k.minX = std::min(k.minX, x), k.maxX = std::max(k.maxX, x), k.minY = std::min(k.minY, y),
+        k.maxY = std::max(k.maxY, y);
+    }
+}
 
 double CompiledDesign::RackType::need(double cached, const char* key) const {
     return std::isnan(cached) && item ? item->value(key) : cached;
@@ -137,9 +231,8 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
             prev && prev->feedB == r.feedB ? rackFeedB[i - 1] : intern(feedIndex, feedIds, r.feedB);
         rackSpare[i] = r.spare ? 1 : 0;
     }
-    feedIsB.assign(feedIds.size(), 0);
-    for (const std::int32_t b : rackFeedB)
-        if (b != kNone) feedIsB[static_cast<size_t>(b)] = 1;
+    buildClasses(p);
+    markFeedsB();
     geometry = geometryFindings(p, catalog);
     geometryRules = geometry.rules();
 

@@ -165,10 +165,6 @@ void runStages(EvalContext& c) {
     for (const auto& s : p.sites)
         c.sites[s.id] = &s;
     const CompiledDesign& cd = *c.compiled;
-    c.racks.reserve(p.racks.size());
-    for (size_t i = 0; i < p.racks.size(); ++i)
-        c.racks.push_back(RackInfo{&p.racks[i], &cd.types[static_cast<size_t>(cd.rackType[i])], cd.rackBuilding[i],
-                                   cd.rackSite[i]});
 
     evaluatePower(c);
     evaluateCapex(c);

@@ -29,11 +29,9 @@ void evaluateInference(EvalContext& c) {
         const CompiledDesign& cd = *c.compiled;
         std::vector<double> typeGpus(cd.types.size(), 0.0);
         std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
-        for (const auto& ri : c.racks)
-            if (ri.type->compute) {
-                const auto t = static_cast<size_t>(ri.type - cd.types.data());
-                typeGpus[t] += ri.type->need(ri.type->gpus, "gpus"), typeSeen[t] = 1;
-            }
+        for (const auto& k : cd.classes) // by rack class (cost/compiled_design.h)
+            if (const auto t = static_cast<size_t>(k.type); cd.types[t].compute)
+                typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
         std::map<std::string, double> n;
         for (size_t t = 0; t < cd.types.size(); ++t)
             if (typeSeen[t]) n[cd.types[t].id] += typeGpus[t];

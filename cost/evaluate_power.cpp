@@ -30,18 +30,21 @@ void evaluatePower(EvalContext& c) {
     }
     const auto& sitesById = c.sites;
     Power computePeak{}, computeOperating{};
-    // Per building in one pass over the compiled racks (indices, no id look-ups), then into perBuilding.
+    // Per building in one pass over the rack classes (cost/compiled_design.h: racks of one type, building and
+    // spare flag draw alike), then into perBuilding.
     std::vector<Power> buildingPeak(p.buildings.size()), buildingOperating(p.buildings.size());
     std::vector<std::uint8_t> buildingHasRacks(p.buildings.size(), 0);
-    for (const auto& ri : c.racks) {
-        const double load = ri.type->need(ri.type->powerLoadW, "power_load_w"),
-                     idle = ri.type->need(ri.type->powerIdleW, "power_idle_w");
-        const double peak = ri.rack->spare ? idle : load;
-        const double operating = ri.rack->spare ? idle : idle + (load - idle) * c.utilization;
+    const CompiledDesign& cd = *c.compiled;
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        const double load = type.need(type.powerLoadW, "power_load_w"),
+                     idle = type.need(type.powerIdleW, "power_idle_w");
+        const double peak = k.count * (k.spare ? idle : load);
+        const double operating = k.count * (k.spare ? idle : idle + (load - idle) * c.utilization);
         computePeak += peak * watt;
         computeOperating += operating * watt;
-        if (ri.building != CompiledDesign::kNone) {
-            const auto b = static_cast<size_t>(ri.building);
+        if (k.building != CompiledDesign::kNone) {
+            const auto b = static_cast<size_t>(k.building);
             buildingPeak[b] += peak * watt;
             buildingOperating[b] += operating * watt;
             buildingHasRacks[b] = 1;

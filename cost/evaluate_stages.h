@@ -17,15 +17,6 @@
 
 namespace ctwin::cost::detail {
 
-/// A rack placement with its catalog type and the building and site it stands in, as indices into
-/// p.buildings and p.sites (CompiledDesign::kNone when orphaned).
-struct RackInfo {
-    const model::RackPlacement* rack;
-    const CompiledDesign::RackType* type;
-    std::int32_t building;
-    std::int32_t site;
-};
-
 /// One provenance source of a figure, turned into text only when evaluate() records the figure with its
 /// provenance; evaluateFigures (scenario tools) never builds it. Literal text, a ready string, or the source
 /// of an assumption (AssumptionValues::source).
@@ -67,8 +58,7 @@ struct EvalContext {
     std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
-    std::vector<RackInfo> racks;
-    /// The design's ids resolved to indices (bom.compiled; cost/compiled_design.h).
+    /// The design's ids resolved to indices, racks grouped by class (bom.compiled; cost/compiled_design.h).
     const CompiledDesign* compiled = nullptr;
 
     double utilization = 0;                           // clamped to [0, 1]

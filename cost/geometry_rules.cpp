@@ -359,6 +359,7 @@ void updateGeometryFindings(GeometryFindings& g, const model::Project& p, const 
     for (const std::int32_t h : halls) {
         const auto hi = static_cast<size_t>(h);
         placed.clear();
+        placed.reserve(g.hallRacks[hi].size());
         for (const std::uint32_t i : g.hallRacks[hi]) {
             const auto& r = p.racks[i];
             const Dims& d = dims.get(r.rackType);

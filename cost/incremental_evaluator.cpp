@@ -53,12 +53,18 @@ void IncrementalEvaluator::reset() {
 Results IncrementalEvaluator::evaluate(const model::Project& project, const model::Catalog& catalog,
                                        const model::AssumptionSet& defaults) {
     if (m_catalog != &catalog) m_full = true;
-    std::shared_ptr<const CompiledDesign> next;
+    std::shared_ptr<CompiledDesign> next;
     if (!m_full && m_compiled && !m_racks.empty()) {
         std::sort(m_racks.begin(), m_racks.end());
         m_racks.erase(std::unique(m_racks.begin(), m_racks.end()), m_racks.end());
-        next = recompileRacks(*m_compiled, project, catalog, m_racks);
-        if (next) ++m_stats.incremental;
+        // Sole owner (the last Results are gone): patch in place; otherwise a copy, as the holders expect
+        // the design they were given to stay as it was.
+        next = m_compiled.use_count() == 1 ? std::move(m_compiled)
+                                           : std::make_shared<CompiledDesign>(*m_compiled);
+        if (patchRacks(*next, project, catalog, m_racks))
+            ++m_stats.incremental;
+        else
+            next.reset(); // partly patched: compiled again below
     } else if (!m_full && m_compiled) {
         next = m_compiled, ++m_stats.reused;
     }
@@ -67,7 +73,7 @@ Results IncrementalEvaluator::evaluate(const model::Project& project, const mode
         // the next evaluation starts over.
         m_compiled.reset();
         m_full = true;
-        next = compileDesign(project, catalog);
+        next = std::make_shared<CompiledDesign>(project, catalog);
         ++m_stats.full;
     }
     m_compiled = next;

@@ -2,8 +2,10 @@
 // Incremental evaluation (issue 15 item 2): the GUI re-evaluates after every committed edit. The document's
 // ChangeSet says which entities changed; when only racks changed in place (moved, turned, retyped, renamed,
 // put on another row, loop or feed, marked spare) the compiled design of the last evaluation is patched for
-// those racks alone (cost/compiled_design.h recompileRacks: their arrays and the geometry findings of the
-// halls they leave and enter) instead of compiled again for the whole design, and the stages run on it.
+// those racks alone (cost/compiled_design.h patchRacks: their arrays, their rack classes and the geometry
+// findings of the halls they leave and enter) instead of compiled again for the whole design, and the
+// stages run on it. The patch is made in place when no Results or caller still hold the compiled design
+// (no copy of its per-rack arrays), on a copy otherwise.
 // Edits of entities the compiled design never reads (training jobs, inference services, storage tiers,
 // scale-across links, assumptions, project info, site fields other than the id) reuse it as it is. Every
 // other edit (adding or deleting racks, editing halls, rows, buildings, loops, feeds, fabrics) takes the full
@@ -41,11 +43,12 @@ public:
                   const model::Catalog& catalog, const model::AssumptionSet& defaults);
 
     const Stats& stats() const { return m_stats; }
-    /// The compiled design of the last evaluation (null before the first).
-    const std::shared_ptr<const CompiledDesign>& compiled() const { return m_compiled; }
+    /// The compiled design of the last evaluation (null before the first). While a caller holds it (or the
+    /// Results that carry it), the next patch works on a copy; otherwise the design is patched in place.
+    std::shared_ptr<const CompiledDesign> compiled() const { return m_compiled; }
 
 private:
-    std::shared_ptr<const CompiledDesign> m_compiled;
+    std::shared_ptr<CompiledDesign> m_compiled;
     const model::Catalog* m_catalog = nullptr;
     bool m_full = true;
     std::vector<std::uint32_t> m_racks; // racks modified in place since the last evaluation

@@ -217,11 +217,12 @@ std::vector<double> pathEfficiencies(const model::Project& p, const model::Catal
     }
     for (size_t b = 0; b < nb; ++b)
         if (feeds[b] > 0) meanInverse[b] /= feeds[b];
-    for (size_t i = 0; i < p.racks.size(); ++i) {
-        const std::int32_t b = cd.rackBuilding[i];
+    // By rack class (cost/compiled_design.h): its racks share type, building and feeds.
+    for (const auto& k : cd.classes) {
+        const std::int32_t b = k.building;
         if (b == CompiledDesign::kNone) continue;
-        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
-        const double w = type.need(type.powerLoadW, "power_load_w");
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        const double w = k.count * type.need(type.powerLoadW, "power_load_w");
         if (w <= 0) continue;
         // A feed of this building (an unknown or another building's feed counts as none).
         auto feedOf = [&](std::int32_t f) {
@@ -230,7 +231,7 @@ std::vector<double> pathEfficiencies(const model::Project& p, const model::Catal
                        ? f
                        : CompiledDesign::kNone;
         };
-        const std::int32_t fa = feedOf(cd.rackFeedA[i]), fb = feedOf(cd.rackFeedB[i]);
+        const std::int32_t fa = feedOf(k.feedA), fb = feedOf(k.feedB);
         const auto bi = static_cast<size_t>(b);
         double inverse = meanInverse[bi];
         if (fa != CompiledDesign::kNone && fb != CompiledDesign::kNone)

@@ -254,31 +254,33 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         tf.frontendBytesPerS = valueOr(item, "frontend_nics", 0.0) * valueOr(item, "frontend_nic_bit_per_s", 0.0) / 8.0;
         typeFigures.push_back(tf);
     }
-    for (size_t i = 0; i < p.racks.size(); ++i) {
-        const auto& type = cd.types[static_cast<size_t>(cd.rackType[i])];
-        const std::int32_t building = cd.rackBuilding[i];
+    // By rack class (cost/compiled_design.h): its racks share type, building, site, loop, feeds and spare
+    // flag, so each sum takes count x the per-rack figure.
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        const std::int32_t building = k.building;
         if (!type.compute || building == CompiledDesign::kNone) continue;
-        const auto& tf = typeFigures[static_cast<size_t>(cd.rackType[i])];
-        const double g = tf.g;
-        if (!(g > 0)) continue;
+        const auto& tf = typeFigures[static_cast<size_t>(k.type)];
+        if (!(tf.g > 0)) continue;
+        const double racks = k.count, g = racks * tf.g;
         const auto b = static_cast<size_t>(building);
         allBuildingGpus[b] += g, allBuildingSeen[b] = 1;
-        const std::int32_t site = cd.rackSite[i];
+        const std::int32_t site = k.site;
         if (!sites.empty() && (site == CompiledDesign::kNone || !siteIn[static_cast<size_t>(site)])) continue;
-        if (cd.rackSpare[i]) {
+        if (k.spare) {
             spareGpus += g;
             continue;
         }
-        siteGpus += g, siteServers += tf.servers, siteNics += tf.nics;
+        siteGpus += g, siteServers += racks * tf.servers, siteNics += racks * tf.nics;
         gpuRadius.add(g, tf.domain);
-        serverRadius.add(tf.servers, tf.serverGpus);
-        nicRadius.add(tf.nics, tf.serverGpus);
-        frontendBytesPerS += tf.frontendBytesPerS;
+        serverRadius.add(racks * tf.servers, tf.serverGpus);
+        nicRadius.add(racks * tf.nics, tf.serverGpus);
+        frontendBytesPerS += racks * tf.frontendBytesPerS;
         jobBuildingGpus[b] += g, jobBuildingSeen[b] = 1;
-        if (const std::int32_t loop = cd.rackLoop[i]; loop != CompiledDesign::kNone)
+        if (const std::int32_t loop = k.loop; loop != CompiledDesign::kNone)
             loopGpus[static_cast<size_t>(loop)] += g, loopSeen[static_cast<size_t>(loop)] = 1;
         // A rack on one feed (or twice the same feed) goes down with it; A/B racks ride through on the other.
-        const std::int32_t fa = cd.rackFeedA[i], fb = cd.rackFeedB[i];
+        const std::int32_t fa = k.feedA, fb = k.feedB;
         const bool singleFed = (fa == CompiledDesign::kNone) != (fb == CompiledDesign::kNone) || fa == fb;
         for (int side = 0; side < 2; ++side) {
             const std::int32_t feed = side == 0 ? fa : fb;

@@ -135,6 +135,42 @@ private slots:
         QVERIFY(cost::sizeClos(in).exceedsTierLimit);
     }
 
+    /// Endpoint groups (e, n) size exactly as n entries of e in endpointsPerRack (the bill of materials
+    /// passes top-of-rack racks by rack type). ToR, radix 64, 1:1: a 72-endpoint rack needs ceil(72 / 32)
+    /// = 3 leaves with 32 + 32 + 8 endpoints, so 32 + 32 + 8 = 72 uplinks; 10 such racks and 5 of 20
+    /// endpoints (1 leaf, 20 uplinks each): 35 leaves, 820 leaf-spine links.
+    void closEndpointGroups() {
+        for (const int tiers : {1, 2, 3})
+            for (const bool tor : {true, false}) {
+                cost::ClosInput perRack;
+                perRack.radix = 64, perRack.tiers = tiers, perRack.topOfRack = tor;
+                perRack.leafOversubscription = 1.0, perRack.spineOversubscription = 3.0;
+                cost::ClosInput grouped = perRack, mixed = perRack;
+                perRack.endpointsPerRack.assign(10, 72.0);
+                perRack.endpointsPerRack.insert(perRack.endpointsPerRack.end(), 5, 20.0);
+                perRack.endpointsPerRack.push_back(0.0); // an empty group is no leaf
+                grouped.endpointGroups = {{72.0, 10.0}, {20.0, 5.0}, {0.0, 3.0}};
+                mixed.endpointsPerRack.assign(4, 72.0);
+                mixed.endpointGroups = {{20.0, 5.0}, {72.0, 6.0}};
+                const auto a = cost::sizeClos(perRack), b = cost::sizeClos(grouped),
+                           c = cost::sizeClos(mixed);
+                for (const auto* s : {&b, &c}) {
+                    QCOMPARE(s->endpoints, a.endpoints);
+                    QCOMPARE(s->leaves, a.leaves);
+                    QCOMPARE(s->leafSpineLinks, a.leafSpineLinks);
+                    QCOMPARE(s->spines, a.spines);
+                    QCOMPARE(s->spineCoreLinks, a.spineCoreLinks);
+                    QCOMPARE(s->cores, a.cores);
+                    QCOMPARE(s->exceedsTierLimit, a.exceedsTierLimit);
+                }
+                QCOMPARE(a.endpoints, 820.0);
+                if (tiers == 2 && tor) {
+                    QCOMPARE(a.leaves, 35.0);
+                    QCOMPARE(a.leafSpineLinks, 820.0);
+                }
+            }
+    }
+
     void llama3ReferenceFabric() {
         // Llama 3 RoCE cluster (REFERENCES.md): 1,024 racks x 16 GPUs at 400G, one ToR per rack, 51.2T switches
         // as 128 x 400G (breakout 2), 1:1 into the spine, 1:7 at aggregation.

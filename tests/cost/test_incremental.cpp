@@ -168,6 +168,39 @@ private slots:
         requireSame(inc, cost::evaluate(doc.project(), catalog, test_support::defaults()), "new type");
     }
 
+    /// With no Results or caller holding the compiled design, it is patched in place (no copy of its
+    /// arrays); Results still held keep the design they were evaluated on, as it was.
+    void inPlaceOnlyWhenSoleOwner() {
+        const auto& catalog = test_support::catalog();
+        model::Document doc(test_support::reference("neocloud-100k-gb200"), &catalog);
+        cost::IncrementalEvaluator ev;
+        ev.evaluate(doc.project(), catalog, test_support::defaults()); // its Results dropped at once
+        const cost::CompiledDesign* first = ev.compiled().get();
+        const auto move = [&](size_t rack, double dx) {
+            model::Transaction t(doc, "move");
+            t.setProperty(doc.project().racks[rack].id, "x_m", doc.project().racks[rack].x.value() + dx);
+            return t.commit();
+        };
+        auto held = ev.apply(move(30, 0.25), doc.project(), catalog, test_support::defaults());
+        QCOMPARE(ev.compiled().get(), first); // patched in place
+        requireSame(held, cost::evaluate(doc.project(), catalog, test_support::defaults()), "in place");
+        // `held` keeps the design: the next edit is made on a copy, and `held`'s design still equals a full
+        // compile of the project it was evaluated on.
+        const model::Project heldProject = doc.project();
+        const auto next = ev.apply(move(30, 40.0), doc.project(), catalog, test_support::defaults());
+        QVERIFY(ev.compiled().get() != first);
+        QCOMPARE(held.bom.compiled.get(), first);
+        const cost::CompiledDesign again(heldProject, catalog);
+        QCOMPARE(held.bom.compiled->classes.size(), again.classes.size());
+        for (size_t c = 0; c < again.classes.size(); ++c) {
+            QCOMPARE(held.bom.compiled->classes[c].minX, again.classes[c].minX);
+            QCOMPARE(held.bom.compiled->classes[c].maxX, again.classes[c].maxX);
+        }
+        QCOMPARE(held.bom.compiled->geometryRules.size(), again.geometryRules.size());
+        requireSame(next, cost::evaluate(doc.project(), catalog, test_support::defaults()), "copy");
+        QCOMPARE(ev.stats().incremental, size_t{2});
+    }
+
     /// A move is patched, not compiled again, and a rack moved out of its hall is flagged.
     void moveIsIncremental() {
         const auto& catalog = test_support::catalog();
