@@ -53,6 +53,15 @@ void insertEntities(Project& p, EntityKind kind, const std::vector<std::pair<siz
         added.reserve(at.size());
         for (const auto& [pos, json] : at)
             added.push_back(entityFromJson<Entity>(*json, ""));
+        // Appended at the end in order (a new rack, a filled row): no need to move the 5,000 before them.
+        bool appending = true;
+        for (size_t k = 0; k < at.size(); ++k)
+            appending = appending && at[k].first == c.size() + k;
+        if (appending) {
+            for (auto& e : added)
+                c.push_back(std::move(e));
+            return;
+        }
         std::vector<Entity> merged;
         merged.reserve(c.size() + at.size());
         size_t k = 0, in = 0;
