@@ -351,6 +351,9 @@ void MainWindow::buildDocks() {
     m_rules = new views::DesignRulesPanel;
     m_history = new QUndoView(m_undo);
     m_history->setEmptyLabel(tr("<opened design>"));
+    // One line per entry: with uniform sizes the list measures one entry, not every entry's text, each
+    // time an edit pushes a command (a long session's history cost milliseconds per edit).
+    m_history->setUniformItemSizes(true);
     auto* project = dock(tr("Project"), "projectDock", m_tree, Qt::LeftDockWidgetArea);
     auto* palette = dock(tr("Catalog"), "catalogDock", m_palette, Qt::LeftDockWidgetArea);
     splitDockWidget(project, palette, Qt::Vertical);

@@ -787,6 +787,30 @@ void migrateEntityFromSchema1(EntityKind kind, ojson& body) {
                 *it = nullptr;
 }
 
+namespace {
+void checkFabricShape(const Fabric& f, const std::string& file) {
+    if (f.oversubscription.size() + 1 != static_cast<size_t>(f.tiers) && !f.oversubscription.empty())
+        throw InputError(InputLocation{file, "fabric", f.id, f.name, "oversubscription"},
+                         "needs one ratio per tier boundary: " + std::to_string(f.tiers - 1) + " for " +
+                             std::to_string(f.tiers) + " tiers, found " +
+                             std::to_string(f.oversubscription.size()));
+}
+} // namespace
+
+double rackTypeGpus(const Catalog& catalog, const std::string& rackType) {
+    const auto* t = catalog.find(rackType);
+    return t && t->category == "racks" ? t->value("gpus") : 0.0;
+}
+
+void checkGpuTotal(const Project& project, double gpus, const std::string& file) {
+    // A design beyond 10 million GPUs is a typo, not a plan; refuse before the engine allocates for it.
+    constexpr double kMaxGpus = fieldRange(EntityKind::TrainingJob, "gpus").max; // 10 million
+    if (gpus > kMaxGpus)
+        throw InputError(InputLocation{file, "project", project.info.id, project.info.name, "racks"},
+                         "the design holds " + formatNumber(gpus) + " GPUs, more than the supported " +
+                             formatNumber(kMaxGpus));
+}
+
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog) {
     EntityIndex index(project);
     if (!index.duplicates().empty()) {
@@ -806,24 +830,36 @@ void validateProject(const Project& project, const std::string& file, const Cata
             const_cast<Entity&>(e).visitFields(checker);
         }
     });
-    for (const auto& f : project.fabrics) {
-        if (f.oversubscription.size() + 1 != static_cast<size_t>(f.tiers) && !f.oversubscription.empty())
-            throw InputError(InputLocation{file, "fabric", f.id, f.name, "oversubscription"},
-                             "needs one ratio per tier boundary: " + std::to_string(f.tiers - 1) + " for " +
-                                 std::to_string(f.tiers) + " tiers, found " +
-                                 std::to_string(f.oversubscription.size()));
-    }
-    // A design beyond 10 million GPUs is a typo, not a plan; refuse before the engine allocates for it.
+    for (const auto& f : project.fabrics)
+        checkFabricShape(f, file);
     if (catalog) {
         double gpus = 0.0;
         for (const auto& r : project.racks)
-            if (const auto* t = catalog->find(r.rackType); t && t->category == "racks") gpus += t->value("gpus");
-        constexpr double kMaxGpus = fieldRange(EntityKind::TrainingJob, "gpus").max; // 10 million
-        if (gpus > kMaxGpus)
-            throw InputError(InputLocation{file, "project", project.info.id, project.info.name, "racks"},
-                             "the design holds " + formatNumber(gpus) + " GPUs, more than the supported " +
-                                 formatNumber(kMaxGpus));
+            gpus += rackTypeGpus(*catalog, r.rackType);
+        checkGpuTotal(project, gpus, file);
     }
+}
+
+void validateEntities(const Project& project, const EntityIndex& index, std::vector<EntitySlot> slots,
+                      const std::string& file, const Catalog* catalog) {
+    // Document order, each entity once: the first problem found is the one validateProject reports.
+    std::sort(slots.begin(), slots.end(), [](const EntitySlot& a, const EntitySlot& b) {
+        return a.kind != b.kind ? a.kind < b.kind : a.index < b.index;
+    });
+    slots.erase(std::unique(slots.begin(), slots.end(),
+                            [](const EntitySlot& a, const EntitySlot& b) {
+                                return a.kind == b.kind && a.index == b.index;
+                            }),
+                slots.end());
+    for (const auto& slot : slots)
+        project.withCollection(slot.kind, [&](const auto& c) {
+            using Entity = typename std::decay_t<decltype(c)>::value_type;
+            RefChecker checker(index, catalog,
+                               InputLocation{file, std::string(entityKindName(Entity::kKind)), "", "", ""});
+            const_cast<Entity&>(c[slot.index]).visitFields(checker);
+        });
+    for (const auto& slot : slots)
+        if (slot.kind == EntityKind::Fabric) checkFabricShape(project.fabrics[slot.index], file);
 }
 
 namespace {

@@ -105,6 +105,16 @@ Project projectFromJson(const nlohmann::ordered_json& j, const std::string& file
 
 /// Structural checks of a design already in memory (ids, references, catalog references, fabric shape).
 void validateProject(const Project& project, const std::string& file, const Catalog* catalog = nullptr);
+/// The per-entity part of validateProject (references, catalog references, fabric shape) for the entities at
+/// `slots` only, against `index` (the project's, current). An edit of a design that passed validateProject
+/// can only break the entities it added or changed and those referring to what it removed: checking those
+/// (Document does) gives the same message as validateProject, at a cost that does not grow with the design.
+void validateEntities(const Project& project, const EntityIndex& index, std::vector<EntitySlot> slots,
+                      const std::string& file, const Catalog* catalog = nullptr);
+/// GPUs of one rack of a catalog rack type (0 for an unknown id or an item that is not a rack).
+double rackTypeGpus(const Catalog& catalog, const std::string& rackType);
+/// Refuses a design holding more GPUs than the engine supports (validateProject's last check).
+void checkGpuTotal(const Project& project, double gpus, const std::string& file);
 
 /// File helpers: read/parse with clear errors; serialize with a stable layout (2-space indent, newline).
 /// readJsonFile refuses a directory, a missing file and a file over kMaxDesignFileBytes; a syntax error

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "catalog.h"
 #include "design_json.h"
+#include "entity_references.h"
 #include "input_error.h"
 
 namespace ctwin::model {
@@ -51,6 +53,15 @@ void insertEntities(Project& p, EntityKind kind, const std::vector<std::pair<siz
         added.reserve(at.size());
         for (const auto& [pos, json] : at)
             added.push_back(entityFromJson<Entity>(*json, ""));
+        // Appended at the end in order (a new rack, a filled row): no need to move the 5,000 before them.
+        bool appending = true;
+        for (size_t k = 0; k < at.size(); ++k)
+            appending = appending && at[k].first == c.size() + k;
+        if (appending) {
+            for (auto& e : added)
+                c.push_back(std::move(e));
+            return;
+        }
         std::vector<Entity> merged;
         merged.reserve(c.size() + at.size());
         size_t k = 0, in = 0;
@@ -80,6 +91,8 @@ Document::Document(Project project, const Catalog* catalog)
 void Document::reset(Project project) {
     m_project = std::move(project);
     m_index.rebuild(m_project);
+    m_validated = false;
+    m_gpus.reset();
     ++m_revision;
     for (auto* l : m_listeners) l->documentReset();
 }
@@ -200,7 +213,7 @@ void Document::apply(const ChangeSet& changes) {
     if (changes.empty()) return;
     applyRaw(changes);
     try {
-        validateProject(m_project, "", m_catalog);
+        validateEdit(changes);
     } catch (...) {
         applyRaw(changes.inverted());
         throw;
@@ -208,21 +221,67 @@ void Document::apply(const ChangeSet& changes) {
     notify(changes);
 }
 
+void Document::validateEdit(const ChangeSet& changes) {
+    if (!m_validated) {
+        // The first edit of a design given to this document checks it whole: from then on every edit is
+        // checked against a design known to be valid, which lets the check look at the edit alone.
+        validateProject(m_project, "", m_catalog);
+        m_validated = true;
+        m_gpus.reset();
+        return;
+    }
+    // What an edit can break: the entities it added or changed (their references, catalog references and
+    // shape) and those referring to an id it removed (a rack left on a deleted row). The rest of the design
+    // was valid and is unchanged, ids cannot change, and the catalog is the document's for life.
+    std::vector<EntitySlot> check;
+    std::unordered_set<std::string> removed;
+    double gpuDelta = 0.0;
+    for (const auto& c : changes.entities) {
+        if (c.type == ChangeType::Removed)
+            removed.insert(c.id);
+        else if (const auto slot = m_index.find(c.id); slot && slot->kind == c.kind)
+            check.push_back(*slot);
+        if (c.kind == EntityKind::RackPlacement && m_catalog) {
+            const auto gpusOf = [&](const ojson& rack) {
+                return rack.is_object() ? rackTypeGpus(*m_catalog, rack.value("rack_type", std::string()))
+                                        : 0.0;
+            };
+            if (c.type != ChangeType::Removed) gpuDelta += gpusOf(c.after);
+            if (c.type != ChangeType::Added) gpuDelta -= gpusOf(c.before);
+        }
+    }
+    if (!removed.empty())
+        m_project.forEachCollection([&](const auto& coll) {
+            using Entity = typename std::decay_t<decltype(coll)>::value_type;
+            for (size_t i = 0; i < coll.size(); ++i) {
+                bool refers = false;
+                forEachReference(coll[i], [&](const char*, const std::string& target, ReferenceType) {
+                    refers = refers || removed.count(target);
+                });
+                if (refers) check.push_back(EntitySlot{Entity::kKind, i});
+            }
+        });
+    validateEntities(m_project, m_index, std::move(check), "", m_catalog);
+    if (m_catalog) {
+        if (!m_gpus) { // the total before this edit, once per design; later edits add their difference
+            double before = 0.0;
+            for (const auto& r : m_project.racks)
+                before += rackTypeGpus(*m_catalog, r.rackType);
+            m_gpus = before - gpuDelta;
+        }
+        checkGpuTotal(m_project, *m_gpus + gpuDelta, "");
+        m_gpus = *m_gpus + gpuDelta; // GPU counts are whole numbers: the running sum is exact in a double
+    }
+}
+
 std::vector<std::string> Document::dependents(const std::string& id) const {
     std::vector<std::string> out;
     m_project.forEachCollection([&](const auto& c) {
         for (const auto& e : c) {
-            using Entity = std::decay_t<decltype(e)>;
-            const ojson j = entityToJson<Entity>(e);
-            for (const auto& [key, v] : j.items()) {
-                if (key == "id") continue;
-                const bool hit = (v.is_string() && v.template get<std::string>() == id) ||
-                                 (v.is_array() && std::find(v.begin(), v.end(), ojson(id)) != v.end());
-                if (hit) {
-                    out.push_back(e.id);
-                    break;
-                }
-            }
+            bool hit = false;
+            forEachReference(
+                e, [&](const char*, const std::string& target, ReferenceType) { hit = hit || target == id; });
+            if (hit) out.push_back(e.id);
         }
     });
     return out;
@@ -331,7 +390,7 @@ void Transaction::setProjectInfo(const ojson& info) {
 ChangeSet Transaction::commit() {
     if (!m_open) throw std::logic_error("transaction already closed");
     try {
-        validateProject(m_doc.m_project, "", m_doc.m_catalog);
+        m_doc.validateEdit(m_changes);
     } catch (...) {
         rollback();
         throw;

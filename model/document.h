@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ private:
     friend class Transaction;
     void applyRaw(const ChangeSet& changes); // no validation, no notification
     void notify(const ChangeSet& changes);
+    /// Checks the design after `changes` were applied (validateProject's rules and messages): the whole
+    /// design the first time, then only what the change set can have broken. Throws InputError.
+    void validateEdit(const ChangeSet& changes);
 
     Project m_project;
     EntityIndex m_index;
@@ -47,6 +51,10 @@ private:
     std::vector<DocumentListener*> m_listeners;
     std::uint64_t m_revision = 0;
     bool m_inTransaction = false;
+    /// The design passed validateProject (and every edit since passed validateEdit).
+    bool m_validated = false;
+    /// GPUs in the design's racks (with a catalog), kept up to date by each edit's difference.
+    std::optional<double> m_gpus;
 };
 
 /// Batches edits of a Document. Edits apply at once (later edits in the same transaction see earlier ones);

@@ -128,23 +128,34 @@ void AssumptionsPanel::showAssumptions(const model::AssumptionSet& defaults,
     const QString current = keyAt(m_table->currentRow());
     m_filling = true;
     const model::AssumptionSet all = model::mergeAssumptions(defaults, overrides);
+    bool resize = m_table->rowCount() != static_cast<int>(all.size());
     m_table->setRowCount(static_cast<int>(all.size()));
     int row = 0;
     for (const auto& [key, a] : all) {
         const bool overridden = overrides.count(key) > 0;
         const auto def = defaults.find(key);
+        // Only what differs is set: one changed assumption repaints its row, and the columns are measured
+        // again (every row's text laid out) only when a name or a unit changed.
         auto set = [&](int column, const QString& text, bool editable) {
             QTableWidgetItem* item = m_table->item(row, column);
             if (!item) {
                 item = new QTableWidgetItem;
                 m_table->setItem(row, column, item);
             }
-            item->setText(text);
-            item->setFlags(editable ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable
-                                    : Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+            if (item->text() != text) {
+                item->setText(text);
+                resize = resize || column == Name || column == Unit;
+            }
+            const Qt::ItemFlags flags = editable
+                                            ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable
+                                            : Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+            if (item->flags() != flags) item->setFlags(flags);
             QFont f = item->font();
-            f.setBold(overridden);
-            item->setFont(f);
+            if (f.bold() != overridden) {
+                f.setBold(overridden);
+                item->setFont(f);
+                resize = resize || column == Name || column == Unit;
+            }
             return item;
         };
         QTableWidgetItem* name =
@@ -168,8 +179,10 @@ void AssumptionsPanel::showAssumptions(const model::AssumptionSet& defaults,
             ->setToolTip(qs(a.source));
         ++row;
     }
-    m_table->resizeColumnToContents(Name);
-    m_table->resizeColumnToContents(Unit);
+    if (resize) {
+        m_table->resizeColumnToContents(Name);
+        m_table->resizeColumnToContents(Unit);
+    }
     if (!current.isEmpty()) m_table->selectRow(rowOf(current));
     m_filling = false;
     updateResetButton();

@@ -92,6 +92,7 @@ void FloorPlanScene::rebuild(const model::Project& p) {
     m_loopIndex.clear();
     m_rackLoop.clear();
     m_rackType.clear();
+    m_rackTypeCount.clear();
     m_racks.clear();
     m_cdus.clear();
     syncOutlines(p);
@@ -289,7 +290,7 @@ bool FloorPlanScene::updateRack(const model::RackPlacement& r) {
     const QPointF origin = hall == m_halls.constEnd() ? QPointF() : hall->origin;
     item->setPos(origin + QPointF(r.x.value(), r.y.value()));
     m_rackLoop.insert(id, qs(r.coolingLoop));
-    m_rackType.insert(id, qs(r.rackType));
+    setRackType(id, qs(r.rackType));
     item->setBrushColor(rackColor(qs(r.rackType), qs(r.coolingLoop)));
     return selectionTouched;
 }
@@ -336,7 +337,7 @@ void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSe
             delete item;
         }
         m_rackLoop.remove(id);
-        m_rackType.remove(id);
+        forgetRackType(id);
     }
     QSet<QString> movedHalls;
     if (layout) movedHalls = syncOutlines(p);
@@ -389,6 +390,25 @@ void FloorPlanScene::setColorMode(ColorMode mode) {
     recolor();
 }
 
+void FloorPlanScene::setRackType(const QString& id, const QString& type) {
+    const auto it = m_rackType.find(id);
+    if (it != m_rackType.end()) {
+        if (*it == type) return;
+        if (--m_rackTypeCount[*it] == 0) m_rackTypeCount.remove(*it);
+        *it = type;
+    } else {
+        m_rackType.insert(id, type);
+    }
+    ++m_rackTypeCount[type];
+}
+
+void FloorPlanScene::forgetRackType(const QString& id) {
+    const auto it = m_rackType.find(id);
+    if (it == m_rackType.end()) return;
+    if (--m_rackTypeCount[*it] == 0) m_rackTypeCount.remove(*it);
+    m_rackType.erase(it);
+}
+
 std::vector<FloorPlanScene::LegendEntry> FloorPlanScene::legend() const {
     std::vector<LegendEntry> out;
     switch (m_colorMode) {
@@ -409,12 +429,9 @@ std::vector<FloorPlanScene::LegendEntry> FloorPlanScene::legend() const {
         break;
     }
     case ColorMode::RackType: {
-        QSet<QString> used;
-        for (const auto& t : m_rackType)
-            used.insert(t);
         const auto racks = m_catalog.byCategory("racks");
         for (size_t i = 0; i < racks.size(); ++i)
-            if (used.contains(qs(racks[i]->id)))
+            if (m_rackTypeCount.value(qs(racks[i]->id)) > 0)
                 out.push_back({kCategorical[i % kCategoricalCount], qs(racks[i]->name)});
         break;
     }

@@ -154,6 +154,11 @@ private:
     QHash<QString, int> m_loopIndex;
     QHash<QString, QString> m_rackLoop;
     QHash<QString, QString> m_rackType;
+    /// Racks per rack type (m_rackType counted): the legend lists the types in use without a walk over
+    /// every rack after each edit.
+    QHash<QString, int> m_rackTypeCount;
+    void setRackType(const QString& id, const QString& type);
+    void forgetRackType(const QString& id);
     QHash<QString, RackItem*> m_racks;
     QHash<QString, FloorItem*> m_cdus;
 };

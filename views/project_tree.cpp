@@ -1,5 +1,6 @@
 #include "project_tree.h"
 
+#include "design_json.h"
 #include "design_root.h"
 
 #include <QHeaderView>
@@ -237,10 +238,30 @@ bool ProjectTree::applyLayoutChanges(const model::Project& p, const model::Chang
     // Parents before children: a pasted hall's rows and racks arrive in the same change set. One walk over
     // each touched kind's collection, in project order (tree order), counting each parent's children shown
     // so far: that count is where an added or re-parented item goes.
+    // A modified item that keeps its parent (a rename, a retyped rack) only changes its own texts: no walk
+    // over its collection (14,000 racks on the big campus) and no recount.
+    const auto updateInPlace = [&](const model::EntityChange& c) {
+        QTreeWidgetItem* it = m_items.value(qs(c.id));
+        if (!it || !it->parent() || !c.after.is_object()) return false;
+        bool done = false;
+        p.withCollection(c.kind, [&](const auto& collection) {
+            using Entity = typename std::decay_t<decltype(collection)>::value_type;
+            const Entity e = model::entityFromJson<Entity>(c.after, "");
+            const QString parentId = c.kind == K::Site ? QString(kDesignRootId) : qs(layoutParent(e));
+            if (m_items.value(parentId) != it->parent()) return; // re-parented: the walk below places it
+            it->setText(0, qs(e.name.empty() ? e.id : e.name));
+            it->setData(0, Qt::UserRole + 1, it->text(0));
+            if constexpr (!std::is_same_v<Entity, model::Row>) it->setText(1, layoutDetails(e));
+            done = true;
+        });
+        return done;
+    };
     for (const K kind : {K::Site, K::Building, K::DataHall, K::Row, K::RackPlacement}) {
         std::unordered_set<std::string> touched;
         for (const auto& c : changes.entities)
-            if (c.kind == kind && c.type != model::ChangeType::Removed) touched.insert(c.id);
+            if (c.kind == kind && c.type != model::ChangeType::Removed &&
+                !(c.type == model::ChangeType::Modified && updateInPlace(c)))
+                touched.insert(c.id);
         if (touched.empty()) continue;
         bool ok = true;
         p.withCollection(kind, [&](const auto& collection) {
@@ -283,9 +304,11 @@ bool ProjectTree::applyLayoutChanges(const model::Project& p, const model::Chang
         if (!ok) return false;
     }
     if (!recount.isEmpty()) {
-        std::unordered_map<std::string, size_t> racksPerRow;
+        std::unordered_map<std::string, size_t> racksPerRow; // of the recounted rows only
+        for (const QString& row : std::as_const(recount))
+            racksPerRow.emplace(row.toStdString(), 0);
         for (const auto& r : p.racks)
-            ++racksPerRow[r.row];
+            if (const auto it = racksPerRow.find(r.row); it != racksPerRow.end()) ++it->second;
         for (const QString& row : std::as_const(recount))
             if (QTreeWidgetItem* it = m_items.value(row))
                 it->setText(1, rowDetails(racksPerRow[row.toStdString()]));

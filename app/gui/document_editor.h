@@ -55,6 +55,9 @@ public:
     QString remove(const QStringList& ids);
     /// Extends a row with racks (its own type, or `rackType`) up to the hall wall or the next obstacle.
     QString fillRow(const QString& rowId, const QString& rackType = {}, int* added = nullptr);
+    /// fillRow inside an open transaction (a new row and its racks as one commit and one undo entry):
+    /// returns how many racks it added; throws when the row does not exist or has no room.
+    int fillRow(model::Transaction& t, const std::string& rowId, const std::string& rackType);
     /// The selected racks as a clipboard JSON document; null when nothing copyable is selected.
     nlohmann::ordered_json copy(const QStringList& ids) const;
     /// Pastes copied racks with their layout, the top-left one at `anchor` in `hallId`.

@@ -1,6 +1,8 @@
 // Domain model: JSON reading with located errors, transactions, typed change events, undo by inversion.
 #include <QtTest>
+#include <functional>
 
+#include "catalog.h"
 #include "design_json.h"
 #include "document.h"
 #include "input_error.h"
@@ -253,6 +255,86 @@ private slots:
         tx.remove("row1"); // racks still reference it
         QVERIFY_THROWS_EXCEPTION(InputError, tx.commit());
         QCOMPARE(dumpJson(projectToJson(doc.project())), before);
+    }
+
+    /// A document checks an edit against the design it knows to be valid by looking at what the edit
+    /// touched (and what refers to what it removed): the refusal must be validateProject's, word for word.
+    void editChecksGiveTheWholeDesignChecksMessages() {
+        // The shipped catalog, with one rack type made huge so a few racks cross the 10-million-GPU limit.
+        std::vector<CatalogItem> items = loadCatalogDirectory(CTWIN_SOURCE_DATA_DIR "/catalog").items();
+        for (auto& item : items)
+            if (item.id == "gb300-nvl72") item.values["gpus"].base = 4e6;
+        const Catalog catalog(std::move(items));
+        Document doc(projectFromJson(smallDesign(), "d.json", &catalog), &catalog);
+        const auto wholeDesignMessage = [&](const std::function<void(Project&)>& edit) -> std::string {
+            Project p = doc.project();
+            edit(p);
+            try {
+                validateProject(p, "", &catalog);
+            } catch (const InputError& e) {
+                return std::string(e.what());
+            }
+            return std::string("(valid)");
+        };
+        const auto refusal = [&](const std::function<void(Transaction&)>& edit) -> std::string {
+            const std::string before = dumpJson(projectToJson(doc.project()));
+            std::string message = "(committed)";
+            {
+                Transaction tx(doc, "Edit");
+                edit(tx);
+                try {
+                    tx.commit();
+                } catch (const InputError& e) {
+                    message = e.what();
+                }
+            }
+            if (message != "(committed)" && dumpJson(projectToJson(doc.project())) != before)
+                return "(the refused edit changed the document)";
+            return message;
+        };
+        // The first edit checks the whole design; the later ones only what they touch.
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r1", "name", "Rack 1"); }),
+                 std::string("(committed)"));
+        const auto danglingRow = [](Project& p) { p.racks[0].row = "missing-row"; };
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r1", "row", "missing-row"); }),
+                 wholeDesignMessage(danglingRow));
+        const auto wrongKind = [](Project& p) { p.racks[1].coolingLoop = "f1"; };
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r2", "cooling_loop", "f1"); }),
+                 wholeDesignMessage(wrongKind));
+        const auto unknownType = [](Project& p) { p.racks[1].rackType = "no-such-rack"; };
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r2", "rack_type", "no-such-rack"); }),
+                 wholeDesignMessage(unknownType));
+        // A removal breaks whoever refers to the removed entity: the racks on the row, the racks on the loop.
+        const auto noRow = [](Project& p) { p.rows.clear(); };
+        QCOMPARE(refusal([](Transaction& tx) { tx.remove("row1"); }), wholeDesignMessage(noRow));
+        const auto noFeed = [](Project& p) { p.powerFeeds.clear(); };
+        QCOMPARE(refusal([](Transaction& tx) { tx.remove("f1"); }), wholeDesignMessage(noFeed));
+        // The GPU total follows each edit's difference: 4M + 72, then 8M, then a third 4M rack is refused.
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r1", "rack_type", "gb300-nvl72"); }),
+                 std::string("(committed)"));
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r2", "rack_type", "gb300-nvl72"); }),
+                 std::string("(committed)"));
+        ojson third = projectToJson(doc.project())["racks"][0];
+        third["id"] = "r3";
+        third["x_m"] = 2.2;
+        const auto thirdHuge = [&](Project& p) {
+            p.racks.push_back(p.racks[0]);
+            p.racks.back().id = "r3";
+        };
+        const std::string tooMany = wholeDesignMessage(thirdHuge);
+        QVERIFY2(tooMany.find("more than the supported") != std::string::npos, tooMany.c_str());
+        QCOMPARE(refusal([&](Transaction& tx) { tx.add(EntityKind::RackPlacement, third); }), tooMany);
+        // Taking one back makes room; the refused edit left the count as it was.
+        QCOMPARE(refusal([](Transaction& tx) { tx.setProperty("r2", "rack_type", "gb200-nvl72"); }),
+                 std::string("(committed)"));
+        QCOMPARE(refusal([&](Transaction& tx) { tx.add(EntityKind::RackPlacement, third); }),
+                 std::string("(committed)"));
+        // Undo (apply of the inverse) is checked the same way: removing r3 and putting r2 back is fine.
+        Transaction tx(doc, "Remove r3");
+        tx.remove("r3");
+        const ChangeSet cs = tx.commit();
+        doc.apply(cs.inverted());
+        QVERIFY(doc.index().find("r3").has_value());
     }
 
     void dependentsFollowReferences() {

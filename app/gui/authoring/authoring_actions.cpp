@@ -2,7 +2,7 @@
 
 #include "authoring_form.h"
 #include "design_json.h"
-#include "field_spec.h"
+#include "entity_references.h"
 #include "gui/document_editor.h"
 #include "gui/user_prompts.h"
 
@@ -14,6 +14,8 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace ctwin::app {
 
@@ -156,23 +158,16 @@ void AuthoringActions::addContextActions(QMenu* menu, const QStringList& ids) {
 QStringList AuthoringActions::deletionClosure(const QStringList& ids) const {
     const auto& p = m_doc.project();
     // Who refers to whom, one pass over the design: a required reference (a row's hall) makes the referrer
-    // go with its target, as DocumentEditor::remove does; a link goes with either of its ends.
-    std::map<std::string, std::vector<std::string>> goesWith;
-    std::map<EntityKind, std::vector<views::FieldSpec>> specs;
+    // go with its target, as DocumentEditor::remove does; a link goes with either of its ends. The
+    // references come from visitFields (no JSON per entity); the views point into the project.
+    std::unordered_map<std::string_view, std::vector<const std::string*>> goesWith;
     p.forEachCollection([&](const auto& c) {
-        using Entity = typename std::decay_t<decltype(c)>::value_type;
-        auto& kindSpecs = specs[Entity::kKind];
-        if (kindSpecs.empty()) kindSpecs = views::FieldSpec::forKind(Entity::kKind);
-        for (const auto& e : c) {
-            const ojson j = model::entityToJson(e);
-            for (const auto& s : kindSpecs) {
-                const bool cascades =
-                    (s.type == views::FieldSpec::Type::Ref && !s.optional) ||
-                    (Entity::kKind == EntityKind::ScaleAcrossLink && (s.key == "from" || s.key == "to"));
-                if (cascades && j.contains(s.key) && j[s.key].is_string())
-                    goesWith[j[s.key].template get<std::string>()].push_back(e.id);
-            }
-        }
+        for (const auto& e : c)
+            model::forEachReference(
+                e, [&](const char*, const std::string& target, model::ReferenceType type) {
+                    if (type == model::ReferenceType::Required || type == model::ReferenceType::Endpoint)
+                        goesWith[target].push_back(&e.id);
+                });
     });
     QStringList out;
     std::set<std::string> seen;
@@ -189,8 +184,9 @@ QStringList AuthoringActions::deletionClosure(const QStringList& ids) const {
         work.pop_back();
         if (!seen.insert(id).second) continue;
         out << qs(id);
-        for (const auto& child : goesWith[id])
-            work.push_back(child);
+        if (const auto it = goesWith.find(id); it != goesWith.end())
+            for (const std::string* child : it->second)
+                work.push_back(*child);
     }
     return out;
 }

@@ -81,25 +81,15 @@ public:
         if (rackType.isEmpty()) return EntityAuthoring::create(entity, form, ctx, newId);
         const QString label = QObject::tr("Add %1 filled with %2 racks")
                                   .arg(QString::fromStdString(entity.value("name", std::string())), rackType);
-        ctx.undo.beginMacro(label);
-        QString id;
-        QString error = EntityAuthoring::create(entity, form, ctx, &id);
-        int added = 0;
-        if (error.isEmpty()) error = ctx.editor.fillRow(id, rackType, &added);
-        ctx.undo.endMacro();
-        if (!error.isEmpty()) {
-            // Take back the half-made row with the macro (the row without its racks was not asked for).
-            if (ctx.undo.count() > 0 && ctx.undo.text(ctx.undo.index() - 1) == label) {
-                ctx.undo.undo();
-                // Drop the undone macro so redo cannot bring the refused row back: pushing truncates the
-                // redo entries, and an obsolete command is not kept (QUndoStack::push).
-                auto* drop = new QUndoCommand;
-                drop->setObsolete(true);
-                ctx.undo.push(drop);
-            }
-            return error;
-        }
-        if (newId) *newId = id;
+        // The row and its racks in one transaction: one validation, one change event, one evaluation and
+        // one undo entry; a row without room for a rack is refused whole (the empty row was not asked for).
+        std::string id;
+        const QString error = ctx.editor.run(label.toStdString(), [&](model::Transaction& t) {
+            id = t.add(kind(), entity);
+            ctx.editor.fillRow(t, id, rackType.toStdString());
+        });
+        if (!error.isEmpty()) return error;
+        if (newId) *newId = QString::fromStdString(id);
         return {};
     }
 };
