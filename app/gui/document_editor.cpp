@@ -662,8 +662,10 @@ QString DocumentEditor::remove(const QStringList& ids) {
         for (const auto& [where, gone] : listRemovals) {
             if (removing.count(where.first)) continue;
             const auto slot = m_doc.index().find(where.first);
+            // A named copy: clang 14 refuses a structured binding captured by a nested lambda.
+            const std::string& field = where.second;
             ojson list = m_doc.project().withCollection(
-                slot->kind, [&](const auto& c) { return model::entityToJson(c[slot->index])[where.second]; });
+                slot->kind, [&](const auto& c) { return model::entityToJson(c[slot->index])[field]; });
             ojson kept = ojson::array();
             for (const auto& x : list)
                 if (!x.is_string() || !gone.count(x.get<std::string>())) kept.push_back(x);
