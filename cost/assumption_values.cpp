@@ -87,19 +87,20 @@ std::string didYouMean(const std::string& key, const model::AssumptionSet& known
     return model::didYouMean(key, keys); // model/suggest.h: the one edit-distance rule of every loader
 }
 
-bool sameAssumptionUnit(std::string_view stated, std::string_view shipped) {
+std::string_view assumptionUnitProper(std::string_view unit) {
     // The shipped units carry a description after the unit proper: "1/year (fraction of IT capex per year)",
-    // "fraction of IT power", "W per W of air-side heat". Two units are the same when their unit proper is:
-    // the text before " (" or " of ", trimmed; "fraction", "ratio" and "1" all name a pure number.
-    const auto proper = [](std::string_view u) {
-        for (const std::string_view cut : {std::string_view(" ("), std::string_view(" of ")})
-            if (const auto at = u.find(cut); at != std::string_view::npos) u = u.substr(0, at);
-        while (!u.empty() && u.front() == ' ') u.remove_prefix(1);
-        while (!u.empty() && u.back() == ' ') u.remove_suffix(1);
-        if (u == "fraction" || u == "ratio" || u == "1" || u == "W per W" || u == "W/W") return std::string_view("1");
-        return u;
-    };
-    return proper(stated) == proper(shipped);
+    // "fraction of IT power", "W per W of air-side heat". The unit proper is the text before " (" or " of ",
+    // trimmed; "fraction", "ratio", "1" and "W per W" all name a pure number, written "1".
+    for (const std::string_view cut : {std::string_view(" ("), std::string_view(" of ")})
+        if (const auto at = unit.find(cut); at != std::string_view::npos) unit = unit.substr(0, at);
+    while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+    while (!unit.empty() && unit.back() == ' ') unit.remove_suffix(1);
+    if (unit == "fraction" || unit == "ratio" || unit == "1" || unit == "W per W" || unit == "W/W") return "1";
+    return unit;
+}
+
+bool sameAssumptionUnit(std::string_view stated, std::string_view shipped) {
+    return assumptionUnitProper(stated) == assumptionUnitProper(shipped);
 }
 
 void checkDesignAssumptions(const model::AssumptionSet& design, const model::AssumptionSet& defaults,

@@ -68,6 +68,10 @@ std::string assumptionValueProblem(const model::Assumption& a, double value);
 /// close enough to be a typo (at most 2 edits, or a third of the key); else "".
 std::string didYouMean(const std::string& key, const model::AssumptionSet& known);
 
+/// The unit proper of an assumption's unit text: "1/year (fraction of IT capex per year)" -> "1/year",
+/// "fraction of IT power" -> "1" (a pure number, as are "fraction" and "ratio"), "USD/kWh" -> "USD/kWh".
+std::string_view assumptionUnitProper(std::string_view unit);
+
 /// True when a design's stated unit is the shipped unit of an assumption: the unit proper is compared (the
 /// text before a " (…)" or " of …" description), and "fraction", "ratio" and "1" are one pure number.
 bool sameAssumptionUnit(std::string_view stated, std::string_view shipped);

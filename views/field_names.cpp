@@ -6,6 +6,8 @@
 #include <map>
 #include <string_view>
 
+#include "assumption_values.h"
+
 namespace ctwin::views {
 
 namespace {
@@ -135,6 +137,22 @@ QString describeValue(const std::string& key, const nlohmann::ordered_json& v) {
     if (endsWith(key, "_s")) return number(x * 1e3) + QStringLiteral(" ms");
     if (endsWith(key, "_years")) return number(x) + QStringLiteral(" years");
     return number(x);
+}
+
+QString describeAssumptionValue(double x, const std::string& unitText) {
+    const std::string_view unit = cost::assumptionUnitProper(unitText);
+    // Fractions and rates read as percentages ("WACC 11%"); a ratio such as a PUE or a COP factor does not.
+    const bool fraction = unitText.rfind("fraction", 0) == 0;
+    if (fraction) return number(x * 100) + QLatin1Char('%');
+    if (unit == "1/year") return number(x * 100) + QStringLiteral("%/yr");
+    if (unit == "1") return number(x);
+    if (unit.rfind("USD/", 0) == 0)
+        return QLatin1Char('$') + number(x) + QLatin1Char('/') +
+               QString::fromUtf8(unit.substr(4).data(), static_cast<qsizetype>(unit.size() - 4));
+    if (unit == "USD") return describeValue("_usd", x);
+    if (unit == "degC") return number(x) + QStringLiteral(" °C");
+    if (unit.empty()) return number(x);
+    return number(x) + QLatin1Char(' ') + QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()));
 }
 
 } // namespace ctwin::views

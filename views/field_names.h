@@ -16,5 +16,10 @@ QString fieldName(const std::string& key);
 /// "gb200-nvl72", (true) -> "yes".
 QString describeValue(const std::string& key, const nlohmann::ordered_json& value);
 
+/// An assumption's value as a person would write it, from the assumption's unit (data/assumptions.json):
+/// (0.11, "1/year") -> "11%/yr", (0.85, "fraction") -> "85%", (0.065, "USD/kWh") -> "$0.065/kWh",
+/// (5, "years") -> "5 years", (1.2, "ratio") -> "1.2".
+QString describeAssumptionValue(double value, const std::string& unit);
+
 
 } // namespace ctwin::views

@@ -114,14 +114,17 @@ QString DocumentEditor::setAssumption(const QString& key, const std::optional<mo
     const std::string k = key.toStdString(), name = views::fieldName(k).toStdString();
     std::string label = "Reset " + name + " to the shipped default";
     if (value) {
-        label = "Set " + name + " to " + views::describeValue("", value->base).toStdString();
+        // The unit the value is read in: the design's (checked equal to the shipped one) or the shipped one.
+        std::string unit = value->unit;
+        if (unit.empty() && before) unit = before->unit;
+        const auto say = [&](double x) { return views::describeAssumptionValue(x, unit).toStdString(); };
+        label = "Set " + name + " to " + say(value->base);
         std::optional<model::Assumption> was = before;
         if (const auto it = m_doc.project().assumptions.find(k);
             !was && it != m_doc.project().assumptions.end())
             was = it->second;
         if (!was || was->low != value->low || was->high != value->high)
-            label += " (range " + views::describeValue("", value->low).toStdString() + " to " +
-                     views::describeValue("", value->high).toStdString() + ")";
+            label += " (range " + say(value->low) + " to " + say(value->high) + ")";
     }
     return run(label, [&](model::Transaction& t) { t.setAssumption(k, value); });
 }

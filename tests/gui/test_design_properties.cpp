@@ -8,6 +8,7 @@
 #include "design_properties_form.h"
 #include "design_root.h"
 #include "design_rules_panel.h"
+#include "field_names.h"
 #include "gui/analysis_controller.h"
 #include "gui/assumptions_dock.h"
 #include "gui/autosave.h"
@@ -146,7 +147,16 @@ private slots:
         panel->table()->item(row, AssumptionsPanel::Base)->setText("0.11");
         QVERIFY(!panel->errorVisible());
         QCOMPARE(w.undoStack().count(), commands + 1);
-        QCOMPARE(undoText(w), QStringLiteral("Set WACC to 0.11"));
+        QCOMPARE(undoText(w), QStringLiteral("Set WACC to 11%/yr"));
+        // The words come from the assumption's unit (data/assumptions.json): rates and fractions as percent,
+        // prices with their currency, ratios as plain numbers.
+        QCOMPARE(ctwin::views::describeAssumptionValue(0.85, "fraction"), QStringLiteral("85%"));
+        QCOMPARE(ctwin::views::describeAssumptionValue(0.04, "1/year (fraction of IT capex per year)"),
+                 QStringLiteral("4%/yr"));
+        QCOMPARE(ctwin::views::describeAssumptionValue(0.065, "USD/kWh"), QStringLiteral("$0.065/kWh"));
+        QCOMPARE(ctwin::views::describeAssumptionValue(1.2, "ratio"), QStringLiteral("1.2"));
+        QCOMPARE(ctwin::views::describeAssumptionValue(5, "years"), QStringLiteral("5 years"));
+        QCOMPARE(ctwin::views::describeAssumptionValue(27, "degC"), QStringLiteral("27 °C"));
         QVERIFY(panel->isOverridden("wacc"));
         QCOMPARE(w.document().project().assumptions.at("wacc").base, 0.11);
         QCOMPARE(w.document().project().assumptions.at("wacc").low, 0.07); // the rest of the range kept
@@ -161,7 +171,7 @@ private slots:
 
         // Widening the range is labelled with it.
         QVERIFY(panel->editCell("wacc", AssumptionsPanel::High, "0.15"));
-        QCOMPARE(undoText(w), QStringLiteral("Set WACC to 0.11 (range 0.07 to 0.15)"));
+        QCOMPARE(undoText(w), QStringLiteral("Set WACC to 11%/yr (range 7%/yr to 15%/yr)"));
 
         // Undo twice: no override left, the cell shows the shipped value again.
         w.undoStack().undo();

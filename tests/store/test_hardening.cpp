@@ -368,6 +368,9 @@ private slots:
         QVERIFY(!cost::sameAssumptionUnit("USD/MWh", "USD/kWh"));
         QVERIFY(!cost::sameAssumptionUnit("USD", "1/year"));
         QVERIFY(!cost::sameAssumptionUnit("months", "years"));
+        QCOMPARE(cost::assumptionUnitProper("1/year (fraction of IT capex per year)"), std::string_view("1/year"));
+        QCOMPARE(cost::assumptionUnitProper("fraction of capex at end of life"), std::string_view("1"));
+        QCOMPARE(cost::assumptionUnitProper(" USD/kWh "), std::string_view("USD/kWh"));
         for (const auto& [key, a] : m_defaults) QVERIFY2(cost::sameAssumptionUnit(a.unit, a.unit), key.c_str());
         design.clear();
         design["maintenance_fraction"] = m_defaults.at("it_maintenance_fraction");
