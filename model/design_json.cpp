@@ -19,6 +19,7 @@
 
 #include "atomic_write.h"
 #include "catalog.h"
+#include "entity_references.h"
 #include "input_error.h"
 #include "json_fast_parse.h"
 #include "suggest.h"
@@ -486,7 +487,7 @@ private:
 };
 
 /// Collects every reference of an entity for validation.
-class RefChecker {
+class RefChecker : public ReferenceFieldsOnly { // value fields are not references: ignored
 public:
     RefChecker(const EntityIndex& index, const Catalog* catalog, InputLocation where)
         : m_index(index), m_catalog(catalog), m_where(std::move(where)) {}
@@ -522,17 +523,6 @@ public:
     void catalogRefList(const char* key, const std::vector<std::string>& v, const char* category) {
         for (const auto& id : v) catalogRef(key, id, category);
     }
-    template <class... A> void texts(A&&...) {}
-    void choice(const char*, const std::string&, std::initializer_list<const char*>) {}
-    void choiceList(const char*, const std::vector<std::string>&, std::initializer_list<const char*>) {}
-    template <class... A> void number(A&&...) {}
-    template <class... A> void quantity(A&&...) {}
-    template <class... A> void optionalNumber(A&&...) {}
-    template <class... A> void optionalQuantity(A&&...) {}
-    template <class... A> void integer(A&&...) {}
-    template <class... A> void flag(A&&...) {}
-    template <class... A> void numbers(A&&...) {}
-    template <class... A> void points(A&&...) {}
     const InputLocation& where() const { return m_where; }
 
 private:

@@ -20,20 +20,9 @@ enum class ReferenceType {
     Endpoint, ///< v.endpoint: a link's end (a site or a building)
 };
 
-namespace detail {
-template <class F> class ReferenceVisitor {
-public:
-    explicit ReferenceVisitor(F& f) : m_f(f) {}
-    void ref(const char* key, const std::string& v, EntityRef r) {
-        if (!v.empty()) m_f(key, v, r.optional ? ReferenceType::Optional : ReferenceType::Required);
-    }
-    void refList(const char* key, const std::vector<std::string>& v, EntityKind) {
-        for (const auto& id : v)
-            m_f(key, id, ReferenceType::ListItem);
-    }
-    void endpoint(const char* key, const std::string& v) {
-        if (!v.empty()) m_f(key, v, ReferenceType::Endpoint);
-    }
+/// A visitFields visitor that ignores every value field: a visitor that reads only references (and catalog
+/// references) derives from it and declares the members it reads, which hide these.
+struct ReferenceFieldsOnly {
     template <class... A> void text(A&&...) {}
     template <class... A> void texts(A&&...) {}
     template <class... A> void catalogRef(A&&...) {}
@@ -49,6 +38,22 @@ public:
     template <class... A> void flag(A&&...) {}
     template <class... A> void numbers(A&&...) {}
     template <class... A> void points(A&&...) {}
+};
+
+namespace detail {
+template <class F> class ReferenceVisitor : public ReferenceFieldsOnly {
+public:
+    explicit ReferenceVisitor(F& f) : m_f(f) {}
+    void ref(const char* key, const std::string& v, EntityRef r) {
+        if (!v.empty()) m_f(key, v, r.optional ? ReferenceType::Optional : ReferenceType::Required);
+    }
+    void refList(const char* key, const std::vector<std::string>& v, EntityKind) {
+        for (const auto& id : v)
+            m_f(key, id, ReferenceType::ListItem);
+    }
+    void endpoint(const char* key, const std::string& v) {
+        if (!v.empty()) m_f(key, v, ReferenceType::Endpoint);
+    }
 
 private:
     F& m_f;

@@ -138,6 +138,14 @@ void BM_MoveOneRackReevaluate1M(benchmark::State& state) {
 }
 BENCHMARK(BM_MoveOneRackReevaluate1M)->Unit(benchmark::kMillisecond);
 
+/// The change set the document records when rack `index` is moved along y (what the plan's drop commits).
+model::ChangeSet moveRackChange(const model::Project& p, size_t index) {
+    model::ChangeSet move;
+    move.entities.push_back(
+        {model::EntityKind::RackPlacement, p.racks[index].id, model::ChangeType::Modified, {"y_m"}, {}, {}, index});
+    return move;
+}
+
 /// The same edit through cost::IncrementalEvaluator (issue 15 item 2): the document's change set names the
 /// rack, so its arrays, its class's position bounds and the geometry findings of its hall are patched (in
 /// place: the Results are dropped) instead of compiled again, and the stages sum over rack classes.
@@ -145,14 +153,7 @@ void BM_MoveOneRackIncremental1M(benchmark::State& state) {
     auto p = millionGpuDesign();
     cost::IncrementalEvaluator ev;
     benchmark::DoNotOptimize(ev.evaluate(p, catalog(), defaults()));
-    model::ChangeSet move;
-    move.entities.push_back({model::EntityKind::RackPlacement,
-                             p.racks[7000].id,
-                             model::ChangeType::Modified,
-                             {"y_m"},
-                             {},
-                             {},
-                             7000});
+    const model::ChangeSet move = moveRackChange(p, 7000);
     int step = 0;
     for (auto _ : state) {
         p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));
@@ -169,14 +170,7 @@ void BM_MoveOneRackIncrementalHeld1M(benchmark::State& state) {
     auto p = millionGpuDesign();
     cost::IncrementalEvaluator ev;
     cost::Results last = ev.evaluate(p, catalog(), defaults());
-    model::ChangeSet move;
-    move.entities.push_back({model::EntityKind::RackPlacement,
-                             p.racks[7000].id,
-                             model::ChangeType::Modified,
-                             {"y_m"},
-                             {},
-                             {},
-                             7000});
+    const model::ChangeSet move = moveRackChange(p, 7000);
     int step = 0;
     for (auto _ : state) {
         p.racks[7000].y = units::meters(p.racks[7000].y.value() + ((step++ % 2) ? -0.1 : 0.1));
