@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <ctime>
 #include <functional>
+#include <memory>
 #include <vector>
 
 using ctwin::app::MainWindow;
@@ -44,6 +45,16 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+/// The window every timing case drives: 1600 x 1000, autosave under `dir`, unsaved changes discarded at
+/// the end.
+std::unique_ptr<MainWindow> timingWindow(const QString& dir) {
+    useTestEnvironment(dir + "/autosave");
+    ScriptedPrompts* prompts = nullptr;
+    auto window = makeTestWindow(&prompts, QSize(1600, 1000));
+    prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+    return window;
+}
+
 /// Median wall and GUI-thread CPU time of `edits` runs of one edit, each from the call that commits it to
 /// the dashboard showing the re-evaluated figures (the window evaluates on the next event-loop turn).
 struct EditTiming {
@@ -59,10 +70,7 @@ class TestGuiTiming : public QObject {
 private slots:
     void editToDashboardOn100kReference() {
         QTemporaryDir tmp;
-        useTestEnvironment(tmp.path() + "/autosave");
-        ScriptedPrompts* prompts = nullptr;
-        const auto window = makeTestWindow(&prompts, QSize(1600, 1000));
-        prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        const auto window = timingWindow(tmp.path());
         MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QElapsedTimer t;
@@ -112,10 +120,7 @@ private slots:
     /// edit until the dashboard has shown the re-evaluated figures.
     void editToDashboardOnCampuses() {
         QTemporaryDir tmp;
-        useTestEnvironment(tmp.path() + "/autosave");
-        ScriptedPrompts* prompts = nullptr;
-        const auto window = makeTestWindow(&prompts, QSize(1600, 1000));
-        prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        const auto window = timingWindow(tmp.path());
         MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/neocloud-100k-gb200.json")));
@@ -207,10 +212,7 @@ private slots:
     void authoringActionsOn1GwCampus() {
         using ctwin::model::EntityKind;
         QTemporaryDir tmp;
-        useTestEnvironment(tmp.path() + "/autosave");
-        ScriptedPrompts* prompts = nullptr;
-        const auto window = makeTestWindow(&prompts, QSize(1600, 1000));
-        prompts->saveChoice = ScriptedPrompts::SaveChoice::Discard;
+        const auto window = timingWindow(tmp.path());
         MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/campus-1gw.json")));
