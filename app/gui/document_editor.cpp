@@ -372,6 +372,22 @@ std::string freshRackName(const model::Project& p, const std::string& row) {
     return name;
 }
 
+/// The stored form of a new rack (data/FORMAT.md, racks): placed at `pos` on `row`, on the given services.
+ojson newRackJson(const std::string& id, const std::string& name, const std::string& row,
+                  const std::string& type, QPointF pos, double rotation, const Services& s) {
+    return ojson{{"id", id},
+                 {"name", name},
+                 {"row", row},
+                 {"rack_type", type},
+                 {"x_m", pos.x()},
+                 {"y_m", pos.y()},
+                 {"rotation_deg", rotation},
+                 {"feed_a", s.feedA},
+                 {"feed_b", s.feedB},
+                 {"cooling_loop", s.loop},
+                 {"spare", false}};
+}
+
 } // namespace
 
 QString DocumentEditor::placeRack(const QString& rackType, const QString& hallId, QPointF pos,
@@ -393,17 +409,8 @@ QString DocumentEditor::placeRack(const QString& rackType, const QString& hallId
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, "-%02d", n + 1);
         added = freeId(row + suffix);
-        t.add(model::EntityKind::RackPlacement, ojson{{"id", added},
-                                                      {"name", rackName(m_doc.project(), row)},
-                                                      {"row", row},
-                                                      {"rack_type", type},
-                                                      {"x_m", pos.x()},
-                                                      {"y_m", pos.y()},
-                                                      {"rotation_deg", rotation},
-                                                      {"feed_a", s.feedA},
-                                                      {"feed_b", s.feedB},
-                                                      {"cooling_loop", s.loop},
-                                                      {"spare", false}});
+        t.add(model::EntityKind::RackPlacement,
+              newRackJson(added, rackName(m_doc.project(), row), row, type, pos, rotation, s));
     });
     if (error.isEmpty() && newId) *newId = QString::fromStdString(added);
     return error;
@@ -769,17 +776,8 @@ int DocumentEditor::fillRow(model::Transaction& t, const std::string& rowId, con
         }
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, "-%02d", static_cast<int>(rowRacks.size()) + 1);
-        t.add(model::EntityKind::RackPlacement, ojson{{"id", freeId(rowId + suffix)},
-                                                      {"name", prefix + suffix},
-                                                      {"row", rowId},
-                                                      {"rack_type", type},
-                                                      {"x_m", next.x()},
-                                                      {"y_m", next.y()},
-                                                      {"rotation_deg", rotation},
-                                                      {"feed_a", s.feedA},
-                                                      {"feed_b", s.feedB},
-                                                      {"cooling_loop", s.loop},
-                                                      {"spare", false}});
+        t.add(model::EntityKind::RackPlacement,
+              newRackJson(freeId(rowId + suffix), prefix + suffix, rowId, type, next, rotation, s));
         ++added;
         taken.push_back(fp);
         rowRacks.push_back({next, s});
