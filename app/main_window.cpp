@@ -21,6 +21,7 @@
 #include "gui/theme.h"
 #include "gui/uncertainty_runner.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 #include "inspector_panel.h"
 #include "metrics_dashboard.h"
 #include "project_tree.h"
@@ -300,7 +301,7 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
             [this](const QStringList& ids, const QString& field, const QString& json) {
                 QString error;
                 try {
-                    error = m_editor->setProperty(ids, field, ojson::parse(json.toStdString()), false);
+                    error = m_editor->setProperty(ids, field, model::parseJson(json.toStdString()), false);
                 } catch (const std::exception& e) {
                     error = QString::fromUtf8(e.what());
                 }
@@ -876,7 +877,11 @@ void MainWindow::pasteClipboard() {
     if (!mime) return;
     const QByteArray data =
         mime->hasFormat(kClipboardMime) ? mime->data(kClipboardMime) : mime->text().toUtf8();
-    const ojson clip = ojson::parse(data.toStdString(), nullptr, false);
+    ojson clip(ojson::value_t::discarded); // not JSON: paste reports it
+    try {
+        clip = model::parseJson(data.toStdString());
+    } catch (const nlohmann::json::exception&) {
+    }
     // Paste where the mouse last was on the plan; otherwise just below the copied racks.
     QString hall;
     QPointF anchor;

@@ -1,6 +1,7 @@
 #include "calibration.h"
 
 #include "evaluate_stages.h"
+#include "json_fast_parse.h"
 #include "inference_presets.h"
 #include "inference_service.h"
 #include "input_error.h"
@@ -252,6 +253,11 @@ MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, si
 std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, const std::string& file,
                                                    const PointDefaults& defaults) {
     std::vector<nlohmann::json> records;
+    try {
+        model::requireJsonNesting(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(InputLocation{file, kJsonKind, "", "", ""}, std::string("malformed JSON: ") + e.what());
+    }
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_discarded()) {
         if (doc.is_array())

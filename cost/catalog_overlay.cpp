@@ -1,6 +1,7 @@
 #include "catalog_overlay.h"
 
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 #include <cmath>
 #include <cstdio>
@@ -80,9 +81,12 @@ model::Catalog applyCatalogOverlayFile(const model::Catalog& catalog, const std:
     std::ifstream in(file, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
-    const auto doc = nlohmann::json::parse(ss.str(), nullptr, false);
-    if (doc.is_discarded())
-        throw InputError(InputLocation{file, "", "", "", ""}, "catalog overlay: malformed JSON");
+    nlohmann::json doc;
+    try {
+        doc = model::parseJson<nlohmann::json>(ss.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(InputLocation{file, "", "", "", ""}, std::string("catalog overlay: malformed JSON: ") + e.what());
+    }
     return applyCatalogOverlay(catalog, doc, file);
 }
 

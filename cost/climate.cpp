@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <numbers>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "input_error.h"
+#include "json_fast_parse.h"
 #include "site.h"
 
 namespace ctwin::cost {
@@ -126,9 +128,10 @@ const ClimateLocation* ClimateTable::nearest(double latDeg, double lonDeg) const
 ClimateTable loadClimateFile(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw climateError(path, "", "", "", "cannot open the climate file");
+    const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     ojson doc;
     try {
-        doc = ojson::parse(in);
+        doc = model::parseJson(content);
     } catch (const nlohmann::json::exception& e) {
         throw climateError(path, "", "", "", std::string("not valid JSON: ") + e.what());
     }

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 namespace ctwin::model {
 
@@ -313,10 +315,11 @@ Catalog loadCatalogDirectory(const std::string& directory) {
     std::sort(files.begin(), files.end());
     std::vector<CatalogItem> all;
     for (const auto& path : files) {
-        std::ifstream in(path);
+        std::ifstream in(path, std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
         nlohmann::json doc;
         try {
-            doc = nlohmann::json::parse(in);
+            doc = parseJson<nlohmann::json>(text);
         } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for 1e400
             throw InputError(InputLocation{path.string(), "", "", "", ""},
                              std::string("malformed JSON: ") + e.what());

@@ -30,6 +30,19 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
+/// An entity id is matched exactly (references, --set paths, the GUI's selection), so it must be visible:
+/// not empty, no leading or trailing white space, no control characters.
+void checkId(const std::string& id, const InputLocation& where) {
+    if (id.empty()) throw InputError(where, "every entity needs a non-empty id");
+    const auto space = [](unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    if (space(static_cast<unsigned char>(id.front())) || space(static_cast<unsigned char>(id.back())))
+        throw InputError(where, "id '" + id + "' begins or ends with white space: ids are matched exactly");
+    for (const unsigned char c : id)
+        if (c < 0x20 || c == 0x7f)
+            throw InputError(where, "id contains control character " + std::to_string(c) +
+                                        ": ids are matched exactly and must be printable");
+}
+
 /// Writer side of visitFields.
 class JsonWriter {
 public:
@@ -78,7 +91,7 @@ public:
             v = j->get<std::string>();
         }
         if (std::string_view(key) == "id") {
-            if (v.empty()) throw InputError(at(key), "every entity needs a non-empty id");
+            checkId(v, at(key));
             m_where.entityId = v;
         }
         if (std::string_view(key) == "name") m_where.entityName = v;
@@ -330,7 +343,7 @@ public:
             v = m_row.text(c);
         }
         if (std::string_view(key) == "id") {
-            if (v.empty()) throw InputError(at(key), "every entity needs a non-empty id");
+            checkId(v, at(key));
             m_where.entityId = v;
         }
         if (std::string_view(key) == "name") m_where.entityName = v;
@@ -466,7 +479,7 @@ private:
                 break;
             }
             try {
-                value = ojson::parse(t);
+                value = parseJson(t);
             } catch (const nlohmann::json::exception& e) {
                 throw InputError(at(key), std::string("damaged list: ") + e.what());
             }
@@ -778,13 +791,30 @@ void migrateEntityFromSchema1(EntityKind kind, ojson& body) {
 }
 
 namespace {
-void checkFabricShape(const Fabric& f, const std::string& file) {
+/// Checks of one entity that relate its own fields to each other (references are RefChecker's). Run by
+/// validateProject over the document and by validateEntities over an edit, in the same order.
+void checkShape(const Fabric& f, const std::string& file) {
     if (f.oversubscription.size() + 1 != static_cast<size_t>(f.tiers) && !f.oversubscription.empty())
         throw InputError(InputLocation{file, "fabric", f.id, f.name, "oversubscription"},
                          "needs one ratio per tier boundary: " + std::to_string(f.tiers - 1) + " for " +
                              std::to_string(f.tiers) + " tiers, found " +
                              std::to_string(f.oversubscription.size()));
 }
+void checkShape(const ScaleAcrossLink& l, const std::string& file) {
+    // A link joins two places; from == to has no route and used to price a zero-length link.
+    if (!l.from.empty() && l.from == l.to)
+        throw InputError(InputLocation{file, "link", l.id, l.name, "to"},
+                         "'" + l.to + "' is also the link's 'from': a scale-across link joins two different "
+                                      "sites or buildings");
+}
+void checkShape(const RackPlacement& r, const std::string& file) {
+    // Two cords into one feed are not a second feed (issue 14): the second is another feed or none.
+    if (!r.feedA.empty() && r.feedA == r.feedB)
+        throw InputError(InputLocation{file, "rack", r.id, r.name, "feed_b"},
+                         "'" + r.feedB + "' is also the rack's feed_a: feed_b must be a different power feed, "
+                                         "or \"\" for a single-corded rack");
+}
+template <class Entity> void checkShape(const Entity&, const std::string&) {}
 } // namespace
 
 double rackTypeGpus(const Catalog& catalog, const std::string& rackType) {
@@ -820,8 +850,10 @@ void validateProject(const Project& project, const std::string& file, const Cata
             const_cast<Entity&>(e).visitFields(checker);
         }
     });
-    for (const auto& f : project.fabrics)
-        checkFabricShape(f, file);
+    project.forEachCollection([&](const auto& c) {
+        for (const auto& e : c)
+            checkShape(e, file);
+    });
     if (catalog) {
         double gpus = 0.0;
         for (const auto& r : project.racks)
@@ -849,7 +881,7 @@ void validateEntities(const Project& project, const EntityIndex& index, std::vec
             const_cast<Entity&>(c[slot.index]).visitFields(checker);
         });
     for (const auto& slot : slots)
-        if (slot.kind == EntityKind::Fabric) checkFabricShape(project.fabrics[slot.index], file);
+        project.withCollection(slot.kind, [&](const auto& c) { checkShape(c[slot.index], file); });
 }
 
 namespace {
@@ -897,7 +929,7 @@ ojson parseJsonText(const std::string& text, const std::string& file) {
     if (auto quick = fastParseJson(text)) return std::move(*quick);
     const InputLocation where{file, "", "", "", ""};
     try {
-        return ojson::parse(text);
+        return parseJson(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(where, std::string("malformed JSON: ") + e.what());
     } catch (const nlohmann::json::out_of_range& e) {

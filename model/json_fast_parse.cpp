@@ -44,7 +44,7 @@ private:
     }
 
     ojson value(int depth) {
-        if (depth > 128) throw Bail{};
+        if (depth >= kMaxJsonNesting) throw Bail{}; // nlohmann's path reports it
         switch (peek()) {
         case '{':
             return object(depth);
@@ -248,6 +248,48 @@ std::optional<ojson> fastParseJson(std::string_view text) {
     } catch (const Bail&) {
         return std::nullopt;
     }
+}
+
+size_t excessJsonNesting(std::string_view text) {
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonNesting) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
+void requireJsonNesting(std::string_view text) {
+    const size_t at = excessJsonNesting(text);
+    if (at == std::string_view::npos) return;
+    nlohmann::detail::position_t pos;
+    pos.chars_read_total = at + 1;
+    for (size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++pos.lines_read;
+            pos.chars_read_current_line = 0;
+        } else {
+            ++pos.chars_read_current_line;
+        }
+    }
+    ++pos.chars_read_current_line; // nlohmann counts the offending character too
+    throw nlohmann::json::parse_error::create(
+        101, pos,
+        "syntax error while parsing value - nesting deeper than " + std::to_string(kMaxJsonNesting) +
+            " levels (the limit for ClusterTwin JSON inputs)",
+        nullptr);
 }
 
 } // namespace ctwin::model

@@ -14,4 +14,24 @@ namespace ctwin::model {
 /// nlohmann, so every error message stays nlohmann's.
 std::optional<nlohmann::ordered_json> fastParseJson(std::string_view text);
 
+/// The deepest nesting of arrays and objects a ClusterTwin JSON input may have (README "Limits"). Designs,
+/// catalogs and specs nest at most 6 levels. nlohmann's parser is iterative, but copying a value recurses
+/// once per level: a 200,000-level array overflowed the stack (exit 139) before this limit.
+inline constexpr int kMaxJsonNesting = 64;
+
+/// Byte offset of the first '[' or '{' (outside strings) that opens level kMaxJsonNesting + 1, or npos.
+/// One pass; it does not validate the rest of the text.
+size_t excessJsonNesting(std::string_view text);
+
+/// Throws nlohmann::json::parse_error (id 101, with line and column) when text nests deeper than
+/// kMaxJsonNesting, so callers report it exactly as they report any other malformed JSON.
+void requireJsonNesting(std::string_view text);
+
+/// nlohmann's parse for text from outside the program (files, .ctwin rows, the clipboard, typed values):
+/// the nesting limit first, then nlohmann, whose exceptions pass through unchanged.
+template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {
+    requireJsonNesting(text);
+    return Json::parse(text);
+}
+
 } // namespace ctwin::model

@@ -3,6 +3,7 @@
 #include "design_json.h"
 #include "design_properties_form.h"
 #include "design_root.h"
+#include "json_fast_parse.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -481,7 +482,7 @@ void InspectorPanel::commitText(const QString& key) {
     }
     case Type::Json:
         try {
-            value = ojson::parse(text.toStdString());
+            value = model::parseJson(text.toStdString());
         } catch (const std::exception&) {
             showError(tr("%1: '%2' is not a valid list (JSON); the design is unchanged.").arg(label, text));
             return;

@@ -4,6 +4,7 @@
 #include "document.h"
 #include "gui/document_editor.h"
 #include "inspector_panel.h"
+#include "json_fast_parse.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -48,7 +49,7 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
     connect(m_inspector, &views::InspectorPanel::projectInfoEditRequested, this, [this](const QString& json) {
         QString error;
         try {
-            error = m_editor.setProjectInfo(nlohmann::ordered_json::parse(json.toStdString()));
+            error = m_editor.setProjectInfo(model::parseJson(json.toStdString()));
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }

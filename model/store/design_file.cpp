@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "design_json.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 #include "sqlite_handle.h"
 
 namespace ctwin::store {
@@ -272,7 +273,7 @@ model::Project loadTypedTables(SqliteHandle& db, const std::string& path, const 
             if (key != "project" && key != "assumptions") continue;
             ojson j;
             try {
-                j = ojson::parse(meta.text(1));
+                j = model::parseJson(meta.text(1));
             } catch (const nlohmann::json::parse_error& e) {
                 throw InputError(topField(key), std::string("damaged metadata: ") + e.what());
             }
@@ -336,7 +337,7 @@ model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::
             const std::string key = meta.text(0);
             if (key != "project" && key != "assumptions") continue;
             try {
-                doc[key] = ojson::parse(meta.text(1));
+                doc[key] = model::parseJson(meta.text(1));
             } catch (const nlohmann::json::parse_error& e) {
                 throw InputError(InputLocation{path, "", "", "", key}, std::string("damaged metadata: ") + e.what());
             }
@@ -350,7 +351,7 @@ model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::
             if (!model::entityKindFromCollectionKey(kind))
                 throw InputError(InputLocation{path, "", rows.text(1), "", "kind"}, "unknown entity kind '" + kind + "'");
             try {
-                doc[kind].push_back(ojson::parse(rows.text(2)));
+                doc[kind].push_back(model::parseJson(rows.text(2)));
             } catch (const nlohmann::json::parse_error& e) {
                 throw InputError(InputLocation{path, kind, rows.text(1), "", "body"},
                                  std::string("damaged entity: ") + e.what());

@@ -6,7 +6,8 @@
 // cases.tsv: one case a line, tab-separated: NAME, EXIT, FRAGMENT, INPUT, ARGS ('#' starts a comment).
 //   INPUT  -                          no input file
 //          patch:BASE|PTR=JSON|...    data/reference/BASE.json with each JSON pointer set (=! removes it)
-//          text:EXT|CONTENT           a file with CONTENT (\n, \t escapes) and extension EXT
+//          text:EXT|CONTENT           a file with CONTENT (\n, \t escapes; <<N*TEXT>> repeats TEXT N
+//                                     times) and extension EXT
 //          ctwin:BASE|SQL             BASE converted to .ctwin by the CLI, then SQL run on it
 //          dir:NAME                   an empty directory named NAME
 // FRAGMENT may list several parts separated by '&'; each must appear in the output.
@@ -59,6 +60,16 @@ std::vector<std::string> split(const std::string& s, char sep) {
 std::string unescape(const std::string& s) {
     std::string out;
     for (size_t i = 0; i < s.size(); ++i) {
+        // <<N*TEXT>>: TEXT repeated N times (deeply nested JSON without a megabyte line in cases.tsv).
+        if (s.compare(i, 2, "<<") == 0) {
+            const size_t star = s.find('*', i), close = s.find(">>", i);
+            if (star != std::string::npos && close != std::string::npos && star < close) {
+                const std::string text = s.substr(star + 1, close - star - 1);
+                for (long n = std::stol(s.substr(i + 2, star - i - 2)); n > 0; --n) out += text;
+                i = close + 1;
+                continue;
+            }
+        }
         if (s[i] == '\\' && i + 1 < s.size()) {
             const char n = s[++i];
             out += n == 'n' ? '\n' : n == 't' ? '\t' : n == '0' ? '\0' : n;

@@ -4,6 +4,7 @@
 // or is listed as display-only with a reason.
 #include "../test_support.h"
 #include "design_file.h"
+#include "entity_references.h"
 #include "evaluate.h"
 #include "input_error.h"
 #include "input_resolver.h"
@@ -290,6 +291,9 @@ struct Perturber {
     const model::Project* design = nullptr;
     bool found = false, changed = false;
     std::string shape;
+    /// Ids the entity already refers to: a new reference avoids them (a rack's feed_b is not its feed_a, a
+    /// link's ends differ; the loader refuses both).
+    std::set<std::string> inUse;
 
     bool is(const char* key) {
         if (target != key) return false;
@@ -312,7 +316,7 @@ struct Perturber {
         std::string other;
         design->withCollection(kind, [&](const auto& c) {
             for (const auto& e : c)
-                if (e.id != v && other.empty()) other = e.id;
+                if (e.id != v && !inUse.count(e.id) && other.empty()) other = e.id;
         });
         return other;
     }
@@ -516,6 +520,7 @@ void TestInputs::everyEntityFieldMatters() {
                     for (auto& e : c) {
                         Perturber one;
                         one.target = key, one.cat = &catalog(), one.design = &base;
+                        model::forEachReference(e, [&](const char*, const std::string& id, auto) { one.inUse.insert(id); });
                         e.visitFields(one);
                         probe.found = one.found, probe.shape = one.shape, probe.changed |= one.changed;
                     }

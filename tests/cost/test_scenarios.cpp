@@ -544,24 +544,27 @@ void TestScenarios::sweepMarksUndefinedFigures() {
     QVERIFY(s.values[0][2] < s.values[0][1]);
 }
 
-// Cancelling from the progress callback after the first tenth stops the sweep well before its 400 points
-// (each thread finishes the evaluation it is in); a flag set beforehand evaluates nothing.
+// Cancelling from the progress callback after the first 2% stops the sweep well before its 2,500 points
+// (each thread finishes the evaluation it is in); a flag set beforehand evaluates nothing. Progress is
+// reported by the calling thread only, so a helper thread may run on while the caller is descheduled: the
+// upper bound leaves room for that (a loaded 2-core machine ran 260 points past a 400-point sweep's 10%)
+// and still fails a sweep that ignores the flag.
 void TestScenarios::sweepCancelStopsEarly() {
     const auto p = design("llama3-16k-h100");
-    const std::vector<cost::SweepAxis> axes = {{"assumptions.electricity_usd_per_kwh", 0.04, 0.10, 20},
-                                               {"assumptions.utilization", 0.6, 0.95, 20}};
+    const std::vector<cost::SweepAxis> axes = {{"assumptions.electricity_usd_per_kwh", 0.04, 0.10, 50},
+                                               {"assumptions.utilization", 0.6, 0.95, 50}};
     std::atomic<bool> cancel{false};
     double last = 0;
     const auto s = cost::sweep(
         input(p), axes, {"finance.cost_per_gpu_hour_usd"},
         [&](double f) {
             last = f;
-            if (f >= 0.1) cancel = true;
+            if (f >= 0.02) cancel = true;
         },
         &cancel);
     QVERIFY(s.cancelled);
     const auto evaluated = std::count(s.defined[0].begin(), s.defined[0].end(), true);
-    QVERIFY2(evaluated >= 40 && evaluated < 200, qPrintable(QString::number(evaluated)));
+    QVERIFY2(evaluated >= 50 && evaluated < 1250, qPrintable(QString::number(evaluated)));
     QVERIFY(last < 1.0);
     for (size_t i = 0; i < s.values[0].size(); ++i)
         if (!s.defined[0][i]) QCOMPARE(s.values[0][i], 0.0);

@@ -131,6 +131,44 @@ private slots:
         QFETCH(QByteArray, text);
         QVERIFY(!ctwin::model::fastParseJson(text.toStdString()).has_value());
     }
+
+    /// The nesting limit (kMaxJsonNesting = 64 levels): the scan counts brackets outside strings only,
+    /// and the first bracket past the limit is the one reported.
+    void nestingLimit() {
+        using ctwin::model::excessJsonNesting;
+        constexpr auto npos = std::string_view::npos;
+        const auto nest = [](int n, const std::string& inner = "1") {
+            return std::string(static_cast<size_t>(n), '[') + inner + std::string(static_cast<size_t>(n), ']');
+        };
+        QCOMPARE(excessJsonNesting(nest(64)), npos);
+        QCOMPARE(excessJsonNesting(nest(65)), size_t{64}); // the 65th '['
+        QCOMPARE(excessJsonNesting(nest(63, "{\"a\":1}")), npos);
+        QCOMPARE(excessJsonNesting(nest(64, "{\"a\":1}")), size_t{64});
+        // Sibling containers do not add up; brackets in strings (also after an escaped quote) do not count.
+        std::string siblings = "[";
+        for (int i = 0; i < 1000; ++i) siblings += nest(60) + ",";
+        siblings += "1]";
+        QCOMPARE(excessJsonNesting(siblings), npos);
+        QCOMPARE(excessJsonNesting("[\"" + std::string(500, '[') + "\"]"), npos);
+        QCOMPARE(excessJsonNesting("[\"\\\"" + std::string(500, '{') + "\"]"), npos);
+        QCOMPARE(excessJsonNesting("[\"\\\\\"," + nest(64) + "]"), size_t{69}); // "\\" ends before the '['
+        // Unbalanced closers do not make room for deeper nesting.
+        QCOMPARE(excessJsonNesting("]]]]" + nest(65)), size_t{68});
+
+        // 64 levels parse (the quick parser hands them to nlohmann, which accepts them); 65 are refused
+        // with nlohmann's parse_error, naming line and column of the bracket.
+        QVERIFY(ctwin::model::parseJson(nest(64)).is_array());
+        try {
+            ctwin::model::parseJson("{\n \"a\": " + nest(70) + "}");
+            QFAIL("65 levels were accepted");
+        } catch (const nlohmann::json::parse_error& e) {
+            QVERIFY2(std::string(e.what()).find("line 2, column 70: syntax error while parsing value - nesting "
+                                                "deeper than 64 levels") != std::string::npos,
+                     e.what());
+        }
+        // A 200,000-level document is refused before nlohmann builds it (it used to overflow the stack).
+        QVERIFY_THROWS_EXCEPTION(nlohmann::json::parse_error, ctwin::model::parseJson(nest(200000)));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestJsonFastParse)

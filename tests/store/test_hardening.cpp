@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -66,10 +67,13 @@ public:
         v.clear();
         for (int i = uniformInt(0, 2); i > 0; --i) v.push_back(pick({"source a", "https://example.com/x?y=1"}));
     }
+    // An entity never refers twice to the same entity through two fields (the reader refuses a rack whose
+    // feed_b is its feed_a and a link whose ends are equal): a reference picks among the ids still unused.
     void ref(const char*, std::string& v, model::EntityRef r) {
-        const auto ids = idsOf(r.kind);
+        const auto ids = unused(idsOf(r.kind));
         missingParent = missingParent || (ids.empty() && !r.optional);
         v = ids.empty() || (r.optional && coin()) ? std::string() : ids[static_cast<size_t>(uniformInt(0, static_cast<int>(ids.size()) - 1))];
+        m_used.insert(v);
     }
     void refList(const char*, std::vector<std::string>& v, model::EntityKind kind) {
         v.clear();
@@ -79,8 +83,10 @@ public:
     void endpoint(const char*, std::string& v) {
         auto ids = idsOf(model::EntityKind::Site);
         for (const auto& b : idsOf(model::EntityKind::Building)) ids.push_back(b);
+        ids = unused(ids);
         missingParent = missingParent || ids.empty();
         v = ids.empty() ? std::string() : ids[static_cast<size_t>(uniformInt(0, static_cast<int>(ids.size()) - 1))];
+        m_used.insert(v);
     }
     void catalogRef(const char*, std::string& v, const char* category, bool optional = false) {
         const auto items = m_catalog.byCategory(category);
@@ -139,6 +145,10 @@ private:
         default: return std::min(b.max, b.min + std::uniform_real_distribution<double>(0.0, 1000.0)(m_rng));
         }
     }
+    std::vector<std::string> unused(std::vector<std::string> ids) const {
+        std::erase_if(ids, [&](const std::string& id) { return m_used.count(id) > 0; });
+        return ids;
+    }
     std::vector<std::string> idsOf(model::EntityKind kind) const {
         std::vector<std::string> ids;
         m_project.withCollection(kind, [&](const auto& c) {
@@ -150,6 +160,7 @@ private:
     const model::Project& m_project;
     const model::Catalog& m_catalog;
     std::string m_id;
+    std::set<std::string> m_used;
 };
 
 model::Project randomDesign(std::mt19937_64& rng, const model::Catalog& catalog, const model::AssumptionSet& defaults) {
@@ -176,7 +187,7 @@ model::Project randomDesign(std::mt19937_64& rng, const model::Catalog& catalog,
                 if (!r.missingParent) c.push_back(std::move(e));
             });
     }
-    for (auto& f : p.fabrics) // the one cross-field shape rule of the reader
+    for (auto& f : p.fabrics) // the reader's cross-field rule on a fabric (see Randomizer::ref for the others)
         f.oversubscription.resize(f.tiers > 1 && rng() % 2 ? static_cast<size_t>(f.tiers - 1) : 0, 1.0);
     return p;
 }
