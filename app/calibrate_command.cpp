@@ -5,6 +5,7 @@
 #include "catalog_overlay.h"
 #include "cli.h"
 #include "data_paths.h"
+#include "format_number.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -58,9 +59,8 @@ std::string fixed(double v, int decimals) {
 }
 
 int gpuOption(const std::string& option, const std::string& text) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(v >= 1 && v <= 10000) || v != std::floor(v))
+    const double v = model::parseDecimal(text).value_or(0.0);
+    if (!(v >= 1 && v <= 10000) || v != std::floor(v))
         throw model::InputError(model::InputLocation{"command line", "", "", "", option},
                                 "'" + text + "' is not a whole number of GPUs from 1 to 10000");
     return static_cast<int>(v);

@@ -10,6 +10,7 @@
 #include "design_json.h"
 #include "evaluate.h"
 #include "explore_command.h"
+#include "format_number.h"
 #include "input_error.h"
 #include "monte_carlo.h"
 #include "new_command.h"
@@ -174,12 +175,12 @@ int cmdCatalogDb(const std::vector<std::string>& argv, std::ostream& out, std::o
 }
 
 double parseNumber(const std::string& text, const std::string& what) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v))
+    const auto v = model::parseDecimal(text);
+    if (!v)
         throw model::InputError(model::InputLocation{"command line", "", "", "", what},
-                                "'" + text + "' is not a finite number");
-    return v;
+                                "'" + text +
+                                    "' is not a finite number (decimal notation, e.g. 0.08 or 1.5e9)");
+    return *v;
 }
 
 /// A whole number option (seed, threads): digits only, within [min, max]. Anything else (2.5, 1e300, -1,

@@ -4,6 +4,7 @@
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_generator.h"
+#include "format_number.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -59,12 +60,11 @@ struct Usage {
 };
 
 double number(const std::string& option, const std::string& text) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0')
+    const auto v = model::parseDecimal(text);
+    if (!v)
         throw model::InputError(model::InputLocation{"command line", "option", option, "", ""},
-                                "'" + text + "' is not a number");
-    return v;
+                                "'" + text + "' is not a finite number (decimal notation)");
+    return *v;
 }
 
 int whole(const std::string& option, const std::string& text) {

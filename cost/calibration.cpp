@@ -1,10 +1,11 @@
 #include "calibration.h"
 
 #include "evaluate_stages.h"
-#include "json_fast_parse.h"
+#include "format_number.h"
 #include "inference_presets.h"
 #include "inference_service.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -45,10 +46,9 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 /// Strict decimal: the whole text, finite.
 bool parseDouble(const std::string& text, double& v) {
-    if (text.empty()) return false;
-    char* end = nullptr;
-    v = std::strtod(text.c_str(), &end);
-    return end && *end == '\0' && std::isfinite(v);
+    const auto parsed = model::parseDecimal(text);
+    if (parsed) v = *parsed;
+    return parsed.has_value();
 }
 
 struct FieldCheck {
@@ -256,7 +256,8 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
     try {
         model::requireJsonNesting(text);
     } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(InputLocation{file, kJsonKind, "", "", ""}, std::string("malformed JSON: ") + e.what());
+        throw InputError(InputLocation{file, kJsonKind, "", "", ""},
+                         std::string("malformed JSON: ") + e.what());
     }
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_discarded()) {

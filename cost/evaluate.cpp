@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <set>
 #include <unordered_map>
 
@@ -20,6 +21,8 @@ namespace detail {
 std::string fmt(double v, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    // A value that rounds to zero prints as 0, not -0 (a design's -0.0 or -0.004 at 2 decimals).
+    if (buf[0] == '-' && std::strspn(buf + 1, "0.") == std::strlen(buf + 1)) return buf + 1;
     return buf;
 }
 

@@ -201,12 +201,11 @@ InputOverride parseInputOverride(const std::string& text, const std::string& ori
             InputLocation{origin, "override", text, "", ""},
             "expected PATH=VALUE, e.g. assumptions.wacc=0.1 or sites.*.electricity_usd_per_kwh=0.08");
     const std::string path = text.substr(0, eq), value = text.substr(eq + 1);
-    char* end = nullptr;
-    const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !std::isfinite(v))
+    const auto v = model::parseDecimal(value);
+    if (!v)
         throw InputError(InputLocation{origin, "override", path, "", ""},
-                         "'" + value + "' is not a finite number");
-    return InputOverride{path, v, origin};
+                         "'" + value + "' is not a finite number (decimal notation, e.g. 0.08 or 1.5e9)");
+    return InputOverride{path, *v, origin};
 }
 
 void checkInputOverride(const model::Project& p, const model::AssumptionSet& assumptions,

@@ -1,15 +1,8 @@
 #include "field_traits.h"
 #include "format_number.h"
 
-#include <sstream>
 
 namespace ctwin::model {
-
-std::string formatNumber(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 std::string rangeProblem(double value, const Bounds& b) {
     if (value >= b.min && value <= b.max) return {};

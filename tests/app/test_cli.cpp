@@ -360,8 +360,8 @@ private slots:
         };
         refused({"--gpus", "0", "--rack", "gb200-nvl72"}, "GPU count");
         refused({"--gpus", "-8", "--rack", "gb200-nvl72"}, "GPU count");
-        refused({"--gpus", "nan", "--rack", "gb200-nvl72"}, "GPU count");
-        refused({"--gpus", "many", "--rack", "gb200-nvl72"}, "not a number");
+        refused({"--gpus", "nan", "--rack", "gb200-nvl72"}, "option '--gpus': 'nan' is not a finite number");
+        refused({"--gpus", "many", "--rack", "gb200-nvl72"}, "'many' is not a finite number");
         refused({"--gpus", "1000", "--rack", "nope"}, "unknown rack type 'nope'");
         refused({"--gpus", "1000", "--rack", "gb200-nvl72", "--cooling", "air"}, "cannot be air-cooled");
         refused({"--gpus", "144", "--rack", "gb200-nvl72", "--buildings", "4"}, "4 halls for only 3 racks");

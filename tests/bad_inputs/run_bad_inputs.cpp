@@ -11,7 +11,8 @@
 //          ctwin:BASE|SQL             BASE converted to .ctwin by the CLI, then SQL run on it
 //          dir:NAME                   an empty directory named NAME
 // FRAGMENT may list several parts separated by '&'; each must appear in the output.
-//   ARGS   space-separated; {IN} the input, {TMP} the case's scratch folder, {REF} data/reference.
+//   ARGS   space-separated; {IN} the input, {TMP} the case's scratch folder, {REF} data/reference;
+//          the escapes of CONTENT apply.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
             replaceAll(a, "{IN}", in);
             replaceAll(a, "{TMP}", scratch.string());
             replaceAll(a, "{REF}", ref.string());
-            args.push_back(a);
+            args.push_back(unescape(a)); // \t: a tab inside one argument
         }
         pending.push_back(Pending{&c, std::move(args), scratch});
     }

@@ -4,6 +4,7 @@
 // numeric field, and that the loader's message carries the unit and the reason.
 #include "design_json.h"
 #include "field_traits.h"
+#include "format_number.h"
 #include "input_error.h"
 #include "project.h"
 #include "suggest.h"
@@ -99,6 +100,8 @@ private slots:
     void loaderMessageNamesUnitAndReason();
     void pointsUseTheirFieldsRange();
     void suggestions();
+    void decimalNumbers();
+    void formattedNumbers();
 };
 
 void TestFieldRanges::everyNumericFieldHasItsRange() {
@@ -242,6 +245,31 @@ void TestFieldRanges::suggestions() {
     j = smallDesign();
     j["sitez"] = ojson::array();
     QVERIFY(loadError(j).find("unknown top-level key (did you mean 'sites'?)") != std::string::npos);
+}
+
+// model::parseDecimal, the one reader of numbers a person types (--set, sweep ends, CLI options, CSV).
+void TestFieldRanges::decimalNumbers() {
+    const std::vector<std::pair<std::string, double>> good = {
+        {"0.1", 0.1}, {"-2", -2.0},   {"+5", 5.0},     {"1e-3", 1e-3},     {"1.5E9", 1.5e9}, {".5", 0.5},
+        {"5.", 5.0},  {"-.25", -0.25}, {"0", 0.0},     {"1e308", 1e308},    {"007", 7.0},
+    };
+    for (const auto& [text, value] : good) {
+        const auto v = parseDecimal(text);
+        QVERIFY2(v.has_value(), text.c_str());
+        QCOMPARE(*v, value);
+    }
+    for (const char* text : {"", " 0.1", "0.1 ", "1,5", "0x1p-3", "0x10", "inf", "-inf", "nan", "NaN",
+                             "infinity", "1e400", "-1e400", "1e-400", "--1", "+-1", "+", "-", ".", "e5", "1e",
+                             "1.2.3", "１", "0.1\n", "\t1"})
+        QVERIFY2(!parseDecimal(text).has_value(), text);
+}
+
+// Negative zero is not shown as "-0" in messages.
+void TestFieldRanges::formattedNumbers() {
+    QCOMPARE(formatNumber(-0.0), std::string("0"));
+    QCOMPARE(formatNumber(0.065), std::string("0.065"));
+    QCOMPARE(formatNumber(1e308), std::string("1e+308"));
+    QCOMPARE(formatNumber(-2.5), std::string("-2.5"));
 }
 
 QTEST_APPLESS_MAIN(TestFieldRanges)
