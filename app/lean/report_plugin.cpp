@@ -3,6 +3,7 @@
 #include "report/finance_report.h"
 
 #include <QGuiApplication>
+#include <QtGlobal>
 #include <cstdlib>
 
 namespace {
@@ -15,6 +16,15 @@ void ensureGuiApplication(ctwin::app::ReportFormat format) {
     if (QGuiApplication::instance()) return;
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    // Without a login session (a batch job, a container) XDG_RUNTIME_DIR is unset; Qt then uses
+    // /tmp/runtime-USER and says so on every report. The PDF writer needs no runtime directory: that one
+    // notice is dropped, every other Qt message passes to the default handler.
+    static const QtMessageHandler previous = qInstallMessageHandler(
+        [](QtMsgType type, const QMessageLogContext& context, const QString& message) {
+            if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+                return;
+            if (previous) previous(type, context, message);
+        });
     static int argc = 1;
     static char name[] = "clustertwin-cli";
     static char* argv[] = {name, nullptr};

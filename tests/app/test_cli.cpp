@@ -44,6 +44,26 @@ private slots:
         QCOMPARE(cli({"evaluate", "--bogus", "x.json"}).code, 2);
     }
 
+    /// Results written to a full device (or a closed pipe) fail loudly: exit 3 and a message naming
+    /// standard output, for a short result (held in the stdio buffer until exit) and a long one.
+    void fullStandardOutputIsAnError() {
+        if (!QFileInfo::exists("/dev/full")) QSKIP("no /dev/full");
+        for (const QStringList& args :
+             {QStringList{"validate", kRef + "/vera-rubin-504.json"},
+              QStringList{"evaluate", kRef + "/vera-rubin-504.json", "--json"}}) {
+            QProcess p;
+            p.setStandardOutputFile("/dev/full");
+            p.start(kCli, args);
+            QVERIFY(p.waitForFinished(120000));
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QCOMPARE(p.exitCode(), 3);
+            // errno is known when the failing write is the final flush (a short result), not always.
+            QVERIFY2(err.startsWith("error: standard output: cannot write the results (") &&
+                         err.contains("; what was written is incomplete"),
+                     qPrintable(err));
+        }
+    }
+
     void validatesEveryReferenceDesign() {
         const QDir dir(kRef);
         QStringList files;
