@@ -367,12 +367,14 @@ bool hasExtension(const std::string& path, const char* ext) {
 } // namespace
 
 model::Project loadDesign(const std::string& path, const model::Catalog* catalog) {
+    if (path.empty()) throw InputError(InputLocation{"", "", "", "", ""}, "no design file named (an empty path)");
     if (hasExtension(path, ".ctwin")) return loadCtwin(path, catalog);
     if (hasExtension(path, ".json")) return model::loadProjectJson(path, catalog);
     throw InputError(InputLocation{path, "", "", "", ""}, "unknown file type (expected .ctwin or .json)");
 }
 
 void saveDesign(const model::Project& project, const std::string& path) {
+    if (path.empty()) throw InputError(InputLocation{"", "", "", "", ""}, "no file named to save into (an empty path)");
     if (hasExtension(path, ".ctwin")) return saveCtwin(project, path);
     if (hasExtension(path, ".json"))
         return model::writeTextFileAtomic(path, model::dumpJson(model::projectToJson(project)));

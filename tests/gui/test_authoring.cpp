@@ -688,6 +688,32 @@ private slots:
         QCOMPARE(f->text("to"), QStringLiteral("site-1"));
     }
 
+    /// Edits of existing entities go through the same shape checks as a loaded file: a rack's feed_b set
+    /// to its feed_a and a link's 'to' set to its 'from' are refused with the loader's message, and the
+    /// design and the undo stack are unchanged. (Ids are not editable in the app.)
+    void editsRefuseWhatTheLoaderRefuses() {
+        QVERIFY(!add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+        QVERIFY(!add(EntityKind::Site, {}, {{"name", "Second"}}).isEmpty());
+        const auto& p = w().document().project();
+        const QString site2 = QString::fromStdString(p.sites[1].id);
+        const QString link = add(EntityKind::ScaleAcrossLink, {}, {{"from", "site-1"}, {"to", site2}});
+        QVERIFY(!link.isEmpty());
+        const QString rack = QString::fromStdString(p.racks[0].id);
+        const std::string feedA = p.racks[0].feedA;
+        QVERIFY(!feedA.empty() && !p.racks[0].feedB.empty() && feedA != p.racks[0].feedB);
+        const std::string before = dump(w());
+        const int undo = w().undoStack().count();
+        const QString sameFeed = w().editor().setProperty({rack}, "feed_b", feedA, false);
+        QVERIFY2(sameFeed.contains("feed_b") && sameFeed.contains("must be a different power feed"),
+                 qPrintable(sameFeed));
+        const QString toItself = w().editor().setProperty({link}, "to", "site-1", false);
+        QVERIFY2(toItself.contains("joins two different sites or buildings"), qPrintable(toItself));
+        // A design not yet saved has no file name: the message starts with the entity.
+        QVERIFY2(sameFeed.startsWith("rack '" + rack + "'"), qPrintable(sameFeed));
+        QCOMPARE(dump(w()), before);
+        QCOMPARE(w().undoStack().count(), undo);
+    }
+
     void refusesAFabricBeyondItsTierLimit() {
         // 44 GB200 racks (3,168 back-end endpoints) cannot hang off one tier of radix-64 switches.
         QVERIFY(!add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
