@@ -2,6 +2,7 @@
 
 #include "atomic_write.h"
 #include "calibration.h"
+#include "design_json.h"
 #include "catalog_overlay.h"
 #include "cli.h"
 #include "data_paths.h"
@@ -178,7 +179,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
                  {"batch_after", r.predictedAfter[i].batch},
                  {"out_of_reach", r.predictedAfter[i].outOfReach}});
         }
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << ": "

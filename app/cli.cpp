@@ -159,7 +159,7 @@ int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const auto project = loadChecked(a.positional[0]);
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
     if (a.flag("--json"))
-        out << cost::resultsToJson(results).dump(2) << "\n";
+        out << model::dumpOutputJson(cost::resultsToJson(results)) << "\n";
     else
         out << project.info.name << "  (" << a.positional[0] << ")\n" << cost::resultsToText(results);
     return kExitOk;
@@ -303,7 +303,7 @@ int cmdCompare(const std::vector<std::string>& argv, std::ostream& out, std::ost
                             {"best", r.best},
                             {"worst", r.worst}});
         j["explanations"] = cmp.explanations;
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     char line[512];
@@ -405,7 +405,7 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
                 }
                 pts.push_back(std::move(p));
             }
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     const char sep = a.flag("--csv") ? ',' : '\t';
@@ -446,7 +446,7 @@ int cmdSensitivity(const std::vector<std::string>& argv, std::ostream& out, std:
                                  {"output_at_low", b.outputAtLow},
                                  {"output_at_high", b.outputAtHigh},
                                  {"swing", b.swing}});
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     out << "sensitivity of " << t.output << " (base " << cost::formatHuman(t.base, "") << ")\n";
@@ -480,7 +480,7 @@ int cmdUncertainty(const std::vector<std::string>& argv, std::ostream& out, std:
         nlohmann::ordered_json j;
         for (const auto& [k, p] : pct)
             j[k] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}, {"mean", p.mean}};
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     char line[256];
@@ -566,7 +566,7 @@ int cmdSimulate(const std::vector<std::string>& argv, std::ostream& out, std::os
             {"interruptions", dist(mc.interruptions, 1.0)},
             {"completion_days", timeDist(mc.completion)},
             {"analytic", {{"goodput", rel.goodput}, {"interruptions_per_day", rel.interruptionsPerDay}}}};
-        out << j.dump(2) << "\n";
+        out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
     char line[256];

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "data_paths.h"
+#include "design_json.h"
 #include "design_file.h"
 #include "explore.h"
 #include "input_error.h"
@@ -75,7 +76,7 @@ bool underMpiLauncher() {
 void print(const cost::ExploreResult& result, const cost::Explorer& explorer, const std::string& format,
            std::ostream& out) {
     if (format == "json")
-        out << cost::exploreResultToJson(result, explorer).dump(2) << "\n";
+        out << model::dumpOutputJson(cost::exploreResultToJson(result, explorer)) << "\n";
     else if (format == "csv")
         out << cost::exploreResultToCsv(result, explorer);
     else

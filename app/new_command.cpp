@@ -5,6 +5,7 @@
 #include "design_file.h"
 #include "design_generator.h"
 #include "format_number.h"
+#include "json_fast_parse.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -131,7 +132,12 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
         if (opt.count("--buildings")) t.buildings = whole("--buildings", opt["--buildings"]);
         if (opt.count("--halls")) t.hallsPerBuilding = whole("--halls", opt["--halls"]);
         if (opt.count("--cooling")) t.cooling = opt["--cooling"];
-        if (opt.count("--site")) t.site.name = opt["--site"];
+        if (opt.count("--site")) {
+            if (model::invalidUtf8(opt["--site"]) != std::string::npos)
+                throw model::InputError(model::InputLocation{"command line", "option", "--site", "", ""},
+                                        "the site name is not valid UTF-8 text");
+            t.site.name = opt["--site"];
+        }
         if (opt.count("--lat")) t.site.latDeg = number("--lat", opt["--lat"]);
         if (opt.count("--lon")) t.site.lonDeg = number("--lon", opt["--lon"]);
         if (opt.count("--tiers")) t.tiers = whole("--tiers", opt["--tiers"]);

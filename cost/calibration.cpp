@@ -114,6 +114,8 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
         const FieldCheck check{where};
         if (t.find('"') != std::string::npos)
             throw InputError(where, "quoted CSV fields are not supported (data/FORMAT.md §8.1)");
+        if (const size_t bad = model::invalidUtf8(t); bad != std::string::npos)
+            throw InputError(where, "text is not valid UTF-8 (byte " + std::to_string(bad + 1) + " of the line)");
         auto cells = splitCsv(t);
         if (header.empty()) {
             header = cells;

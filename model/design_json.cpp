@@ -340,7 +340,7 @@ public:
     void text(const char* key, std::string& v) {
         if (const int c = column(key); c >= 0) {
             requireType(c, m_row.type(c) == CellSource::Type::Text, key, "a string");
-            v = m_row.text(c);
+            v = textCell(c, key);
         }
         if (std::string_view(key) == "id") {
             checkId(v, at(key));
@@ -361,7 +361,7 @@ public:
         ojson one = ojson::object();
         if (const int c = column(key); c >= 0) {
             requireType(c, m_row.type(c) == CellSource::Type::Text, key, "a string");
-            one[key] = m_row.text(c);
+            one[key] = textCell(c, key);
         }
         JsonReader r(one, m_where);
         r.choice(key, v, allowed);
@@ -448,6 +448,14 @@ private:
         if (!ok)
             throw InputError(at(key), std::string("expected ") + expected + ", found " + cellTypeName(m_row.type(c)));
     }
+    /// A TEXT cell, which must be UTF-8 as JSON text is: a design keeps only strings its JSON writer writes.
+    std::string textCell(int c, const char* key) const {
+        std::string t = m_row.text(c);
+        if (const size_t bad = invalidUtf8(t); bad != std::string::npos)
+            throw InputError(at(key), "text is not valid UTF-8 (byte " + std::to_string(bad + 1) + " of " +
+                                          std::to_string(t.size()) + ")");
+        return t;
+    }
     /// The JSON reader's number checks on a numeric cell (a text cell is not a number).
     double readNumber(int c, const char* key, Bounds b) {
         const auto t = m_row.type(c);
@@ -472,7 +480,7 @@ private:
         case CellSource::Type::Real: value = m_row.real(c); break;
         case CellSource::Type::Blob: requireType(c, false, key, "JSON text"); break;
         case CellSource::Type::Text: {
-            const std::string t = m_row.text(c);
+            const std::string t = textCell(c, key);
             const bool list = !t.empty() && t.front() == '[';
             if (!list) {
                 value = t; // a string (choice)

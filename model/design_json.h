@@ -123,6 +123,12 @@ nlohmann::ordered_json readJsonFile(const std::string& path);
 /// Parses JSON text with the same messages, `file` naming its origin.
 nlohmann::ordered_json parseJsonText(const std::string& text, const std::string& file);
 std::string dumpJson(const nlohmann::ordered_json& j);
+/// Results, comparisons and reports as JSON text (2-space indent). A string that is not UTF-8 (a file name:
+/// Linux paths are bytes) is written with U+FFFD in place of the bad bytes instead of failing the output.
+/// Designs keep dumpJson, which is strict: their loaders admit only UTF-8.
+template <class Json> std::string dumpOutputJson(const Json& j) {
+    return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
 Project loadProjectJson(const std::string& path, const Catalog* catalog = nullptr);
 /// Writes atomically: a temporary file in the same directory, flushed, then renamed over the target.
 void writeTextFileAtomic(const std::string& path, const std::string& text);

@@ -16,6 +16,25 @@ namespace {
 /// Thrown inside the parser when the text leaves the accepted subset; fastParseJson turns it into nullopt.
 struct Bail {};
 
+/// Length of the UTF-8 sequence at the start of `s` (1 for ASCII), or 0 when it is not one of the forms
+/// nlohmann's lexer accepts (RFC 3629: no overlong forms, no surrogates, nothing beyond U+10FFFF).
+size_t utf8SequenceLength(std::string_view s) {
+    if (s.empty()) return 0;
+    const auto c = static_cast<unsigned char>(s[0]);
+    if (c < 0x80) return 1;
+    auto in = [&](size_t i, unsigned char lo, unsigned char hi) {
+        return i < s.size() && static_cast<unsigned char>(s[i]) >= lo && static_cast<unsigned char>(s[i]) <= hi;
+    };
+    if (c >= 0xC2 && c <= 0xDF) return in(1, 0x80, 0xBF) ? 2 : 0;
+    if (c == 0xE0) return in(1, 0xA0, 0xBF) && in(2, 0x80, 0xBF) ? 3 : 0;
+    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF) ? 3 : 0;
+    if (c == 0xED) return in(1, 0x80, 0x9F) && in(2, 0x80, 0xBF) ? 3 : 0;
+    if (c == 0xF0) return in(1, 0x90, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
+    if (c >= 0xF1 && c <= 0xF3) return in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
+    if (c == 0xF4) return in(1, 0x80, 0x8F) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
+    return 0;
+}
+
 class FastParser {
 public:
     explicit FastParser(std::string_view text) : m_p(text.data()), m_end(text.data() + text.size()) {}
@@ -158,32 +177,10 @@ private:
         }
     }
 
-    /// One UTF-8 sequence starting at m_p (lead byte `c`), checked with the ranges nlohmann's lexer accepts
-    /// (RFC 3629: no overlong forms, no surrogates, nothing beyond U+10FFFF); anything else bails.
-    void utf8(unsigned char c) {
-        auto cont = [&](int i, unsigned char lo, unsigned char hi) {
-            if (m_end - m_p <= i) throw Bail{};
-            const auto b = static_cast<unsigned char>(m_p[i]);
-            if (b < lo || b > hi) throw Bail{};
-        };
-        int n = 0;
-        if (c >= 0xC2 && c <= 0xDF) {
-            cont(1, 0x80, 0xBF), n = 2;
-        } else if (c == 0xE0) {
-            cont(1, 0xA0, 0xBF), cont(2, 0x80, 0xBF), n = 3;
-        } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-            cont(1, 0x80, 0xBF), cont(2, 0x80, 0xBF), n = 3;
-        } else if (c == 0xED) {
-            cont(1, 0x80, 0x9F), cont(2, 0x80, 0xBF), n = 3;
-        } else if (c == 0xF0) {
-            cont(1, 0x90, 0xBF), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
-        } else if (c >= 0xF1 && c <= 0xF3) {
-            cont(1, 0x80, 0xBF), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
-        } else if (c == 0xF4) {
-            cont(1, 0x80, 0x8F), cont(2, 0x80, 0xBF), cont(3, 0x80, 0xBF), n = 4;
-        } else {
-            throw Bail{};
-        }
+    /// One UTF-8 sequence starting at m_p (lead byte `c`); anything utf8SequenceLength refuses bails.
+    void utf8(unsigned char) {
+        const size_t n = utf8SequenceLength(std::string_view(m_p, static_cast<size_t>(m_end - m_p)));
+        if (n < 2) throw Bail{};
         m_p += n;
     }
 
@@ -290,6 +287,15 @@ void requireJsonNesting(std::string_view text) {
         "syntax error while parsing value - nesting deeper than " + std::to_string(kMaxJsonNesting) +
             " levels (the limit for ClusterTwin JSON inputs)",
         nullptr);
+}
+
+size_t invalidUtf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8SequenceLength(text.substr(i));
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string_view::npos;
 }
 
 } // namespace ctwin::model

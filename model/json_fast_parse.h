@@ -27,6 +27,11 @@ size_t excessJsonNesting(std::string_view text);
 /// kMaxJsonNesting, so callers report it exactly as they report any other malformed JSON.
 void requireJsonNesting(std::string_view text);
 
+/// Byte offset of the first byte of `text` that is not part of valid UTF-8 (the forms JSON text allows), or
+/// npos. Text read from outside JSON (.ctwin cells) is checked with it: a design keeps only strings that
+/// its JSON writer can write.
+size_t invalidUtf8(std::string_view text);
+
 /// nlohmann's parse for text from outside the program (files, .ctwin rows, the clipboard, typed values):
 /// the nesting limit first, then nlohmann, whose exceptions pass through unchanged.
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {

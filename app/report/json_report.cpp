@@ -1,5 +1,6 @@
 #include "report/json_report.h"
 
+#include "design_json.h"
 #include "report/atomic_file.h"
 #include "report/report_format.h"
 #include "results_json.h"
@@ -28,7 +29,7 @@ void writeJson(const ojson& j, const std::string& path) {
     AtomicFile file(path);
     {
         std::ofstream out(file.tempPath(), std::ios::binary | std::ios::trunc);
-        out << j.dump(2) << '\n';
+        out << model::dumpOutputJson(j) << '\n';
         out.close();
         if (!out) file.fail("cannot write the JSON file");
     }

@@ -6,7 +6,7 @@
 // cases.tsv: one case a line, tab-separated: NAME, EXIT, FRAGMENT, INPUT, ARGS ('#' starts a comment).
 //   INPUT  -                          no input file
 //          patch:BASE|PTR=JSON|...    data/reference/BASE.json with each JSON pointer set (=! removes it)
-//          text:EXT|CONTENT           a file with CONTENT (\n, \t escapes; <<N*TEXT>> repeats TEXT N
+//          text:EXT|CONTENT           a file with CONTENT (\n, \t, \xHH escapes; <<N*TEXT>> repeats TEXT N
 //                                     times) and extension EXT
 //          ctwin:BASE|SQL             BASE converted to .ctwin by the CLI, then SQL run on it
 //          dir:NAME                   an empty directory named NAME
@@ -70,6 +70,11 @@ std::string unescape(const std::string& s) {
                 i = close + 1;
                 continue;
             }
+        }
+        if (s.compare(i, 2, "\\x") == 0 && i + 3 < s.size()) { // \xHH: one byte (not UTF-8 on purpose)
+            out += static_cast<char>(std::stoi(s.substr(i + 2, 2), nullptr, 16));
+            i += 3;
+            continue;
         }
         if (s[i] == '\\' && i + 1 < s.size()) {
             const char n = s[++i];

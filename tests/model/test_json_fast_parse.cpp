@@ -132,6 +132,25 @@ private slots:
         QVERIFY(!ctwin::model::fastParseJson(text.toStdString()).has_value());
     }
 
+    /// invalidUtf8 accepts what nlohmann's lexer accepts in a string and points at the first bad byte.
+    void utf8Check() {
+        using ctwin::model::invalidUtf8;
+        constexpr auto npos = std::string_view::npos;
+        for (const char* ok : {"", "plain", "Z\xc3\xbcrich", "\xe2\x80\x93", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"})
+            QCOMPARE(invalidUtf8(ok), npos);
+        QCOMPARE(invalidUtf8("A\xff" "B"), size_t{1});           // not a lead byte
+        QCOMPARE(invalidUtf8("ab\xc0\xaf"), size_t{2});         // overlong '/'
+        QCOMPARE(invalidUtf8("\xed\xa0\x80"), size_t{0});      // a surrogate
+        QCOMPARE(invalidUtf8("x\xf4\x90\x80\x80"), size_t{1}); // beyond U+10FFFF
+        QCOMPARE(invalidUtf8("\xc3"), size_t{0});               // cut short
+        // The same verdict as nlohmann on a JSON string holding the bytes.
+        for (const char* bytes : {"\xc3\xbc", "\xff", "\xc0\xaf", "\xe0\x80\x80", "\xf0\x9f\x98"}) {
+            const std::string json = std::string("\"") + bytes + "\"";
+            const bool nlohmannAccepts = !ojson::parse(json, nullptr, false).is_discarded();
+            QCOMPARE(invalidUtf8(bytes) == npos, nlohmannAccepts);
+        }
+    }
+
     /// The nesting limit (kMaxJsonNesting = 64 levels): the scan counts brackets outside strings only,
     /// and the first bracket past the limit is the one reported.
     void nestingLimit() {
