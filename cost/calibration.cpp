@@ -259,7 +259,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
         model::requireJsonNesting(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(InputLocation{file, kJsonKind, "", "", ""},
-                         std::string("malformed JSON: ") + e.what());
+                         "malformed JSON: " + model::jsonErrorText(e));
     }
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_discarded()) {

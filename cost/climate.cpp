@@ -133,7 +133,7 @@ ClimateTable loadClimateFile(const std::string& path) {
     try {
         doc = model::parseJson(content);
     } catch (const nlohmann::json::exception& e) {
-        throw climateError(path, "", "", "", std::string("not valid JSON: ") + e.what());
+        throw climateError(path, "", "", "", "not valid JSON: " + model::jsonErrorText(e));
     }
     if (!doc.is_object() || !doc.contains("locations") || !doc["locations"].is_array())
         throw climateError(path, "", "", "locations", "missing array 'locations'");

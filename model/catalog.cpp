@@ -322,7 +322,7 @@ Catalog loadCatalogDirectory(const std::string& directory) {
             doc = parseJson<nlohmann::json>(text);
         } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for 1e400
             throw InputError(InputLocation{path.string(), "", "", "", ""},
-                             std::string("malformed JSON: ") + e.what());
+                             "malformed JSON: " + jsonErrorText(e));
         }
         auto items = catalogItemsFromJson(doc, path.string());
         all.insert(all.end(), std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));

@@ -489,7 +489,7 @@ private:
             try {
                 value = parseJson(t);
             } catch (const nlohmann::json::exception& e) {
-                throw InputError(at(key), std::string("damaged list: ") + e.what());
+                throw InputError(at(key), "damaged list: " + jsonErrorText(e));
             }
         }
         }
@@ -939,7 +939,7 @@ ojson parseJsonText(const std::string& text, const std::string& file) {
     try {
         return parseJson(text);
     } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(where, std::string("malformed JSON: ") + e.what());
+        throw InputError(where, "malformed JSON: " + jsonErrorText(e));
     } catch (const nlohmann::json::out_of_range& e) {
         // A number too large for a double (1e400): nlohmann names the literal but not where it is.
         std::string message = e.what();
@@ -952,7 +952,7 @@ ojson parseJsonText(const std::string& text, const std::string& file) {
         }
         throw InputError(where, "malformed JSON" + at + ": " + message);
     } catch (const nlohmann::json::exception& e) {
-        throw InputError(where, std::string("malformed JSON: ") + e.what());
+        throw InputError(where, "malformed JSON: " + jsonErrorText(e));
     }
 }
 

@@ -298,4 +298,11 @@ size_t invalidUtf8(std::string_view text) {
     return std::string_view::npos;
 }
 
+std::string jsonErrorText(const nlohmann::json::exception& e) {
+    std::string text = e.what();
+    if (text.rfind("[json.exception.", 0) == 0)
+        if (const size_t close = text.find("] "); close != std::string::npos) text.erase(0, close + 2);
+    return text;
+}
+
 } // namespace ctwin::model

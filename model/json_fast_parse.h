@@ -32,6 +32,10 @@ void requireJsonNesting(std::string_view text);
 /// its JSON writer can write.
 size_t invalidUtf8(std::string_view text);
 
+/// nlohmann's message without its "[json.exception.parse_error.101] " tag: "parse error at line 1, column
+/// 5: syntax error while parsing value - ...", as the user reads it after the file and "malformed JSON: ".
+std::string jsonErrorText(const nlohmann::json::exception& e);
+
 /// nlohmann's parse for text from outside the program (files, .ctwin rows, the clipboard, typed values):
 /// the nesting limit first, then nlohmann, whose exceptions pass through unchanged.
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {

@@ -275,7 +275,7 @@ model::Project loadTypedTables(SqliteHandle& db, const std::string& path, const 
             try {
                 j = model::parseJson(meta.text(1));
             } catch (const nlohmann::json::parse_error& e) {
-                throw InputError(topField(key), std::string("damaged metadata: ") + e.what());
+                throw InputError(topField(key), "damaged metadata: " + model::jsonErrorText(e));
             }
             if (key == "project")
                 p.info = model::projectInfoFromJson(j, path);
@@ -339,7 +339,7 @@ model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::
             try {
                 doc[key] = model::parseJson(meta.text(1));
             } catch (const nlohmann::json::parse_error& e) {
-                throw InputError(InputLocation{path, "", "", "", key}, std::string("damaged metadata: ") + e.what());
+                throw InputError(InputLocation{path, "", "", "", key}, "damaged metadata: " + model::jsonErrorText(e));
             }
         }
     }
@@ -354,7 +354,7 @@ model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::
                 doc[kind].push_back(model::parseJson(rows.text(2)));
             } catch (const nlohmann::json::parse_error& e) {
                 throw InputError(InputLocation{path, kind, rows.text(1), "", "body"},
-                                 std::string("damaged entity: ") + e.what());
+                                 "damaged entity: " + model::jsonErrorText(e));
             }
         }
     }
