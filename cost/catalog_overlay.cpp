@@ -85,7 +85,8 @@ model::Catalog applyCatalogOverlayFile(const model::Catalog& catalog, const std:
     try {
         doc = model::parseJson<nlohmann::json>(ss.str());
     } catch (const nlohmann::json::exception& e) {
-        throw InputError(InputLocation{file, "", "", "", ""}, "catalog overlay: malformed JSON: " + model::jsonErrorText(e));
+        throw InputError(InputLocation{file, "", "", "", ""},
+                         "catalog overlay: malformed JSON: " + model::jsonErrorText(e));
     }
     return applyCatalogOverlay(catalog, doc, file);
 }
