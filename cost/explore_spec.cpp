@@ -181,7 +181,11 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
         std::filesystem::path p = text(j, "base", file, "");
         if (p.is_relative()) p = std::filesystem::path(file).parent_path() / p;
         s.baseFile = p.lexically_normal().string();
-        s.base = model::readJsonFile(s.baseFile);
+        try {
+            s.base = model::readJsonFile(s.baseFile);
+        } catch (const model::InputError& e) { // the spec's field, then the file's own problem
+            fail(file, "", "base", e.what());
+        }
     } else {
         s.base = j.at("generator");
         s.baseFile = file + " (generator)";
