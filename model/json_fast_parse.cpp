@@ -97,8 +97,10 @@ private:
             std::string key = string();
             if (peek() != ':') throw Bail{};
             ++m_p;
-            // operator[], as nlohmann's DOM parser: a repeated key keeps its place and takes the last value.
-            obj[std::move(key)] = value(depth + 1);
+            // A key given twice in one object is refused (parseJson's message); one search for both.
+            const auto [slot, added] = obj.get_ref<ojson::object_t&>().emplace(std::move(key), nullptr);
+            if (!added) throw Bail{};
+            slot->second = value(depth + 1);
             const char c = peek();
             ++m_p;
             if (c == '}') return obj;
@@ -303,6 +305,11 @@ std::string jsonErrorText(const nlohmann::json::exception& e) {
     if (text.rfind("[json.exception.", 0) == 0)
         if (const size_t close = text.find("] "); close != std::string::npos) text.erase(0, close + 2);
     return text;
+}
+
+void throwDuplicateKey(const std::string& key) {
+    throw nlohmann::json::parse_error::create(
+        101, 0, "syntax error while parsing object - key '" + key + "' is given twice in one object", nullptr);
 }
 
 } // namespace ctwin::model

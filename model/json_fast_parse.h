@@ -1,7 +1,10 @@
 #pragma once
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace ctwin::model {
 
@@ -9,9 +12,9 @@ namespace ctwin::model {
 /// `clustertwin-cli evaluate`). It accepts a strict subset of JSON: valid UTF-8, the escapes \" \\ \/ \b
 /// \f \n \r \t, numbers that parse to finite doubles, nesting up to 128 levels. For what it accepts it builds
 /// exactly the value nlohmann::ordered_json::parse builds (same integer/unsigned/float types, same strtod
-/// values, a repeated key keeps its first position and its last value). For anything else (every
-/// malformed text, \u escapes, a byte-order mark, 1e400) it returns nullopt and the caller parses with
-/// nlohmann, so every error message stays nlohmann's.
+/// values). For anything else (every malformed text, \u escapes, a byte-order mark, 1e400, a key given
+/// twice in one object) it returns nullopt and the caller parses with parseJson, so every error message
+/// is the same whichever parser reads the text.
 std::optional<nlohmann::ordered_json> fastParseJson(std::string_view text);
 
 /// The deepest nesting of arrays and objects a ClusterTwin JSON input may have (README "Limits"). Designs,
@@ -36,11 +39,29 @@ size_t invalidUtf8(std::string_view text);
 /// 5: syntax error while parsing value - ...", as the user reads it after the file and "malformed JSON: ".
 std::string jsonErrorText(const nlohmann::json::exception& e);
 
+/// Throws nlohmann::json::parse_error (id 101) for `key` given twice in one object.
+[[noreturn]] void throwDuplicateKey(const std::string& key);
+
 /// nlohmann's parse for text from outside the program (files, .ctwin rows, the clipboard, typed values):
-/// the nesting limit first, then nlohmann, whose exceptions pass through unchanged.
+/// the nesting limit first, then nlohmann, whose exceptions pass through unchanged. A key given twice in
+/// one object is a parse error: nlohmann would keep the last value silently, so a pasted-in second
+/// "x_m" or "wacc" would change the design without a word (RFC 8259 §4: names SHOULD be unique).
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {
     requireJsonNesting(text);
-    return Json::parse(text);
+    std::vector<std::vector<std::string>> open; // the keys of each open object, innermost last
+    return Json::parse(text, [&open](int, typename Json::parse_event_t event, Json& parsed) {
+        if (event == Json::parse_event_t::object_start) {
+            open.emplace_back();
+        } else if (event == Json::parse_event_t::object_end) {
+            open.pop_back();
+        } else if (event == Json::parse_event_t::key) {
+            auto& keys = open.back();
+            const auto& key = parsed.template get_ref<const std::string&>();
+            if (std::find(keys.begin(), keys.end(), key) != keys.end()) throwDuplicateKey(key);
+            keys.push_back(key);
+        }
+        return true;
+    });
 }
 
 } // namespace ctwin::model

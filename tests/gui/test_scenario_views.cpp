@@ -435,8 +435,10 @@ private slots:
     void sweepCancelKeepsTheViewUsable() {
         open(kNeocloud);
         SweepView* view = m_controller->openSweep();
-        QVERIFY(view->setAxis(0, "assumptions.electricity_usd_per_kwh", 0.04, 0.10, 200));
-        QVERIFY(view->setAxis(1, "assumptions.utilization", 0.6, 0.95, 200));
+        // The largest grid (100,000 points, over a second at full speed on 2 cores): the sweep must still be
+        // running when the test cancels it. 40,000 points once finished first on a loaded machine.
+        QVERIFY(view->setAxis(0, "assumptions.electricity_usd_per_kwh", 0.04, 0.10, 400));
+        QVERIFY(view->setAxis(1, "assumptions.utilization", 0.6, 0.95, 250));
         QVERIFY(view->setOutput(kGpuHour.toStdString()));
         // The UI thread keeps running while the worker evaluates: a timer ticks and progress arrives.
         int ticks = 0;
@@ -470,8 +472,8 @@ private slots:
     void closingARunningSweepCancelsIt() {
         open(kNeocloud);
         SweepView* view = m_controller->openSweep();
-        QVERIFY(view->setAxis(0, "assumptions.electricity_usd_per_kwh", 0.04, 0.10, 200));
-        QVERIFY(view->setAxis(1, "assumptions.utilization", 0.6, 0.95, 200));
+        QVERIFY(view->setAxis(0, "assumptions.electricity_usd_per_kwh", 0.04, 0.10, 400)); // still running
+        QVERIFY(view->setAxis(1, "assumptions.utilization", 0.6, 0.95, 250));               // when closed
         QVERIFY(view->run());
         QTRY_VERIFY_WITH_TIMEOUT(view->progressUpdates() >= 1, 60000);
         QPointer<SweepView> guard(view);

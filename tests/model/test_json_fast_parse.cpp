@@ -76,7 +76,6 @@ private slots:
                               "-9223372036854775808",
                               "-9223372036854775809",
                               "9223372036854775808",
-                              "{\"a\":1,\"b\":2,\"a\":3}",
                               "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"",
                               "[true,false,null]",
                               "{\"x\":[{\"y\":[1,2.5,-3]}]}",
@@ -123,13 +122,32 @@ private slots:
                               "{1:2}",
                               "[1 2]",
                               "\"open",
-                              "\xef\xbb\xbf{}"})
+                              "\xef\xbb\xbf{}",
+                              "{\"a\":1,\"b\":2,\"a\":3}"})
             QTest::newRow(t) << QByteArray(t);
         QTest::newRow("deep") << QByteArray(200, '[') + QByteArray(200, ']');
     }
     void leavesTheRestToNlohmann() {
         QFETCH(QByteArray, text);
         QVERIFY(!ctwin::model::fastParseJson(text.toStdString()).has_value());
+    }
+
+    /// A key given twice in one object is a parse error naming the key, in any object at any depth; the
+    /// same key in sibling or nested objects is not.
+    void duplicateKeys() {
+        using ctwin::model::parseJson;
+        for (const char* t : {"{\"a\":1,\"b\":2,\"a\":3}", "[{\"x\":{\"k\":1}},{\"k\":[{\"q\":1,\"q\":2}]}]",
+                              "{\"a\":{},\"a\":[]}", "{\"\\u0061\":1,\"a\":2}"}) {
+            try {
+                parseJson(t);
+                QFAIL(t);
+            } catch (const nlohmann::json::parse_error& e) {
+                QVERIFY2(std::string(e.what()).find("is given twice in one object") != std::string::npos, e.what());
+            }
+            QVERIFY_THROWS_EXCEPTION(nlohmann::json::parse_error, parseJson<nlohmann::json>(t));
+        }
+        QVERIFY(parseJson("[{\"a\":1},{\"a\":2},{\"b\":{\"a\":3}}]").is_array());
+        QVERIFY(parseJson("{\"a\":{\"a\":{\"a\":1}}}").is_object());
     }
 
     /// invalidUtf8 accepts what nlohmann's lexer accepts in a string and points at the first bad byte.
