@@ -933,11 +933,9 @@ ojson readJsonFile(const std::string& path) {
 }
 
 ojson parseJsonText(const std::string& text, const std::string& file) {
-    // The common case without nlohmann's lexer; anything unusual (and every error) is parsed by nlohmann.
-    if (auto quick = fastParseJson(text)) return std::move(*quick);
     const InputLocation where{file, "", "", "", ""};
     try {
-        return parseJson(text);
+        return parseJson(text); // the quick parser first; anything unusual (and every error) by nlohmann
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(where, "malformed JSON: " + jsonErrorText(e));
     } catch (const nlohmann::json::out_of_range& e) {

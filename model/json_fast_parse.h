@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ctwin::model {
@@ -47,6 +48,8 @@ std::string jsonErrorText(const nlohmann::json::exception& e);
 /// one object is a parse error: nlohmann would keep the last value silently, so a pasted-in second
 /// "x_m" or "wacc" would change the design without a word (RFC 8259 §4: names SHOULD be unique).
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {
+    if constexpr (std::is_same_v<Json, nlohmann::ordered_json>) // the common case, without nlohmann's lexer
+        if (auto quick = fastParseJson(text)) return std::move(*quick);
     requireJsonNesting(text);
     std::vector<std::vector<std::string>> open; // the keys of each open object, innermost last
     return Json::parse(text, [&open](int, typename Json::parse_event_t event, Json& parsed) {
