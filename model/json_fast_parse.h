@@ -11,11 +11,11 @@ namespace ctwin::model {
 
 /// A quick parser for the common case of design files (issue 15 item 4: nlohmann's lexer was half of a
 /// `clustertwin-cli evaluate`). It accepts a strict subset of JSON: valid UTF-8, the escapes \" \\ \/ \b
-/// \f \n \r \t, numbers that parse to finite doubles, nesting up to 128 levels. For what it accepts it builds
-/// exactly the value nlohmann::ordered_json::parse builds (same integer/unsigned/float types, same strtod
-/// values). For anything else (every malformed text, \u escapes, a byte-order mark, 1e400, a key given
-/// twice in one object) it returns nullopt and the caller parses with parseJson, so every error message
-/// is the same whichever parser reads the text.
+/// \f \n \r \t, numbers that parse to finite doubles, nesting up to kMaxJsonNesting levels. For what it
+/// accepts it builds exactly the value nlohmann::ordered_json::parse builds (same integer/unsigned/float
+/// types, same strtod values). For anything else (every malformed text, \u escapes, a byte-order mark,
+/// 1e400, a key given twice in one object) it returns nullopt and the caller parses with parseJson, so
+/// every error message is the same whichever parser reads the text.
 std::optional<nlohmann::ordered_json> fastParseJson(std::string_view text);
 
 /// The deepest nesting of arrays and objects a ClusterTwin JSON input may have (README "Limits"). Designs,
@@ -43,8 +43,9 @@ std::string jsonErrorText(const nlohmann::json::exception& e);
 /// Throws nlohmann::json::parse_error (id 101) for `key` given twice in one object.
 [[noreturn]] void throwDuplicateKey(const std::string& key);
 
-/// nlohmann's parse for text from outside the program (files, .ctwin rows, the clipboard, typed values):
-/// the nesting limit first, then nlohmann, whose exceptions pass through unchanged. A key given twice in
+/// The parse for text from outside the program (files, .ctwin rows, the clipboard, typed values): the
+/// quick parser for ordered JSON; otherwise (and for every error) the nesting limit, then nlohmann, whose
+/// exceptions pass through unchanged. A key given twice in
 /// one object is a parse error: nlohmann would keep the last value silently, so a pasted-in second
 /// "x_m" or "wacc" would change the design without a word (RFC 8259 §4: names SHOULD be unique).
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text) {
