@@ -21,8 +21,8 @@ void ensureGuiApplication(ctwin::app::ReportFormat format) {
     // notice is dropped, every other Qt message passes to the default handler.
     static const QtMessageHandler previous = qInstallMessageHandler(
         [](QtMsgType type, const QMessageLogContext& context, const QString& message) {
-            if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
-                return;
+            const QLatin1String notice("QStandardPaths: XDG_RUNTIME_DIR not set");
+            if (type == QtWarningMsg && message.startsWith(notice)) return;
             if (previous) previous(type, context, message);
         });
     static int argc = 1;
