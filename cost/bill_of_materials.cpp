@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 #include <set>
 #include <unordered_map>
 
 #include "compiled_design.h"
+#include "evaluate_stages.h"
 #include "input_error.h"
 
 namespace ctwin::cost {
@@ -17,11 +17,7 @@ using model::CatalogItem;
 
 namespace {
 
-std::string fmt(double v, int decimals = 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using detail::fmt; // one number format for messages (negative zero as 0), evaluate.cpp
 
 /// Water properties at 25 °C (IAPWS-95 via NIST Chemistry WebBook): c_p = 4,181 J/(kg·K), ρ = 997.0 kg/m³.
 constexpr double kWaterCp = 4181.0;

@@ -255,20 +255,15 @@ MeasuredPoint pointOfRecord(const nlohmann::json& r, const std::string& file, si
 std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, const std::string& file,
                                                    const PointDefaults& defaults) {
     std::vector<nlohmann::json> records;
+    // One document, else JSON lines; both through model::parseJson (nesting limit, no key twice).
     try {
-        model::requireJsonNesting(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(InputLocation{file, kJsonKind, "", "", ""},
-                         "malformed JSON: " + model::jsonErrorText(e));
-    }
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_discarded()) {
+        nlohmann::json doc = model::parseJson<nlohmann::json>(text);
         if (doc.is_array())
             for (auto& r : doc)
                 records.push_back(std::move(r));
         else
             records.push_back(std::move(doc));
-    } else {
+    } catch (const nlohmann::json::exception& asDocument) {
         // JSON lines: SGLang's bench_serving appends one result object per line.
         std::istringstream in(text);
         std::string line;
@@ -276,11 +271,13 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
         while (std::getline(in, line)) {
             ++lineNo;
             if (trim(line).empty()) continue;
-            auto r = nlohmann::json::parse(line, nullptr, false);
-            if (r.is_discarded())
+            try {
+                records.push_back(model::parseJson<nlohmann::json>(line));
+            } catch (const nlohmann::json::exception&) {
                 throw InputError(InputLocation{file, kJsonKind, "line " + std::to_string(lineNo), "", ""},
-                                 "malformed JSON (neither one JSON document nor JSON lines)");
-            records.push_back(std::move(r));
+                                 "malformed JSON (neither one JSON document nor JSON lines; as one document: " +
+                                     model::jsonErrorText(asDocument) + ")");
+            }
         }
     }
     std::vector<MeasuredPoint> points;
