@@ -1,4 +1,5 @@
 #include "calibration.h"
+#include "input_file.h"
 
 #include "evaluate_stages.h"
 #include "format_number.h"
@@ -94,6 +95,15 @@ void checkPoint(const MeasuredPoint& p, const FieldCheck& c) {
 
 } // namespace
 
+namespace {
+/// calibrate fits over every point at every step of its search: past kMaxMeasuredPoints it is refused
+/// while reading (issue 27: 100,000 rows ran for more than 50 s).
+InputError tooManyPoints(const std::string& file) {
+    return InputError(InputLocation{file, "", "", "", ""},
+                      "more than " + std::to_string(kMaxMeasuredPoints) + " measured points (the limit per file)");
+}
+} // namespace
+
 std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const std::string& file,
                                                   const PointDefaults& defaults) {
     static const std::vector<std::string> required = {"input_tokens", "output_tokens", "replica_gpus",
@@ -136,6 +146,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
             throw InputError(check.at(cells.size() < header.size() ? header[cells.size()] : "(extra)"),
                              "has " + std::to_string(cells.size()) + " fields, the header " +
                                  std::to_string(header.size()));
+        if (points.size() == kMaxMeasuredPoints) throw tooManyPoints(file);
         MeasuredPoint p;
         p.model = defaults.model;
         p.accelerator = defaults.accelerator;
@@ -271,6 +282,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
         while (std::getline(in, line)) {
             ++lineNo;
             if (trim(line).empty()) continue;
+            if (records.size() == kMaxMeasuredPoints) throw tooManyPoints(file);
             try {
                 records.push_back(model::parseJson<nlohmann::json>(line));
             } catch (const nlohmann::json::exception&) {
@@ -280,6 +292,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
             }
         }
     }
+    if (records.size() > kMaxMeasuredPoints) throw tooManyPoints(file);
     std::vector<MeasuredPoint> points;
     for (size_t i = 0; i < records.size(); ++i)
         points.push_back(pointOfRecord(records[i], file, i, defaults));
@@ -290,14 +303,7 @@ std::vector<MeasuredPoint> parseMeasuredPointsJson(const std::string& text, cons
 
 std::vector<MeasuredPoint> loadMeasuredPoints(const std::string& file, const PointDefaults& defaults) {
     namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::is_regular_file(file, ec))
-        throw InputError(InputLocation{file, "", "", "", ""}, "cannot open: not a readable file");
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in && !in.eof()) throw InputError(InputLocation{file, "", "", "", ""}, "cannot read the file");
-    const std::string text = ss.str();
+    const std::string text = model::readInputFile(file, model::kMaxMeasuredPointsFileBytes, "measured-points file");
     const std::string t = trim(text);
     if (t.find_first_not_of("\n") == std::string::npos)
         throw InputError(InputLocation{file, "", "", "", ""}, "empty file: no measured points");

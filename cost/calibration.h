@@ -42,6 +42,10 @@ struct PointDefaults {
 /// benchmark_serving.py `--save-result` / SGLang's bench_serving `--output-file` write (one object, an array
 /// of them, or JSON lines; §8.2). Every error is a model::InputError naming the file, the line (or record)
 /// and the field; a file with no point is an error.
+/// Measured points one file may hold (README "Limits"); more are refused while the file is read. Published
+/// sweeps (NIM, vLLM, SGLang bench_serving) hold tens to hundreds of points.
+inline constexpr size_t kMaxMeasuredPoints = 10'000;
+
 std::vector<MeasuredPoint> loadMeasuredPoints(const std::string& file, const PointDefaults& defaults = {});
 std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const std::string& file,
                                                   const PointDefaults& defaults = {});

@@ -1,4 +1,5 @@
 #include "catalog_overlay.h"
+#include "input_file.h"
 
 #include "input_error.h"
 #include "json_fast_parse.h"
@@ -35,6 +36,21 @@ model::Catalog applyCatalogOverlay(const model::Catalog& catalog, const nlohmann
     if (!overlay.contains("format") || overlay["format"] != kCatalogOverlayFormat)
         throw InputError(InputLocation{file, "", "", "", "format"},
                          std::string("must be \"") + kCatalogOverlayFormat + "\"");
+    // schema_version: absent means 1 (overlays written before it was checked); anything else must be a whole
+    // number this build reads (issue 27: a newer overlay was read as if it were version 1).
+    if (overlay.contains("schema_version")) {
+        const auto& v = overlay["schema_version"];
+        if (!v.is_number_integer())
+            throw InputError(InputLocation{file, "", "", "", "schema_version"}, "must be a whole number");
+        if (v.get<std::int64_t>() != kCatalogOverlaySchemaVersion)
+            throw InputError(InputLocation{file, "", "", "", "schema_version"},
+                             "overlay schema version " + v.dump() +
+                                 (v.get<std::int64_t>() > kCatalogOverlaySchemaVersion
+                                      ? " is newer than this build supports (" +
+                                            std::to_string(kCatalogOverlaySchemaVersion) + "); update ClusterTwin"
+                                      : " is not valid (this build reads " +
+                                            std::to_string(kCatalogOverlaySchemaVersion) + ")"));
+    }
     if (!overlay.contains("items") || !overlay["items"].is_array())
         throw InputError(InputLocation{file, "", "", "", "items"}, "missing array 'items'");
     std::vector<model::CatalogItem> items = catalog.items();
@@ -75,15 +91,10 @@ model::Catalog applyCatalogOverlay(const model::Catalog& catalog, const nlohmann
 }
 
 model::Catalog applyCatalogOverlayFile(const model::Catalog& catalog, const std::string& file) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
-        throw InputError(InputLocation{file, "", "", "", ""}, "catalog overlay: not a readable file");
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
+    const std::string text = model::readInputFile(file, model::kMaxCatalogFileBytes, "catalog overlay");
     nlohmann::json doc;
     try {
-        doc = model::parseJson<nlohmann::json>(ss.str());
+        doc = model::parseJson<nlohmann::json>(text);
     } catch (const nlohmann::json::exception& e) {
         throw InputError(InputLocation{file, "", "", "", ""},
                          "catalog overlay: malformed JSON: " + model::jsonErrorText(e));
@@ -115,7 +126,7 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
     }
     nlohmann::ordered_json out;
     out["format"] = kCatalogOverlayFormat;
-    out["schema_version"] = 1;
+    out["schema_version"] = kCatalogOverlaySchemaVersion;
     out["items"] = nlohmann::ordered_json::array();
     out["items"].push_back({{"id", accelerator.id}, {"values", values}});
     out["calibration"] = {{"accelerator", accelerator.id},

@@ -11,6 +11,8 @@
 namespace ctwin::cost {
 
 inline constexpr const char* kCatalogOverlayFormat = "clustertwin-catalog-overlay";
+/// The overlay schema this build reads and writes (data/FORMAT.md §8.4); an overlay without one is version 1.
+inline constexpr int kCatalogOverlaySchemaVersion = 1;
 
 /// The catalog with the overlay's values applied. Every overlaid item must exist and every value must be a
 /// field the item already has; a value gives base and source (low/high default to the item's own range) and

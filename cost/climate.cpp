@@ -1,4 +1,5 @@
 #include "climate.h"
+#include "input_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,9 +127,7 @@ const ClimateLocation* ClimateTable::nearest(double latDeg, double lonDeg) const
 }
 
 ClimateTable loadClimateFile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw climateError(path, "", "", "", "cannot open the climate file");
-    const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string content = model::readInputFile(path, model::kMaxClimateFileBytes, "climate file");
     ojson doc;
     try {
         doc = model::parseJson(content);

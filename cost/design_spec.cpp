@@ -1,4 +1,5 @@
 #include "design_spec.h"
+#include "input_file.h"
 
 #include "design_json.h"
 #include "input_error.h"
@@ -277,7 +278,7 @@ DesignSpec designSpecFromJson(const ojson& j, const std::string& file) {
 }
 
 DesignSpec loadDesignSpec(const std::string& path) {
-    return designSpecFromJson(model::readJsonFile(path), path);
+    return designSpecFromJson(model::readJsonFile(path, model::kMaxSpecFileBytes), path);
 }
 
 } // namespace ctwin::cost

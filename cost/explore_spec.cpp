@@ -1,4 +1,5 @@
 #include "explore_spec.h"
+#include "input_file.h"
 
 #include "design_json.h"
 #include "design_spec.h"
@@ -278,7 +279,7 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
 }
 
 ExploreSpec loadExploreSpec(const std::string& path) {
-    return exploreSpecFromJson(model::readJsonFile(path), path);
+    return exploreSpecFromJson(model::readJsonFile(path, model::kMaxSpecFileBytes), path);
 }
 
 } // namespace ctwin::cost

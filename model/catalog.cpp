@@ -1,4 +1,5 @@
 #include "catalog.h"
+#include "input_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -315,8 +316,7 @@ Catalog loadCatalogDirectory(const std::string& directory) {
     std::sort(files.begin(), files.end());
     std::vector<CatalogItem> all;
     for (const auto& path : files) {
-        std::ifstream in(path, std::ios::binary);
-        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        const std::string text = readInputFile(path.string(), kMaxCatalogFileBytes, "catalog file");
         nlohmann::json doc;
         try {
             doc = parseJson<nlohmann::json>(text);

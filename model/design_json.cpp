@@ -1,4 +1,5 @@
 #include "design_json.h"
+#include "input_file.h"
 #include "format_number.h"
 
 #include <algorithm>
@@ -903,39 +904,22 @@ std::string lineColumn(const std::string& text, size_t offset) {
 }
 } // namespace
 
-ojson readJsonFile(const std::string& path) {
-    const InputLocation where{path, "", "", "", ""};
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (!std::filesystem::exists(status)) throw InputError(where, "file does not exist");
-    if (std::filesystem::is_directory(status)) throw InputError(where, "is a directory, not a file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > kMaxDesignFileBytes)
-        throw InputError(where, "file is " + std::to_string(size >> 20) + " MiB, more than the limit of " +
-                                    std::to_string(kMaxDesignFileBytes >> 20) + " MiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(where, "cannot open file for reading (" + std::string(std::strerror(errno)) + ")");
-    std::string text;
-    try {
-        // One read of the whole file when its size is known (a regular file); a pipe is read piecewise.
-        if (!ec && size > 0) {
-            text.resize(size);
-            in.read(text.data(), static_cast<std::streamsize>(size));
-            text.resize(static_cast<size_t>(in.gcount()));
-            if (in.eof()) in.clear(in.rdstate() & ~(std::ios::eofbit | std::ios::failbit));
-        }
-        text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    } catch (const std::exception&) {
-        throw InputError(where, "cannot read the file");
-    }
-    if (in.bad() || text.size() > kMaxDesignFileBytes) throw InputError(where, "cannot read the file");
-    return parseJsonText(text, path);
+ojson readJsonFile(const std::string& path, std::uint64_t limitBytes) {
+    return parseJsonText(readInputFile(path, limitBytes), path);
 }
 
 ojson parseJsonText(const std::string& text, const std::string& file) {
     const InputLocation where{file, "", "", "", ""};
     try {
-        return parseJson(text); // the quick parser first; anything unusual (and every error) by nlohmann
+        // The quick parser first; anything unusual (and every error) by nlohmann. The entity limit is
+        // checked while reading, before a DOM of millions of entities is built (issue 27).
+        JsonLimits limits;
+        limits.rootArrayElements = kMaxDesignEntities;
+        return parseJson(text, limits);
+    } catch (const JsonLimitExceeded& e) {
+        throw InputError(where, "more than " + std::to_string(e.limit()) +
+                                    " entities (elements of the top-level arrays), the limit per design; "
+                                    "reading stopped there");
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(where, "malformed JSON: " + jsonErrorText(e));
     } catch (const nlohmann::json::out_of_range& e) {

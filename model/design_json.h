@@ -119,7 +119,7 @@ void checkGpuTotal(const Project& project, double gpus, const std::string& file)
 /// File helpers: read/parse with clear errors; serialize with a stable layout (2-space indent, newline).
 /// readJsonFile refuses a directory, a missing file and a file over kMaxDesignFileBytes; a syntax error
 /// or a number beyond a double (1e400) names the file, line and column.
-nlohmann::ordered_json readJsonFile(const std::string& path);
+nlohmann::ordered_json readJsonFile(const std::string& path, std::uint64_t limitBytes = kMaxDesignFileBytes);
 /// Parses JSON text with the same messages, `file` naming its origin.
 nlohmann::ordered_json parseJsonText(const std::string& text, const std::string& file);
 std::string dumpJson(const nlohmann::ordered_json& j);

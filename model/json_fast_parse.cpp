@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
 namespace ctwin::model {
 
@@ -37,7 +38,8 @@ size_t utf8SequenceLength(std::string_view s) {
 
 class FastParser {
 public:
-    explicit FastParser(std::string_view text) : m_p(text.data()), m_end(text.data() + text.size()) {}
+    FastParser(std::string_view text, const JsonLimits& limits)
+        : m_p(text.data()), m_end(text.data() + text.size()), m_limits(limits) {}
 
     ojson document() {
         ojson v = value(0);
@@ -88,6 +90,7 @@ private:
     ojson object(int depth) {
         ++m_p; // '{'
         ojson obj = ojson::object();
+        std::unordered_set<std::string> seen; // filled only past kLinearKeys members
         if (peek() == '}') {
             ++m_p;
             return obj;
@@ -97,10 +100,24 @@ private:
             std::string key = string();
             if (peek() != ':') throw Bail{};
             ++m_p;
-            // A key given twice in one object is refused (parseJson's message); one search for both.
-            const auto [slot, added] = obj.get_ref<ojson::object_t&>().emplace(std::move(key), nullptr);
-            if (!added) throw Bail{};
-            slot->second = value(depth + 1);
+            // A key given twice in one object is refused (parseJson's message). The ordered map searches
+            // linearly; past kLinearKeys members a hash set finds duplicates, so a hostile object of a million
+            // keys stays linear (issue 27).
+            auto& members = obj.get_ref<ojson::object_t&>();
+            ojson* slot = nullptr;
+            if (members.size() < kLinearKeys) {
+                const auto [at, added] = members.emplace(std::move(key), nullptr);
+                if (!added) throw Bail{};
+                slot = &at->second;
+                if (members.size() == kLinearKeys)
+                    for (const auto& m : members) seen.insert(m.first);
+            } else {
+                if (!seen.insert(key).second) throw Bail{};
+                auto& vec = static_cast<ojson::object_t::Container&>(members);
+                vec.emplace_back(std::move(key), nullptr);
+                slot = &vec.back().second;
+            }
+            *slot = value(depth + 1);
             const char c = peek();
             ++m_p;
             if (c == '}') return obj;
@@ -116,6 +133,8 @@ private:
             return arr;
         }
         for (;;) {
+            if (depth == 1 && ++m_rootArrayElements > m_limits.rootArrayElements)
+                throw JsonLimitExceeded(m_limits.rootArrayElements);
             arr.push_back(value(depth + 1));
             const char c = peek();
             ++m_p;
@@ -235,15 +254,22 @@ private:
         return ojson(d);
     }
 
+    /// Members an object holds before duplicate keys are found by hash instead of the ordered map's search.
+    static constexpr size_t kLinearKeys = 32;
+
     const char* m_p;
     const char* m_end;
+    const JsonLimits& m_limits;
+    size_t m_rootArrayElements = 0;
 };
 
 } // namespace
 
-std::optional<ojson> fastParseJson(std::string_view text) {
+std::optional<ojson> fastParseJson(std::string_view text) { return fastParseJson(text, JsonLimits{}); }
+
+std::optional<ojson> fastParseJson(std::string_view text, const JsonLimits& limits) {
     try {
-        return FastParser(text).document();
+        return FastParser(text, limits).document();
     } catch (const Bail&) {
         return std::nullopt;
     }

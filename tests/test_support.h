@@ -5,7 +5,11 @@
 #include "catalog.h"
 #include "design_json.h"
 
+#include <fstream>
+#include <functional>
 #include <string>
+
+#include "input_error.h"
 
 namespace ctwin::test_support {
 
@@ -24,6 +28,21 @@ inline const model::AssumptionSet& defaults() {
 /// A shipped reference design by name ("llama3-16k-h100"), read against the shipped catalog.
 inline model::Project reference(const std::string& name) {
     return model::loadProjectJson(kData + "/reference/" + name + ".json", &catalog());
+}
+
+/// The message of the model::InputError `f` throws, or "" when it throws none.
+inline std::string inputErrorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const model::InputError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+/// Writes `bytes` to `path` as they are (a test's input file).
+inline void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
 }
 
 } // namespace ctwin::test_support

@@ -7,7 +7,9 @@
 
 #include <unistd.h>
 
+#include "design_json.h"
 #include "input_error.h"
+#include "input_file.h"
 #include "sqlite_handle.h"
 
 namespace ctwin::store {
@@ -86,10 +88,9 @@ void writeCatalogDatabase(const model::Catalog& catalog, const std::string& path
 }
 
 model::Catalog loadCatalogDatabase(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(InputLocation{path, "", "", "", ""}, "catalog database does not exist");
+    model::requireRegularFile(path, model::kMaxDesignFileBytes, "catalog database");
     SqliteHandle db(path, SqliteHandle::Mode::ReadOnly);
+    db.requireOrdinaryTables({"schema_version", "item", "attribute", "value"}, {});
     {
         SqliteStatement v(db, "SELECT version FROM schema_version");
         if (!v.step() || v.integer(0) != kCatalogSchemaVersion)
@@ -105,18 +106,28 @@ model::Catalog loadCatalogDatabase(const std::string& path) {
             item.name = q.text(1);
             item.category = q.text(2);
             item.kind = q.text(3);
-            at[item.id] = items.size();
+            if (!at.emplace(item.id, items.size()).second)
+                throw InputError(InputLocation{path, "", item.id, "", "id"}, "catalog item id given twice");
             items.push_back(std::move(item));
         }
     }
+    // A row of `attribute` or `value` must name an item of the `item` table (the foreign key is not enforced
+    // on read): a damaged database gets a message, not std::out_of_range.
+    auto itemOf = [&](const std::string& id, const char* table) -> model::CatalogItem& {
+        const auto it = at.find(id);
+        if (it == at.end())
+            throw InputError(InputLocation{path, "", id, "", table},
+                             std::string("a row of table '") + table + "' names an item that is not in table 'item'");
+        return items[it->second];
+    };
     {
         SqliteStatement q(db, "SELECT item, key, value FROM attribute");
-        while (q.step()) items.at(at.at(q.text(0))).attributes[q.text(1)] = q.text(2);
+        while (q.step()) itemOf(q.text(0), "attribute").attributes[q.text(1)] = q.text(2);
     }
     {
         SqliteStatement q(db, "SELECT item, field, base, low, high, source, estimate FROM value");
         while (q.step())
-            items.at(at.at(q.text(0))).values[q.text(1)] =
+            itemOf(q.text(0), "value").values[q.text(1)] =
                 model::CatalogValue{q.real(2), q.real(3), q.real(4), q.text(5), q.integer(6) != 0};
     }
     for (const auto& item : items) model::checkCatalogItem(item, path);

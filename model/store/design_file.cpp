@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "design_json.h"
 #include "input_error.h"
+#include "input_file.h"
 #include "json_fast_parse.h"
 #include "sqlite_handle.h"
 
@@ -127,6 +128,14 @@ std::string createTypedTables() {
     return sql;
 }
 
+/// The only schema objects a document may hold (issue 27): the tables this build writes in any schema
+/// version, and the two indexes the entity-layout builds (versions 1 and 2) created.
+void checkSchemaObjects(SqliteHandle& db) {
+    std::set<std::string> tables = {"schema_version", "meta", "entity"};
+    for (auto kind : model::kAllEntityKinds) tables.insert(std::string(model::entityCollectionKey(kind)));
+    db.requireOrdinaryTables(tables, {"entity_kind_ord", "entity_parent"});
+}
+
 /// Opens a version-1 or -2 document (entity table with JSON bodies), upgrading version 1 in memory.
 model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::int64_t version,
                                 const model::Catalog* catalog);
@@ -196,13 +205,8 @@ void saveCtwin(const model::Project& project, const std::string& path) {
 }
 
 model::Project loadCtwin(const std::string& path, const model::Catalog* catalog) {
-    std::error_code ec;
     const InputLocation where{path, "", "", "", ""};
-    if (std::filesystem::is_directory(path, ec)) throw InputError(where, "is a directory, not a file");
-    if (!std::filesystem::is_regular_file(path, ec)) throw InputError(where, "file does not exist");
-    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > model::kMaxDesignFileBytes)
-        throw InputError(where, "file is " + std::to_string(size >> 20) + " MiB, more than the limit of " +
-                                    std::to_string(model::kMaxDesignFileBytes >> 20) + " MiB");
+    model::requireRegularFile(path, model::kMaxDesignFileBytes); // no FIFO, device or oversized file
     // A non-SQLite or truncated file fails here with SQLite's own reason ("file is not a database",
     // "database disk image is malformed").
     auto openChecked = [&](SqliteHandle::Mode mode) {
@@ -225,6 +229,7 @@ model::Project loadCtwin(const std::string& path, const model::Catalog* catalog)
         opened = openChecked(SqliteHandle::Mode::Immutable);
     }
     SqliteHandle& db = *opened;
+    checkSchemaObjects(db);
     std::int64_t version = 0;
     {
         SqliteStatement has(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
@@ -318,12 +323,15 @@ model::Project loadEntityLayout(SqliteHandle& db, const std::string& path, std::
     std::unique_ptr<SqliteHandle> upgraded;
     if (version < kLastEntityLayoutVersion) {
         // Upgrade a copy in memory; the file on disk is only rewritten when the user saves.
+        // sqlite3_backup copies the checked document page by page: no path or other text of the user's ever
+        // becomes SQL (issue 27: a file named "x' AS q; ATTACH 'pwned.db' ...--.ctwin" once wrote a file).
         upgraded = std::make_unique<SqliteHandle>(":memory:", SqliteHandle::Mode::ReadWrite);
         SqliteHandle& mem = *upgraded;
-        mem.exec("ATTACH DATABASE '" + path + "' AS src; ");
-        for (const char* table : {"schema_version", "meta", "entity"})
-            mem.exec(std::string("CREATE TABLE ") + table + " AS SELECT * FROM src." + table + ";");
-        mem.exec("DETACH DATABASE src;");
+        sqlite3_backup* copy = sqlite3_backup_init(mem.get(), "main", db.get(), "main");
+        if (!copy) mem.fail("cannot upgrade the document");
+        const int rc = sqlite3_backup_step(copy, -1);
+        sqlite3_backup_finish(copy);
+        if (rc != SQLITE_DONE) db.fail("cannot upgrade the document");
         for (auto v = version; v < kLastEntityLayoutVersion; ++v) mem.exec(migrations().at(static_cast<size_t>(v - 1)));
     }
     SqliteHandle& src = upgraded ? *upgraded : db;

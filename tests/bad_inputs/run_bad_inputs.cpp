@@ -7,7 +7,7 @@
 //   INPUT  -                          no input file
 //          patch:BASE|PTR=JSON|...    data/reference/BASE.json with each JSON pointer set (=! removes it)
 //          text:EXT|CONTENT           a file with CONTENT (\n, \t, \xHH escapes; <<N*TEXT>> repeats TEXT N
-//                                     times) and extension EXT
+//                                     times, its escapes applied) and extension EXT
 //          ctwin:BASE|SQL             BASE converted to .ctwin by the CLI, then SQL run on it
 //          dir:NAME                   an empty directory named NAME
 // FRAGMENT may list several parts separated by '&'; each must appear in the output.
@@ -65,7 +65,8 @@ std::string unescape(const std::string& s) {
         if (s.compare(i, 2, "<<") == 0) {
             const size_t star = s.find('*', i), close = s.find(">>", i);
             if (star != std::string::npos && close != std::string::npos && star < close) {
-                const std::string text = s.substr(star + 1, close - star - 1);
+                // TEXT's own escapes apply (\n: many lines of a CSV or JSON-lines file).
+                const std::string text = unescape(s.substr(star + 1, close - star - 1));
                 for (long n = std::stol(s.substr(i + 2, star - i - 2)); n > 0; --n) out += text;
                 i = close + 1;
                 continue;
