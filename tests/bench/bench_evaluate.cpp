@@ -191,6 +191,37 @@ void BM_GeometryRules14kRacks(benchmark::State& state) {
 }
 BENCHMARK(BM_GeometryRules14kRacks)->Unit(benchmark::kMillisecond);
 
+/// Issue 27: the 16K-GPU H100 reference with its racks replaced by 30,000 copies of its first rack at one
+/// spot (an import without positions). Was one finding per pair, 450 million (4,000 racks: 34 s, 1.9 GB;
+/// 30,000 ran out of a 4 GB limit after 47 s); now one stacked finding. Target < 0.5 s and < 200 MB for the
+/// whole evaluate (peak RSS with /usr/bin/time -v and --benchmark_filter=Stacked).
+model::Project stackedDesign(size_t racks) {
+    auto p = test_support::reference("llama3-16k-h100");
+    const model::RackPlacement first = p.racks.front();
+    p.racks.assign(racks, first);
+    for (size_t i = 0; i < racks; ++i)
+        p.racks[i].id = "stack-" + std::to_string(i), p.racks[i].name = "S" + std::to_string(i);
+    return p;
+}
+
+void BM_GeometryRules30kStacked(benchmark::State& state) {
+    const auto p = stackedDesign(30000);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+    state.counters["findings"] = static_cast<double>(cost::geometryRules(p, catalog()).size());
+}
+BENCHMARK(BM_GeometryRules30kStacked)->Unit(benchmark::kMillisecond);
+
+void BM_Evaluate30kStacked(benchmark::State& state) {
+    const auto p = stackedDesign(30000);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    state.counters["racks"] = static_cast<double>(p.racks.size());
+    state.counters["findings"] = static_cast<double>(cost::evaluate(p, catalog(), defaults()).rules.size());
+}
+BENCHMARK(BM_Evaluate30kStacked)->Unit(benchmark::kMillisecond);
+
 void BM_SaveOpenCtwin14kRacks(benchmark::State& state) {
     const auto p = millionGpuDesign();
     const std::string path = (std::filesystem::temp_directory_path() / "ctwin-bench.ctwin").string();
