@@ -5,6 +5,7 @@
 #include "catalog.h"
 #include "catalog_database.h"
 #include "climate.h"
+#include "csv_cell.h"
 #include "data_paths.h"
 #include "design_file.h"
 #include "design_json.h"
@@ -19,6 +20,7 @@
 #include "report/finance_report.h"
 #include "results_json.h"
 #include "scenarios.h"
+#include "terminal_text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -264,9 +266,12 @@ cost::ProgressCallback terminalProgress(std::ostream& err) {
         std::string left;
         if (f >= 0.02 && f < 1.0 && elapsed >= 1.0)
             left = ", about " + cost::formatHuman(elapsed / f * (1.0 - f), "s") + " left";
-        err << "\r[" << std::string(static_cast<size_t>(done), '#')
-            << std::string(static_cast<size_t>(width - done), ' ') << "] " << static_cast<int>(f * 100 + 0.5)
-            << "%" << left << "          " << (f >= 1.0 ? "\n" : "") << std::flush;
+        // The carriage return is the bar's own terminal control: past the filter that escapes control
+        // characters in what the CLI prints (terminal_text.h).
+        writeUnescaped(err, "\r[" + std::string(static_cast<size_t>(done), '#') +
+                                std::string(static_cast<size_t>(width - done), ' ') + "] " +
+                                std::to_string(static_cast<int>(f * 100 + 0.5)) + "%" + left + "          " +
+                                (f >= 1.0 ? "\n" : ""));
     };
 }
 
@@ -408,7 +413,25 @@ int cmdSweep(const std::vector<std::string>& argv, std::ostream& out, std::ostre
         out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
-    const char sep = a.flag("--csv") ? ',' : '\t';
+    if (a.flag("--csv")) { // through cost::csvField, as every CSV the product writes: keys are text
+        std::vector<cost::CsvCell> header{axes[0].key};
+        if (axes.size() > 1) header.emplace_back(axes[1].key);
+        header.insert(header.end(), outputs.begin(), outputs.end());
+        out << cost::csvLine(header);
+        for (int i0 = 0; i0 < axes[0].steps; ++i0)
+            for (int i1 = 0; i1 < n1; ++i1) {
+                std::vector<cost::CsvCell> line{cost::CsvCell::number(axes[0].value(i0))};
+                if (axes.size() > 1) line.push_back(cost::CsvCell::number(axes[1].value(i1)));
+                for (size_t k = 0; k < outputs.size(); ++k) {
+                    const size_t idx = static_cast<size_t>(i0 * n1 + i1);
+                    line.push_back(result.defined[k][idx] ? cost::CsvCell::number(result.values[k][idx])
+                                                          : cost::CsvCell(""));
+                }
+                out << cost::csvLine(line);
+            }
+        return kExitOk;
+    }
+    const char sep = '\t';
     out << axes[0].key;
     if (axes.size() > 1) out << sep << axes[1].key;
     for (const auto& o : outputs)

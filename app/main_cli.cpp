@@ -1,12 +1,19 @@
+#include "cli.h"
+#include "terminal_text.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 
-#include "cli.h"
-
 int main(int argc, char** argv) {
-    const int code = ctwin::app::runCli(argc, argv, std::cout, std::cerr);
+    int code = 0;
+    {
+        // Names, ids and file names from the user's files reach the terminal with their control characters
+        // shown as escapes, never acted on (terminal_text.h); every command's output passes here.
+        const ctwin::app::TerminalTextFilter out(std::cout), err(std::cerr);
+        code = ctwin::app::runCli(argc, argv, std::cout, std::cerr);
+    }
     // Results redirected to a file must not be cut short silently (a full disk):
     // the buffered tail is written here, and a failure is an error naming standard output.
     errno = 0;

@@ -3,6 +3,7 @@
 #include "assumption_values.h"
 #include "bill_of_materials.h"
 #include "climate.h"
+#include "csv_cell.h"
 #include "design_generator.h"
 #include "design_json.h"
 #include "design_spec.h"
@@ -637,37 +638,25 @@ ojson exploreResultToJson(const ExploreResult& r, const Explorer& x) {
     return out;
 }
 
-namespace {
-std::string csvCell(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s)
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-std::string exact(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-} // namespace
-
 std::string exploreResultToCsv(const ExploreResult& r, const Explorer& x) {
+    // Every cell through cost::csvField: choice names and levels come from the spec file (text), figures
+    // and numeric levels are numbers.
     std::ostringstream out;
-    out << "index";
+    std::vector<CsvCell> header{"index"};
     for (const auto& c : x.spec().choices)
-        out << "," << csvCell(c.name);
+        header.emplace_back(c.name);
     for (const auto& k : r.figureKeys)
-        out << "," << csvCell(k);
-    out << "\n";
+        header.emplace_back(k);
+    out << csvLine(header);
     for (const auto& p : r.pareto) {
-        out << p.index;
+        std::vector<CsvCell> line{CsvCell::wholeNumber(p.index)};
         const ojson choices = x.choicesOf(p.index);
         for (const auto& [name, v] : choices.items())
-            out << "," << csvCell(v.is_number() ? exact(v.get<double>()) : levelText(nlohmann::json(v)));
+            line.push_back(v.is_number() ? CsvCell::number(v.get<double>())
+                                         : CsvCell(levelText(nlohmann::json(v))));
         for (double v : p.values)
-            out << "," << exact(v);
-        out << "\n";
+            line.push_back(CsvCell::number(v));
+        out << csvLine(line);
     }
     return out.str();
 }

@@ -36,9 +36,10 @@ private:
     std::unique_ptr<model::SaveTemp> m_temp;
 };
 
-/// A report made of several files in one directory (CSV tables, chart images), all or nothing: the
-/// directory is created when missing, each file is an AtomicFile, and commit() renames them all. Destroyed
-/// without commit(), it removes the temporaries and any directory it created.
+/// A report made of several files in one directory (the chart images; CSV tables use DirectorySwap, which
+/// replaces the whole folder), all or nothing: the directory is created when missing, each file is an
+/// AtomicFile, and commit() renames them all. Destroyed without commit(), it removes the temporaries and any
+/// directory it created.
 class AtomicDirectory {
 public:
     /// Throws model::InputError naming `directory` when it is empty, is a file, or cannot be created.

@@ -1,64 +1,50 @@
 #include "report/csv_report.h"
 
+#include "csv_cell.h"
 #include "input_error.h"
-#include "report/atomic_file.h"
+#include "report/directory_swap.h"
 #include "report/report_format.h"
 
-#include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <set>
 #include <stdexcept>
-#include <system_error>
 #include <vector>
 
 namespace ctwin::app {
 
 namespace {
 
-/// The shortest decimal that reads back to the same double (std::to_chars round trip, C++17 [charconv]);
-/// non-finite values become 0 as in cost::resultsToJson.
-std::string num(double v) {
-    if (!std::isfinite(v)) v = 0.0;
-    char buf[64];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, res.ptr);
+using cost::CsvCell;
+using Line = std::vector<CsvCell>;
+
+/// A figure: the shortest decimal that reads back to the same double; non-finite values become 0 as in
+/// cost::resultsToJson.
+CsvCell num(double v) {
+    return CsvCell::number(std::isfinite(v) ? v : 0.0);
 }
 
-/// A field quoted when it holds a comma, quote or line break (RFC 4180, §2).
-std::string field(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
+/// Every file either CSV writer here can put in its folder: a folder holding only these (or nothing) is one
+/// the report may replace (DirectorySwap refuses any other).
+const std::set<std::string> kCsvFiles = {"assumptions.csv",     "capex.csv",       "capex_analyst.csv",
+                                         "cashflow.csv",        "comparison.csv",  "depreciation.csv",
+                                         "rules.csv",           "sensitivity.csv", "summary.csv",
+                                         "tco_conventions.csv", "uncertainty.csv"};
 
-using Line = std::vector<std::string>;
-
-/// Collects CSV files as temporaries in one directory and renames them all at the end.
+/// The tables of one report, written into a temporary folder that replaces the target folder as a whole.
 class CsvDirectory {
 public:
-    explicit CsvDirectory(const std::string& directory) : m_dir(directory) {}
+    explicit CsvDirectory(const std::string& directory) : m_dir(directory, kCsvFiles, "a CSV report") {}
 
     void write(const std::string& name, const Line& header, const std::vector<Line>& lines) {
-        AtomicFile& file = m_dir.file(name);
-        std::ofstream out(file.tempPath(), std::ios::binary | std::ios::trunc);
-        auto put = [&](const Line& line) {
-            for (size_t i = 0; i < line.size(); ++i)
-                out << (i ? "," : "") << field(line[i]);
-            out << '\n'; // LF rather than RFC 4180's CRLF: Unix pipelines (cut, awk) keep no stray '\r'
-        };
-        put(header);
+        std::string text = cost::csvLine(header);
         for (const auto& l : lines)
-            put(l);
-        out.close();
-        if (!out) file.fail("cannot write the CSV file");
+            text += cost::csvLine(l);
+        m_dir.write(name, text);
     }
     void commit() { m_dir.commit(); }
 
 private:
-    AtomicDirectory m_dir;
+    DirectorySwap m_dir;
 };
 
 } // namespace
@@ -102,13 +88,12 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
         const bool econ = name == "economic";
         const std::string headline = name == fin.convention ? "true" : "false";
         for (const auto& ac : fin.assetClasses)
-            tco.push_back({name, headline, ac.name, num(ac.capex.value()), num(ac.lifeYears),
-                           num(ac.residualFraction),
-                           num((econ ? ac.economicCharge : ac.accountingCharge).value()),
-                           num(ac.maintenance.value())});
+            tco.push_back(
+                {name, headline, ac.name, num(ac.capex.value()), num(ac.lifeYears), num(ac.residualFraction),
+                 num((econ ? ac.economicCharge : ac.accountingCharge).value()), num(ac.maintenance.value())});
         const double wacc = input.assumptions.count("wacc") ? input.assumptions.at("wacc").base : 0.0;
-        tco.push_back({name, headline, "land", num(fin.land.value()), "", "1",
-                       num(econ ? wacc * fin.land.value() : 0.0), "0"});
+        tco.push_back({name, headline, "land", num(fin.land.value()), "", num(1),
+                       num(econ ? wacc * fin.land.value() : 0.0), num(0)});
         tco.push_back({name, headline, "total", num(r.capex.total.value()), "", "",
                        num(view->capexCharge.value()), num(fin.maintenanceAnnual.value())});
     }
@@ -123,7 +108,7 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
                                                std::pair{"declining_balance", &ac.decliningBalance}})
             for (size_t y = 0; y < schedule->size(); ++y)
                 dep.push_back({ac.name, num(ac.capex.value()), num(ac.lifeYears), method,
-                               std::to_string(y + 1), num((*schedule)[y].value())});
+                               CsvCell::wholeNumber(y + 1), num((*schedule)[y].value())});
     dir.write("depreciation.csv",
               {"asset_class", "capex_usd", "life_years", "method", "year", "depreciation_usd"}, dep);
 
@@ -136,8 +121,8 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
         auto at = [&](const std::vector<units::Money>& v) {
             return y == 0 || y - 1 >= v.size() ? 0.0 : v[y - 1].value();
         };
-        cash.push_back({std::to_string(y), num(y == 0 ? r.capex.total.value() : 0.0), num(at(fin.revenue)),
-                        num(at(fin.opex)), num(at(fin.tax)), num(cf), num(cumulative),
+        cash.push_back({CsvCell::wholeNumber(y), num(y == 0 ? r.capex.total.value() : 0.0),
+                        num(at(fin.revenue)), num(at(fin.opex)), num(at(fin.tax)), num(cf), num(cumulative),
                         num(cf * std::pow(1.0 + wacc, -static_cast<double>(y))),
                         num(at(fin.replacementCapex)), num(at(fin.salvage)), num(at(fin.terminalValue))});
     }

@@ -20,13 +20,18 @@ namespace ctwin::app {
 ///  - sensitivity.csv   output,base,assumption,input_low,input_high,output_at_low,output_at_high,swing
 ///  (given)
 ///  - uncertainty.csv   output,p10,p50,p90,mean (when given)
-/// Every file is written under a temporary name and renamed once all are written. Throws model::InputError
-/// naming the path when the directory cannot be created or written; a failed write leaves no file (and
-/// removes the directory when it created it).
+/// Every cell goes through cost::csvField: text that could start a spreadsheet formula (=, +, -, @, TAB, CR)
+/// is neutralised with a leading single quote, numbers are written as they are. The folder is replaced as
+/// a whole (DirectorySwap): the files are written into a temporary sibling folder that is swapped into
+/// place, so a kill leaves the old complete folder or the new one. Throws model::InputError naming the path
+/// when the folder cannot be created or written, or when it holds files a CSV report does not write (it is
+/// then left as it is); a failed write leaves the folder unchanged (and removes the parent folders it
+/// created).
 void writeCsvReport(const ReportInput& input, const std::string& directory);
 
 /// Writes comparison.csv (key,label,unit,design,baseline,value,delta_absolute,delta_percent,best,worst; one
-/// line per figure and design) and capex.csv (category,design,cost_usd) into `directory`.
+/// line per figure and design) and capex.csv (category,design,cost_usd) into `directory`, with the same
+/// cell rule and folder swap as writeCsvReport.
 void writeComparisonCsv(const ComparisonInput& input, const std::string& directory);
 
 } // namespace ctwin::app
