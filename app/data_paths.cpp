@@ -15,10 +15,12 @@ namespace ctwin::app {
 namespace fs = std::filesystem;
 
 namespace {
+/// The program's folder, or empty when /proc/self/exe cannot be read (no /proc): never the current
+/// directory, whose owner need not be the user (app/lean/plugin_loader.h says the same of plugins).
 fs::path executableDirectory() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::current_path() : exe.parent_path();
+    return ec || !exe.is_absolute() ? fs::path() : exe.parent_path();
 }
 bool looksLikeDataDir(const fs::path& p) {
     std::error_code ec;
@@ -28,8 +30,9 @@ bool looksLikeDataDir(const fs::path& p) {
 
 std::string dataDirectory() {
     if (const char* env = std::getenv("CTWIN_DATA_DIR"); env && *env) return env;
-    const fs::path installed = executableDirectory() / ".." / "share" / "clustertwin";
-    if (looksLikeDataDir(installed)) return fs::weakly_canonical(installed).string();
+    const fs::path exeDir = executableDirectory();
+    const fs::path installed = exeDir.empty() ? fs::path() : exeDir / ".." / "share" / "clustertwin";
+    if (!exeDir.empty() && looksLikeDataDir(installed)) return fs::weakly_canonical(installed).string();
 #ifdef CTWIN_SOURCE_DATA_DIR
     return CTWIN_SOURCE_DATA_DIR;
 #else

@@ -438,11 +438,12 @@ bool MainWindow::openFile(const QString& path) {
         return false;
     }
     bool restored = false;
-    if (const auto recovery = Autosave::findRecovery(path)) {
+    const auto recovery = Autosave::findRecovery(path);
+    if (recovery) {
         if (m_prompts->askRestoreAutosave(this, QFileInfo(path).fileName(),
                                           QLocale().toString(recovery->savedAt, QLocale::ShortFormat))) {
             try {
-                project = store::loadDesign(recovery->autosavePath.toStdString(), &m_catalog);
+                project = Autosave::load(*recovery, &m_catalog);
                 restored = true;
             } catch (const std::exception& e) {
                 m_prompts->showError(this, tr("Cannot restore autosave"), QString::fromUtf8(e.what()));
@@ -452,7 +453,10 @@ bool MainWindow::openFile(const QString& path) {
     }
     m_document.reset(std::move(project));
     afterLoad(path, restored);
-    if (restored) statusBar()->showMessage(tr("Restored unsaved changes from the autosave"), 5000);
+    if (restored) {
+        m_autosave->takeOver(*recovery); // this session's copy first, then the old one goes
+        statusBar()->showMessage(tr("Restored unsaved changes from the autosave"), 5000);
+    }
     return true;
 }
 

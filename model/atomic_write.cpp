@@ -37,6 +37,18 @@ bool isTempSuffix(std::string_view s) {
     return true;
 }
 
+/// The kernel's fs.protected_symlinks rule (Documentation/admin-guide/sysctl/fs.rst, "protected_symlinks"):
+/// in a sticky, world-writable folder (/tmp) a symbolic link is followed only when its owner is the follower
+/// (the effective user) or the folder's owner. A save resolves links itself and renames over the file they
+/// lead to, so the kernel never sees the link being followed: the rule is applied here, whatever the sysctl
+/// says: planting such a link is how another user of /tmp would make us overwrite a file of their choosing.
+bool sharedFolderForbids(const fs::path& linkPath, const struct stat& link) {
+    struct stat folder {};
+    if (::stat(directoryOf(linkPath).c_str(), &folder) != 0) return false;
+    const bool shared = (folder.st_mode & S_ISVTX) != 0 && (folder.st_mode & S_IWOTH) != 0;
+    return shared && link.st_uid != ::geteuid() && link.st_uid != folder.st_uid;
+}
+
 } // namespace
 
 std::string resolveSaveTarget(const std::string& path) {
@@ -44,10 +56,15 @@ std::string resolveSaveTarget(const std::string& path) {
     std::error_code ec;
     // Linux gives up after 40 links (ELOOP, path_resolution(7)); so do we.
     for (int hops = 0; hops < 40; ++hops) {
-        if (!fs::is_symlink(fs::symlink_status(p, ec))) return p.string();
-        const fs::path link = fs::read_symlink(p, ec);
+        struct stat link {};
+        if (::lstat(p.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return p.string();
+        if (sharedFolderForbids(p, link))
+            throwFor(path, (hops == 0 ? std::string("is") : "leads to " + p.string() + ",") +
+                               " a symbolic link owned by another user in a shared folder (sticky, "
+                               "world-writable); not followed");
+        const fs::path target = fs::read_symlink(p, ec);
         if (ec) throwFor(path, "cannot follow the symbolic link: " + ec.message());
-        p = link.is_absolute() ? link : directoryOf(p) / link;
+        p = target.is_absolute() ? target : directoryOf(p) / target;
     }
     throwFor(path, "too many levels of symbolic links");
 }

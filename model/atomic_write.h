@@ -8,7 +8,10 @@ namespace ctwin::model {
 
 /// The file a save to `path` replaces: `path` itself, or, when `path` is a symbolic link (or a chain of
 /// them), the file it finally points to, so that saving through a link updates the linked file instead of
-/// replacing the link. Throws InputError naming `path` for a link loop.
+/// replacing the link. Each link is followed only as the kernel's fs.protected_symlinks rule would follow
+/// it: in a sticky, world-writable folder (/tmp) only a link owned by the effective user or by the folder's
+/// owner. Throws InputError naming `path` for a link loop and for a link that rule refuses ("... is a
+/// symbolic link owned by another user in a shared folder (sticky, world-writable); not followed").
 std::string resolveSaveTarget(const std::string& path);
 
 /// Removes what killed saves of `target` left in its directory: `.NAME.tmp-XXXXXX` (our own temporaries,

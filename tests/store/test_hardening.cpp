@@ -50,6 +50,20 @@ void sql(const std::string& db, const std::string& statement) {
     sqlite3_close(h);
 }
 
+/// A sticky, world-writable folder (mode 1777, like /tmp) owned by `owner`; empty when it cannot be made.
+std::string sharedFolder(const std::string& dir, uid_t owner) {
+    fs::create_directories(dir);
+    if (::chown(dir.c_str(), owner, owner) != 0 || ::chmod(dir.c_str(), 01777) != 0) return {};
+    return dir;
+}
+/// A symbolic link at `link` to `to`, owned by `owner` (lchown: needs root for another user).
+bool linkOwnedBy(const std::string& to, const std::string& link, uid_t owner) {
+    fs::remove(link);
+    fs::create_symlink(to, link);
+    return ::lchown(link.c_str(), owner, owner) == 0;
+}
+constexpr uid_t kNobody = 65534;
+
 /// Fills every field of an entity from its visitFields description: numbers anywhere in their bounds
 /// (full double precision), optional ones absent half the time, choices from their list, references to
 /// entities made earlier, catalog references to items of the right category.
@@ -280,6 +294,102 @@ private slots:
         }
         fs::remove(tmp("loop")), fs::create_symlink("loop", tmp("loop"));
         QVERIFY(errorOf([&] { model::writeFileAtomic(tmp("loop"), "x"); }).find("symbolic links") != std::string::npos);
+    }
+
+    // --- links in shared folders (issue 27): the kernel's fs.protected_symlinks rule, applied by the save
+    // itself (it resolves links and renames over the file they lead to, so the kernel never follows them).
+
+    /// Another user's link in a shared folder is refused, in all three writers; the file it points to and
+    /// the link stay as they were.
+    void sharedFolderRefusesAnotherUsersLink() {
+        if (::geteuid() != 0) QSKIP("needs root (a link owned by another user)");
+        const std::string shared = sharedFolder(tmp("shared-a"), 0);
+        QVERIFY(!shared.empty());
+        const model::Project p = store::loadDesign(kData + "/reference/vera-rubin-504.json", &m_catalog);
+        for (const std::string ext : {".json", ".ctwin", ".txt"}) {
+            const std::string victim = tmp("victim" + ext), link = shared + "/planted" + ext;
+            writeAll(victim, "precious");
+            QVERIFY(linkOwnedBy(victim, link, kNobody));
+            const std::string e = errorOf([&] {
+                if (ext == ".txt")
+                    model::writeFileAtomic(link, "new");
+                else
+                    store::saveDesign(p, link);
+            });
+            QVERIFY2(e.find(link) != std::string::npos, e.c_str());
+            QVERIFY2(
+                e.find(
+                    "is a symbolic link owned by another user in a shared folder (sticky, world-writable); "
+                    "not followed") != std::string::npos,
+                e.c_str());
+            QCOMPARE(readAll(victim), std::string("precious"));
+            QVERIFY(fs::is_symlink(link));
+        }
+    }
+
+    /// The effective user's own link in a shared folder is followed (any user can make such a folder).
+    void sharedFolderFollowsOwnLink() {
+        const std::string shared = sharedFolder(tmp("shared-b"), ::geteuid());
+        QVERIFY(!shared.empty());
+        const std::string real = tmp("own-target.txt"), link = shared + "/mine.txt";
+        writeAll(real, "old");
+        QVERIFY(linkOwnedBy(real, link, ::geteuid()));
+        model::writeFileAtomic(link, "new");
+        QCOMPARE(readAll(real), std::string("new"));
+        QVERIFY(fs::is_symlink(link));
+    }
+
+    /// A link owned by the shared folder's owner is followed, as the kernel does (the folder's owner could
+    /// replace anything in it anyway).
+    void sharedFolderFollowsItsOwnersLink() {
+        if (::geteuid() != 0) QSKIP("needs root (a folder and link owned by another user)");
+        const std::string shared = sharedFolder(tmp("shared-c"), kNobody);
+        QVERIFY(!shared.empty());
+        const std::string real = tmp("owner-target.txt"), link = shared + "/owners.txt";
+        writeAll(real, "old");
+        QVERIFY(linkOwnedBy(real, link, kNobody));
+        const std::string e = errorOf([&] { model::writeFileAtomic(link, "new"); });
+        QVERIFY2(e.empty(), e.c_str());
+        QCOMPARE(readAll(real), std::string("new"));
+    }
+
+    /// Every hop of a chain is judged: our own link leading to another user's link in a shared folder is
+    /// refused at that hop, and the message names both.
+    void chainRefusedAtTheForeignHop() {
+        if (::geteuid() != 0) QSKIP("needs root (a link owned by another user)");
+        const std::string shared = sharedFolder(tmp("shared-d"), 0);
+        QVERIFY(!shared.empty());
+        const std::string real = tmp("chain-target.txt"), hop = shared + "/hop.txt", start = tmp("start.txt");
+        writeAll(real, "precious");
+        QVERIFY(linkOwnedBy(real, hop, kNobody));
+        QVERIFY(linkOwnedBy(hop, start, ::geteuid()));
+        const std::string e = errorOf([&] { model::writeFileAtomic(start, "new"); });
+        QVERIFY2(e.find(start + ": leads to " + hop +
+                        ", a symbolic link owned by another user in a shared "
+                        "folder") != std::string::npos,
+                 e.c_str());
+        QCOMPARE(readAll(real), std::string("precious"));
+        // The same chain through a link of the folder's owner (root here) is followed.
+        QVERIFY(linkOwnedBy(real, hop, 0));
+        model::writeFileAtomic(start, "new");
+        QCOMPARE(readAll(real), std::string("new"));
+    }
+
+    /// The rule is about shared folders only: another user's link in a folder that is sticky but not
+    /// world-writable, or world-writable but not sticky, is followed (as the kernel does).
+    void foreignLinkOutsideASharedFolderIsFollowed() {
+        if (::geteuid() != 0) QSKIP("needs root (a link owned by another user)");
+        for (const auto& [name, mode] : {std::pair{"sticky-only", 01755}, std::pair{"writable-only", 0777}}) {
+            const std::string dir = tmp(name);
+            fs::create_directories(dir);
+            QVERIFY(::chmod(dir.c_str(), static_cast<mode_t>(mode)) == 0);
+            const std::string real = tmp(std::string(name) + "-target.txt"), link = dir + "/link.txt";
+            writeAll(real, "old");
+            QVERIFY(linkOwnedBy(real, link, kNobody));
+            const std::string e = errorOf([&] { model::writeFileAtomic(link, "new"); });
+            QVERIFY2(e.empty(), (name + std::string(": ") + e).c_str());
+            QCOMPARE(readAll(real), std::string("new"));
+        }
     }
 
     /// Temporaries of killed saves go at the next save; a temporary in use, a recent one and other files
