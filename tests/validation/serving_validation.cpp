@@ -1,0 +1,403 @@
+// Serving-model validation harness (groundwork for issue 28 item 8): holds the engine's serving roofline
+// (cost/inference.h) against the published, measured LLM serving points of data/validation/serving.json
+// (TensorRT-LLM performance overview, MLPerf Inference v5.1, NVIDIA NIM; read data/validation/README.md).
+//
+// Not a ctest test: it asserts nothing and always exits 0 once the inputs load. It prints, per point, the
+// measured and predicted tokens/s per GPU and per user with the relative error, the RMS relative error of
+// each metric and how many points fall within ±30%, and lists every point it could not run with the reason.
+// `--json` prints the same as one JSON document. data/validation/BASELINE.md keeps the output of one run.
+//
+// Everything the engine needs comes from the SHIPPED catalog with its base values: the accelerator through
+// cost::acceleratorSpecOf and the model preset through cost::servedModelForPoint (the functions
+// `clustertwin-cli calibrate` uses), weight bytes by precision (fp8 1, fp4 0.5 bytes per parameter) and the
+// shipped KV-cache default (2 bytes per element, model::InferenceService::kvBytesPerElement), even where the
+// source ran an FP8 KV cache: this is the "before" of issue 28, the engine as shipped.
+//
+// A replica is tp × pp GPUs (pp null = 1). Each kind of point is predicted with the engine's own end-to-end
+// figure for that condition; every kind includes prefill's GPU-time share (co-located serving,
+// disaggregated = false), so the predicted per-GPU figure is output tokens/s per GPU of a fixed-ISL/OSL run:
+//  - fixed concurrency (NIM): cost::predictPoint exactly as `calibrate` calls it — decode batch = the
+//    per-replica concurrency (concurrency × replica GPUs / GPUs), clamped to the largest batch that fits;
+//    tokens/s/GPU = O / (I / prefill rate + O / decode rate(b)), as cost::sizeService.
+//  - per-user speed measured, no concurrency (MLPerf Server/Interactive): cost::sizeService with the measured
+//    tokens/s/user as target and the stated replica size: chooseReplica/bestDecodePoint pick the largest
+//    whole batch whose predicted per-user speed is >= the measured one; predicted tokens/s/GPU =
+//    requests/s × OSL / GPUs. The per-user column then shows the engine's speed at that batch.
+//  - offline (per-user null, TRT-LLM tables, MLPerf Offline): cost::sizeService with a zero per-user target,
+//    i.e. the largest batch whose KV at ISL + OSL fits next to the weights (maxDecodeBatch); same per-GPU
+//    formula. The per-user column shows the engine's speed at that batch (nothing measured to compare).
+// For an MoE with known experts sizeService tries data- and tensor-parallel attention and keeps the faster;
+// the `attn` column says which it chose (the TRT-LLM "DEP" and MLPerf DeepSeek-R1 runs use attention-DP).
+//
+// Points are skipped, with the reason printed, when the accelerator or the model has no catalog entry
+// (h200, mi300x, mi325x; Llama 2 70B, Mixtral 8x7B), when the replica size is unknown, or when the input
+// length is null: MLPerf's datasets have variable inputs and no mean input length is published in the
+// sources data/validation/README.md read ("MLPerf input lengths are unknown here"), so no ISL is guessed.
+#include "calibration.h"
+#include "catalog.h"
+#include "inference.h"
+#include "json_fast_parse.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ctwin;
+
+namespace {
+
+/// One point of data/validation/serving.json, the fields the harness reads (README "Format").
+struct ValidationPoint {
+    std::string id, accelerator, model, modelCatalogId, precision, scenario;
+    std::optional<int> tp, pp, ep;
+    int gpus = 0;
+    std::optional<double> inputTokens, outputTokens, concurrency, perUser;
+    double perGpu = 0;
+};
+
+std::optional<double> optionalNumber(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return std::nullopt;
+    return it->get<double>();
+}
+
+std::optional<int> optionalInt(const nlohmann::json& j, const char* key) {
+    const auto v = optionalNumber(j, key);
+    return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+}
+
+std::string optionalText(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    return (it == j.end() || it->is_null()) ? std::string() : it->get<std::string>();
+}
+
+std::vector<ValidationPoint> loadPoints(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error(file + ": cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    // Through model::parseJson as every JSON input (nesting limit, a key given twice is an error).
+    const auto doc = model::parseJson<nlohmann::json>(text.str());
+    if (doc.value("format", "") != "clustertwin-validation-serving")
+        throw std::runtime_error(file + ": not a clustertwin-validation-serving file");
+    std::vector<ValidationPoint> out;
+    for (const auto& j : doc.at("points")) {
+        ValidationPoint p;
+        p.id = j.at("id").get<std::string>();
+        p.accelerator = j.at("accelerator").get<std::string>();
+        p.model = j.at("model").get<std::string>();
+        p.modelCatalogId = optionalText(j, "model_catalog_id");
+        p.precision = j.at("precision").get<std::string>();
+        p.scenario = j.at("scenario").get<std::string>();
+        p.tp = optionalInt(j, "tp");
+        p.pp = optionalInt(j, "pp");
+        p.ep = optionalInt(j, "ep");
+        p.gpus = j.at("gpus").get<int>();
+        p.inputTokens = optionalNumber(j, "input_tokens");
+        p.outputTokens = optionalNumber(j, "output_tokens");
+        p.concurrency = optionalNumber(j, "concurrency");
+        p.perUser = optionalNumber(j, "tokens_per_s_per_user");
+        p.perGpu = j.at("tokens_per_s_per_gpu").get<double>();
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+enum class Kind { Concurrency, UserTarget, Offline };
+
+const char* kindName(Kind k) {
+    switch (k) {
+    case Kind::Concurrency:
+        return "concurrency";
+    case Kind::UserTarget:
+        return "user-target";
+    case Kind::Offline:
+        return "max-batch";
+    }
+    return "";
+}
+
+struct Result {
+    const ValidationPoint* point = nullptr;
+    Kind kind = Kind::Offline;
+    int replicaGpus = 0;
+    double batch = 0, maxBatch = 0;
+    double perGpu = 0, perUser = 0;
+    double prefillFraction = 0;
+    bool dataParallelAttention = false, memoryBound = false;
+    bool reached = true; // the measured per-user speed or concurrency is within the engine's reach
+    double gpuError() const { return perGpu / point->perGpu - 1.0; }
+    std::optional<double> userError() const {
+        if (!point->perUser) return std::nullopt;
+        return perUser / *point->perUser - 1.0;
+    }
+};
+
+struct Skipped {
+    const ValidationPoint* point;
+    std::string reason;
+};
+
+std::string skipReason(const ValidationPoint& p, const model::Catalog& catalog) {
+    const auto* acc = catalog.find(p.accelerator);
+    if (!acc || acc->category != "accelerators")
+        return "accelerator '" + p.accelerator + "' is not in the catalog";
+    if (p.modelCatalogId.empty())
+        return "model '" + p.model + "' has no catalog preset (model_catalog_id null)";
+    const auto* preset = catalog.find(p.modelCatalogId);
+    if (!preset || preset->category != "models")
+        return "model preset '" + p.modelCatalogId + "' is not in the catalog";
+    if (!p.tp) return "replica size unknown (tp null)";
+    if (!p.outputTokens) return "output length unknown (output_tokens null)";
+    if (!p.inputTokens)
+        return "input length unknown (input_tokens null: variable-length dataset, no published mean ISL in "
+               "data/validation/README.md)";
+    if (p.precision != "bf16" && p.precision != "fp8" && p.precision != "fp4")
+        return "precision '" + p.precision + "' is not one the engine knows";
+    return {};
+}
+
+Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const model::CatalogItem& preset) {
+    Result r;
+    r.point = &vp;
+    r.replicaGpus = *vp.tp * std::max(1, vp.pp.value_or(1));
+    cost::MeasuredPoint mp;
+    mp.model = preset.id;
+    mp.accelerator = acc.id;
+    mp.precision = vp.precision;
+    mp.inputTokens = *vp.inputTokens;
+    mp.outputTokens = *vp.outputTokens;
+    mp.replicaGpus = r.replicaGpus;
+    mp.tokensPerSecondPerGpu = vp.perGpu;
+    mp.tokensPerSecondPerUser = vp.perUser.value_or(0);
+    mp.origin = vp.id;
+    const cost::ServedModel m = cost::servedModelForPoint(preset, mp);
+    const cost::AcceleratorSpec a = cost::acceleratorSpecOf(acc, vp.precision);
+    const double decodeContext = mp.inputTokens + mp.outputTokens / 2.0; // as sizeService and predictPoint
+    const double peakContext = mp.inputTokens + mp.outputTokens;
+
+    if (vp.concurrency) {
+        r.kind = Kind::Concurrency;
+        // Requests in flight on the whole system, shared evenly by its replicas (as calibrate's JSON reader).
+        mp.concurrency = *vp.concurrency * r.replicaGpus / vp.gpus;
+        if (!(mp.tokensPerSecondPerUser > 0)) mp.tokensPerSecondPerUser = 1; // only feeds userMismatch
+        const cost::PointPrediction pp = cost::predictPoint(m, a, mp);
+        r.batch = pp.batch;
+        r.perGpu = pp.tokensPerSecondPerGpu;
+        r.perUser = pp.tokensPerSecondPerUser;
+        r.reached = !pp.outOfReach;
+        const cost::DecodePoint d =
+            cost::decodePoint(m, a, r.replicaGpus, decodeContext, std::max(1.0, pp.batch));
+        r.dataParallelAttention = d.dataParallelAttention;
+        r.memoryBound = d.memoryBound;
+        const double prefill = cost::prefillTokensPerSecondPerGpu(m, a, mp.inputTokens);
+        const double ps = prefill > 0 ? mp.inputTokens / prefill : 0.0;
+        const double ds = d.tokensPerSecondPerGpu > 0 ? mp.outputTokens / d.tokensPerSecondPerGpu : 0.0;
+        r.prefillFraction = ps + ds > 0 ? ps / (ps + ds) : 0.0;
+    } else {
+        r.kind = vp.perUser ? Kind::UserTarget : Kind::Offline;
+        cost::ServiceDemand d;
+        d.inputTokens = mp.inputTokens;
+        d.outputTokens = mp.outputTokens;
+        d.targetTokensPerSecondPerUser = vp.perUser.value_or(0.0);
+        d.gpus = vp.gpus;
+        d.disaggregated = false;
+        d.tensorParallel = r.replicaGpus;
+        const cost::ServiceSizing s = cost::sizeService(m, a, d);
+        r.batch = s.decode.batch;
+        r.perGpu = d.gpus > 0 ? s.outputTokensPerSecond / d.gpus : 0.0;
+        r.perUser = s.decode.tokensPerSecondPerUser;
+        r.reached = s.meetsTarget;
+        r.dataParallelAttention = s.decode.dataParallelAttention;
+        r.memoryBound = s.decode.memoryBound;
+        r.prefillFraction = s.prefillFraction;
+    }
+    r.maxBatch = cost::maxDecodeBatch(m, a, r.replicaGpus, peakContext,
+                                      r.dataParallelAttention ? cost::AttentionParallel::Data
+                                                              : cost::AttentionParallel::Tensor);
+    return r;
+}
+
+std::string num(double v, int decimals = 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string percent(std::optional<double> e) {
+    if (!e) return "–";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.0f%%", *e * 100.0);
+    return buf;
+}
+
+std::string lengths(const ValidationPoint& p) {
+    const auto n = [](std::optional<double> v) { return v ? num(*v) : std::string("?"); };
+    return n(p.inputTokens) + "/" + n(p.outputTokens);
+}
+
+struct Summary {
+    int n = 0, within = 0;
+    double rms = 0;
+};
+
+Summary summarize(const std::vector<std::optional<double>>& errors) {
+    Summary s;
+    double sum = 0;
+    for (const auto& e : errors) {
+        if (!e) continue;
+        ++s.n;
+        sum += *e * *e;
+        if (std::abs(*e) <= 0.30) ++s.within;
+    }
+    s.rms = s.n > 0 ? std::sqrt(sum / s.n) : 0.0;
+    return s;
+}
+
+// Worst points by |log(predicted / measured)| of tokens/s/GPU: symmetric in over- and under-prediction.
+std::vector<const Result*> worstPoints(const std::vector<Result>& results, size_t count) {
+    std::vector<const Result*> out;
+    for (const auto& r : results)
+        out.push_back(&r);
+    const auto badness = [](const Result* r) {
+        return r->perGpu > 0 ? std::abs(std::log(r->perGpu / r->point->perGpu)) : 1e300;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](auto* x, auto* y) { return badness(x) > badness(y); });
+    if (out.size() > count) out.resize(count);
+    return out;
+}
+
+void printText(const std::vector<Result>& results, const std::vector<Skipped>& skipped, const Summary& gpu,
+               const Summary& user) {
+    std::cout << "## Evaluated points (" << results.size() << ")\n\n"
+              << "| id | accelerator | model | ISL/OSL | conc | measured tok/s/GPU | predicted | error | "
+                 "measured tok/s/user | predicted | error | kind | batch (max) | attn | prefill share |\n"
+              << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|\n";
+    for (const auto& r : results) {
+        const auto& p = *r.point;
+        std::cout << "| " << p.id << " | " << p.accelerator << " | " << p.modelCatalogId << " | "
+                  << lengths(p) << " | " << (p.concurrency ? num(*p.concurrency) : "–") << " | "
+                  << num(p.perGpu, 1) << " | " << num(r.perGpu, 1) << " | " << percent(r.gpuError()) << " | "
+                  << (p.perUser ? num(*p.perUser, 2) : "–") << " | " << num(r.perUser, 2) << " | "
+                  << percent(r.userError()) << " | " << kindName(r.kind)
+                  << (r.reached ? "" : " (out of reach)") << " | " << num(r.batch) << " (" << num(r.maxBatch)
+                  << ") | " << (r.dataParallelAttention ? "DP" : "TP")
+                  << (r.memoryBound ? ", mem" : ", compute") << " | " << num(r.prefillFraction * 100.0)
+                  << "% |\n";
+    }
+    std::cout << "\nError = predicted / measured − 1. Per-user predictions of max-batch points have nothing "
+                 "measured to compare with.\n\n## Summary\n\n"
+              << "| metric | points | RMS relative error | within ±30% |\n|---|---:|---:|---:|\n"
+              << "| tokens/s per GPU | " << gpu.n << " | " << num(gpu.rms * 100.0, 1) << "% | " << gpu.within
+              << " |\n"
+              << "| tokens/s per user | " << user.n << " | " << num(user.rms * 100.0, 1) << "% | "
+              << user.within << " |\n\n## Worst 5 by tokens/s per GPU (|log ratio|)\n\n";
+    for (const Result* r : worstPoints(results, 5))
+        std::cout << "- " << r->point->id << ": measured " << num(r->point->perGpu, 1) << ", predicted "
+                  << num(r->perGpu, 1) << " (" << percent(r->gpuError()) << ")\n";
+    std::cout << "\n## Skipped points (" << skipped.size() << ")\n\n";
+    for (const auto& s : skipped)
+        std::cout << "- " << s.point->id << ": " << s.reason << "\n";
+}
+
+void printJson(const std::vector<Result>& results, const std::vector<Skipped>& skipped, const Summary& gpu,
+               const Summary& user) {
+    nlohmann::ordered_json j;
+    j["format"] = "clustertwin-validation-serving-result";
+    j["points"] = nlohmann::ordered_json::array();
+    const auto optional = [](std::optional<double> v) { return v ? nlohmann::ordered_json(*v) : nullptr; };
+    for (const auto& r : results) {
+        const auto& p = *r.point;
+        j["points"].push_back({{"id", p.id},
+                               {"accelerator", p.accelerator},
+                               {"model", p.modelCatalogId},
+                               {"input_tokens", optional(p.inputTokens)},
+                               {"output_tokens", optional(p.outputTokens)},
+                               {"concurrency", optional(p.concurrency)},
+                               {"kind", kindName(r.kind)},
+                               {"reached", r.reached},
+                               {"replica_gpus", r.replicaGpus},
+                               {"batch", r.batch},
+                               {"max_batch", r.maxBatch},
+                               {"data_parallel_attention", r.dataParallelAttention},
+                               {"memory_bound", r.memoryBound},
+                               {"prefill_fraction", r.prefillFraction},
+                               {"measured_tokens_per_s_per_gpu", p.perGpu},
+                               {"predicted_tokens_per_s_per_gpu", r.perGpu},
+                               {"error_per_gpu", r.gpuError()},
+                               {"measured_tokens_per_s_per_user", optional(p.perUser)},
+                               {"predicted_tokens_per_s_per_user", r.perUser},
+                               {"error_per_user", optional(r.userError())}});
+    }
+    const auto summary = [](const Summary& s) {
+        return nlohmann::ordered_json{
+            {"points", s.n}, {"rms_relative_error", s.rms}, {"within_30_percent", s.within}};
+    };
+    j["summary"] = {{"tokens_per_s_per_gpu", summary(gpu)}, {"tokens_per_s_per_user", summary(user)}};
+    j["worst_per_gpu"] = nlohmann::ordered_json::array();
+    for (const Result* r : worstPoints(results, 5))
+        j["worst_per_gpu"].push_back(r->point->id);
+    j["skipped"] = nlohmann::ordered_json::array();
+    for (const auto& s : skipped)
+        j["skipped"].push_back({{"id", s.point->id}, {"reason", s.reason}});
+    std::cout << j.dump(2) << "\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--json") {
+            json = true;
+        } else {
+            std::cerr << "usage: serving_validation [--json]\n";
+            return 2;
+        }
+    }
+    try {
+        const model::Catalog catalog = model::loadCatalogDirectory(CTWIN_SOURCE_DATA_DIR "/catalog");
+        const std::vector<ValidationPoint> points =
+            loadPoints(CTWIN_SOURCE_DATA_DIR "/validation/serving.json");
+        std::vector<Result> results;
+        std::vector<Skipped> skipped;
+        for (const auto& p : points) {
+            if (std::string why = skipReason(p, catalog); !why.empty()) {
+                skipped.push_back({&p, why});
+                continue;
+            }
+            Result r = predict(p, catalog.at(p.accelerator), catalog.at(p.modelCatalogId));
+            if (!(r.perGpu > 0)) {
+                skipped.push_back(
+                    {&p, "the engine predicts nothing: the weights and one sequence's KV do not fit "
+                         "the replica"});
+                continue;
+            }
+            results.push_back(r);
+        }
+        std::vector<std::optional<double>> gpuErrors, userErrors;
+        for (const auto& r : results) {
+            gpuErrors.push_back(r.gpuError());
+            userErrors.push_back(r.userError());
+        }
+        const Summary gpu = summarize(gpuErrors), user = summarize(userErrors);
+        if (json)
+            printJson(results, skipped, gpu, user);
+        else
+            printText(results, skipped, gpu, user);
+    } catch (const std::exception& e) {
+        std::cerr << "serving_validation: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
