@@ -47,9 +47,10 @@ void checkStat(const InputLocation& where, const struct stat& st, std::uint64_t 
                const char* what) {
     if (S_ISDIR(st.st_mode)) throw InputError(where, "is a directory, not a file");
     if (!S_ISREG(st.st_mode))
-        throw InputError(where, std::string("is ") + kindOf(st.st_mode) +
-                                    ", not a regular file; ClusterTwin reads a " + what +
-                                    " only from a regular file");
+        throw InputError(where,
+                         std::string("is ") + kindOf(st.st_mode) +
+                             ", not a regular file (ClusterTwin reads its inputs only from regular files: "
+                             "a pipe or a device could block or never end)");
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limitBytes) throw InputError(where, std::string(what) + " is " + overLimit(size, limitBytes));
 }
