@@ -36,6 +36,7 @@
 #include "calibration.h"
 #include "catalog.h"
 #include "inference.h"
+#include "input_file.h"
 #include "json_fast_parse.h"
 
 #include <algorithm>
@@ -81,12 +82,10 @@ std::string optionalText(const nlohmann::json& j, const char* key) {
 }
 
 std::vector<ValidationPoint> loadPoints(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error(file + ": cannot open");
-    std::stringstream text;
-    text << in.rdbuf();
-    // Through model::parseJson as every JSON input (nesting limit, a key given twice is an error).
-    const auto doc = model::parseJson<nlohmann::json>(text.str());
+    // The project's one bounded reader and parser (model::readInputFile, model::parseJson): regular files
+    // only, nesting limit, a key given twice is an error.
+    const auto doc = model::parseJson<nlohmann::json>(
+        model::readInputFile(file, model::kMaxCatalogFileBytes, "validation file"));
     if (doc.value("format", "") != "clustertwin-validation-serving")
         throw std::runtime_error(file + ": not a clustertwin-validation-serving file");
     std::vector<ValidationPoint> out;
