@@ -22,8 +22,8 @@
 namespace ctwin::app {
 
 const char* const kCalibrateSynopsis =
-    "calibrate POINTS --accelerator ID --model PRESET [--precision P] [--replica-gpus N] [--gpus N] [--json] "
-    "[--out OVERLAY.json]";
+    "calibrate POINTS --accelerator ID --model PRESET [--engine ID] [--precision P] [--replica-gpus N] [--gpus N] "
+    "[--json] [--out OVERLAY.json [--force]]";
 const char* const kCalibrateHelp =
     "Fits the accelerator's efficiency factors (decode_hbm_efficiency, prefill_compute_efficiency,\n"
     "scale_up_collective_efficiency; data/catalog/accelerators.json) to measured serving points, within "
@@ -35,8 +35,12 @@ const char* const kCalibrateHelp =
     "(data/FORMAT.md §8). Rows for another accelerator or model are skipped. --precision, --replica-gpus "
     "and\n"
     "--gpus (GPUs the server ran on) supply what a benchmark JSON does not record.\n"
+    "--engine names the serving engine profile the points ran on (catalog serving_engines: vllm, sglang,\n"
+    "trt-llm, dynamo; default vllm): its per-step overheads and batch cap enter every prediction.\n"
     "--out writes a catalog overlay with the fitted factors and their source; use it with\n"
-    "`clustertwin-cli --catalog-overlay OVERLAY.json evaluate DESIGN.json` (or CTWIN_CATALOG_OVERLAY).";
+    "`clustertwin-cli --catalog-overlay OVERLAY.json evaluate DESIGN.json` (or CTWIN_CATALOG_OVERLAY).\n"
+    "A fit with a factor on its catalog bound means the data push it past its sourced range (or the model\n"
+    "misses an effect): --out then refuses (exit 3) unless --force, and the forced overlay says so.";
 
 namespace {
 
@@ -70,16 +74,20 @@ int gpuOption(const std::string& option, const std::string& text) {
 } // namespace
 
 int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> valued = {"--accelerator",  "--model", "--precision",
+    static const std::vector<std::string> valued = {"--accelerator",  "--model", "--precision", "--engine",
                                                     "--replica-gpus", "--gpus",  "--out"};
     std::map<std::string, std::string> opt;
     std::vector<std::string> positional;
-    bool json = false;
+    bool json = false, force = false;
     try {
         for (size_t i = 0; i < args.size(); ++i) {
             std::string key = args[i], value;
             if (key == "--json") {
                 json = true;
+                continue;
+            }
+            if (key == "--force") {
+                force = true;
                 continue;
             }
             if (key.rfind("--", 0) != 0) {
@@ -103,6 +111,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         if (positional.size() != 1) throw Usage{"calibrate needs exactly one POINTS file"};
         if (!opt.count("--accelerator")) throw Usage{"calibrate needs --accelerator ID"};
         if (!opt.count("--model")) throw Usage{"calibrate needs --model PRESET"};
+        if (force && !opt.count("--out")) throw Usage{"--force only applies to --out"};
     } catch (const Usage& u) {
         err << "clustertwin-cli calibrate: " << u.message << "\nusage: clustertwin-cli " << kCalibrateSynopsis
             << "\n";
@@ -120,6 +129,12 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         throw model::InputError(model::InputLocation{"command line", "", "", "", "--model"},
                                 "unknown model preset '" + opt["--model"] +
                                     "' (not in the catalog's models)");
+    const std::string engineId = opt.count("--engine") ? opt["--engine"] : std::string("vllm");
+    const auto* engine = catalog.find(engineId);
+    if (!engine || engine->category != "serving_engines")
+        throw model::InputError(model::InputLocation{"command line", "", "", "", "--engine"},
+                                "unknown serving engine profile '" + engineId +
+                                    "' (not in the catalog's serving_engines)");
     cost::PointDefaults defaults;
     defaults.model = preset->id;
     defaults.accelerator = acc->id;
@@ -143,10 +158,26 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         throw model::InputError(model::InputLocation{file, "", "", "", "accelerator"},
                                 "none of the " + std::to_string(all.size()) + " measured points is for " +
                                     acc->id + " with " + preset->id);
-    const auto r = cost::calibrateAccelerator(*acc, *preset, points);
-    const auto overlay = cost::calibrationOverlay(
+    const auto r = cost::calibrateAccelerator(*acc, *preset, points, engine);
+    auto overlay = cost::calibrationOverlay(
         *acc, r, cost::CalibrationSource{file, today(), preset->id, static_cast<int>(points.size())});
-    if (opt.count("--out")) model::writeFileAtomic(opt["--out"], overlay.dump(2) + "\n");
+    overlay["calibration"]["engine"] = engine->id;
+    std::string onBound;
+    for (int k = 0; k < 3; ++k)
+        if (r.identified[k] && r.atBound[k]) onBound += (onBound.empty() ? "" : ", ") + std::string(cost::kFactorFields[k]);
+    if (!onBound.empty()) overlay["calibration"]["factors_at_bound"] = onBound;
+    if (opt.count("--out")) {
+        // A factor pinned on its sourced range says the data (or an effect the model lacks) push it further:
+        // such an overlay is not a calibration to hand on without saying so (issue 28 item 7).
+        if (!onBound.empty() && !force)
+            throw model::InputError(model::InputLocation{file, "", "", "", "--out"},
+                                    "not written: the fit stops on the catalog bound of " + onBound +
+                                        " (RMS error of tokens/s/GPU " + fixed(100 * r.rmsRelativeErrorAfter, 1) +
+                                        "%, tokens/s/user " + fixed(100 * r.rmsUserErrorAfter, 1) +
+                                        "%); check the points and --engine, or add --force to write it marked as such");
+        if (!onBound.empty()) overlay["calibration"]["forced"] = true;
+        model::writeFileAtomic(opt["--out"], overlay.dump(2) + "\n");
+    }
 
     const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
     if (json) {
@@ -182,8 +213,8 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         out << model::dumpOutputJson(j) << "\n";
         return kExitOk;
     }
-    out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << ": "
-        << points.size() << " points from " << file;
+    out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << " on "
+        << engine->id << ": " << points.size() << " points from " << file;
     if (skipped) out << " (" << skipped << " for other accelerators or models skipped)";
     out << "\n\n";
     out << std::left << std::setw(32) << "factor" << std::setw(10) << "catalog" << std::setw(10) << "fitted"
@@ -211,6 +242,9 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     const auto equations = static_cast<int>(
         points.size() + static_cast<size_t>(std::count_if(points.begin(), points.end(),
                                                           [](const auto& p) { return p.concurrency > 0; })));
+    if (!onBound.empty())
+        out << "\nfit quality: " << onBound << " on the catalog bound; the points ask for a value outside the "
+            << "sourced range (or an effect the model lacks)";
     if (equations < moved)
         out << "\nwarning: " << equations << " measured values for " << moved
             << " factors: the data do not determine the fit; measure more operating points";

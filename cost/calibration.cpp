@@ -313,19 +313,6 @@ std::vector<MeasuredPoint> loadMeasuredPoints(const std::string& file, const Poi
                 : parseMeasuredPointsCsv(text, file, defaults);
 }
 
-AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& acc, const std::string& precision) {
-    // The fields evaluateInference (cost/evaluate_inference.cpp) reads for the serving rack's accelerator.
-    AcceleratorSpec spec;
-    spec.flops = detail::precisionFlops(acc, precision) * units::hertz;
-    spec.hbmBandwidth = units::bytesPerSecond(acc.value("hbm_bandwidth_bytes_per_s"));
-    spec.hbmCapacity = units::bytes(acc.value("hbm_bytes"));
-    spec.scaleUpBandwidth = units::bytesPerSecond(acc.value("scale_up_bandwidth_bytes_per_s"));
-    spec.hbmEfficiency = acc.value(kFactorFields[0]);
-    spec.computeEfficiency = acc.value(kFactorFields[1]);
-    spec.collectiveEfficiency = acc.value(kFactorFields[2]);
-    return spec;
-}
-
 ServedModel servedModelForPoint(const model::CatalogItem& preset, const MeasuredPoint& p) {
     model::InferenceService s; // preset values only: no stated params, layers or heads
     s.precision = p.precision;
@@ -345,14 +332,21 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
     const double peak = p.inputTokens + p.outputTokens;
     const double bmax = maxDecodeBatch(m, a, g, peak);
     if (!(bmax >= 1)) return out;
-    const auto userRate = [&](double b) { return decodePoint(m, a, g, context, b).tokensPerSecondPerUser; };
+    // Co-located prefill on the same replica (cost::sizeService): its GPU-seconds per request stretch the
+    // user's inter-token time (cost::withPrefillInterference).
+    const double prefill = prefillTokensPerSecondPerGpu(m, a, p.inputTokens, g);
+    const double prefillSeconds = p.inputTokens > 0 && prefill > 0 ? p.inputTokens / prefill : 0.0;
+    const auto at = [&](double b) {
+        return withPrefillInterference(decodePoint(m, a, g, context, b), prefillSeconds, p.outputTokens);
+    };
+    const auto userRate = [&](double b) { return at(b).tokensPerSecondPerUser; };
     const double target = p.tokensPerSecondPerUser;
     double b = 1;
     const double fastest = userRate(1.0), slowest = userRate(bmax);
     if (!(fastest > 0)) return out;
     if (p.concurrency > 0) {
         // The requests in flight on one replica decode together: the batch is the per-replica concurrency
-        // (data/FORMAT.md §8). Requests waiting in prefill are not subtracted, as sizeService does not.
+        // (data/FORMAT.md §8); the prefill share of their GPU time is the interference above.
         b = std::clamp(p.concurrency, 1.0, bmax);
         out.outOfReach = p.concurrency > bmax * (1 + 1e-4);
         out.userMismatch = std::log(userRate(b) / target);
@@ -362,8 +356,7 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
         b = bmax, out.userMismatch = std::log(slowest / target),
         out.outOfReach = target < slowest * (1 - 1e-4);
     } else {
-        // 1/step(b) falls monotonically with b (every term of the step grows with the batch): bisect on log
-        // b.
+        // The user's speed falls monotonically with b (cost::bestDecodePoint): bisect on log b.
         double lo = 0, hi = std::log(bmax);
         for (int i = 0; i < 80 && hi - lo > 1e-12; ++i) {
             const double mid = 0.5 * (lo + hi);
@@ -371,13 +364,11 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
         }
         b = std::exp(0.5 * (lo + hi));
     }
-    const DecodePoint d = decodePoint(m, a, g, context, b);
+    const DecodePoint d = at(b);
     out.batch = b;
     out.tokensPerSecondPerUser = d.tokensPerSecondPerUser;
     // Co-located prefill and decode share the GPUs by GPU-seconds per request (cost::sizeService).
-    const double prefill = prefillTokensPerSecondPerGpu(m, a, p.inputTokens);
-    const double seconds = (p.inputTokens > 0 && prefill > 0 ? p.inputTokens / prefill : 0.0) +
-                           (d.tokensPerSecondPerGpu > 0 ? p.outputTokens / d.tokensPerSecondPerGpu : 0.0);
+    const double seconds = prefillSeconds + (d.tokensPerSecondPerGpu > 0 ? p.outputTokens / d.tokensPerSecondPerGpu : 0.0);
     out.tokensPerSecondPerGpu = seconds > 0 ? p.outputTokens / seconds : 0.0;
     return out;
 }
@@ -391,11 +382,12 @@ struct Problem {
     std::vector<ServedModel> models;
     std::vector<AcceleratorSpec> specs;
 
-    Problem(const model::CatalogItem& a, const model::CatalogItem& p, const std::vector<MeasuredPoint>& pts)
+    Problem(const model::CatalogItem& a, const model::CatalogItem& p, const std::vector<MeasuredPoint>& pts,
+            const model::CatalogItem* engine)
         : acc(a), preset(p), points(pts) {
         for (const auto& pt : pts) {
             models.push_back(servedModelForPoint(preset, pt));
-            specs.push_back(acceleratorSpecOf(acc, pt.precision));
+            specs.push_back(pointSpecOf(acc, pt, engine));
             const double peak = pt.inputTokens + pt.outputTokens;
             if (!(maxDecodeBatch(models.back(), specs.back(), pt.replicaGpus, peak) >= 1))
                 throw InputError(InputLocation{pt.origin, kCsvKind, "", "", "replica_gpus"},
@@ -445,18 +437,26 @@ double rmsUser(const std::vector<PointPrediction>& pred) {
 
 } // namespace
 
+AcceleratorSpec pointSpecOf(const model::CatalogItem& accelerator, const MeasuredPoint& p,
+                            const model::CatalogItem* engine) {
+    AcceleratorSpec a =
+        acceleratorSpecOf(accelerator, p.precision, attentionPrecisionOf(accelerator, "auto", p.kvBytesPerElement));
+    if (engine) a.engine = engineProfileOf(*engine);
+    return a;
+}
+
 std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator,
                                            const model::CatalogItem& preset,
                                            const std::vector<MeasuredPoint>& points,
-                                           const EfficiencyFactors& f) {
-    return Problem(accelerator, preset, points).predict(f);
+                                           const EfficiencyFactors& f, const model::CatalogItem* engine) {
+    return Problem(accelerator, preset, points, engine).predict(f);
 }
 
 std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator,
                                         const model::CatalogItem& preset, const MeasuredPoint& setting,
-                                        const EfficiencyFactors& f) {
+                                        const EfficiencyFactors& f, const model::CatalogItem* engine) {
     const ServedModel m = servedModelForPoint(preset, setting);
-    AcceleratorSpec a = acceleratorSpecOf(accelerator, setting.precision);
+    AcceleratorSpec a = pointSpecOf(accelerator, setting, engine);
     a.hbmEfficiency = f.hbm, a.computeEfficiency = f.compute, a.collectiveEfficiency = f.collective;
     const double bmax = maxDecodeBatch(m, a, setting.replicaGpus, setting.inputTokens + setting.outputTokens);
     std::vector<PointPrediction> curve;
@@ -473,8 +473,9 @@ std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator,
 
 CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator,
                                        const model::CatalogItem& preset,
-                                       const std::vector<MeasuredPoint>& points) {
-    const Problem prob(accelerator, preset, points);
+                                       const std::vector<MeasuredPoint>& points,
+                                       const model::CatalogItem* engine) {
+    const Problem prob(accelerator, preset, points, engine);
     CalibrationResult res;
     Eigen::Vector3d lo, hi, base;
     for (int k = 0; k < 3; ++k) {

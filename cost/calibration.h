@@ -8,6 +8,7 @@
 // reproduces the points; formats and method are documented in data/FORMAT.md §8.
 #include "catalog_item.h"
 #include "inference.h"
+#include "inference_presets.h"
 
 #include <array>
 #include <string>
@@ -63,9 +64,6 @@ struct EfficiencyFactors {
 inline constexpr std::array<const char*, 3> kFactorFields = {
     "decode_hbm_efficiency", "prefill_compute_efficiency", "scale_up_collective_efficiency"};
 
-/// The roofline's view of an accelerator at a precision, with the catalog's base efficiencies (the same
-/// fields evaluateInference reads; host memory and scale-out bandwidth do not enter a single-replica point).
-AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& accelerator, const std::string& precision);
 /// The served model of a point: the preset at the point's precision (weight bytes) and KV dtype.
 ServedModel servedModelForPoint(const model::CatalogItem& preset, const MeasuredPoint& p);
 
@@ -104,20 +102,29 @@ struct CalibrationResult {
 /// userMismatch] per point: a coarse grid over the catalog box, then Levenberg–Marquardt (Marquardt 1963)
 /// with a forward-difference Jacobian, steps projected onto the box. Throws InputError when the preset's
 /// weights do not fit a point's replica.
+/// `engine` (catalog category serving_engines; nullptr = no overhead, no cap) is the serving engine the points
+/// ran on: its step overheads and batch cap enter every prediction.
 CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator,
                                        const model::CatalogItem& preset,
-                                       const std::vector<MeasuredPoint>& points);
+                                       const std::vector<MeasuredPoint>& points,
+                                       const model::CatalogItem* engine = nullptr);
 
 /// The points' predictions at arbitrary factors (the chart's curves and the tests).
 std::vector<PointPrediction> predictPoints(const model::CatalogItem& accelerator,
                                            const model::CatalogItem& preset,
                                            const std::vector<MeasuredPoint>& points,
-                                           const EfficiencyFactors& f);
+                                           const EfficiencyFactors& f,
+                                           const model::CatalogItem* engine = nullptr);
+
+/// The roofline's view of a point's accelerator: its precision, attention at FP8 with a 1-byte KV cache on FP8
+/// hardware (attentionPrecisionOf), the engine profile when given.
+AcceleratorSpec pointSpecOf(const model::CatalogItem& accelerator, const MeasuredPoint& p,
+                            const model::CatalogItem* engine);
 
 /// The model's tokens/s/GPU vs tokens/s/user curve for the points' setting (first point's lengths, replica
 /// and precision), batches 1, 2, 4, … up to the largest that fits, at factors f.
 std::vector<PointPrediction> modelCurve(const model::CatalogItem& accelerator,
                                         const model::CatalogItem& preset, const MeasuredPoint& setting,
-                                        const EfficiencyFactors& f);
+                                        const EfficiencyFactors& f, const model::CatalogItem* engine = nullptr);
 
 } // namespace ctwin::cost

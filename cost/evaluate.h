@@ -142,8 +142,10 @@ struct InferenceResult {
     double totalTokensPerSecondPerMw = 0;         // input + output, per provisioned MW
     double outputTokensPerSecondPerAverageMw = 0; // per average (operating) facility MW
     double totalTokensPerSecondPerAverageMw = 0;
-    double costPerMillionInputTokens = 0;
-    double costPerMillionOutputTokens = 0;
+    double costPerMillionInputTokens = 0;  // prefill GPU-time share / new (uncached) input tokens
+    double costPerMillionOutputTokens = 0; // decode GPU-time share / output tokens
+    double costPerRequest = 0;             // all the service's GPU time / requests
+    double costPerMillionBlendedTokens = 0; // all its GPU time / (input incl. cached + output) tokens
     double joulesPerToken = 0;
 };
 

@@ -68,23 +68,35 @@ void evaluateInference(EvalContext& c) {
                 throw model::InputError(at("model"), "unknown model preset '" + s.model + "'");
         }
         const auto* acc = servingRack ? catalog.find(servingRack->attribute("accelerator")) : nullptr;
+        const CatalogItem* engine = catalog.find(s.servingEngine);
+        if (!engine || engine->category != "serving_engines")
+            throw model::InputError(at("serving_engine"), "unknown serving engine profile '" + s.servingEngine +
+                                                              "' (catalog category serving_engines)");
+        if (preset && preset->value("experts") > 0 && s.activeParams && !(*s.activeParams > 0))
+            throw model::InputError(at("active_params"),
+                                    "0 would serve the mixture-of-experts preset " + preset->id +
+                                        " as a dense model; leave it empty for the preset's " +
+                                        fmt(preset->value("active_params") / 1e9, 1) +
+                                        "B active parameters or state the active count");
         AcceleratorSpec spec;
         if (acc) {
-            spec.flops = precisionFlops(*acc, s.precision) * hertz;
-            spec.hbmBandwidth = bytesPerSecond(acc->value("hbm_bandwidth_bytes_per_s"));
-            spec.hbmCapacity = bytes(acc->value("hbm_bytes"));
-            spec.scaleUpBandwidth = bytesPerSecond(acc->value("scale_up_bandwidth_bytes_per_s"));
+            spec = acceleratorSpecOf(*acc, s.precision,
+                                     attentionPrecisionOf(*acc, s.attentionPrecision, s.kvBytesPerElement));
             spec.domainGpus = static_cast<int>(servingRack->value("scale_up_domain_gpus"));
             spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
-            // Achievable fractions of the peaks, per accelerator (data/catalog/accelerators.json, issue 17).
-            spec.hbmEfficiency = acc->value("decode_hbm_efficiency");
-            spec.computeEfficiency = acc->value("prefill_compute_efficiency");
-            spec.collectiveEfficiency = acc->value("scale_up_collective_efficiency");
             // Back-end NICs per GPU carry the prefill -> decode KV hand-off (line rate).
             spec.scaleOutBandwidth = bytesPerSecond(
                 safeDiv(servingRack->value("backend_nics") * servingRack->value("backend_nic_bit_per_s") / 8.0,
                         servingRack->value("gpus")));
+            if (!nativePrecision(*acc, s.precision))
+                r.rules.push_back({Severity::Info, "precision_dequantized", s.id,
+                                   "Inference service " + s.name + ": " + acc->name + " has no native " +
+                                       s.precision + "; the weights are read at " + fmt(s.weightBytesPerParam, 2) +
+                                       " bytes/param and dequantized, the math runs at its " +
+                                       (nativePrecision(*acc, "fp8") ? std::string("fp8") : std::string("bf16")) +
+                                       " peak"});
         }
+        spec.engine = engineProfileOf(*engine);
         const double resolvedActive = inputs.serviceActiveParams(s);
         const std::optional<double> statedActive =
             (s.activeParams || resolvedActive != s.modelParams) ? std::optional<double>(resolvedActive) : std::nullopt;
@@ -92,6 +104,7 @@ void evaluateInference(EvalContext& c) {
         ServiceDemand d;
         d.inputTokens = s.inputTokens;
         d.outputTokens = s.outputTokens;
+        d.prefixCacheHitRate = s.prefixCacheHitRate;
         d.targetTokensPerSecondPerUser = s.targetTokensPerSPerUser;
         d.gpus = s.gpus;
         d.disaggregated = s.disaggregated;
@@ -100,6 +113,14 @@ void evaluateInference(EvalContext& c) {
                 throw model::InputError(at("tensor_parallel"),
                                         fmt(s.tensorParallel) + " GPUs per replica exceed the scale-up domain of " +
                                             fmt(spec.domainGpus) + " GPUs (" + servingRack->id + ")");
+            // Engines shard heads and experts whole (replicaShapeProblem); an MoE with known experts may use
+            // either attention mode, so only a size neither accepts is refused.
+            const std::string tensor = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Tensor);
+            const std::string data = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Data);
+            const bool moe = m.experts > 0 && m.activeExperts > 0;
+            if (!tensor.empty() && (!moe || !data.empty()))
+                throw model::InputError(at("tensor_parallel"),
+                                        tensor + (moe && data != tensor ? "; " + data : std::string()));
             d.tensorParallel = s.tensorParallel;
         }
         d.concurrentSessions = s.concurrentSessions;
@@ -109,8 +130,9 @@ void evaluateInference(EvalContext& c) {
         d.nvmeCapacity = bytes(nvmeLeft);
         ir.sizing = sizeService(m, spec, d);
         nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
-        ir.curve = decodeCurve(m, spec, ir.sizing.decode.replicaGpus, s.inputTokens + s.outputTokens / 2.0,
-                               s.inputTokens + s.outputTokens,
+        const double context = std::max(s.inputTokens, s.sessionContextTokens);
+        ir.curve = decodeCurve(m, spec, ir.sizing.decode.replicaGpus, context + s.outputTokens / 2.0,
+                               context + s.outputTokens,
                                ir.sizing.decode.dataParallelAttention ? AttentionParallel::Data
                                                                       : AttentionParallel::Tensor);
         ir.prefillAttentionShare = safeDiv(prefillAttentionFlopsPerToken(m, s.inputTokens),
@@ -152,9 +174,14 @@ void evaluateInference(EvalContext& c) {
         ir.totalTokensPerSecondPerMw = safeDiv(totalTokens, provisionedW / 1e6);
         ir.outputTokensPerSecondPerAverageMw = safeDiv(ir.sizing.outputTokensPerSecond, averageW / 1e6);
         ir.totalTokensPerSecondPerAverageMw = safeDiv(totalTokens, averageW / 1e6);
-        // GPU time splits between prefill (input tokens) and decode (output tokens); each pays its share.
+        // GPU time splits between prefill (the new, uncached input tokens) and decode (output tokens); each
+        // pays its share. Cached input tokens take no prefill compute: they pay only through the request.
+        const double newInputPerSecond = ir.sizing.inputTokensPerSecond * (1.0 - std::clamp(s.prefixCacheHitRate, 0.0, 1.0));
         ir.costPerMillionInputTokens =
-            safeDiv(costPerSecond * ir.sizing.prefillFraction, ir.sizing.inputTokensPerSecond) * 1e6;
+            safeDiv(costPerSecond * ir.sizing.prefillFraction, newInputPerSecond) * 1e6;
+        // All-in: every GPU-second of the service over what it delivers.
+        ir.costPerRequest = safeDiv(costPerSecond, ir.sizing.requestsPerSecond);
+        ir.costPerMillionBlendedTokens = safeDiv(costPerSecond, totalTokens) * 1e6;
         ir.costPerMillionOutputTokens =
             safeDiv(costPerSecond * (1 - ir.sizing.prefillFraction), ir.sizing.outputTokensPerSecond) * 1e6;
         // Energy per output token at provisioned power: the service's GPUs are busy at the operating point.
@@ -166,50 +193,88 @@ void evaluateInference(EvalContext& c) {
 void addInferenceFigures(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
-    if (!r.inference.empty()) {
-        const auto& i = r.inference.front();
-        const auto& d = i.sizing.decode;
-        addFigure(c, "inference.tokens_per_second_per_gpu",
-                  safeDiv(i.sizing.outputTokensPerSecond, p.inferenceServices.front().gpus), "tok/s/GPU",
-                  "Output tokens/s per GPU (service average)", "requests/s x output tokens / GPUs");
-        addFigure(c, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
-                  "Decode tokens/s per GPU at the operating point", "batch / (decode step x replica GPUs)",
-                  {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
-        addFigure(c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
-                  "Tokens/s per user", "1 / decode step time at the operating batch",
-                  {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
-        addFigure(c, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
-                  "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain");
-        addFigure(c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms",
-                  "Decode step: compute", "(2 x active params + attention FLOPs) x batch / (GPUs x peak x efficiency)");
-        addFigure(c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
-                  "(weights touched + KV read) per GPU / (HBM bandwidth x efficiency)");
-        addFigure(c, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
-                  "Decode step: communication", "2 x layers x (latency + bytes / (NVLink per direction x efficiency))");
-        addFigure(c, "inference.prefill_attention_share", i.prefillAttentionShare, "",
-                  "Prefill attention FLOPs / 2 x active params",
-                  "2 x layers x (prompt / 2) x heads x (d_qk + d_v) / (2 x active params)");
-        addFigure(c, "inference.output_tokens_per_s_per_mw", i.outputTokensPerSecondPerMw, "tok/s/MW",
-                  "Output tokens/s per provisioned MW", "output tokens/s / (GPUs x peak facility power per GPU)");
-        addFigure(c, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
-                  "Input + output tokens/s per provisioned MW",
-                  "(input + output) tokens/s / (GPUs x peak facility power per GPU)");
-        addFigure(c, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw,
-                  "tok/s/MW", "Output tokens/s per average MW",
-                  "output tokens/s / (GPUs x average facility power per GPU)");
-        addFigure(c, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw,
-                  "tok/s/MW", "Input + output tokens/s per average MW",
-                  "(input + output) tokens/s / (GPUs x average facility power per GPU)");
-        addFigure(c, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
-                  "$/M input tokens", "GPU cost x prefill share / input tokens/s");
-        addFigure(c, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens,
-                  "USD/M tok", "$/M output tokens", "GPU cost x decode share / output tokens/s");
-        addFigure(c, "inference.joules_per_token", i.joulesPerToken, "J/tok",
-                  "Joules per output token (provisioned power)",
-                  "peak facility power of the service / output tokens/s");
-        addFigure(c, "inference.sessions_served", i.sizing.sessionsServed, "sessions",
-                  "Concurrent sessions whose KV fits", "KV placed in HBM + DRAM + NVMe / KV per session");
+    if (r.inference.empty()) return;
+    // inference.* is the first service (the design's headline service); inference.fleet.* adds every service.
+    const auto& i = r.inference.front();
+    const auto& d = i.sizing.decode;
+    addFigure(c, "inference.tokens_per_second_per_gpu",
+              safeDiv(i.sizing.outputTokensPerSecond, p.inferenceServices.front().gpus), "tok/s/GPU",
+              "Output tokens/s per GPU (first service, prefill and decode time included)",
+              "requests/s x output tokens / GPUs");
+    addFigure(c, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
+              "Decode tokens/s per GPU while decoding (first service)", "batch / (decode step x replica GPUs)",
+              {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
+    addFigure(c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
+              "Tokens/s per user, co-located prefill included (first service)",
+              "(1 - prefill share of GPU time) / decode step time at the operating batch",
+              {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}, {"prefill_share", d.prefillShare}});
+    addFigure(c, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
+              "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain, "
+              "dividing the heads (TP) or experts (EP)");
+    addFigure(c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms", "Decode step: compute",
+              "2 x active params x batch / (GPUs x weight-precision peak x efficiency) + attention FLOPs x batch / "
+              "(GPUs x attention-precision peak x efficiency)");
+    addFigure(c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
+              "(weights touched + KV read) per GPU / (HBM bandwidth x efficiency)");
+    addFigure(c, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
+              "Decode step: communication", "2 x layers x (latency + bytes / (NVLink per direction x efficiency))");
+    addFigure(c, "inference.decode_step_overhead_ms", d.overheadTime.value() * 1e3, "ms",
+              "Decode step: serving-engine overhead",
+              "step overhead + layers x per-layer overhead + sequences per scheduler x per-sequence overhead "
+              "(serving engine profile)");
+    addFigure(c, "inference.prefill_attention_share", i.prefillAttentionShare, "",
+              "Prefill attention FLOPs / 2 x active params",
+              "2 x layers x (prompt / 2) x heads x (d_qk + d_v) / (2 x active params)");
+    addFigure(c, "inference.output_tokens_per_s_per_mw", i.outputTokensPerSecondPerMw, "tok/s/MW",
+              "Output tokens/s per provisioned MW (first service)",
+              "output tokens/s / (GPUs x peak facility power per GPU)");
+    addFigure(c, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
+              "Input + output tokens/s per provisioned MW (first service)",
+              "(input + output) tokens/s / (GPUs x peak facility power per GPU)");
+    addFigure(c, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw, "tok/s/MW",
+              "Output tokens/s per average MW (first service)",
+              "output tokens/s / (GPUs x average facility power per GPU)");
+    addFigure(c, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw, "tok/s/MW",
+              "Input + output tokens/s per average MW (first service)",
+              "(input + output) tokens/s / (GPUs x average facility power per GPU)");
+    addFigure(c, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
+              "$/M new input tokens (prefill GPU-time share)",
+              "GPU cost x prefill share / uncached input tokens/s");
+    addFigure(c, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens, "USD/M tok",
+              "$/M output tokens (decode GPU-time share only)", "GPU cost x decode share / output tokens/s");
+    addFigure(c, "inference.cost_per_request_usd", i.costPerRequest, "USD",
+              "Cost per request, all-in (prefill + decode GPU time)", "GPU cost per second / requests per second");
+    addFigure(c, "inference.cost_per_million_blended_tokens_usd", i.costPerMillionBlendedTokens, "USD/M tok",
+              "$/M blended tokens, all-in (input incl. cached + output)",
+              "GPU cost per second / (input + output) tokens per second");
+    addFigure(c, "inference.joules_per_token", i.joulesPerToken, "J/tok", "Joules per output token (provisioned power)",
+              "peak facility power of the service / output tokens/s");
+    addFigure(c, "inference.sessions_served", i.sizing.sessionsServed, "sessions", "Concurrent sessions whose KV fits",
+              "running batch KV in HBM + parked sessions in HBM left + DRAM + NVMe / KV per session");
+
+    // Fleet: every service together (sums of rates over sums of GPUs, power and cost).
+    double gpus = 0, out = 0, total = 0, requests = 0;
+    for (size_t k = 0; k < r.inference.size() && k < p.inferenceServices.size(); ++k) {
+        gpus += p.inferenceServices[k].gpus;
+        out += r.inference[k].sizing.outputTokensPerSecond;
+        total += r.inference[k].sizing.outputTokensPerSecond + r.inference[k].sizing.inputTokensPerSecond;
+        requests += r.inference[k].sizing.requestsPerSecond;
     }
+    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), r.bom.gpus);
+    const double costPerSecond = gpus * r.finance.costPerGpuHour / 3600.0;
+    addFigure(c, "inference.fleet.output_tokens_per_s_per_mw", safeDiv(out, gpus * peakPerGpu / 1e6), "tok/s/MW",
+              "Fleet output tokens/s per provisioned MW (all services)",
+              "sum of output tokens/s / (serving GPUs x peak facility power per GPU)",
+              {{"services", static_cast<double>(r.inference.size())}, {"gpus", gpus}});
+    addFigure(c, "inference.fleet.total_tokens_per_s_per_mw", safeDiv(total, gpus * peakPerGpu / 1e6), "tok/s/MW",
+              "Fleet input + output tokens/s per provisioned MW (all services)",
+              "sum of (input + output) tokens/s / (serving GPUs x peak facility power per GPU)");
+    addFigure(c, "inference.fleet.cost_per_million_blended_tokens_usd", safeDiv(costPerSecond, total) * 1e6,
+              "USD/M tok", "Fleet $/M blended tokens, all-in (all services)",
+              "serving GPUs x cost per GPU-hour / 3600 / sum of (input + output) tokens/s");
+    addFigure(c, "inference.fleet.cost_per_request_usd", safeDiv(costPerSecond, requests), "USD",
+              "Fleet cost per request, all-in (all services)",
+              "serving GPUs x cost per GPU-hour / 3600 / sum of requests/s");
 }
 
 } // namespace ctwin::cost::detail

@@ -343,6 +343,12 @@ ExplorePointRecord Explorer::evaluateWith(std::uint64_t index, const Layout& lay
                 rec.rejected = "design rule: " + rule.rule;
                 return rec;
             }
+    if (m_spec.rejectMissedServiceTargets)
+        for (const auto& rule : r->rules)
+            if (rule.rule == "tokens_per_user_target") {
+                rec.rejected = "service target: " + rule.entity;
+                return rec;
+            }
     rec.values.reserve(m_keys.size());
     for (const auto& k : m_keys) {
         if (k == kExploreMaxWanLatency) {

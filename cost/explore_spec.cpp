@@ -165,7 +165,7 @@ std::vector<double> rangeLevels(double min, double max, std::optional<double> st
 ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
     onlyKeys(j,
              {"format", "spec_version", "name", "base", "generator", "scale_services_to_design",
-              "reject_rule_errors", "choices", "constraints", "objectives", "report", "search"},
+              "reject_rule_errors", "reject_missed_service_targets", "choices", "constraints", "objectives", "report", "search"},
              file, "", "");
     if (text(j, "format", file, "") != kExploreSpecFormat)
         fail(file, "", "format", std::string("must be \"") + kExploreSpecFormat + "\"");
@@ -196,6 +196,7 @@ ExploreSpec exploreSpecFromJson(const ojson& j, const std::string& file) {
         s.base.is_object() && s.base.value("format", std::string()) == kGeneratorSpecFormat;
     s.scaleServicesToDesign = flag(j, "scale_services_to_design", false, file);
     s.rejectRuleErrors = flag(j, "reject_rule_errors", true, file);
+    s.rejectMissedServiceTargets = flag(j, "reject_missed_service_targets", true, file);
 
     if (!j.contains("choices") || !j.at("choices").is_array() || j.at("choices").empty())
         fail(file, "", "choices", "must be a non-empty list");

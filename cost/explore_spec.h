@@ -80,6 +80,9 @@ struct ExploreSpec {
     bool scaleServicesToDesign = false;
     /// A point whose evaluation has design-rule errors is rejected (reason "design rule: RULE").
     bool rejectRuleErrors = true;
+    /// A point where an inference service misses its tokens/s/user target (rule tokens_per_user_target) is
+    /// infeasible (reason "service target: SERVICE"); false relaxes the constraint (issue 28 item 6).
+    bool rejectMissedServiceTargets = true;
     std::vector<ExploreChoice> choices;
     std::vector<ExploreConstraint> constraints;
     std::vector<ExploreObjective> objectives;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace ctwin::cost {
 
@@ -97,6 +98,38 @@ double attentionWidth(const ServedModel& m) {
     return m.hiddenSize > 0 ? 2.0 * m.hiddenSize : 0.0;
 }
 
+// Decode attention width under absorbed MLA: heads × (latent + RoPE) for the scores plus heads × latent for
+// the value sum (DeepSeek-V2 §2.1.2; FlashMLA); other attention as attentionWidth.
+double decodeAttentionWidth(const ServedModel& m) {
+    if (m.kvLatentDim > 0 && m.attentionHeads > 0)
+        return m.attentionHeads * (2.0 * m.kvLatentDim + std::max(0.0, m.kvRopeDim));
+    return attentionWidth(m);
+}
+
+double attentionPeak(const AcceleratorSpec& a) {
+    return a.attentionFlops.value() > 0 ? a.attentionFlops.value() : a.flops.value();
+}
+
+// Engine overhead of one decode iteration (EngineProfile): fixed + per layer + per sequence of the busiest
+// scheduler (one per replica, one per GPU under data-parallel attention).
+double engineOverhead(const ServedModel& m, const AcceleratorSpec& a, double batch, double schedulers) {
+    const EngineProfile& e = a.engine;
+    const auto nonNeg = [](double x) { return std::isfinite(x) ? std::max(0.0, x) : 0.0; };
+    return nonNeg(e.stepOverheadSeconds) + std::max(0, m.layers) * nonNeg(e.layerOverheadSeconds) +
+           batch / std::max(1.0, schedulers) * nonNeg(e.sequenceOverheadSeconds);
+}
+
+// Seconds per layer-pair of collectives for `tokens` tokens of one GPU (decode: the batch; prefill: one
+// token), without latency: tensor-parallel ring all-reduce moves 2·(G−1)/G of the message per GPU
+// (Megatron-LM, Shoeybi et al. 2019, §3); expert-parallel dispatch + combine send each of the GPU's tokens to
+// its k experts, (G−1)/G of it off-GPU (DeepSeek-V3 §3.4). Per-direction link at collectiveEfficiency.
+double collectiveBytesPerGpu(const ServedModel& m, int replicaGpus, bool dp, double tokensOnReplica) {
+    const double g = replicaGpus;
+    const double hidden = m.hiddenSize > 0 ? m.hiddenSize : kFallbackHiddenSize;
+    return dp ? (tokensOnReplica / g) * m.activeExperts * hidden * kActivationBytes * (g - 1) / g
+              : 2.0 * (g - 1) / g * tokensOnReplica * hidden * kActivationBytes;
+}
+
 double linearStateFlops(const ServedModel& m) {
     // Recurrent (linear-attention / state-space) layer: read-out S·q and the state update touch every
     // state element once each, 2 FLOPs per element per pass (Yang et al., "Gated Delta Networks", ICLR 2025,
@@ -141,6 +174,13 @@ double attentionFlopsPerToken(const ServedModel& m, double contextTokens) {
            linearStateFlops(m);
 }
 
+double decodeAttentionFlopsPerToken(const ServedModel& m, double contextTokens) {
+    const double ctx = std::isfinite(contextTokens) ? std::max(0.0, contextTokens) : 0.0;
+    const double local = m.slidingWindow > 0 ? std::min(ctx, m.slidingWindow) : ctx;
+    return 2.0 * decodeAttentionWidth(m) * (fullLayers(m) * ctx + std::max(0, m.slidingLayers) * local) +
+           linearStateFlops(m);
+}
+
 double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens) {
     const double L = std::isfinite(promptTokens) ? std::max(0.0, promptTokens) : 0.0;
     // Causal mask: token i attends to i tokens, mean L/2 (the "halved for causal" of Kaplan et al. 2020 §2.1
@@ -164,10 +204,34 @@ double maxDecodeBatch(const ServedModel& m, const AcceleratorSpec& a, int replic
     const double free =
         kUsableHbmFraction * std::max(0.0, a.hbmCapacity.value()) - weightBytesPerGpu(m, replicaGpus, mode);
     if (!(free > 0)) return 0;
+    const bool dp = dataParallel(m, mode);
+    // The engine's cap: one scheduler per replica, one per GPU under data-parallel attention.
+    const double cap = a.engine.maxBatchPerScheduler >= 1
+                           ? std::floor(a.engine.maxBatchPerScheduler) * (dp ? replicaGpus : 1)
+                           : kMaxDecodeBatch;
     const double kvSeq = kvBytesPerSequence(m, peakContext).value();
-    if (!(kvSeq > 0)) return kMaxDecodeBatch;
+    if (!(kvSeq > 0)) return std::min(cap, kMaxDecodeBatch);
     // Per GPU each sequence holds kvSeq / shards bytes.
-    return std::min(kMaxDecodeBatch, std::floor(free * kvShards(m, replicaGpus, dataParallel(m, mode)) / kvSeq));
+    return std::min({cap, kMaxDecodeBatch, std::floor(free * kvShards(m, replicaGpus, dp) / kvSeq)});
+}
+
+std::string replicaShapeProblem(const ServedModel& m, int replicaGpus, AttentionParallel mode) {
+    const std::string g = std::to_string(replicaGpus);
+    if (replicaGpus < 1) return "a replica needs at least one GPU";
+    if (replicaGpus == 1) return {};
+    if (dataParallel(m, mode)) {
+        if (m.experts % replicaGpus != 0)
+            return "expert parallelism " + g + " does not divide the " + std::to_string(m.experts) +
+                   " routed experts";
+        return {};
+    }
+    if (m.attentionHeads > 0 && m.attentionHeads % replicaGpus != 0)
+        return "tensor parallelism " + g + " does not divide the " + std::to_string(m.attentionHeads) +
+               " attention heads";
+    if (m.kvLatentDim <= 0 && m.kvHeads > 0 && m.kvHeads % replicaGpus != 0 && replicaGpus % m.kvHeads != 0)
+        return "tensor parallelism " + g + " neither divides the " + std::to_string(m.kvHeads) +
+               " KV heads nor is a multiple of them";
+    return {};
 }
 
 DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
@@ -183,10 +247,12 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     const double active = activeParamsOf(m);
     const double context = std::isfinite(contextTokens) ? std::max(0.0, contextTokens) : 0.0;
 
-    // Compute: 2 FLOPs per active parameter per token (Kaplan et al. 2020, §2.1) plus attention over the
-    // context, shared by the replica's GPUs at computeEfficiency of dense peak.
-    const double compute = (2.0 * active + attentionFlopsPerToken(m, context)) * batch /
-                           (g * a.flops.value() * a.computeEfficiency);
+    // Matrix compute: 2 FLOPs per active parameter per token (Kaplan et al. 2020, §2.1), shared by the
+    // replica's GPUs at computeEfficiency of dense peak at the weights' precision. Attention compute runs at
+    // the attention kernels' precision (AcceleratorSpec::attentionFlops), absorbed for MLA.
+    const double eff = a.computeEfficiency;
+    const double matrixCompute = 2.0 * active * batch / (g * a.flops.value() * eff);
+    const double attentionCompute = decodeAttentionFlopsPerToken(m, context) * batch / (g * attentionPeak(a) * eff);
 
     // Memory per GPU: the weights the batch touches, read once per step, and every sequence's KV (Pope et
     // al. 2023, §3). An MoE with known experts reads the routed experts the batch selects: with E experts,
@@ -202,59 +268,88 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
         weightsRead = std::min(m.params, batch * active) * bytesPerParam(m) / g;
     }
     const double kvRead = batch * kvBytesPerSequence(m, context).value() / kvShards(m, replicaGpus, dp);
-    const double memory = (weightsRead + kvRead) / (a.hbmBandwidth.value() * a.hbmEfficiency);
+    const double hbm = a.hbmBandwidth.value() * a.hbmEfficiency;
 
     // Communication, two collectives per layer over the per-direction NVLink bandwidth (NVIDIA quotes both
     // directions together) at collectiveEfficiency (NCCL bus bandwidth / link rate: ~370 of 450 GB/s on
-    // H100 for ring algorithms, NVIDIA/nccl-tests issue #212). A dense model all-reduces its activations after
-    // attention and after the MLP (Megatron-LM, Shoeybi et al. 2019, §3): a ring moves 2·(G−1)/G of the
-    // message per GPU; so does a tensor-parallel MoE (experts then reduce like an MLP). Under data-parallel
-    // attention an MoE dispatches each token to its k experts and combines the results (all-to-all): each
-    // GPU sends its b/G tokens × k × d_model, (G−1)/G of it off-GPU (DeepSeek-V3 §3.4).
+    // H100 for ring algorithms, NVIDIA/nccl-tests issue #212), each with a small-message latency
+    // (collectiveBytesPerGpu says what moves).
     double comm = 0;
     if (replicaGpus > 1) {
-        const double hidden = m.hiddenSize > 0 ? m.hiddenSize : kFallbackHiddenSize;
         const double link = a.scaleUpBandwidth.value() / 2.0 * a.collectiveEfficiency;
-        const double perGpuBytes =
-            dp ? (batch / g) * m.activeExperts * hidden * kActivationBytes * (g - 1) / g
-                        : 2.0 * (g - 1) / g * batch * hidden * kActivationBytes;
-        comm = 2.0 * std::max(0, m.layers) * (kCollectiveLatencySeconds + perGpuBytes / link);
+        comm = 2.0 * std::max(0, m.layers) *
+               (kCollectiveLatencySeconds + collectiveBytesPerGpu(m, replicaGpus, dp, batch) / link);
     }
 
-    // Roofline (Williams, Waterman & Patterson 2009): compute and memory traffic overlap, the slower one
-    // sets the pace; the collectives sit on the critical path between layers and do not overlap.
-    const double step = std::max(compute, memory) + comm;
+    // Per operator group the slower of compute and memory sets the pace (roofline, Williams, Waterman &
+    // Patterson 2009): the weight GEMMs and the attention kernels are separate kernels, so their times add
+    // (Yuan et al. 2024, LLM-Viewer); the collectives sit between layers and do not overlap; the engine's
+    // host overhead is added per iteration (EngineProfile).
+    const double compute = matrixCompute + attentionCompute;
+    const double memory = (weightsRead + kvRead) / hbm;
+    const double overhead = engineOverhead(m, a, batch, dp ? g : 1.0);
+    const double step =
+        std::max(matrixCompute, weightsRead / hbm) + std::max(attentionCompute, kvRead / hbm) + comm + overhead;
     if (!positiveFinite(step)) return p;
     p.stepTime = units::seconds(step);
     p.computeTime = units::seconds(compute);
     p.memoryTime = units::seconds(memory);
     p.commTime = units::seconds(comm);
+    p.overheadTime = units::seconds(overhead);
     p.tokensPerSecondPerUser = 1.0 / step;
     p.tokensPerSecondPerGpu = batch / (step * g);
     p.memoryBound = memory > compute;
     return p;
 }
 
+DecodePoint withPrefillInterference(DecodePoint p, double prefillGpuSecondsPerRequest, double outputTokens) {
+    if (!(prefillGpuSecondsPerRequest > 0) || !std::isfinite(prefillGpuSecondsPerRequest) ||
+        !(p.tokensPerSecondPerGpu > 0) || !(outputTokens > 0) || !(p.stepTime.value() > 0))
+        return p;
+    const double decodeSeconds = outputTokens / p.tokensPerSecondPerGpu;
+    p.prefillShare = prefillGpuSecondsPerRequest / (prefillGpuSecondsPerRequest + decodeSeconds);
+    p.tokensPerSecondPerUser = (1.0 - p.prefillShare) / p.stepTime.value();
+    return p;
+}
+
+namespace {
+// Prefill GPU-seconds of one request on a replica of `g` GPUs in `mode` (0 when decode runs alone).
+double prefillSecondsFor(const ServedModel& m, const AcceleratorSpec& a, int g, AttentionParallel mode,
+                         const DecodeLimits& l) {
+    if (!l.coLocatedPrefill || !(l.newPromptTokens > 0)) return 0;
+    const double rate = prefillTokensPerSecondPerGpu(m, a, l.promptTokens, g, mode, l.newPromptTokens);
+    return rate > 0 ? l.newPromptTokens / rate : 0;
+}
+} // namespace
+
 DecodePoint bestDecodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
-                            double peakContext, double targetTokensPerSecondPerUser, bool& meets,
-                            AttentionParallel mode) {
+                            double peakContext, const DecodeLimits& limits, bool& meets, AttentionParallel mode) {
     meets = false;
-    const double most = maxDecodeBatch(m, a, replicaGpus, peakContext, mode);
+    double most = maxDecodeBatch(m, a, replicaGpus, peakContext, mode);
+    // Sessions bound the sequences a replica can have in flight (DecodeLimits::sequencesInFlight).
+    if (limits.sequencesInFlight > 0 && limits.decodeGpus > 0)
+        most = std::min(most, std::max(1.0, std::floor(limits.sequencesInFlight * replicaGpus / limits.decodeGpus)));
     if (!replicaUsable(m, a, replicaGpus) || most < 1) return DecodePoint{0, replicaGpus, dataParallel(m, mode)};
-    // Tokens/s/user falls and tokens/s/GPU rises with the batch (step/batch is non-increasing, step
-    // non-decreasing), so the largest batch meeting the target is the best one: bisection over whole batches.
-    const auto ok = [&](const DecodePoint& p) {
-        return p.tokensPerSecondPerGpu > 0 && p.tokensPerSecondPerUser >= targetTokensPerSecondPerUser;
+    const double prefillSeconds = prefillSecondsFor(m, a, replicaGpus, mode, limits);
+    const auto at = [&](double batch) {
+        return withPrefillInterference(decodePoint(m, a, replicaGpus, contextTokens, batch, mode), prefillSeconds,
+                                       limits.outputTokens);
     };
-    DecodePoint lo = decodePoint(m, a, replicaGpus, contextTokens, 1, mode);
+    // Tokens/s/user falls and tokens/s/GPU rises with the batch (step/batch is non-increasing, step
+    // non-decreasing, so the prefill share grows with the batch too), so the largest batch meeting the target
+    // is the best one: bisection over whole batches.
+    const auto ok = [&](const DecodePoint& p) {
+        return p.tokensPerSecondPerGpu > 0 && p.tokensPerSecondPerUser >= limits.targetTokensPerSecondPerUser;
+    };
+    DecodePoint lo = at(1);
     if (!ok(lo)) return lo;
     meets = true;
-    DecodePoint hiPoint = decodePoint(m, a, replicaGpus, contextTokens, most, mode);
+    DecodePoint hiPoint = at(most);
     if (ok(hiPoint)) return hiPoint;
     double l = 1, h = most;
     while (h - l > 1) {
         const double mid = std::floor((l + h) / 2);
-        DecodePoint p = decodePoint(m, a, replicaGpus, contextTokens, mid, mode);
+        DecodePoint p = at(mid);
         if (ok(p)) {
             l = mid;
             lo = p;
@@ -273,7 +368,7 @@ std::vector<int> replicaSizes(int domainGpus) {
 }
 
 DecodePoint chooseReplica(const ServedModel& m, const AcceleratorSpec& a, double contextTokens, double peakContext,
-                          double targetTokensPerSecondPerUser, int statedGpus, bool& meets) {
+                          const DecodeLimits& limits, int statedGpus, bool& meets) {
     meets = false;
     const std::vector<int> sizes = statedGpus > 0 ? std::vector<int>{statedGpus} : replicaSizes(a.domainGpus);
     DecodePoint bestMeeting, fastest;
@@ -284,9 +379,9 @@ DecodePoint chooseReplica(const ServedModel& m, const AcceleratorSpec& a, double
     for (int g : sizes)
         for (AttentionParallel mode : modes) {
             if (g == 1 && mode == AttentionParallel::Tensor && modes.size() > 1) continue; // same as Data
+            if (!replicaShapeProblem(m, g, mode).empty()) continue; // no engine shards the model this way
             bool ok = false;
-            const DecodePoint p =
-                bestDecodePoint(m, a, g, contextTokens, peakContext, targetTokensPerSecondPerUser, ok, mode);
+            const DecodePoint p = bestDecodePoint(m, a, g, contextTokens, peakContext, limits, ok, mode);
             if (!(p.tokensPerSecondPerGpu > 0)) continue;
             if (ok && (!anyMeeting || p.tokensPerSecondPerGpu > bestMeeting.tokensPerSecondPerGpu)) {
                 bestMeeting = p;
@@ -310,44 +405,96 @@ std::vector<DecodePoint> decodeCurve(const ServedModel& m, const AcceleratorSpec
     return curve;
 }
 
-double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double promptTokens) {
+double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double promptTokens,
+                                    int replicaGpus, AttentionParallel mode, double newTokens) {
     // Prefill processes many tokens per weight read and is compute-bound: 2·A FLOPs per input token
     // (Kaplan et al. 2020, §2.1) plus causal attention over the prompt.
     const double active = activeParamsOf(m);
-    if (!positiveFinite(active) || !positiveFinite(a.flops.value()) || !positiveFinite(a.computeEfficiency))
+    if (!positiveFinite(active) || !positiveFinite(a.flops.value()) || !positiveFinite(a.computeEfficiency) ||
+        replicaGpus < 1)
         return 0;
-    return a.flops.value() * a.computeEfficiency / (2.0 * active + prefillAttentionFlopsPerToken(m, promptTokens));
+    const double prompt = std::isfinite(promptTokens) ? std::max(0.0, promptTokens) : 0.0;
+    const double fresh = newTokens < 0 || !std::isfinite(newTokens) ? prompt : std::min(newTokens, prompt);
+    // Attention of the new tokens only: positions cached..prompt. Total causal attention of L tokens is
+    // L × prefillAttentionFlopsPerToken(L), so the new tokens cost the difference of the two totals.
+    const double cached = prompt - fresh;
+    const double attention =
+        fresh > 0 ? (prompt * prefillAttentionFlopsPerToken(m, prompt) -
+                     cached * prefillAttentionFlopsPerToken(m, cached)) / fresh
+                  : prefillAttentionFlopsPerToken(m, prompt);
+    const double g = replicaGpus;
+    const double eff = a.computeEfficiency;
+    // Per token of the replica: compute shared by its GPUs; collectives per token as in decode (no latency
+    // term: prefill moves whole chunks). Overlapped, the slower sets the pace.
+    const double compute = (2.0 * active / a.flops.value() + attention / attentionPeak(a)) / (eff * g);
+    double comm = 0;
+    if (replicaGpus > 1 && positiveFinite(a.scaleUpBandwidth.value()) && positiveFinite(a.collectiveEfficiency)) {
+        const double link = a.scaleUpBandwidth.value() / 2.0 * a.collectiveEfficiency;
+        // Time per replica token: every GPU moves its bytes for that token at once (under data-parallel
+        // attention its 1/G share of the token, which collectiveBytesPerGpu already divides out).
+        comm = 2.0 * std::max(0, m.layers) * collectiveBytesPerGpu(m, replicaGpus, dataParallel(m, mode), 1.0) /
+               link;
+    }
+    const double perToken = std::max(compute, comm);
+    return perToken > 0 ? 1.0 / (perToken * g) : 0.0;
 }
 
 ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const ServiceDemand& d) {
     ServiceSizing s;
-    const double gpus = std::isfinite(d.gpus) ? std::max(0.0, d.gpus) : 0.0;
-    const double inputTokens = std::isfinite(d.inputTokens) ? std::max(0.0, d.inputTokens) : 0.0;
-    const double outputTokens = std::isfinite(d.outputTokens) ? std::max(0.0, d.outputTokens) : 0.0;
+    const auto nonNeg = [](double x) { return std::isfinite(x) ? std::max(0.0, x) : 0.0; };
+    const double gpus = nonNeg(d.gpus);
+    const double inputTokens = nonNeg(d.inputTokens);
+    const double outputTokens = nonNeg(d.outputTokens);
+    const double hit = std::clamp(nonNeg(d.prefixCacheHitRate), 0.0, 1.0);
+    const double newTokens = inputTokens * (1.0 - hit);
+    const double sessions = nonNeg(d.concurrentSessions);
+    const double sessionContext = nonNeg(d.sessionContextTokens);
 
-    s.prefillTokensPerSecondPerGpu = prefillTokensPerSecondPerGpu(m, a, inputTokens);
-
-    // Decode attends, on average over a generation, to the prompt plus half the output; the KV that must fit
-    // is the peak, prompt plus the whole output.
-    const double decodeContext = inputTokens + outputTokens / 2.0;
-    const double peakContext = inputTokens + outputTokens;
+    // Decode attends, on average over a generation, to the context (the prompt, or the session's context
+    // when longer) plus half the output; the KV that must fit is the peak, context plus the whole output.
+    const double context = std::max(inputTokens, sessionContext);
+    const double decodeContext = context + outputTokens / 2.0;
+    const double peakContext = context + outputTokens;
+    DecodeLimits limits;
+    limits.targetTokensPerSecondPerUser = d.targetTokensPerSecondPerUser;
+    limits.coLocatedPrefill = !d.disaggregated;
+    limits.promptTokens = inputTokens;
+    limits.newPromptTokens = newTokens;
+    limits.outputTokens = outputTokens;
+    // Each session has at most one request in flight (DecodeLimits): they bound the decoding sequences over
+    // the decode GPUs (all GPUs co-located; a first guess of all but one domain for disaggregated pools,
+    // refined once the pools are split).
+    const int dom = std::max(1, a.domainGpus);
+    limits.sequencesInFlight = sessions;
+    limits.decodeGpus = d.disaggregated ? std::max<double>(dom, gpus - dom) : gpus;
     if (gpus > 0)
-        s.decode = chooseReplica(m, a, decodeContext, peakContext, d.targetTokensPerSecondPerUser, d.tensorParallel,
-                                 s.meetsTarget);
+        s.decode = chooseReplica(m, a, decodeContext, peakContext, limits, d.tensorParallel, s.meetsTarget);
 
-    const bool rates = s.decode.tokensPerSecondPerGpu > 0 && s.prefillTokensPerSecondPerGpu > 0 && outputTokens > 0;
+    const int g = s.decode.replicaGpus;
+    const AttentionParallel mode =
+        s.decode.dataParallelAttention ? AttentionParallel::Data : AttentionParallel::Tensor;
+    // Prefill runs on replicas of the decode shape (co-located: the same replicas; disaggregated: the same
+    // engine configuration in the prefill pool).
+    s.prefillTokensPerSecondPerGpu =
+        prefillTokensPerSecondPerGpu(m, a, inputTokens, std::max(1, g), mode, newTokens);
+    s.prefillGpuSecondsPerRequest =
+        newTokens > 0 && s.prefillTokensPerSecondPerGpu > 0 ? newTokens / s.prefillTokensPerSecondPerGpu : 0.0;
+
     bool served = false;
-    if (d.disaggregated) {
-        // Separate prefill and decode pools (Zhong et al., "DistServe", OSDI 2024; Patel et al., "Splitwise",
-        // ISCA 2024), each of whole scale-up domains. The prompt's KV moves to the decode pool over the
-        // scale-out NICs, which bound the prefill pool's request rate too.
-        const int dom = std::max(1, a.domainGpus);
-        const double domains = std::floor(gpus / dom + 1e-9);
-        s.poolsFit = domains >= 2;
-        s.kvTransferBytesPerRequest = kvBytesPerSequence(m, inputTokens).value();
-        if (rates && s.poolsFit) {
+    const auto split = [&]() {
+        const bool rates = s.decode.tokensPerSecondPerGpu > 0 && outputTokens > 0 &&
+                           (newTokens <= 0 || s.prefillTokensPerSecondPerGpu > 0);
+        served = false;
+        if (d.disaggregated) {
+            // Separate prefill and decode pools (Zhong et al., "DistServe", OSDI 2024; Patel et al., "Splitwise",
+            // ISCA 2024), each of whole scale-up domains. The prompt's KV moves to the decode pool over the
+            // scale-out NICs, which bound the prefill pool's request rate too.
+            const double domains = std::floor(gpus / dom + 1e-9);
+            s.poolsFit = domains >= 2;
+            s.kvTransferBytesPerRequest = kvBytesPerSequence(m, inputTokens).value();
+            if (!(rates && s.poolsFit)) return;
             const double inf = std::numeric_limits<double>::infinity();
-            const double prefillCompute = inputTokens > 0 ? s.prefillTokensPerSecondPerGpu / inputTokens : inf;
+            const double prefillCompute = s.prefillGpuSecondsPerRequest > 0 ? 1.0 / s.prefillGpuSecondsPerRequest : inf;
             const double transfer = (a.scaleOutBandwidth.value() > 0 && s.kvTransferBytesPerRequest > 0)
                                         ? a.scaleOutBandwidth.value() / s.kvTransferBytesPerRequest
                                         : inf;
@@ -366,20 +513,26 @@ ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const 
                 s.prefillFraction = s.prefillGpus / (s.prefillGpus + s.decodeGpus);
                 s.requestsPerSecond = best;
             }
+        } else if (rates && gpus > 0) {
+            // Co-located GPUs time-share prefill and decode in the ratio of their GPU-seconds per request; the
+            // decode point already carries that share as interference on the user's speed (bestDecodePoint).
+            const double decodeSeconds = outputTokens / s.decode.tokensPerSecondPerGpu;
+            const double requestSeconds = s.prefillGpuSecondsPerRequest + decodeSeconds;
+            served = requestSeconds > 0;
+            if (served) {
+                s.prefillFraction = s.prefillGpuSecondsPerRequest / requestSeconds;
+                s.prefillGpus = gpus * s.prefillFraction;
+                s.decodeGpus = gpus - s.prefillGpus;
+                s.requestsPerSecond = gpus / requestSeconds;
+            }
         }
-    } else if (rates && gpus > 0) {
-        // Co-located GPUs time-share prefill and decode in the ratio of their GPU-seconds per request;
-        // prefill interference (stalled decode steps while a prompt runs) is not charged.
-        const double prefillSeconds = inputTokens / s.prefillTokensPerSecondPerGpu;
-        const double decodeSeconds = outputTokens / s.decode.tokensPerSecondPerGpu;
-        const double requestSeconds = prefillSeconds + decodeSeconds;
-        served = requestSeconds > 0;
-        if (served) {
-            s.prefillFraction = prefillSeconds / requestSeconds;
-            s.prefillGpus = gpus * s.prefillFraction;
-            s.decodeGpus = gpus - s.prefillGpus;
-            s.requestsPerSecond = gpus / requestSeconds;
-        }
+    };
+    split();
+    // Disaggregated: once the pools are known, the sessions' bound applies to the real decode pool.
+    if (d.disaggregated && served && sessions > 0 && s.decodeGpus > 0 && s.decodeGpus != limits.decodeGpus) {
+        limits.decodeGpus = s.decodeGpus;
+        s.decode = chooseReplica(m, a, decodeContext, peakContext, limits, d.tensorParallel, s.meetsTarget);
+        split();
     }
     if (served) {
         s.inputTokensPerSecond = s.requestsPerSecond * inputTokens;
@@ -389,26 +542,29 @@ ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const 
         s.prefillFraction = s.prefillGpus = s.decodeGpus = s.requestsPerSecond = 0;
     }
 
-    // Long agent sessions keep their KV cache between turns. It fills the HBM whole decode replicas leave
-    // after weights, then host DRAM, then the installed NVMe (tiering as in NVIDIA Dynamo's KV block manager
-    // and LMCache); what does not fit caps the sessions served. The epsilon absorbs rounding in the split.
-    const double sessions = std::isfinite(d.concurrentSessions) ? std::max(0.0, d.concurrentSessions) : 0.0;
-    const double perSession = kvBytesPerSequence(m, d.sessionContextTokens).value();
-    const double kvTotal = sessions * perSession;
-    s.kvTotal = units::bytes(kvTotal);
-    double left = kvTotal;
-    const int g = s.decode.replicaGpus;
-    if (g >= 1 && s.decodeGpus > 0) {
-        const double replicas = std::floor(s.decodeGpus / g + 1e-9);
-        const AttentionParallel mode =
-            s.decode.dataParallelAttention ? AttentionParallel::Data : AttentionParallel::Tensor;
+    // KV in HBM: the running batch of every decode replica (at its peak context) first; the HBM left after
+    // weights and running KV on every replica, whichever mode, then parks the sessions not decoding, then
+    // host DRAM, then the installed NVMe (tiering as in NVIDIA Dynamo's KV block manager and LMCache); what
+    // does not fit caps the sessions served. The epsilon absorbs rounding in the split.
+    const double perSession = kvBytesPerSequence(m, sessionContext).value();
+    double running = 0, runningBytes = 0, hbmFree = 0;
+    if (g >= 1 && gpus > 0) {
+        const double replicas = std::floor(gpus / g + 1e-9);
+        const double decodeReplicas = std::floor((d.disaggregated ? s.decodeGpus : gpus) / g + 1e-9);
+        running = served ? s.decode.batch * decodeReplicas : 0.0;
+        runningBytes = running * kvBytesPerSequence(m, peakContext).value();
         const double freePerGpu = std::max(
             0.0, kUsableHbmFraction * std::max(0.0, a.hbmCapacity.value()) - weightBytesPerGpu(m, g, mode));
-        const double hbmFree = replicas * freePerGpu * kvShards(m, g, s.decode.dataParallelAttention);
-        const double inHbm = std::min(left, hbmFree);
-        s.kvInHbm = units::bytes(inHbm);
-        left -= inHbm;
+        hbmFree = std::max(0.0, replicas * freePerGpu * kvShards(m, g, s.decode.dataParallelAttention) - runningBytes);
     }
+    s.sequencesDecoding = running;
+    s.kvRunning = units::bytes(runningBytes);
+    const double parked = std::max(0.0, sessions - running);
+    double left = parked * perSession;
+    s.kvTotal = units::bytes(runningBytes + left);
+    const double inHbm = std::min(left, hbmFree);
+    s.kvInHbm = units::bytes(runningBytes + inHbm);
+    left -= inHbm;
     if (d.offloadDram && left > 0) {
         const double inDram = std::min(left, std::max(0.0, a.hostMemoryPerGpu.value()) * gpus);
         s.kvInDram = units::bytes(inDram);
@@ -420,9 +576,8 @@ ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const 
         left -= inNvme;
     }
     s.kvFits = !(left > 0);
-    s.sessionsServed =
-        s.kvFits ? sessions
-                 : (perSession > 0 ? std::floor((kvTotal - left) / perSession) : sessions);
+    s.sessionsServed = s.kvFits ? sessions
+                                : std::min(sessions, running + (perSession > 0 ? std::floor((parked * perSession - left) / perSession) : parked));
     return s;
 }
 

@@ -1,14 +1,33 @@
 #pragma once
+#include <string>
 #include <vector>
 
 #include "units.h"
 
 namespace ctwin::cost {
 
+/// The serving engine's costs beyond the roofline and its batch cap (data/catalog/serving_engines.json, one
+/// item per engine: vLLM, SGLang, TensorRT-LLM, Dynamo; each value sourced with a range). Zero = none.
+struct EngineProfile {
+    /// Per decode iteration: scheduling, input preparation, sampling and the host sync that GPU work does
+    /// not hide.
+    double stepOverheadSeconds = 0;
+    /// Per transformer layer per iteration: kernel-launch gaps and small-kernel tails the roofline misses.
+    double layerOverheadSeconds = 0;
+    /// Per running sequence per iteration and scheduler: host bookkeeping that grows with the batch.
+    double sequenceOverheadSeconds = 0;
+    /// Sequences one scheduler runs at once (vLLM max_num_seqs, SGLang max_running_requests, TensorRT-LLM
+    /// max_batch_size); under data-parallel attention every GPU has its own scheduler. 0 = no cap.
+    double maxBatchPerScheduler = 0;
+};
+
 /// One scale-up domain's hardware as the roofline sees it (per GPU figures, domain size) and the fractions
 /// of its peaks that serving engines reach (data/catalog/accelerators.json, each sourced with a range).
 struct AcceleratorSpec {
-    units::Frequency flops{};            // dense FLOP/s per GPU at the serving precision
+    units::Frequency flops{};            // dense FLOP/s per GPU at the weights' (native or mapped) precision
+    /// Dense FLOP/s the attention kernels run at: FP8 with an FP8 KV cache on FP8 hardware, else BF16
+    /// (FlashAttention-3 and TensorRT-LLM's FP8 attention; no FP4 attention kernels ship). 0 = `flops`.
+    units::Frequency attentionFlops{};
     units::DataRate hbmBandwidth{};      // per GPU
     units::Bytes hbmCapacity{};          // per GPU
     units::DataRate scaleUpBandwidth{};  // per GPU (NVLink), both directions together as NVIDIA quotes it
@@ -22,6 +41,8 @@ struct AcceleratorSpec {
     double collectiveEfficiency = 1.0;
     /// Scale-out (back-end NIC) bandwidth per GPU, for the KV hand-off between disaggregated pools.
     units::DataRate scaleOutBandwidth{};
+    /// The serving engine running on it.
+    EngineProfile engine{};
 };
 
 /// The served model as the roofline sees it. Layer groups: `slidingLayers` attend to the last
@@ -68,6 +89,12 @@ units::Bytes kvBytesPerToken(const ServedModel& m);
 /// window), linear layers 4 · state elements (state read-out and update). 0 when the heads are unknown.
 double attentionFlopsPerToken(const ServedModel& m, double contextTokens);
 
+/// Decode attention FLOPs of one token at `contextTokens`: as attentionFlopsPerToken, except that MLA decodes
+/// in the absorbed form (DeepSeek-V2 §2.1.2, "absorb W^UK into W^Q and W^UV into W^O"; FlashMLA): every
+/// query head scores the (latent + RoPE)-wide cached vector and sums latent-wide values, so a full layer costs
+/// 2 · context · heads · (2 · latent + rope) instead of the expanded heads · (d_qk + d_v).
+double decodeAttentionFlopsPerToken(const ServedModel& m, double contextTokens);
+
 /// Mean attention FLOPs per token of a causal prefill of `promptTokens`: token i attends to i tokens, so a
 /// full layer averages context/2 ("halved for causal"); a sliding layer averages W − W²/(2L) when L > W.
 double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens);
@@ -78,15 +105,26 @@ double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens);
 /// MoE with known experts. Auto: Data for such an MoE, Tensor otherwise.
 enum class AttentionParallel { Auto, Tensor, Data };
 
+/// Why `replicaGpus` GPUs cannot hold one replica of `m` in `mode` the way serving engines shard it (empty =
+/// they can): tensor parallelism must divide the query heads and either divide the KV heads or be a multiple
+/// of them (KV heads are then replicated, as vLLM and TensorRT-LLM do); expert parallelism must divide the
+/// routed experts (vLLM, SGLang and TensorRT-LLM place whole experts, equally many per rank).
+std::string replicaShapeProblem(const ServedModel& m, int replicaGpus, AttentionParallel mode);
+
 /// One decode operating point of one model replica of `replicaGpus` GPUs inside a scale-up domain.
 struct DecodePoint {
     double batch = 0;
     int replicaGpus = 0;
     bool dataParallelAttention = false;
     units::Time stepTime{};
-    units::Time computeTime{}, memoryTime{}, commTime{};
+    /// Step parts: matrix and attention compute, weight and KV reads, collectives, engine overhead.
+    units::Time computeTime{}, memoryTime{}, commTime{}, overheadTime{};
+    /// The speed a user sees: 1 / step, stretched by co-located prefill (prefillShare) when it shares the GPUs.
     double tokensPerSecondPerUser = 0;
+    /// Decode tokens/s per GPU while decoding (batch / (step × GPUs)); prefill's GPU time is not in it.
     double tokensPerSecondPerGpu = 0;
+    /// Share of the replica's GPU time that co-located prefill chunks take (0 when decode runs alone).
+    double prefillShare = 0;
     bool memoryBound = false;
 };
 
@@ -95,31 +133,56 @@ struct DecodePoint {
 double weightBytesPerGpu(const ServedModel& m, int replicaGpus, AttentionParallel mode = AttentionParallel::Auto);
 
 /// Largest batch whose KV at `peakContext` fits next to the weights in 90% of the replica's HBM (0 when the
-/// weights alone do not fit).
+/// weights alone do not fit), and no more than the engine admits (EngineProfile::maxBatchPerScheduler per
+/// scheduler: one per replica, one per GPU under data-parallel attention).
 double maxDecodeBatch(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double peakContext,
                       AttentionParallel mode = AttentionParallel::Auto);
 
-/// Decode step = max(compute, memory) + communication (roofline, Williams, Waterman & Patterson 2009):
-/// compute = (2·A + attention FLOPs) × batch / (G × peak × computeEfficiency); memory = (weights the batch
-/// touches + KV read at `contextTokens`) per GPU / (HBM × hbmEfficiency); communication = two collectives per
-/// layer (tensor-parallel all-reduce for a dense model, expert-parallel dispatch + combine for an MoE).
+/// Decode step, per operator group (roofline of each kernel, Williams, Waterman & Patterson 2009; summed as in
+/// Yuan et al., "LLM Inference Unveiled: Survey and Roofline Model Insights", arXiv:2402.16363, 2024):
+/// max(matrix compute, weight reads) + max(attention compute, KV reads) + communication + engine overhead.
+/// Matrix compute = 2·A × batch / (G × peak × computeEfficiency); attention compute = attention FLOPs at
+/// `contextTokens` × batch / (G × attention peak × computeEfficiency); reads per GPU / (HBM × hbmEfficiency);
+/// communication = two collectives per layer (tensor-parallel all-reduce, or expert-parallel dispatch +
+/// combine); overhead = step + layers × per-layer + sequences per scheduler × per-sequence (EngineProfile).
 DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
                         double batch, AttentionParallel mode = AttentionParallel::Auto);
 
-/// The largest batch that meets `targetTokensPerSecondPerUser` at this replica size (bisection over whole
-/// batches up to maxDecodeBatch); if even batch 1 misses it, batch 1 with `meets` false.
+/// What a decode operating point must respect besides HBM and the engine's cap.
+struct DecodeLimits {
+    double targetTokensPerSecondPerUser = 0;
+    /// Co-located chunked prefill (Agrawal et al., "Sarathi-Serve", OSDI 2024): prefill chunks ride in the
+    /// same iterations as decode, so a user's tokens arrive (1 − prefill share) as fast as decode alone runs
+    /// (withPrefillInterference). false = decode runs alone (a disaggregated decode pool).
+    bool coLocatedPrefill = false;
+    double promptTokens = 0;     // per request
+    double newPromptTokens = 0;  // not prefix-cached
+    double outputTokens = 0;     // per request
+    /// Sequences in flight over all decode replicas (sessions × requests in flight per session, Little's law)
+    /// and the GPUs they share: a replica of g GPUs decodes at most sequences × g / decodeGpus. 0 = unbounded.
+    double sequencesInFlight = 0;
+    double decodeGpus = 0;
+};
+
+/// `p` with co-located prefill interference applied: with P = prefill GPU-seconds per request and O output
+/// tokens, the prefill share of GPU time is P / (P + O / p.tokensPerSecondPerGpu) and a user sees
+/// (1 − share) / step tokens/s. P = 0 leaves `p` as decode alone.
+DecodePoint withPrefillInterference(DecodePoint p, double prefillGpuSecondsPerRequest, double outputTokens);
+
+/// The largest batch that meets the per-user target at this replica size (bisection over whole batches up to
+/// maxDecodeBatch and the sessions' cap); if even batch 1 misses it, batch 1 with `meets` false.
 DecodePoint bestDecodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
-                            double peakContext, double targetTokensPerSecondPerUser, bool& meets,
+                            double peakContext, const DecodeLimits& limits, bool& meets,
                             AttentionParallel mode = AttentionParallel::Auto);
 
 /// Replica sizes searched: the divisors of the scale-up domain (so a domain holds whole replicas).
 std::vector<int> replicaSizes(int domainGpus);
 
-/// The replica size (or `statedGpus` when > 0), attention mode (both are tried for an MoE with known experts)
-/// and batch with the most tokens/s/GPU that meet the per-user target; when none meets it, the fastest point
-/// per user. `meets` tells which.
+/// The replica size (or `statedGpus` when > 0), attention mode (both are tried for an MoE with known experts;
+/// shapes replicaShapeProblem refuses are skipped) and batch with the most tokens/s/GPU that meet the
+/// per-user target; when none meets it, the fastest point per user. `meets` tells which.
 DecodePoint chooseReplica(const ServedModel& m, const AcceleratorSpec& a, double contextTokens, double peakContext,
-                          double targetTokensPerSecondPerUser, int statedGpus, bool& meets);
+                          const DecodeLimits& limits, int statedGpus, bool& meets);
 
 /// The tokens/s/GPU vs tokens/s/user curve of one replica size over batches 1, 2, 4, ... and the largest
 /// batch that fits.
@@ -127,19 +190,31 @@ std::vector<DecodePoint> decodeCurve(const ServedModel& m, const AcceleratorSpec
                                      double contextTokens, double peakContext,
                                      AttentionParallel mode = AttentionParallel::Auto);
 
-/// Prefill is compute-bound: (2·A + causal attention FLOPs at `promptTokens`) per input token at
-/// computeEfficiency of peak, per GPU.
-double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double promptTokens);
+/// Prefill tokens/s per GPU of a replica of `replicaGpus` GPUs computing the `newTokens` of a
+/// `promptTokens` prompt whose first promptTokens − newTokens are prefix-cached (newTokens < 0 = all new).
+/// Per token: compute = (2·A + causal attention over the new positions) / (G × peak × computeEfficiency),
+/// attention at the attention peak; communication = the same two collectives per layer as decode, per token.
+/// Compute and communication overlap (chunked pipelining as in NanoFlow, Zhu et al. OSDI 2025, and
+/// TensorRT-LLM's overlapped all-reduce), so the slower sets the pace: max(compute, communication).
+double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec& a, double promptTokens,
+                                    int replicaGpus = 1, AttentionParallel mode = AttentionParallel::Auto,
+                                    double newTokens = -1);
 
 /// A service's workload mix and the fleet that serves it.
 struct ServiceDemand {
-    double inputTokens = 0;   // per request
+    double inputTokens = 0;   // per request (the whole prompt)
     double outputTokens = 0;  // per request
+    /// Share of the prompt's tokens found in the prefix cache (earlier turns of the session); prefill
+    /// computes only the rest.
+    double prefixCacheHitRate = 0;
     double targetTokensPerSecondPerUser = 0;
     double gpus = 0;
     bool disaggregated = false;
     int tensorParallel = 0;   // stated replica size; 0 = searched
+    /// Sessions open at once; each has at most one request in flight (an agent waits for its answer), so
+    /// they bound the sequences decoding at once. 0 = unbounded.
     double concurrentSessions = 0;
+    /// Context a session carries between turns; decode attends to max(prompt, session context).
     double sessionContextTokens = 0;
     bool offloadDram = false;
     bool offloadNvme = false;
@@ -149,7 +224,8 @@ struct ServiceDemand {
 struct ServiceSizing {
     DecodePoint decode;              // operating point meeting the per-user target (or the best one)
     bool meetsTarget = false;
-    double prefillTokensPerSecondPerGpu = 0;
+    double prefillTokensPerSecondPerGpu = 0; // new (uncached) prompt tokens/s per GPU
+    double prefillGpuSecondsPerRequest = 0;  // GPU-seconds one request's prefill takes
     double prefillFraction = 0;      // GPU share of prefill (pool split when disaggregated, GPU-time otherwise)
     double prefillGpus = 0, decodeGpus = 0;
     double requestsPerSecond = 0;
@@ -159,7 +235,9 @@ struct ServiceSizing {
     double kvTransferBytesPerRequest = 0; // prefill -> decode hand-off over the scale-out fabric
     bool kvTransferBound = false;         // the hand-off, not prefill compute, limits the prefill pool
     // Long agent sessions: KV bytes kept and where they live.
-    units::Bytes kvTotal{}, kvInHbm{}, kvInDram{}, kvInNvme{};
+    /// kvTotal = running batch KV + parked sessions' KV; kvRunning is in HBM by construction.
+    units::Bytes kvTotal{}, kvRunning{}, kvInHbm{}, kvInDram{}, kvInNvme{};
+    double sequencesDecoding = 0;    // over all decode replicas at the operating point
     bool kvFits = true;
     double sessionsServed = 0;       // sessions whose KV fits in HBM + the offload tiers
 };

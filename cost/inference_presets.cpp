@@ -1,5 +1,7 @@
 #include "inference_presets.h"
 
+#include "evaluate_stages.h"
+
 namespace ctwin::cost {
 
 namespace {
@@ -37,6 +39,41 @@ ServedModel servedModelOf(const model::InferenceService& s, const model::Catalog
     m.experts = static_cast<int>(presetValue(preset, "experts"));
     m.activeExperts = static_cast<int>(presetValue(preset, "active_experts"));
     return m;
+}
+
+std::string attentionPrecisionOf(const model::CatalogItem& accelerator, const std::string& stated,
+                                 double kvBytesPerElement) {
+    if (stated == "bf16" || stated == "fp8") return stated;
+    return kvBytesPerElement <= 1.0 && nativePrecision(accelerator, "fp8") ? "fp8" : "bf16";
+}
+
+bool nativePrecision(const model::CatalogItem& accelerator, const std::string& precision) {
+    const auto* v = accelerator.find(precision + "_flops");
+    return v && v->base > 0;
+}
+
+AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& acc, const std::string& precision,
+                                  const std::string& attentionPrecision) {
+    AcceleratorSpec spec;
+    spec.flops = detail::precisionFlops(acc, precision) * units::hertz;
+    spec.attentionFlops = detail::precisionFlops(acc, attentionPrecision) * units::hertz;
+    spec.hbmBandwidth = units::bytesPerSecond(acc.value("hbm_bandwidth_bytes_per_s"));
+    spec.hbmCapacity = units::bytes(acc.value("hbm_bytes"));
+    spec.scaleUpBandwidth = units::bytesPerSecond(acc.value("scale_up_bandwidth_bytes_per_s"));
+    // Achievable fractions of the peaks, per accelerator (data/catalog/accelerators.json, issue 17).
+    spec.hbmEfficiency = acc.value("decode_hbm_efficiency");
+    spec.computeEfficiency = acc.value("prefill_compute_efficiency");
+    spec.collectiveEfficiency = acc.value("scale_up_collective_efficiency");
+    return spec;
+}
+
+EngineProfile engineProfileOf(const model::CatalogItem& engine) {
+    EngineProfile e;
+    e.stepOverheadSeconds = engine.value("step_overhead_s");
+    e.layerOverheadSeconds = engine.value("layer_overhead_s");
+    e.sequenceOverheadSeconds = engine.value("sequence_overhead_s");
+    e.maxBatchPerScheduler = engine.value("max_batch_per_scheduler");
+    return e;
 }
 
 } // namespace ctwin::cost

@@ -119,7 +119,8 @@ ojson resultsToJson(const Results& r) {
                                       {"memory_bound", pt.memoryBound},
                                       {"compute_ms", finiteOr0(pt.computeTime.value() * 1e3)},
                                       {"memory_ms", finiteOr0(pt.memoryTime.value() * 1e3)},
-                                      {"communication_ms", finiteOr0(pt.commTime.value() * 1e3)}});
+                                      {"communication_ms", finiteOr0(pt.commTime.value() * 1e3)},
+                                      {"overhead_ms", finiteOr0(pt.overheadTime.value() * 1e3)}});
             const auto& d = i.sizing.decode;
             services.push_back(ojson{{"id", i.serviceId},
                                      {"batch", d.batch},
@@ -128,7 +129,11 @@ ojson resultsToJson(const Results& r) {
                                      {"step_ms", ojson{{"compute", finiteOr0(d.computeTime.value() * 1e3)},
                                                        {"memory", finiteOr0(d.memoryTime.value() * 1e3)},
                                                        {"communication", finiteOr0(d.commTime.value() * 1e3)},
+                                                       {"overhead", finiteOr0(d.overheadTime.value() * 1e3)},
                                                        {"total", finiteOr0(d.stepTime.value() * 1e3)}}},
+                                     {"prefill_share_of_decode_replicas", finiteOr0(d.prefillShare)},
+                                     {"sequences_decoding", finiteOr0(i.sizing.sequencesDecoding)},
+                                     {"kv_running_bytes", finiteOr0(i.sizing.kvRunning.value())},
                                      {"decode_tokens_per_second_per_gpu", finiteOr0(d.tokensPerSecondPerGpu)},
                                      {"tokens_per_second_per_user", finiteOr0(d.tokensPerSecondPerUser)},
                                      {"prefill_tokens_per_second_per_gpu",
@@ -147,6 +152,8 @@ ojson resultsToJson(const Results& r) {
                                      {"kv_transfer_bytes_per_request", finiteOr0(i.sizing.kvTransferBytesPerRequest)},
                                      {"cost_per_million_input_tokens_usd", finiteOr0(i.costPerMillionInputTokens)},
                                      {"cost_per_million_output_tokens_usd", finiteOr0(i.costPerMillionOutputTokens)},
+                                     {"cost_per_request_usd", finiteOr0(i.costPerRequest)},
+                                     {"cost_per_million_blended_tokens_usd", finiteOr0(i.costPerMillionBlendedTokens)},
                                      {"output_tokens_per_s_per_mw", finiteOr0(i.outputTokensPerSecondPerMw)},
                                      {"total_tokens_per_s_per_mw", finiteOr0(i.totalTokensPerSecondPerMw)},
                                      {"output_tokens_per_s_per_average_mw",

@@ -75,6 +75,13 @@ const std::vector<KindSchema>& schemas() {
         {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}},
         {"wan", "amplifier", {"spacing_m", "price_usd", "power_w"}, {}},
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
+        // Serving engine profiles (issue 28): overheads beyond the roofline and the batch cap (cost/inference.h
+        // EngineProfile).
+        {"serving_engines", "engine",
+         {"step_overhead_s", "layer_overhead_s", "sequence_overhead_s", "max_batch_per_scheduler"},
+         {"project"},
+         {},
+         true},
         // Failure-rate presets (issue 13 item 5): one rate per node (server) per hour, chosen by a training
         // job's failure_rate_preset.
         {"failures", "node_rate", {"rate_per_hour"}, {"unit"}},

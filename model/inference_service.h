@@ -38,6 +38,13 @@ struct InferenceService {
     std::string model;
     /// GPUs per model replica (tensor/expert parallel size) inside the scale-up domain; 0 = searched.
     int tensorParallel = 0;
+    /// Serving engine profile (catalog category `serving_engines`): per-step overheads and batch cap.
+    std::string servingEngine = "vllm";
+    /// Share of each prompt's tokens served from the prefix cache (earlier turns of an agent session).
+    double prefixCacheHitRate = 0.0;
+    /// Precision of the attention kernels: "auto" (fp8 with a <= 1-byte KV cache on FP8 hardware, else
+    /// bf16), "bf16" or "fp8".
+    std::string attentionPrecision = "auto";
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -61,6 +68,9 @@ struct InferenceService {
         v.choice("precision", precision, {"bf16", "fp8", "fp4"});
         v.catalogRef("model", model, "models", /*optional=*/true);
         v.integer("tensor_parallel", tensorParallel, fieldRange(kKind, "tensor_parallel"));
+        v.catalogRef("serving_engine", servingEngine, "serving_engines");
+        v.number("prefix_cache_hit_rate", prefixCacheHitRate, fieldRange(kKind, "prefix_cache_hit_rate"));
+        v.choice("attention_precision", attentionPrecision, {"auto", "bf16", "fp8"});
     }
 };
 

@@ -45,6 +45,12 @@ CalibrationDialog::CalibrationDialog(const model::Catalog& catalog, QWidget* par
     for (const auto* m : catalog.byCategory("models"))
         m_model->addItem(QString::fromStdString(m->name), QString::fromStdString(m->id));
     form->addRow(tr("Model preset"), m_model);
+    m_engine = new QComboBox;
+    for (const auto* e : catalog.byCategory("serving_engines"))
+        m_engine->addItem(QString::fromStdString(e->name), QString::fromStdString(e->id));
+    m_engine->setToolTip(tr("Serving engine the points ran on: its per-step overheads and batch cap enter "
+                            "every prediction (catalog serving_engines)"));
+    form->addRow(tr("Serving engine"), m_engine);
     m_precision = new QComboBox;
     m_precision->addItems({QStringLiteral("fp8"), QStringLiteral("bf16"), QStringLiteral("fp4")});
     m_precision->setToolTip(tr("Used when the points do not state their precision"));
@@ -109,7 +115,7 @@ bool CalibrationDialog::calibrate(const QString& file) {
         if (m_points.empty())
             throw std::runtime_error(file.toStdString() + ": no measured point is for " + acc->id + " with " +
                                      preset->id);
-        m_result = cost::calibrateAccelerator(*acc, *preset, m_points);
+        m_result = cost::calibrateAccelerator(*acc, *preset, m_points, engine());
     } catch (const std::exception& e) {
         m_status->setText(tr("Cannot calibrate: %1").arg(QString::fromStdString(e.what())));
         redraw();
@@ -136,6 +142,11 @@ bool CalibrationDialog::calibrate(const QString& file) {
     m_save->setEnabled(true);
     redraw();
     return true;
+}
+
+const model::CatalogItem* CalibrationDialog::engine() const {
+    const auto* e = m_catalog.find(m_engine->currentData().toString().toStdString());
+    return e && e->category == "serving_engines" ? e : nullptr;
 }
 
 void CalibrationDialog::redraw() {
@@ -177,7 +188,7 @@ void CalibrationDialog::redraw() {
     auto* curve = new QLineSeries;
     curve->setName(tr("Fitted model curve (first point's setting)"));
     curve->setColor(views::categoricalColor(2));
-    for (const auto& c : cost::modelCurve(*acc, *preset, m_points.front(), m_result->after))
+    for (const auto& c : cost::modelCurve(*acc, *preset, m_points.front(), m_result->after, engine()))
         if (c.tokensPerSecondPerUser > 0 && c.tokensPerSecondPerGpu > 0) {
             curve->append(c.tokensPerSecondPerUser, c.tokensPerSecondPerGpu);
             xmin = std::min(xmin, c.tokensPerSecondPerUser), xmax = std::max(xmax, c.tokensPerSecondPerUser);

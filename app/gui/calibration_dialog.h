@@ -38,8 +38,10 @@ private:
 
     const model::Catalog& m_catalog;
     QLineEdit* m_file = nullptr;
+    const model::CatalogItem* engine() const; // the chosen serving engine profile
     QComboBox* m_accelerator = nullptr;
     QComboBox* m_model = nullptr;
+    QComboBox* m_engine = nullptr; // serving engine profile the points ran on
     QComboBox* m_precision = nullptr;
     QSpinBox* m_replicaGpus = nullptr;
     QLabel* m_status = nullptr;

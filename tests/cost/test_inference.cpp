@@ -18,6 +18,13 @@ using namespace ctwin::cost;
 
 namespace {
 
+// Only a per-user target: no co-located prefill, no sessions' bound.
+DecodeLimits target(double tokensPerSecondPerUser) {
+    DecodeLimits l;
+    l.targetTokensPerSecondPerUser = tokensPerSecondPerUser;
+    return l;
+}
+
 // Llama-3-70B-like dense model served in FP8 weights with BF16 KV cache: 80 layers, 64 query heads, 8 KV heads
 // (GQA), head dim 128, d_model 8192 (Meta's published configuration).
 ServedModel dense70bFp8() {
@@ -365,12 +372,12 @@ void TestInference::batchSearchFindsWholeBatch() {
     // 45 tokens/s/user needs step <= 1/45 = 0.0222222 -> b <= 611.1: batch 611 (the power-of-two search stopped at
     // 512). Step 0.02222 s -> 45.0045 tok/s/user, 611 / 0.02222 = 27,497.75 tok/s/GPU.
     bool meets = false;
-    const DecodePoint p = bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, 45, meets);
+    const DecodePoint p = bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, target(45), meets);
     QVERIFY(meets);
     QCOMPARE(p.batch, 611.0);
     CTWIN_COMPARE_REL(p.tokensPerSecondPerGpu, 27497.7497749775, 1e-9);
     // 200 tokens/s/user is beyond batch 1 (0.01002 s -> 99.8): batch 1, not met.
-    const DecodePoint slow = bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, 200, meets);
+    const DecodePoint slow = bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, target(200), meets);
     QVERIFY(!meets);
     QCOMPARE(slow.batch, 1.0);
 }
@@ -380,7 +387,7 @@ void TestInference::batchBoundByPeakContext() {
     // the average context 2,000 would have allowed 4,000. No per-user target: the largest batch is chosen.
     QCOMPARE(maxDecodeBatch(toyModel(), toyGpu(), 1, 3000), 2666.0);
     bool meets = false;
-    QCOMPARE(bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, 0, meets).batch, 2666.0);
+    QCOMPARE(bestDecodePoint(toyModel(), toyGpu(), 1, 2000, 3000, target(0), meets).batch, 2666.0);
     QVERIFY(meets);
 }
 
@@ -399,19 +406,19 @@ void TestInference::replicaSearchPicksHandOptimum() {
     QCOMPARE(replicaSizes(4), (std::vector<int>{1, 2, 4}));
     QCOMPARE(replicaSizes(72), (std::vector<int>{1, 2, 3, 4, 6, 8, 9, 12, 18, 24, 36, 72}));
     bool meets = false;
-    const DecodePoint p = chooseReplica(toyModel(), a, 2000, 3000, 60, 0, meets);
+    const DecodePoint p = chooseReplica(toyModel(), a, 2000, 3000, target(60), 0, meets);
     QVERIFY(meets);
     QCOMPARE(p.replicaGpus, 2);
     QCOMPARE(p.batch, 993.0);
     CTWIN_COMPARE_REL(p.tokensPerSecondPerGpu, 29807.4113435733, 1e-9);
     CTWIN_COMPARE_REL(p.commTime.value(), 1.7269312e-3, 1e-9);
     // At 150 tok/s/user only G=4 and G=2 qualify and G=4 wins: b <= (1/150 − 0.0026) / 7.4576e-6 = 545.3.
-    const DecodePoint fast = chooseReplica(toyModel(), a, 2000, 3000, 150, 0, meets);
+    const DecodePoint fast = chooseReplica(toyModel(), a, 2000, 3000, target(150), 0, meets);
     QVERIFY(meets);
     QCOMPARE(fast.replicaGpus, 4);
     QCOMPARE(fast.batch, 545.0);
     // 1,000 tok/s/user is out of reach: the fastest point, G=4 batch 1 (step 0.0026074576 s), not met.
-    const DecodePoint none = chooseReplica(toyModel(), a, 2000, 3000, 1000, 0, meets);
+    const DecodePoint none = chooseReplica(toyModel(), a, 2000, 3000, target(1000), 0, meets);
     QVERIFY(!meets);
     QCOMPARE(none.replicaGpus, 4);
     CTWIN_COMPARE_REL(none.stepTime.value(), 2.6074576e-3, 1e-9);
@@ -432,7 +439,7 @@ void TestInference::curveEmptyWhenWeightsDoNotFit() {
     m.weightBytesPerParam = 2;
     QVERIFY(decodeCurve(m, hgxH100(), 8, 4096, 4096).empty());
     bool meets = true;
-    QCOMPARE(chooseReplica(m, hgxH100(), 4096, 4096, 10, 0, meets).replicaGpus, 0);
+    QCOMPARE(chooseReplica(m, hgxH100(), 4096, 4096, target(10), 0, meets).replicaGpus, 0);
     QVERIFY(!meets);
 }
 
@@ -742,7 +749,7 @@ void TestInference::statedTensorParallel() {
     a.domainGpus = 4;
     a.scaleUpBandwidth = units::bytesPerSecond(400e9);
     bool meets = false;
-    const DecodePoint p = chooseReplica(toyModel(), a, 2000, 3000, 60, 4, meets);
+    const DecodePoint p = chooseReplica(toyModel(), a, 2000, 3000, target(60), 4, meets);
     QCOMPARE(p.replicaGpus, 4);
     QCOMPARE(p.batch, 1886.0);
 }

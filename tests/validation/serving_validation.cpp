@@ -2,16 +2,17 @@
 // (cost/inference.h) against the published, measured LLM serving points of data/validation/serving.json
 // (TensorRT-LLM performance overview, MLPerf Inference v5.1, NVIDIA NIM; read data/validation/README.md).
 //
-// Not a ctest test: it asserts nothing and always exits 0 once the inputs load. It prints, per point, the
+// `--check` is the ctest `serving_validation` (see kKnownGaps). Without it, it prints, per point, the
 // measured and predicted tokens/s per GPU and per user with the relative error, the RMS relative error of
 // each metric and how many points fall within ±30%, and lists every point it could not run with the reason.
 // `--json` prints the same as one JSON document. data/validation/BASELINE.md keeps the output of one run.
 //
 // Everything the engine needs comes from the SHIPPED catalog with its base values: the accelerator through
 // cost::acceleratorSpecOf and the model preset through cost::servedModelForPoint (the functions
-// `clustertwin-cli calibrate` uses), weight bytes by precision (fp8 1, fp4 0.5 bytes per parameter) and the
-// shipped KV-cache default (2 bytes per element, model::InferenceService::kvBytesPerElement), even where the
-// source ran an FP8 KV cache: this is the "before" of issue 28, the engine as shipped.
+// `clustertwin-cli calibrate` uses), the point's serving engine profile (engine_catalog_id, else trt-llm for
+// TensorRT-LLM and NIM, vllm for vLLM), weight bytes by precision (fp8 1, fp4 0.5 bytes per parameter) unless
+// the point states weight_bytes_per_param, and the KV-cache bytes the source ran (kv_bytes_per_element, 2 when
+// absent); attention runs at FP8 with a 1-byte KV cache on FP8 hardware (cost::attentionPrecisionOf).
 //
 // A replica is tp × pp GPUs (pp null = 1). Each kind of point is predicted with the engine's own end-to-end
 // figure for that condition; every kind includes prefill's GPU-time share (co-located serving,
@@ -63,6 +64,9 @@ struct ValidationPoint {
     int gpus = 0;
     std::optional<double> inputTokens, outputTokens, concurrency, perUser;
     double perGpu = 0;
+    std::string engine;          // serving_engines catalog id
+    double kvBytesPerElement = 2; // KV-cache dtype the source ran
+    double weightBytesPerParam = 0; // 0 = by precision
 };
 
 std::optional<double> optionalNumber(const nlohmann::json& j, const char* key) {
@@ -106,6 +110,10 @@ std::vector<ValidationPoint> loadPoints(const std::string& file) {
         p.concurrency = optionalNumber(j, "concurrency");
         p.perUser = optionalNumber(j, "tokens_per_s_per_user");
         p.perGpu = j.at("tokens_per_s_per_gpu").get<double>();
+        p.engine = optionalText(j, "engine_catalog_id");
+        if (p.engine.empty()) p.engine = optionalText(j, "engine") == "vllm" ? "vllm" : "trt-llm";
+        p.kvBytesPerElement = optionalNumber(j, "kv_bytes_per_element").value_or(2.0);
+        p.weightBytesPerParam = optionalNumber(j, "weight_bytes_per_param").value_or(0.0);
         out.push_back(std::move(p));
     }
     return out;
@@ -133,6 +141,7 @@ struct Result {
     double perGpu = 0, perUser = 0;
     double prefillFraction = 0;
     bool dataParallelAttention = false, memoryBound = false;
+    cost::DecodePoint step; // the decode operating point (step parts in the table)
     bool reached = true; // the measured per-user speed or concurrency is within the engine's reach
     double gpuError() const { return perGpu / point->perGpu - 1.0; }
     std::optional<double> userError() const {
@@ -160,12 +169,15 @@ std::string skipReason(const ValidationPoint& p, const model::Catalog& catalog) 
     if (!p.inputTokens)
         return "input length unknown (input_tokens null: variable-length dataset, no published mean ISL in "
                "data/validation/README.md)";
+    if (const auto* e = catalog.find(p.engine); !e || e->category != "serving_engines")
+        return "serving engine profile '" + p.engine + "' is not in the catalog";
     if (p.precision != "bf16" && p.precision != "fp8" && p.precision != "fp4")
         return "precision '" + p.precision + "' is not one the engine knows";
     return {};
 }
 
-Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const model::CatalogItem& preset) {
+Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const model::CatalogItem& preset,
+               const model::CatalogItem& engine) {
     Result r;
     r.point = &vp;
     r.replicaGpus = *vp.tp * std::max(1, vp.pp.value_or(1));
@@ -179,8 +191,12 @@ Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const m
     mp.tokensPerSecondPerGpu = vp.perGpu;
     mp.tokensPerSecondPerUser = vp.perUser.value_or(0);
     mp.origin = vp.id;
+    mp.kvBytesPerElement = vp.kvBytesPerElement;
+    mp.weightBytesPerParam = vp.weightBytesPerParam;
     const cost::ServedModel m = cost::servedModelForPoint(preset, mp);
-    const cost::AcceleratorSpec a = cost::acceleratorSpecOf(acc, vp.precision);
+    cost::AcceleratorSpec a =
+        cost::acceleratorSpecOf(acc, vp.precision, cost::attentionPrecisionOf(acc, "auto", vp.kvBytesPerElement));
+    a.engine = cost::engineProfileOf(engine);
     const double decodeContext = mp.inputTokens + mp.outputTokens / 2.0; // as sizeService and predictPoint
     const double peakContext = mp.inputTokens + mp.outputTokens;
 
@@ -198,7 +214,8 @@ Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const m
             cost::decodePoint(m, a, r.replicaGpus, decodeContext, std::max(1.0, pp.batch));
         r.dataParallelAttention = d.dataParallelAttention;
         r.memoryBound = d.memoryBound;
-        const double prefill = cost::prefillTokensPerSecondPerGpu(m, a, mp.inputTokens);
+        r.step = d;
+        const double prefill = cost::prefillTokensPerSecondPerGpu(m, a, mp.inputTokens, r.replicaGpus);
         const double ps = prefill > 0 ? mp.inputTokens / prefill : 0.0;
         const double ds = d.tokensPerSecondPerGpu > 0 ? mp.outputTokens / d.tokensPerSecondPerGpu : 0.0;
         r.prefillFraction = ps + ds > 0 ? ps / (ps + ds) : 0.0;
@@ -218,6 +235,7 @@ Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const m
         r.reached = s.meetsTarget;
         r.dataParallelAttention = s.decode.dataParallelAttention;
         r.memoryBound = s.decode.memoryBound;
+        r.step = s.decode;
         r.prefillFraction = s.prefillFraction;
     }
     r.maxBatch = cost::maxDecodeBatch(m, a, r.replicaGpus, peakContext,
@@ -279,8 +297,9 @@ void printText(const std::vector<Result>& results, const std::vector<Skipped>& s
                const Summary& user) {
     std::cout << "## Evaluated points (" << results.size() << ")\n\n"
               << "| id | accelerator | model | ISL/OSL | conc | measured tok/s/GPU | predicted | error | "
-                 "measured tok/s/user | predicted | error | kind | batch (max) | attn | prefill share |\n"
-              << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|\n";
+                 "measured tok/s/user | predicted | error | kind | batch (max) | attn | prefill share | step ms: compute / "
+                 "memory / comm / overhead |\n"
+              << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|\n";
     for (const auto& r : results) {
         const auto& p = *r.point;
         std::cout << "| " << p.id << " | " << p.accelerator << " | " << p.modelCatalogId << " | "
@@ -291,7 +310,9 @@ void printText(const std::vector<Result>& results, const std::vector<Skipped>& s
                   << (r.reached ? "" : " (out of reach)") << " | " << num(r.batch) << " (" << num(r.maxBatch)
                   << ") | " << (r.dataParallelAttention ? "DP" : "TP")
                   << (r.memoryBound ? ", mem" : ", compute") << " | " << num(r.prefillFraction * 100.0)
-                  << "% |\n";
+                  << "% | " << num(r.step.computeTime.value() * 1e3, 2) << " / "
+                  << num(r.step.memoryTime.value() * 1e3, 2) << " / " << num(r.step.commTime.value() * 1e3, 2)
+                  << " / " << num(r.step.overheadTime.value() * 1e3, 2) << " |\n";
     }
     std::cout << "\nError = predicted / measured − 1. Per-user predictions of max-batch points have nothing "
                  "measured to compare with.\n\n## Summary\n\n"
@@ -351,16 +372,78 @@ void printJson(const std::vector<Result>& results, const std::vector<Skipped>& s
     std::cout << j.dump(2) << "\n";
 }
 
+// Points the engine does not yet hold within ±30% of tokens/s per GPU (issue 28 item 8 is open for them),
+// with the error of the engine that committed this list. `--check` (the ctest) fails when any other point
+// leaves ±30%, when a listed point gets worse by more than 0.05 in |log(predicted / measured)|, and when a
+// listed point comes within ±30% (then it must leave this list: the list only shrinks). The mixture-of-experts
+// points are over-predicted: the roofline with the sources' FP8 KV caches finds far larger batches and
+// shorter steps than TensorRT-LLM reaches (data/validation/BASELINE.md, "after").
+struct KnownGap {
+    const char* id;
+    double error; // predicted / measured − 1 of tokens/s per GPU
+};
+constexpr KnownGap kKnownGaps[] = {
+    {"trtllm-llama33-70b-h100-tp2-fp8-8192-1024", -0.31},
+    {"trtllm-dsr1-b200-dep4-fp4-1024-1024", 1.43},
+    {"trtllm-dsr1-b200-dep4-fp4-8192-1024", 1.48},
+    {"trtllm-dsr1-gb200-dep4-fp4-1024-8192", 0.82},
+    {"trtllm-dsr1-h200-dep8-fp8-1024-1024", 2.12},
+    {"trtllm-dsr1-h200-dep8-fp8-1024-32768", 0.53},
+    {"trtllm-gptoss120b-b200-dep2-fp4-1024-1024", 1.33},
+    {"trtllm-gptoss120b-h200-tp1-fp8-1024-1024", 1.83},
+    {"trtllm-gptoss120b-h100-dep4-fp8-32768-1024", 1.53},
+    {"trtllm-gptoss120b-gb200-tp1-fp4-32768-1024", 1.18},
+};
+
+/// The ctest's verdict (see kKnownGaps); prints every failure and returns their count.
+int check(const std::vector<Result>& results) {
+    int failures = 0;
+    const auto fail = [&](const std::string& why) {
+        std::cerr << "FAIL " << why << "\n";
+        ++failures;
+    };
+    const auto within = [](double e) { return std::abs(e) <= 0.30; };
+    for (const auto& r : results) {
+        const auto& id = r.point->id;
+        const KnownGap* gap = nullptr;
+        for (const auto& g : kKnownGaps)
+            if (id == g.id) gap = &g;
+        const double e = r.gpuError();
+        if (const auto u = r.userError(); u && !within(*u))
+            fail(id + ": tokens/s per user " + percent(u) + " is outside ±30%");
+        if (!gap) {
+            if (!within(e)) fail(id + ": tokens/s per GPU " + percent(e) + " is outside ±30%");
+            continue;
+        }
+        if (within(e)) {
+            fail(id + ": now within ±30% (" + percent(e) + "); remove it from kKnownGaps");
+        } else if (std::abs(std::log1p(e)) > std::abs(std::log1p(gap->error)) + 0.05) {
+            fail(id + ": tokens/s per GPU " + percent(e) + ", worse than the recorded " + percent(gap->error));
+        }
+    }
+    for (const auto& g : kKnownGaps) {
+        const bool seen = std::any_of(results.begin(), results.end(),
+                                      [&](const Result& r) { return r.point->id == g.id; });
+        if (!seen) fail(std::string(g.id) + ": listed in kKnownGaps but not evaluated");
+    }
+    if (results.size() < 15) fail("only " + std::to_string(results.size()) + " points evaluated (at least 15)");
+    std::cerr << results.size() << " points evaluated, " << std::size(kKnownGaps) << " known gaps, " << failures
+              << " failures\n";
+    return failures;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    bool json = false;
+    bool json = false, checkMode = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--json") {
             json = true;
+        } else if (arg == "--check") {
+            checkMode = true;
         } else {
-            std::cerr << "usage: serving_validation [--json]\n";
+            std::cerr << "usage: serving_validation [--json | --check]\n";
             return 2;
         }
     }
@@ -375,7 +458,7 @@ int main(int argc, char** argv) {
                 skipped.push_back({&p, why});
                 continue;
             }
-            Result r = predict(p, catalog.at(p.accelerator), catalog.at(p.modelCatalogId));
+            Result r = predict(p, catalog.at(p.accelerator), catalog.at(p.modelCatalogId), catalog.at(p.engine));
             if (!(r.perGpu > 0)) {
                 skipped.push_back(
                     {&p, "the engine predicts nothing: the weights and one sequence's KV do not fit "
@@ -390,6 +473,7 @@ int main(int argc, char** argv) {
             userErrors.push_back(r.userError());
         }
         const Summary gpu = summarize(gpuErrors), user = summarize(userErrors);
+        if (checkMode) return check(results) == 0 ? 0 : 1;
         if (json)
             printJson(results, skipped, gpu, user);
         else
