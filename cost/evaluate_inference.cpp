@@ -72,7 +72,7 @@ void evaluateInference(EvalContext& c) {
         if (!engine || engine->category != "serving_engines")
             throw model::InputError(at("serving_engine"), "unknown serving engine profile '" + s.servingEngine +
                                                               "' (catalog category serving_engines)");
-        if (preset && preset->value("experts") > 0 && s.activeParams && !(*s.activeParams > 0))
+        if (preset && preset->find("experts") && preset->value("experts") > 0 && s.activeParams && !(*s.activeParams > 0))
             throw model::InputError(at("active_params"),
                                     "0 would serve the mixture-of-experts preset " + preset->id +
                                         " as a dense model; leave it empty for the preset's " +
@@ -260,7 +260,7 @@ void addInferenceFigures(EvalContext& c) {
         total += r.inference[k].sizing.outputTokensPerSecond + r.inference[k].sizing.inputTokensPerSecond;
         requests += r.inference[k].sizing.requestsPerSecond;
     }
-    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), r.bom.gpus);
+    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), c.bom.gpus); // the stage's bill (lean too)
     const double costPerSecond = gpus * r.finance.costPerGpuHour / 3600.0;
     addFigure(c, "inference.fleet.output_tokens_per_s_per_mw", safeDiv(out, gpus * peakPerGpu / 1e6), "tok/s/MW",
               "Fleet output tokens/s per provisioned MW (all services)",

@@ -116,6 +116,13 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inference.decode_step_compute_ms", Better::LowerIsBetter},
             {"inference.decode_step_memory_ms", Better::LowerIsBetter},
             {"inference.decode_step_communication_ms", Better::LowerIsBetter},
+            {"inference.decode_step_overhead_ms", Better::LowerIsBetter},
+            {"inference.cost_per_request_usd", Better::LowerIsBetter},
+            {"inference.cost_per_million_blended_tokens_usd", Better::LowerIsBetter},
+            {"inference.fleet.output_tokens_per_s_per_mw", Better::HigherIsBetter},
+            {"inference.fleet.total_tokens_per_s_per_mw", Better::HigherIsBetter},
+            {"inference.fleet.cost_per_million_blended_tokens_usd", Better::LowerIsBetter},
+            {"inference.fleet.cost_per_request_usd", Better::LowerIsBetter},
             // The replica size and the attention share of prefill describe the operating point.
             {"inference.replica_gpus", Better::Neither},
             {"inference.prefill_attention_share", Better::Neither},

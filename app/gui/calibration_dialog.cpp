@@ -48,6 +48,8 @@ CalibrationDialog::CalibrationDialog(const model::Catalog& catalog, QWidget* par
     m_engine = new QComboBox;
     for (const auto* e : catalog.byCategory("serving_engines"))
         m_engine->addItem(QString::fromStdString(e->name), QString::fromStdString(e->id));
+    if (const int vllm = m_engine->findData(QStringLiteral("vllm")); vllm >= 0)
+        m_engine->setCurrentIndex(vllm); // the default engine, as an inference service's and calibrate's
     m_engine->setToolTip(tr("Serving engine the points ran on: its per-step overheads and batch cap enter "
                             "every prediction (catalog serving_engines)"));
     form->addRow(tr("Serving engine"), m_engine);

@@ -89,7 +89,8 @@ FIELDS = {
     "inference_services": ["id", "name", "model_params", "active_params", "layers", "kv_heads", "head_dim",
                            "kv_bytes_per_element", "weight_bytes_per_param", "input_tokens", "output_tokens",
                            "target_tokens_per_s_per_user", "gpus", "disaggregated", "concurrent_sessions",
-                           "session_context_tokens", "kv_offload", "precision", "model", "tensor_parallel"],
+                           "session_context_tokens", "kv_offload", "precision", "model", "tensor_parallel",
+                           "serving_engine", "prefix_cache_hit_rate", "attention_precision"],
 }
 ASSUMPTION_FIELDS = ["base", "low", "high", "unit", "source", "estimate"]
 def rack_liquid_w(rack_type, which="base"):

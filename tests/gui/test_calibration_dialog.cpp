@@ -45,13 +45,15 @@ void TestCalibrationDialog::fitsAndCharts() {
                     const auto m = cost::servedModelForPoint(preset, p);
                     auto a = cost::acceleratorSpecOf(acc, "fp8");
                     a.hbmEfficiency = 0.7, a.computeEfficiency = 0.55, a.collectiveEfficiency = 0.9;
+                    a.engine = cost::engineProfileOf(catalog.at("vllm")); // the dialog's default engine
                     if (b > cost::maxDecodeBatch(m, a, g, in + o)) continue;
-                    p.tokensPerSecondPerUser =
-                        cost::decodePoint(m, a, g, in + o / 2, b).tokensPerSecondPerUser;
+                    // The engine's own point at batch b (prefill interference included), speeds only.
+                    p.concurrency = b;
+                    p.tokensPerSecondPerUser = 1;
+                    const auto at = cost::predictPoint(m, a, p);
                     out.precision(17);
                     out << "llama3-70b,h100-sxm,fp8," << in << "," << o << "," << g << ","
-                        << p.tokensPerSecondPerUser << ","
-                        << cost::predictPoint(m, a, p).tokensPerSecondPerGpu << "\n";
+                        << at.tokensPerSecondPerUser << "," << at.tokensPerSecondPerGpu << "\n";
                 }
     }
     app::CalibrationDialog d(catalog);
