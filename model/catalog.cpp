@@ -212,6 +212,13 @@ void checkAcceleratorEfficiencies(const CatalogItem& item, const std::string& fi
                                  "an achievable fraction of peak must lie in (0, 1.2]");
 }
 
+// A serving engine admits at least one sequence per scheduler (issue 28: a cap of 0 would serve nothing).
+void checkServingEngine(const CatalogItem& item, const std::string& file) {
+    if (const auto* v = item.find("max_batch_per_scheduler"); v && !(v->low >= 1))
+        throw InputError(itemLocation(file, item, "max_batch_per_scheduler"),
+                         "a serving engine must admit at least 1 sequence per scheduler");
+}
+
 } // namespace
 
 void checkCatalogItem(const CatalogItem& item, const std::string& file) {
@@ -242,6 +249,7 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
     }
     if (item.category == "models") checkModelPreset(item, file);
     if (item.category == "accelerators") checkAcceleratorEfficiencies(item, file);
+    if (item.category == "serving_engines") checkServingEngine(item, file);
 }
 
 std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {
