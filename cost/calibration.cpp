@@ -560,8 +560,9 @@ CalibrationResult calibrateAccelerator(const model::CatalogItem& accelerator,
     for (int k = 0; k < 3; ++k) {
         res.identified[k] = J.col(k).norm() > 1e-9;
         if (!res.identified[k]) x[k] = base[k];
-        res.atBound[k] =
-            res.identified[k] && (std::abs(x[k] - lo[k]) < 1e-9 || std::abs(x[k] - hi[k]) < 1e-9);
+        // On a bound: within 0.1% of the range's width of it (the projected steps stop just short of it).
+        const double near = 1e-3 * std::max(hi[k] - lo[k], 1e-9);
+        res.atBound[k] = res.identified[k] && (std::abs(x[k] - lo[k]) < near || std::abs(x[k] - hi[k]) < near);
     }
     res.after = EfficiencyFactors{x[0], x[1], x[2]};
     res.predictedAfter = prob.predict(res.after);
