@@ -334,10 +334,13 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
     if (!(bmax >= 1)) return out;
     // Co-located prefill on the same replica (cost::sizeService): its GPU-seconds per request stretch the
     // user's inter-token time (cost::withPrefillInterference).
-    const double prefill = prefillTokensPerSecondPerGpu(m, a, p.inputTokens, g);
-    const double prefillSeconds = p.inputTokens > 0 && prefill > 0 ? p.inputTokens / prefill : 0.0;
+    // Under data-parallel attention the prompt also holds the other ranks (cost::coLocatedPrefillSeconds).
+    const auto prefillSecondsAt = [&](double b) {
+        return coLocatedPrefillSeconds(m, a, g, AttentionParallel::Auto, p.inputTokens, p.inputTokens,
+                                       p.outputTokens, b);
+    };
     const auto at = [&](double b) {
-        return withPrefillInterference(decodePoint(m, a, g, context, b), prefillSeconds, p.outputTokens);
+        return withPrefillInterference(decodePoint(m, a, g, context, b), prefillSecondsAt(b), p.outputTokens);
     };
     const auto userRate = [&](double b) { return at(b).tokensPerSecondPerUser; };
     const double target = p.tokensPerSecondPerUser;
@@ -368,7 +371,7 @@ PointPrediction predictPoint(const ServedModel& m, const AcceleratorSpec& a, con
     out.batch = b;
     out.tokensPerSecondPerUser = d.tokensPerSecondPerUser;
     // Co-located prefill and decode share the GPUs by GPU-seconds per request (cost::sizeService).
-    const double seconds = prefillSeconds + (d.tokensPerSecondPerGpu > 0 ? p.outputTokens / d.tokensPerSecondPerGpu : 0.0);
+    const double seconds = prefillSecondsAt(b) + (d.tokensPerSecondPerGpu > 0 ? p.outputTokens / d.tokensPerSecondPerGpu : 0.0);
     out.tokensPerSecondPerGpu = seconds > 0 ? p.outputTokens / seconds : 0.0;
     return out;
 }

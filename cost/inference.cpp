@@ -22,6 +22,14 @@ constexpr double kUsableHbmFraction = 0.9;
 // NCCL small-message all-reduce over NVLink/NVSwitch; 5 µs is the order the NCCL tests report on HGX H100).
 constexpr double kCollectiveLatencySeconds = 5e-6;
 
+// Coefficient of variation of the routed load across one layer's experts without an expert-parallel load
+// balancer. From TensorRT-LLM tech blog 4, "Scaling Expert Parallelism in TensorRT-LLM (Part 1)", Table 1
+// (DeepSeek-R1 on 32 GB200, EP 32, mean 1,024 routed tokens per rank, no EPLB): the busiest rank receives
+// (max − mean)/mean = 1.564 more than the mean. With 8 experts per rank and the normal extreme value
+// mean + σ·√(2 ln G) over G = 32 ranks, the per-rank CV is 1.564 / √(2 ln 32) = 0.595 and the per-expert CV
+// 0.595 · √8 = 1.68 (a rank's load sums 8 experts). The same table gives 0.109 with EPLB.
+constexpr double kExpertLoadCv = 1.68;
+
 // Activations travel between GPUs in BF16 (2 bytes per element), as tensor-parallel all-reduces and MoE
 // dispatch/combine do in vLLM/SGLang/TensorRT-LLM by default.
 constexpr double kActivationBytes = 2.0;
@@ -139,6 +147,24 @@ double linearStateFlops(const ServedModel& m) {
 
 } // namespace
 
+double expertHotRankFactor(const ServedModel& m, int replicaGpus) {
+    if (!knownMoe(m) || replicaGpus < 2) return 1.0;
+    const double g = replicaGpus;
+    const double perRank = std::max(1.0, static_cast<double>(m.experts) / g);
+    return 1.0 + kExpertLoadCv / std::sqrt(perRank) * std::sqrt(2.0 * std::log(g));
+}
+
+double newTokenAttentionFlops(const ServedModel& m, double promptTokens, double newTokens) {
+    const double prompt = std::isfinite(promptTokens) ? std::max(0.0, promptTokens) : 0.0;
+    const double fresh = newTokens < 0 || !std::isfinite(newTokens) ? prompt : std::min(newTokens, prompt);
+    // Attention of the new tokens only: positions cached..prompt. Total causal attention of L tokens is
+    // L × prefillAttentionFlopsPerToken(L), so the new tokens cost the difference of the two totals.
+    const double cached = prompt - fresh;
+    return fresh > 0 ? (prompt * prefillAttentionFlopsPerToken(m, prompt) -
+                        cached * prefillAttentionFlopsPerToken(m, cached)) / fresh
+                     : prefillAttentionFlopsPerToken(m, prompt);
+}
+
 double kvElementsPerLayerToken(const ServedModel& m) {
     // MLA caches one compressed latent plus a shared decoupled RoPE key per token and layer (DeepSeek-AI,
     // "DeepSeek-V2", arXiv:2405.04434, §2.1.2-2.1.3); GQA/MHA cache a K and a V vector per KV head (Pope et al.,
@@ -251,7 +277,13 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     // replica's GPUs at computeEfficiency of dense peak at the weights' precision. Attention compute runs at
     // the attention kernels' precision (AcceleratorSpec::attentionFlops), absorbed for MLA.
     const double eff = a.computeEfficiency;
-    const double matrixCompute = 2.0 * active * batch / (g * a.flops.value() * eff);
+    // Expert parallelism waits for its busiest rank: the routed experts' compute and the dispatch/combine
+    // bytes scale by expertHotRankFactor (1 without expert parallelism).
+    const double hot = dp ? expertHotRankFactor(m, replicaGpus) : 1.0;
+    const double routedActive =
+        knownMoe(m) ? paramSplit(m).routed * static_cast<double>(m.activeExperts) / m.experts : 0.0;
+    const double matrixCompute =
+        2.0 * (active - routedActive + routedActive * hot) * batch / (g * a.flops.value() * eff);
     const double attentionCompute = decodeAttentionFlopsPerToken(m, context) * batch / (g * attentionPeak(a) * eff);
 
     // Memory per GPU: the weights the batch touches, read once per step, and every sequence's KV (Pope et
@@ -269,6 +301,18 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     }
     const double kvRead = batch * kvBytesPerSequence(m, context).value() / kvShards(m, replicaGpus, dp);
     const double hbm = a.hbmBandwidth.value() * a.hbmEfficiency;
+    // Routed experts are read by grouped GEMMs, which sustain less of the peak than dense GEMMs at decode
+    // batch sizes (EngineProfile::expertGemmHbmEfficiency); their bytes are timed at that rate.
+    const double expertEff = a.engine.expertGemmHbmEfficiency > 0 && std::isfinite(a.engine.expertGemmHbmEfficiency)
+                                 ? std::min(1.0, a.engine.expertGemmHbmEfficiency)
+                                 : a.hbmEfficiency;
+    double weightSeconds = weightsRead / hbm;
+    if (knownMoe(m) && expertEff > 0) {
+        const ParamSplit s = paramSplit(m);
+        const double touched = 1.0 - std::pow(1.0 - static_cast<double>(m.activeExperts) / m.experts, batch);
+        const double routedBytes = s.routed * touched / g * bytesPerParam(m);
+        weightSeconds = (weightsRead - routedBytes) / hbm + routedBytes / (a.hbmBandwidth.value() * expertEff);
+    }
 
     // Communication, two collectives per layer over the per-direction NVLink bandwidth (NVIDIA quotes both
     // directions together) at collectiveEfficiency (NCCL bus bandwidth / link rate: ~370 of 450 GB/s on
@@ -278,7 +322,7 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     if (replicaGpus > 1) {
         const double link = a.scaleUpBandwidth.value() / 2.0 * a.collectiveEfficiency;
         comm = 2.0 * std::max(0, m.layers) *
-               (kCollectiveLatencySeconds + collectiveBytesPerGpu(m, replicaGpus, dp, batch) / link);
+               (kCollectiveLatencySeconds + hot * collectiveBytesPerGpu(m, replicaGpus, dp, batch) / link);
     }
 
     // Per operator group the slower of compute and memory sets the pace (roofline, Williams, Waterman &
@@ -286,10 +330,10 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     // (Yuan et al. 2024, LLM-Viewer); the collectives sit between layers and do not overlap; the engine's
     // host overhead is added per iteration (EngineProfile).
     const double compute = matrixCompute + attentionCompute;
-    const double memory = (weightsRead + kvRead) / hbm;
+    const double memory = weightSeconds + kvRead / hbm;
     const double overhead = engineOverhead(m, a, batch, dp ? g : 1.0);
     const double step =
-        std::max(matrixCompute, weightsRead / hbm) + std::max(attentionCompute, kvRead / hbm) + comm + overhead;
+        std::max(matrixCompute, weightSeconds) + std::max(attentionCompute, kvRead / hbm) + comm + overhead;
     if (!positiveFinite(step)) return p;
     p.stepTime = units::seconds(step);
     p.computeTime = units::seconds(compute);
@@ -312,15 +356,27 @@ DecodePoint withPrefillInterference(DecodePoint p, double prefillGpuSecondsPerRe
     return p;
 }
 
-namespace {
-// Prefill GPU-seconds of one request on a replica of `g` GPUs in `mode` (0 when decode runs alone).
-double prefillSecondsFor(const ServedModel& m, const AcceleratorSpec& a, int g, AttentionParallel mode,
-                         const DecodeLimits& l) {
-    if (!l.coLocatedPrefill || !(l.newPromptTokens > 0)) return 0;
-    const double rate = prefillTokensPerSecondPerGpu(m, a, l.promptTokens, g, mode, l.newPromptTokens);
-    return rate > 0 ? l.newPromptTokens / rate : 0;
+double coLocatedPrefillSeconds(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus,
+                               AttentionParallel mode, double promptTokens, double newTokens, double outputTokens,
+                               double batch) {
+    if (!(newTokens > 0) || !std::isfinite(newTokens)) return 0;
+    const double rate = prefillTokensPerSecondPerGpu(m, a, promptTokens, replicaGpus, mode, newTokens);
+    if (!(rate > 0)) return 0;
+    const double own = newTokens / rate;
+    if (!dataParallel(m, mode) || replicaGpus < 2 || !(outputTokens > 0) || !(batch > 0)) return own;
+    // The prompt's dense part on its own rank: every parameter but the routed experts' active share, plus the
+    // causal attention over the new tokens (as prefillTokensPerSecondPerGpu).
+    const ParamSplit s = paramSplit(m);
+    const double denseActive =
+        std::max(0.0, activeParamsOf(m) - s.routed * static_cast<double>(m.activeExperts) / m.experts);
+    const double t1 = newTokens * (2.0 * denseActive / a.flops.value() +
+                                   newTokenAttentionFlops(m, promptTokens, newTokens) / attentionPeak(a)) /
+                      a.computeEfficiency;
+    const double lambda = batch / outputTokens;
+    const double spread = lambda > 1e-9 ? -std::expm1(-lambda) / lambda : 1.0;
+    const double stalled = std::max(1.0, replicaGpus * spread) * t1;
+    return std::isfinite(stalled) ? own + (stalled - t1) : own;
 }
-} // namespace
 
 DecodePoint bestDecodePoint(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double contextTokens,
                             double peakContext, const DecodeLimits& limits, bool& meets, AttentionParallel mode) {
@@ -330,8 +386,11 @@ DecodePoint bestDecodePoint(const ServedModel& m, const AcceleratorSpec& a, int 
     if (limits.sequencesInFlight > 0 && limits.decodeGpus > 0)
         most = std::min(most, std::max(1.0, std::floor(limits.sequencesInFlight * replicaGpus / limits.decodeGpus)));
     if (!replicaUsable(m, a, replicaGpus) || most < 1) return DecodePoint{0, replicaGpus, dataParallel(m, mode)};
-    const double prefillSeconds = prefillSecondsFor(m, a, replicaGpus, mode, limits);
     const auto at = [&](double batch) {
+        const double prefillSeconds =
+            limits.coLocatedPrefill ? coLocatedPrefillSeconds(m, a, replicaGpus, mode, limits.promptTokens,
+                                                              limits.newPromptTokens, limits.outputTokens, batch)
+                                    : 0.0;
         return withPrefillInterference(decodePoint(m, a, replicaGpus, contextTokens, batch, mode), prefillSeconds,
                                        limits.outputTokens);
     };
@@ -413,15 +472,7 @@ double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec&
     if (!positiveFinite(active) || !positiveFinite(a.flops.value()) || !positiveFinite(a.computeEfficiency) ||
         replicaGpus < 1)
         return 0;
-    const double prompt = std::isfinite(promptTokens) ? std::max(0.0, promptTokens) : 0.0;
-    const double fresh = newTokens < 0 || !std::isfinite(newTokens) ? prompt : std::min(newTokens, prompt);
-    // Attention of the new tokens only: positions cached..prompt. Total causal attention of L tokens is
-    // L × prefillAttentionFlopsPerToken(L), so the new tokens cost the difference of the two totals.
-    const double cached = prompt - fresh;
-    const double attention =
-        fresh > 0 ? (prompt * prefillAttentionFlopsPerToken(m, prompt) -
-                     cached * prefillAttentionFlopsPerToken(m, cached)) / fresh
-                  : prefillAttentionFlopsPerToken(m, prompt);
+    const double attention = newTokenAttentionFlops(m, promptTokens, newTokens);
     const double g = replicaGpus;
     const double eff = a.computeEfficiency;
     // Per token of the replica: compute shared by its GPUs; collectives per token as in decode (no latency
@@ -477,8 +528,13 @@ ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const 
     // engine configuration in the prefill pool).
     s.prefillTokensPerSecondPerGpu =
         prefillTokensPerSecondPerGpu(m, a, inputTokens, std::max(1, g), mode, newTokens);
+    // Co-located, a request's prefill also holds the other data-parallel ranks (coLocatedPrefillSeconds);
+    // a disaggregated prefill pool fills every rank with prompts.
     s.prefillGpuSecondsPerRequest =
-        newTokens > 0 && s.prefillTokensPerSecondPerGpu > 0 ? newTokens / s.prefillTokensPerSecondPerGpu : 0.0;
+        !d.disaggregated ? coLocatedPrefillSeconds(m, a, std::max(1, g), mode, inputTokens, newTokens, outputTokens,
+                                                   s.decode.batch)
+        : newTokens > 0 && s.prefillTokensPerSecondPerGpu > 0 ? newTokens / s.prefillTokensPerSecondPerGpu
+                                                              : 0.0;
 
     bool served = false;
     const auto split = [&]() {

@@ -19,6 +19,9 @@ struct EngineProfile {
     /// Sequences one scheduler runs at once (vLLM max_num_seqs, SGLang max_running_requests, TensorRT-LLM
     /// max_batch_size); under data-parallel attention every GPU has its own scheduler. 0 = no cap.
     double maxBatchPerScheduler = 0;
+    /// Fraction of peak HBM bandwidth the engine's grouped expert GEMMs sustain while decoding (routed-expert
+    /// weight reads of an MoE). 0 = the accelerator's dense decode fraction (AcceleratorSpec::hbmEfficiency).
+    double expertGemmHbmEfficiency = 0;
 };
 
 /// One scale-up domain's hardware as the roofline sees it (per GPU figures, domain size) and the fractions
@@ -95,6 +98,16 @@ double attentionFlopsPerToken(const ServedModel& m, double contextTokens);
 /// 2 · context · heads · (2 · latent + rope) instead of the expanded heads · (d_qk + d_v).
 double decodeAttentionFlopsPerToken(const ServedModel& m, double contextTokens);
 
+/// How much more routed work the busiest of `replicaGpus` expert-parallel ranks receives than the mean:
+/// 1 + CV/√(experts per rank) · √(2 ln G), the normal extreme over G ranks of a load summed over E/G experts
+/// whose per-expert coefficient of variation is measured without a load balancer (TensorRT-LLM tech blog 4,
+/// Table 1; cost/inference.cpp kExpertLoadCv). 1 for a dense model or one GPU. DeepSeek-V3 on 8 GPUs: 1.61.
+double expertHotRankFactor(const ServedModel& m, int replicaGpus);
+
+/// Mean attention FLOPs per new token of a prefill whose first promptTokens − newTokens are cached
+/// (newTokens < 0 = all new): the difference of the two causal totals over the new tokens.
+double newTokenAttentionFlops(const ServedModel& m, double promptTokens, double newTokens);
+
 /// Mean attention FLOPs per token of a causal prefill of `promptTokens`: token i attends to i tokens, so a
 /// full layer averages context/2 ("halved for causal"); a sliding layer averages W − W²/(2L) when L > W.
 double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens);
@@ -163,6 +176,18 @@ struct DecodeLimits {
     double sequencesInFlight = 0;
     double decodeGpus = 0;
 };
+
+/// GPU-seconds of the replica that one request's co-located prefill costs while the replica decodes `batch`
+/// sequences of `outputTokens` each: the new tokens at prefillTokensPerSecondPerGpu, plus, under data-parallel
+/// attention, the lockstep stall. Each rank runs its own requests' attention and dense layers, but the expert
+/// all-to-all makes every iteration as long as its slowest rank ("the iteration time is dominated by the
+/// slowest rank", TensorRT-LLM tech blog 10, "ADP Balance Strategy"), so while one rank computes a prompt's
+/// dense part for t₁ seconds the other G − 1 wait. Contexts start at λ = batch / outputTokens per iteration;
+/// with Poisson arrivals an iteration that holds a context holds λ / (1 − e^−λ) of them on different ranks,
+/// so a context costs max(1, G · (1 − e^−λ) / λ) · t₁ GPU-seconds for its dense part instead of t₁.
+double coLocatedPrefillSeconds(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus,
+                               AttentionParallel mode, double promptTokens, double newTokens, double outputTokens,
+                               double batch);
 
 /// `p` with co-located prefill interference applied: with P = prefill GPU-seconds per request and O output
 /// tokens, the prefill share of GPU time is P / (P + O / p.tokensPerSecondPerGpu) and a user sees

@@ -73,6 +73,8 @@ EngineProfile engineProfileOf(const model::CatalogItem& engine) {
     e.layerOverheadSeconds = engine.value("layer_overhead_s");
     e.sequenceOverheadSeconds = engine.value("sequence_overhead_s");
     e.maxBatchPerScheduler = engine.value("max_batch_per_scheduler");
+    // Optional: absent, routed experts are read at the accelerator's dense decode fraction.
+    if (const auto* v = engine.find("expert_gemm_hbm_efficiency")) e.expertGemmHbmEfficiency = v->base;
     return e;
 }
 

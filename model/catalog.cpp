@@ -80,7 +80,7 @@ const std::vector<KindSchema>& schemas() {
         {"serving_engines", "engine",
          {"step_overhead_s", "layer_overhead_s", "sequence_overhead_s", "max_batch_per_scheduler"},
          {"project"},
-         {},
+         {"expert_gemm_hbm_efficiency"},
          true},
         // Failure-rate presets (issue 13 item 5): one rate per node (server) per hour, chosen by a training
         // job's failure_rate_preset.
@@ -217,6 +217,9 @@ void checkServingEngine(const CatalogItem& item, const std::string& file) {
     if (const auto* v = item.find("max_batch_per_scheduler"); v && !(v->low >= 1))
         throw InputError(itemLocation(file, item, "max_batch_per_scheduler"),
                          "a serving engine must admit at least 1 sequence per scheduler");
+    if (const auto* v = item.find("expert_gemm_hbm_efficiency"); v && !(v->low > 0 && v->high <= 1))
+        throw InputError(itemLocation(file, item, "expert_gemm_hbm_efficiency"),
+                         "a fraction of peak HBM bandwidth must lie in (0, 1]");
 }
 
 } // namespace

@@ -32,6 +32,9 @@ private slots:
     void prefillCollectivesBoundRate();
     void prefixCacheCutsPrefill();
     void engineProfileAndActiveParamsRefused();
+    void expertHotRank();
+    void expertGemmBandwidth();
+    void dataParallelPrefillStall();
 };
 
 void TestServingModel::engineOverheadAddsToStep() {
@@ -219,5 +222,66 @@ void TestServingModel::engineProfileAndActiveParamsRefused() {
         QCOMPARE(e.where().field, std::string("tensor_parallel"));
     }
 }
+void TestServingModel::expertHotRank() {
+    // 1 + 1.68/sqrt(E/G) * sqrt(2 ln G): DeepSeek-V3 (256 experts) over 8 ranks, 1 + 1.68/sqrt(32) *
+    // sqrt(2 ln 8) = 1.60565 (python3); over 32 ranks 2.5638 = 1 + 1.564 (the blog's Table 1 figure the CV was
+    // derived from, so this closes the loop). One GPU or a dense model: 1.
+    const ServedModel m = moeMla();
+    CTWIN_COMPARE_REL(expertHotRankFactor(m, 8), 1.60565, 1e-4);
+    CTWIN_COMPARE_REL(expertHotRankFactor(m, 32), 2.5638, 1e-3);
+    QCOMPARE(expertHotRankFactor(m, 1), 1.0);
+    QCOMPARE(expertHotRankFactor(dense70bFp8(), 8), 1.0);
+}
+
+void TestServingModel::expertGemmBandwidth() {
+    // DeepSeek-V3 FP8 on HGX H100 (8 GPUs, data-parallel attention), batch 1024: every routed expert is touched
+    // (1 - (1 - 8/256)^1024 = 1 - 8e-15). Routed params = (671e9 - 37e9) / (1 - 8/256) = 654.45e9, i.e.
+    // 81.806e9 bytes per GPU. Read at 0.4 of 3.35 TB/s instead of the dense 0.8, the memory time grows by
+    // 81.806e9 / 3.35e12 * (1/0.4 - 1/0.8) = 30.525 ms (python3); the compute time does not change.
+    const ServedModel m = moeMla();
+    AcceleratorSpec a = hgxH100();
+    a.hbmCapacity = units::bytes(1e12); // room for the weights: only the timing is checked
+    const DecodePoint dense = decodePoint(m, a, 8, 2000, 1024, AttentionParallel::Data);
+    a.engine.expertGemmHbmEfficiency = 0.4;
+    const DecodePoint grouped = decodePoint(m, a, 8, 2000, 1024, AttentionParallel::Data);
+    CTWIN_COMPARE_REL(grouped.memoryTime.value() - dense.memoryTime.value(), 30.525e-3, 1e-3);
+    QCOMPARE(grouped.computeTime.value(), dense.computeTime.value());
+    QVERIFY(grouped.stepTime.value() > dense.stepTime.value());
+    // A dense model has no routed experts: the setting changes nothing.
+    const ServedModel d = dense70bFp8();
+    AcceleratorSpec b = hgxH100();
+    const double before = decodePoint(d, b, 2, 2000, 64).stepTime.value();
+    b.engine.expertGemmHbmEfficiency = 0.4;
+    QCOMPARE(decodePoint(d, b, 2, 2000, 64).stepTime.value(), before);
+}
+
+void TestServingModel::dataParallelPrefillStall() {
+    // DeepSeek-V3 on HGX H100, 8 ranks of data-parallel attention, 1,000-token prompts and outputs. The dense
+    // part of one prompt on its rank: active 37e9 - routed share 654.45e9 * 8/256 = 16.548e9 parameters,
+    // t1 = 1000 * (2 * 16.548e9 / 1979e12 + A / 1979e12) / 0.6 with A the mean causal attention FLOPs per token.
+    // Batch 500: lambda = 0.5 contexts per iteration, spread (1 - e^-0.5)/0.5 = 0.786939, so the prompt holds
+    // 8 * 0.786939 = 6.29551 t1 of GPU time: 5.29551 t1 more than its own prefill (python3).
+    const ServedModel m = moeMla();
+    const AcceleratorSpec a = hgxH100();
+    const double own = 1000.0 / prefillTokensPerSecondPerGpu(m, a, 1000, 8, AttentionParallel::Data);
+    const double t1 = 1000.0 * (2.0 * 16.548e9 + prefillAttentionFlopsPerToken(m, 1000)) / (1979e12 * 0.6);
+    const double at500 = coLocatedPrefillSeconds(m, a, 8, AttentionParallel::Data, 1000, 1000, 1000, 500);
+    CTWIN_COMPARE_REL(at500 - own, 5.29551 * t1, 1e-3);
+    // Many contexts per iteration (batch 8,000: lambda 8, 8 * (1 - e^-8)/8 < 1): every rank is busy, no stall.
+    CTWIN_COMPARE_REL(coLocatedPrefillSeconds(m, a, 8, AttentionParallel::Data, 1000, 1000, 1000, 8000),
+                                   own, 1e-12);
+    // Tensor-parallel attention shares each prompt over the replica: no stall either.
+    const double tp = 1000.0 / prefillTokensPerSecondPerGpu(m, a, 1000, 8, AttentionParallel::Tensor);
+    CTWIN_COMPARE_REL(coLocatedPrefillSeconds(m, a, 8, AttentionParallel::Tensor, 1000, 1000, 1000, 500),
+                                   tp, 1e-12);
+    // The stall lowers what a user sees at the same batch (co-located bestDecodePoint uses it).
+    DecodeLimits l = target(0);
+    l.coLocatedPrefill = true;
+    l.promptTokens = l.newPromptTokens = l.outputTokens = 1000;
+    const DecodePoint p = decodePoint(m, a, 8, 1500, 500, AttentionParallel::Data);
+    const DecodePoint stretched = withPrefillInterference(p, at500, 1000);
+    QVERIFY(stretched.prefillShare > withPrefillInterference(p, own, 1000).prefillShare);
+}
+
 QTEST_APPLESS_MAIN(TestServingModel)
 #include "test_serving_model.moc"
