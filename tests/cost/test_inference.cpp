@@ -154,30 +154,32 @@ void TestInference::decodeDenseH100() {
 
 void TestInference::decodeMoeMlaNvl72() {
     // DeepSeek-V3-like MoE on a whole NVL72 replica (EP 72, data-parallel attention), batch 256, context 8,192.
-    // Split: routed = (671e9 − 37e9) / (1 − 8/256) = 654.4516e9, dense = 16.5484e9.
-    // compute: GEMMs 7.4e10 × 256 / (72 × 5e15 × 0.55) = 9.56768e-5 s; absorbed-MLA attention
-    //   2 × 128 × (2 × 512 + 64) × 61 × 8,192 = 1.391838e11 FLOPs per token -> 1.799604e-4 s; sum 2.756316e-4 s
+    // Split: routed = (671e9 − 37e9) / (1 − 8/256) = 654.4516e9, dense = 16.5484e9; active routed 654.4516e9 ×
+    // 8/256 = 20.4516e9, active dense 16.5484e9. Hot rank (expertHotRankFactor) 1 + 1.68/√(256/72) · √(2 ln 72)
+    // = 3.605693: the busiest rank's routed GEMMs and all-to-all bytes are that many times the mean.
+    // compute: GEMMs 2 × (16.5484e9 + 20.4516e9 × 3.605693) × 256 / (72 × 5e15 × 0.55) = 2.334788e-4 s;
+    //   absorbed-MLA attention 2 × 128 × (2 × 512 + 64) × 61 × 8,192 = 1.391838e11 FLOPs per token
+    //   -> 1.799548e-4 s; sum 4.134336e-4 s
     // experts touched 1 − (31/32)^256 = 0.99970474; weights per GPU 16.5484e9 + 654.4516e9 × 0.99970474 / 72
     //   = 2.5635309e10 B; KV per GPU 256 × 8,192 × 35,136 / 72 = 1.0234102e9 B
     // memory  = 2.6658719e10 / (8e12 × 0.8) = 4.165425e-3 s
-    // comm    = 122 × (5 µs + 256/72 × 8 × 7,168 × 2 × 71/72 = 402,116 B / (0.9e12 × 0.82) = 5.448726e-7 s)
-    //         = 6.764745e-4 s
-    // step per operator: max(GEMMs 9.56768e-5, weights 4.005517e-3) + max(attention 1.799604e-4, KV 1.599078e-4)
-    //   + comm = 4.005517e-3 + 1.799604e-4 + 6.764745e-4 = 4.861946e-3 s -> 205.68 tok/s/user, 731.30 tok/s/GPU.
+    // comm    = 122 × (5 µs + 3.605693 × 256/72 × 8 × 7,168 × 2 × 71/72 B / (0.9e12 × 0.82)) = 8.496865e-4 s
+    // step per operator: max(GEMMs 2.334788e-4, weights 4.005517e-3) + max(attention 1.799548e-4, KV 1.599078e-4)
+    //   + comm = 5.035158e-3 s -> 198.603 tok/s/user, 706.146 tok/s/GPU (python3).
     const DecodePoint p = decodePoint(moeMla(), nvl72(), 72, 8192, 256);
-    CTWIN_COMPARE_REL(p.computeTime.value(), 2.756315590283636e-4, 1e-9);
+    CTWIN_COMPARE_REL(p.computeTime.value(), 4.134335692188327e-4, 1e-9);
     CTWIN_COMPARE_REL(p.memoryTime.value(), 4.16542488190504e-3, 1e-9);
-    CTWIN_COMPARE_REL(p.commTime.value(), 6.764744525410686e-4, 1e-9);
-    CTWIN_COMPARE_REL(p.tokensPerSecondPerUser, 205.6789485562835, 1e-9);
-    CTWIN_COMPARE_REL(p.tokensPerSecondPerGpu, 731.3029282001191, 1e-9);
-    // The same batch on an 8-GPU replica: every GPU holds 654.45e9 / 8 of experts. Weights
-    // (16.5484e9 + 81.8065e9 × 0.99970474) / 6.4e12 = 1.536417e-2 s (GEMMs 8.61e-4 s less); attention
-    // 1.391838e11 × 256 / (8 × 2.75e15) = 1.619593e-3 s, now above its KV read 256 × 8,192 × 35,136 / 8 / 6.4e12
-    // = 1.439171e-3 s; comm 122 × (5 µs + 32 × 8 × 7,168 × 2 × 7/8 / 7.38e11) = 1.140859e-3 s. Step 1.812462e-2 s
-    // -> 1,765.55 tok/s/GPU at 55.17 tok/s/user.
+    CTWIN_COMPARE_REL(p.commTime.value(), 8.496864569850566e-4, 1e-9);
+    CTWIN_COMPARE_REL(p.tokensPerSecondPerUser, 198.60348818388366, 1e-9);
+    CTWIN_COMPARE_REL(p.tokensPerSecondPerGpu, 706.1457357649198, 1e-9);
+    // The same batch on an 8-GPU replica (hot rank 1 + 1.68/√32 · √(2 ln 8) = 1.605651): every GPU holds
+    // 654.45e9 / 8 of experts. Weights (16.5484e9 + 81.8065e9 × 0.99970474) / 6.4e12 = 1.536417e-2 s (GEMMs
+    // 1.149360e-3 s less); attention 1.391838e11 × 256 / (8 × 2.75e15) = 1.619593e-3 s, now above its KV read
+    // 256 × 8,192 × 35,136 / 8 / 6.4e12 = 1.439171e-3 s; comm 122 × (5 µs + 1.605651 × 32 × 8 × 7,168 × 2 × 7/8 /
+    // 7.38e11) = 1.462375e-3 s. Step 1.844614e-2 s -> 1,734.78 tok/s/GPU at 54.21 tok/s/user.
     const DecodePoint e8 = decodePoint(moeMla(), nvl72(), 8, 8192, 256);
-    CTWIN_COMPARE_REL(e8.tokensPerSecondPerGpu, 1765.554063407074, 1e-9);
-    CTWIN_COMPARE_REL(e8.tokensPerSecondPerUser, 55.17356448147106, 1e-9);
+    CTWIN_COMPARE_REL(e8.tokensPerSecondPerGpu, 1734.7805059932818, 1e-9);
+    CTWIN_COMPARE_REL(e8.tokensPerSecondPerUser, 54.21189081229006, 1e-9);
     // Weights per GPU: 16.5484e9 + 654.4516e9 / 72 = 2.5637993e10 B (dense part replicated, experts sharded).
     CTWIN_COMPARE_REL(weightBytesPerGpu(moeMla(), 72), 25637992831.541195, 1e-9);
 }
