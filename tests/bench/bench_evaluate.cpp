@@ -107,6 +107,17 @@ void BM_Evaluate1M(benchmark::State& state) {
 }
 BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
 
+/// The shipped inference references (issue 28: the serving model's replica, batch and prefill search runs
+/// once per service per evaluation): 0 agentic-inference-gb300, 1 campus-1gw, 2 vera-rubin-504.
+void BM_EvaluateInferenceReference(benchmark::State& state) {
+    static const char* const kNames[] = {"agentic-inference-gb300", "campus-1gw", "vera-rubin-504"};
+    const auto p = test_support::reference(kNames[state.range(0)]);
+    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    state.SetLabel(kNames[state.range(0)]);
+    state.counters["services"] = static_cast<double>(p.inferenceServices.size());
+}
+BENCHMARK(BM_EvaluateInferenceReference)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+
 /// The 13,876 racks of the 1M layout on 160 cooling loops (3 to 4 per hall): the racks x loops term.
 void BM_Evaluate14kRacks160Loops(benchmark::State& state) {
     const auto p = millionGpuDesign(1);
