@@ -17,32 +17,160 @@ namespace {
 constexpr double kHostMemoryPerGpuBytes = 240e9;
 } // namespace
 
+namespace {
+/// The rack type with the most GPUs in the design: the services run on its accelerator.
+const CatalogItem* rackTypeWithMostGpus(const EvalContext& c) {
+    // GPUs per rack type (compiled types are in id order, as the former map by id).
+    const CompiledDesign& cd = *c.compiled;
+    std::vector<double> typeGpus(cd.types.size(), 0.0);
+    std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
+    for (const auto& k : cd.classes) // by rack class (cost/compiled_design.h)
+        if (const auto t = static_cast<size_t>(k.type); cd.types[t].compute)
+            typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
+    std::map<std::string, double> n;
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (typeSeen[t]) n[cd.types[t].id] += typeGpus[t];
+    const CatalogItem* best = nullptr;
+    double most = 0;
+    for (const auto& [id, gpus] : n)
+        if (gpus > most) most = gpus, best = c.catalog.find(id);
+    return best;
+}
+
+/// Where a service's bad field is reported.
+model::InputLocation serviceField(const model::InferenceService& s, const char* field) {
+    return model::InputLocation{"design", "inference service", s.id, s.name, field};
+}
+
+/// The roofline's view of the serving rack's accelerator at the service's precisions, with the rack's domain,
+/// host memory and back-end NICs and the service's engine profile; an Info rule when the weights' format is
+/// dequantized. `acc` null (no serving rack) gives an empty spec with the engine only.
+AcceleratorSpec serviceSpec(const model::InferenceService& s, const CatalogItem* acc, const CatalogItem* rack,
+                            const CatalogItem& engine, Results& r) {
+    AcceleratorSpec spec;
+    if (acc) {
+        spec = acceleratorSpecOf(*acc, s.precision, attentionPrecisionOf(*acc, s.attentionPrecision, s.kvBytesPerElement));
+        spec.domainGpus = static_cast<int>(rack->value("scale_up_domain_gpus"));
+        spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
+        // Back-end NICs per GPU carry the prefill -> decode KV hand-off (line rate).
+        spec.scaleOutBandwidth = bytesPerSecond(
+            safeDiv(rack->value("backend_nics") * rack->value("backend_nic_bit_per_s") / 8.0, rack->value("gpus")));
+        if (!nativePrecision(*acc, s.precision))
+            r.rules.push_back({Severity::Info, "precision_dequantized", s.id,
+                               "Inference service " + s.name + ": " + acc->name + " has no native " + s.precision +
+                                   "; the weights are read at " + fmt(s.weightBytesPerParam, 2) +
+                                   " bytes/param and dequantized, the math runs at its " +
+                                   (nativePrecision(*acc, "fp8") ? std::string("fp8") : std::string("bf16")) +
+                                   " peak"});
+    }
+    spec.engine = engineProfileOf(engine);
+    return spec;
+}
+
+/// The service's demand on the engine; a stated tensor parallelism is checked against the scale-up domain
+/// and the shapes engines accept (replicaShapeProblem).
+ServiceDemand serviceDemand(const model::InferenceService& s, const ServedModel& m, const AcceleratorSpec& spec,
+                            const CatalogItem* acc, const CatalogItem* rack, double nvmeLeft) {
+    ServiceDemand d;
+    d.inputTokens = s.inputTokens;
+    d.outputTokens = s.outputTokens;
+    d.prefixCacheHitRate = s.prefixCacheHitRate;
+    d.targetTokensPerSecondPerUser = s.targetTokensPerSPerUser;
+    d.gpus = s.gpus;
+    d.disaggregated = s.disaggregated;
+    if (s.tensorParallel > 0 && acc) {
+        if (s.tensorParallel > spec.domainGpus)
+            throw model::InputError(serviceField(s, "tensor_parallel"),
+                                    fmt(s.tensorParallel) + " GPUs per replica exceed the scale-up domain of " +
+                                        fmt(spec.domainGpus) + " GPUs (" + rack->id + ")");
+        // Engines shard heads and experts whole (replicaShapeProblem); an MoE with known experts may use
+        // either attention mode, so only a size neither accepts is refused.
+        const std::string tensor = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Tensor);
+        const std::string data = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Data);
+        const bool moe = m.experts > 0 && m.activeExperts > 0;
+        if (!tensor.empty() && (!moe || !data.empty()))
+            throw model::InputError(serviceField(s, "tensor_parallel"),
+                                    tensor + (moe && data != tensor ? "; " + data : std::string()));
+        d.tensorParallel = s.tensorParallel;
+    }
+    d.concurrentSessions = s.concurrentSessions;
+    d.sessionContextTokens = s.sessionContextTokens;
+    d.offloadDram = std::find(s.kvOffload.begin(), s.kvOffload.end(), "dram") != s.kvOffload.end();
+    d.offloadNvme = std::find(s.kvOffload.begin(), s.kvOffload.end(), "nvme") != s.kvOffload.end();
+    d.nvmeCapacity = bytes(nvmeLeft);
+    return d;
+}
+
+/// The design rules a sized service raises: weights or KV that do not fit, a missed per-user target, pools
+/// that need more domains, a context beyond the model's, more GPUs than the cluster sells.
+void addServiceRules(const EvalContext& c, const model::InferenceService& s, const InferenceResult& ir,
+                     const CatalogItem* preset, int domainGpus, Results& r) {
+    if (ir.sizing.decode.replicaGpus == 0 || ir.curve.empty())
+        r.rules.push_back({Severity::Error, "model_does_not_fit", s.id,
+                           "Inference service " + s.name + ": the weights do not fit in one scale-up domain's HBM"});
+    else if (!ir.sizing.meetsTarget && ir.sizing.poolsFit)
+        r.rules.push_back({Severity::Warning, "tokens_per_user_target", s.id,
+                           "Inference service " + s.name + " cannot reach " + fmt(s.targetTokensPerSPerUser) +
+                               " tokens/s per user on this hardware"});
+    if (!ir.sizing.poolsFit)
+        r.rules.push_back({Severity::Error, "disaggregated_pools_do_not_fit", s.id,
+                           "Inference service " + s.name + " (field gpus): disaggregated prefill and decode "
+                           "pools need at least two whole scale-up domains of " + fmt(domainGpus) +
+                               " GPUs; gpus = " + fmt(s.gpus)});
+    if (!ir.sizing.kvFits)
+        r.rules.push_back({Severity::Error, "kv_does_not_fit", s.id,
+                           "Inference service " + s.name + " (field concurrent_sessions): the KV cache of " +
+                               fmt(s.concurrentSessions) + " sessions (" + fmt(ir.sizing.kvTotal.value() / 1e12, 1) +
+                               " TB) exceeds HBM, host DRAM and installed NVMe; " + fmt(ir.sizing.sessionsServed) +
+                               " sessions can be served"});
+    if (preset && preset->find("context_length") &&
+        std::max(s.inputTokens + s.outputTokens, s.sessionContextTokens) > preset->value("context_length"))
+        r.rules.push_back({Severity::Warning, "context_exceeds_model", s.id,
+                           "Inference service " + s.name + ": the context exceeds " + preset->name + "'s " +
+                               fmt(preset->value("context_length")) + " tokens"});
+    if (s.gpus > c.sellableGpus)
+        r.rules.push_back({Severity::Error, "service_too_large", s.id,
+                           "Inference service " + s.name + " needs " + fmt(s.gpus) + " GPUs; the cluster sells " +
+                               fmt(c.sellableGpus)});
+}
+
+/// Tokens per MW and the service's costs from its sizing, the cluster's cost per GPU-hour and the facility
+/// power per GPU (provisioned peak and average).
+void priceService(const model::InferenceService& s, double costPerGpuHour, double peakPerGpu, double averagePerGpu,
+                  InferenceResult& ir) {
+    const double costPerSecond = s.gpus * costPerGpuHour / 3600.0;
+    const double provisionedW = s.gpus * peakPerGpu;
+    const double averageW = s.gpus * averagePerGpu;
+    const double totalTokens = ir.sizing.inputTokensPerSecond + ir.sizing.outputTokensPerSecond;
+    ir.outputTokensPerSecondPerMw = safeDiv(ir.sizing.outputTokensPerSecond, provisionedW / 1e6);
+    ir.totalTokensPerSecondPerMw = safeDiv(totalTokens, provisionedW / 1e6);
+    ir.outputTokensPerSecondPerAverageMw = safeDiv(ir.sizing.outputTokensPerSecond, averageW / 1e6);
+    ir.totalTokensPerSecondPerAverageMw = safeDiv(totalTokens, averageW / 1e6);
+    // GPU time splits between prefill (the new, uncached input tokens) and decode (output tokens); each
+    // pays its share. Cached input tokens take no prefill compute: they pay only through the request.
+    const double newInputPerSecond = ir.sizing.inputTokensPerSecond * (1.0 - std::clamp(s.prefixCacheHitRate, 0.0, 1.0));
+    ir.costPerMillionInputTokens =
+        safeDiv(costPerSecond * ir.sizing.prefillFraction, newInputPerSecond) * 1e6;
+    // All-in: every GPU-second of the service over what it delivers.
+    ir.costPerRequest = safeDiv(costPerSecond, ir.sizing.requestsPerSecond);
+    ir.costPerMillionBlendedTokens = safeDiv(costPerSecond, totalTokens) * 1e6;
+    ir.costPerMillionOutputTokens =
+        safeDiv(costPerSecond * (1 - ir.sizing.prefillFraction), ir.sizing.outputTokensPerSecond) * 1e6;
+    // Energy per output token at provisioned power: the service's GPUs are busy at the operating point.
+    ir.joulesPerToken = safeDiv(provisionedW, ir.sizing.outputTokensPerSecond);
+}
+} // namespace
+
 void evaluateInference(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
-    const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     // ---- Inference economics (SPEC.md §4.8) ----
-    auto rackTypeFor = [&]() -> const CatalogItem* {
-        // GPUs per rack type (compiled types are in id order, as the former map by id).
-        const CompiledDesign& cd = *c.compiled;
-        std::vector<double> typeGpus(cd.types.size(), 0.0);
-        std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
-        for (const auto& k : cd.classes) // by rack class (cost/compiled_design.h)
-            if (const auto t = static_cast<size_t>(k.type); cd.types[t].compute)
-                typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
-        std::map<std::string, double> n;
-        for (size_t t = 0; t < cd.types.size(); ++t)
-            if (typeSeen[t]) n[cd.types[t].id] += typeGpus[t];
-        const CatalogItem* best = nullptr;
-        double most = 0;
-        for (const auto& [id, c] : n)
-            if (c > most) most = c, best = catalog.find(id);
-        return best;
-    };
     // A function of the compiled design alone: once per scenario tool run with a memo.
+    const auto rackTypeFor = [&]() { return rackTypeWithMostGpus(c); };
     const auto* servingRack = c.memo ? c.memo->servingRack(bom, rackTypeFor) : rackTypeFor();
+    const auto* acc = servingRack ? catalog.find(servingRack->attribute("accelerator")) : nullptr;
     // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
     // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
     // operating power at the design's utilization.
@@ -55,80 +183,29 @@ void evaluateInference(EvalContext& c) {
     for (const auto& s : p.inferenceServices) {
         InferenceResult ir;
         ir.serviceId = s.id;
-        const model::InputLocation where{"design", "inference service", s.id, s.name, ""};
-        const auto at = [&](const char* field) {
-            model::InputLocation w = where;
-            w.field = field;
-            return w;
-        };
         const CatalogItem* preset = nullptr;
         if (!s.model.empty()) {
             preset = catalog.find(s.model);
             if (!preset || preset->category != "models")
-                throw model::InputError(at("model"), "unknown model preset '" + s.model + "'");
+                throw model::InputError(serviceField(s, "model"), "unknown model preset '" + s.model + "'");
         }
-        const auto* acc = servingRack ? catalog.find(servingRack->attribute("accelerator")) : nullptr;
         const CatalogItem* engine = catalog.find(s.servingEngine);
         if (!engine || engine->category != "serving_engines")
-            throw model::InputError(at("serving_engine"), "unknown serving engine profile '" + s.servingEngine +
-                                                              "' (catalog category serving_engines)");
+            throw model::InputError(serviceField(s, "serving_engine"),
+                                    "unknown serving engine profile '" + s.servingEngine +
+                                        "' (catalog category serving_engines)");
         if (preset && preset->find("experts") && preset->value("experts") > 0 && s.activeParams && !(*s.activeParams > 0))
-            throw model::InputError(at("active_params"),
+            throw model::InputError(serviceField(s, "active_params"),
                                     "0 would serve the mixture-of-experts preset " + preset->id +
                                         " as a dense model; leave it empty for the preset's " +
                                         fmt(preset->value("active_params") / 1e9, 1) +
                                         "B active parameters or state the active count");
-        AcceleratorSpec spec;
-        if (acc) {
-            spec = acceleratorSpecOf(*acc, s.precision,
-                                     attentionPrecisionOf(*acc, s.attentionPrecision, s.kvBytesPerElement));
-            spec.domainGpus = static_cast<int>(servingRack->value("scale_up_domain_gpus"));
-            spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
-            // Back-end NICs per GPU carry the prefill -> decode KV hand-off (line rate).
-            spec.scaleOutBandwidth = bytesPerSecond(
-                safeDiv(servingRack->value("backend_nics") * servingRack->value("backend_nic_bit_per_s") / 8.0,
-                        servingRack->value("gpus")));
-            if (!nativePrecision(*acc, s.precision))
-                r.rules.push_back({Severity::Info, "precision_dequantized", s.id,
-                                   "Inference service " + s.name + ": " + acc->name + " has no native " +
-                                       s.precision + "; the weights are read at " + fmt(s.weightBytesPerParam, 2) +
-                                       " bytes/param and dequantized, the math runs at its " +
-                                       (nativePrecision(*acc, "fp8") ? std::string("fp8") : std::string("bf16")) +
-                                       " peak"});
-        }
-        spec.engine = engineProfileOf(*engine);
-        const double resolvedActive = inputs.serviceActiveParams(s);
+        const AcceleratorSpec spec = serviceSpec(s, acc, servingRack, *engine, r);
+        const double resolvedActive = c.inputs.serviceActiveParams(s);
         const std::optional<double> statedActive =
             (s.activeParams || resolvedActive != s.modelParams) ? std::optional<double>(resolvedActive) : std::nullopt;
         const ServedModel m = servedModelOf(s, preset, statedActive);
-        ServiceDemand d;
-        d.inputTokens = s.inputTokens;
-        d.outputTokens = s.outputTokens;
-        d.prefixCacheHitRate = s.prefixCacheHitRate;
-        d.targetTokensPerSecondPerUser = s.targetTokensPerSPerUser;
-        d.gpus = s.gpus;
-        d.disaggregated = s.disaggregated;
-        if (s.tensorParallel > 0 && acc) {
-            if (s.tensorParallel > spec.domainGpus)
-                throw model::InputError(at("tensor_parallel"),
-                                        fmt(s.tensorParallel) + " GPUs per replica exceed the scale-up domain of " +
-                                            fmt(spec.domainGpus) + " GPUs (" + servingRack->id + ")");
-            // Engines shard heads and experts whole (replicaShapeProblem); an MoE with known experts may use
-            // either attention mode, so only a size neither accepts is refused.
-            const std::string tensor = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Tensor);
-            const std::string data = replicaShapeProblem(m, s.tensorParallel, AttentionParallel::Data);
-            const bool moe = m.experts > 0 && m.activeExperts > 0;
-            if (!tensor.empty() && (!moe || !data.empty()))
-                throw model::InputError(at("tensor_parallel"),
-                                        tensor + (moe && data != tensor ? "; " + data : std::string()));
-            d.tensorParallel = s.tensorParallel;
-        }
-        d.concurrentSessions = s.concurrentSessions;
-        d.sessionContextTokens = s.sessionContextTokens;
-        d.offloadDram = std::find(s.kvOffload.begin(), s.kvOffload.end(), "dram") != s.kvOffload.end();
-        d.offloadNvme = std::find(s.kvOffload.begin(), s.kvOffload.end(), "nvme") != s.kvOffload.end();
-        d.nvmeCapacity = bytes(nvmeLeft);
-        ir.sizing = sizeService(m, spec, d);
+        ir.sizing = sizeService(m, spec, serviceDemand(s, m, spec, acc, servingRack, nvmeLeft));
         nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
         const double context = std::max(s.inputTokens, s.sessionContextTokens);
         ir.curve = decodeCurve(m, spec, ir.sizing.decode.replicaGpus, context + s.outputTokens / 2.0,
@@ -137,55 +214,8 @@ void evaluateInference(EvalContext& c) {
                                                                       : AttentionParallel::Tensor);
         ir.prefillAttentionShare = safeDiv(prefillAttentionFlopsPerToken(m, s.inputTokens),
                                            2.0 * (m.activeParams > 0 ? m.activeParams : m.params));
-        if (ir.sizing.decode.replicaGpus == 0 || ir.curve.empty())
-            r.rules.push_back(
-                {Severity::Error, "model_does_not_fit", s.id,
-                 "Inference service " + s.name + ": the weights do not fit in one scale-up domain's HBM"});
-        else if (!ir.sizing.meetsTarget && ir.sizing.poolsFit)
-            r.rules.push_back({Severity::Warning, "tokens_per_user_target", s.id,
-                               "Inference service " + s.name + " cannot reach " +
-                                   fmt(s.targetTokensPerSPerUser) + " tokens/s per user on this hardware"});
-        if (!ir.sizing.poolsFit)
-            r.rules.push_back({Severity::Error, "disaggregated_pools_do_not_fit", s.id,
-                               "Inference service " + s.name + " (field gpus): disaggregated prefill and decode "
-                               "pools need at least two whole scale-up domains of " + fmt(spec.domainGpus) +
-                                   " GPUs; gpus = " + fmt(s.gpus)});
-        if (!ir.sizing.kvFits)
-            r.rules.push_back(
-                {Severity::Error, "kv_does_not_fit", s.id,
-                 "Inference service " + s.name + " (field concurrent_sessions): the KV cache of " +
-                     fmt(s.concurrentSessions) + " sessions (" + fmt(ir.sizing.kvTotal.value() / 1e12, 1) +
-                     " TB) exceeds HBM, host DRAM and installed NVMe; " + fmt(ir.sizing.sessionsServed) +
-                     " sessions can be served"});
-        if (preset && preset->find("context_length") &&
-            std::max(s.inputTokens + s.outputTokens, s.sessionContextTokens) > preset->value("context_length"))
-            r.rules.push_back({Severity::Warning, "context_exceeds_model", s.id,
-                               "Inference service " + s.name + ": the context exceeds " + preset->name + "'s " +
-                                   fmt(preset->value("context_length")) + " tokens"});
-        if (s.gpus > c.sellableGpus)
-            r.rules.push_back({Severity::Error, "service_too_large", s.id,
-                               "Inference service " + s.name + " needs " + fmt(s.gpus) +
-                                   " GPUs; the cluster sells " + fmt(c.sellableGpus)});
-        const double costPerSecond = s.gpus * r.finance.costPerGpuHour / 3600.0;
-        const double provisionedW = s.gpus * peakPerGpu;
-        const double averageW = s.gpus * averagePerGpu;
-        const double totalTokens = ir.sizing.inputTokensPerSecond + ir.sizing.outputTokensPerSecond;
-        ir.outputTokensPerSecondPerMw = safeDiv(ir.sizing.outputTokensPerSecond, provisionedW / 1e6);
-        ir.totalTokensPerSecondPerMw = safeDiv(totalTokens, provisionedW / 1e6);
-        ir.outputTokensPerSecondPerAverageMw = safeDiv(ir.sizing.outputTokensPerSecond, averageW / 1e6);
-        ir.totalTokensPerSecondPerAverageMw = safeDiv(totalTokens, averageW / 1e6);
-        // GPU time splits between prefill (the new, uncached input tokens) and decode (output tokens); each
-        // pays its share. Cached input tokens take no prefill compute: they pay only through the request.
-        const double newInputPerSecond = ir.sizing.inputTokensPerSecond * (1.0 - std::clamp(s.prefixCacheHitRate, 0.0, 1.0));
-        ir.costPerMillionInputTokens =
-            safeDiv(costPerSecond * ir.sizing.prefillFraction, newInputPerSecond) * 1e6;
-        // All-in: every GPU-second of the service over what it delivers.
-        ir.costPerRequest = safeDiv(costPerSecond, ir.sizing.requestsPerSecond);
-        ir.costPerMillionBlendedTokens = safeDiv(costPerSecond, totalTokens) * 1e6;
-        ir.costPerMillionOutputTokens =
-            safeDiv(costPerSecond * (1 - ir.sizing.prefillFraction), ir.sizing.outputTokensPerSecond) * 1e6;
-        // Energy per output token at provisioned power: the service's GPUs are busy at the operating point.
-        ir.joulesPerToken = safeDiv(provisionedW, ir.sizing.outputTokensPerSecond);
+        addServiceRules(c, s, ir, preset, spec.domainGpus, r);
+        priceService(s, r.finance.costPerGpuHour, peakPerGpu, averagePerGpu, ir);
         r.inference.push_back(std::move(ir));
     }
 }
@@ -206,18 +236,23 @@ void addInferenceFigures(EvalContext& c) {
               {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
     addFigure(c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
               "Tokens/s per user, co-located prefill included (first service)",
-              "(1 - prefill share of GPU time) / decode step time at the operating batch",
+              "(1 - prefill share of GPU time, incl. the data-parallel ranks a prompt holds) / decode step time at "
+              "the operating batch",
               {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}, {"prefill_share", d.prefillShare}});
     addFigure(c, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
               "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain, "
               "dividing the heads (TP) or experts (EP)");
     addFigure(c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms", "Decode step: compute",
-              "2 x active params x batch / (GPUs x weight-precision peak x efficiency) + attention FLOPs x batch / "
-              "(GPUs x attention-precision peak x efficiency)");
+              "2 x (dense + routed active params x expert-parallel hot-rank factor) x batch / (GPUs x "
+              "weight-precision peak x efficiency) + attention FLOPs x batch / (GPUs x attention-precision peak x "
+              "efficiency)");
     addFigure(c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
-              "(weights touched + KV read) per GPU / (HBM bandwidth x efficiency)");
+              "(dense weights + KV read) per GPU / (HBM bandwidth x efficiency) + routed experts touched per GPU / "
+              "(HBM bandwidth x the serving engine's grouped-GEMM efficiency)");
     addFigure(c, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
-              "Decode step: communication", "2 x layers x (latency + bytes / (NVLink per direction x efficiency))");
+              "Decode step: communication",
+              "2 x layers x (latency + bytes x expert-parallel hot-rank factor / (NVLink per direction x "
+              "efficiency))");
     addFigure(c, "inference.decode_step_overhead_ms", d.overheadTime.value() * 1e3, "ms",
               "Decode step: serving-engine overhead",
               "step overhead + layers x per-layer overhead + sequences per scheduler x per-sequence overhead "
