@@ -138,6 +138,11 @@ double collectiveBytesPerGpu(const ServedModel& m, int replicaGpus, bool dp, dou
               : 2.0 * (g - 1) / g * tokensOnReplica * hidden * kActivationBytes;
 }
 
+// Active parameters of the routed experts (k of E experts' share of the routed weights); 0 for a dense model.
+double routedActiveParams(const ServedModel& m) {
+    return knownMoe(m) ? paramSplit(m).routed * static_cast<double>(m.activeExperts) / m.experts : 0.0;
+}
+
 double linearStateFlops(const ServedModel& m) {
     // Recurrent (linear-attention / state-space) layer: read-out S·q and the state update touch every
     // state element once each, 2 FLOPs per element per pass (Yang et al., "Gated Delta Networks", ICLR 2025,
@@ -280,8 +285,7 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     // Expert parallelism waits for its busiest rank: the routed experts' compute and the dispatch/combine
     // bytes scale by expertHotRankFactor (1 without expert parallelism).
     const double hot = dp ? expertHotRankFactor(m, replicaGpus) : 1.0;
-    const double routedActive =
-        knownMoe(m) ? paramSplit(m).routed * static_cast<double>(m.activeExperts) / m.experts : 0.0;
+    const double routedActive = routedActiveParams(m);
     const double matrixCompute =
         2.0 * (active - routedActive + routedActive * hot) * batch / (g * a.flops.value() * eff);
     const double attentionCompute = decodeAttentionFlopsPerToken(m, context) * batch / (g * attentionPeak(a) * eff);
@@ -291,11 +295,12 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     // k per token, a batch of b touches 1 − (1 − k/E)^b of them in expectation (uniform routing); its dense
     // part is read by every GPU under data-parallel attention, sharded under tensor parallelism. Otherwise a
     // dense model reads all weights, an MoE at most b × active.
-    double weightsRead = 0;
+    double weightsRead = 0, routedBytes = 0;
     if (knownMoe(m)) {
         const ParamSplit s = paramSplit(m);
         const double touched = 1.0 - std::pow(1.0 - static_cast<double>(m.activeExperts) / m.experts, batch);
-        weightsRead = (dp ? s.dense : s.dense / g) * bytesPerParam(m) + s.routed * touched / g * bytesPerParam(m);
+        routedBytes = s.routed * touched / g * bytesPerParam(m);
+        weightsRead = (dp ? s.dense : s.dense / g) * bytesPerParam(m) + routedBytes;
     } else {
         weightsRead = std::min(m.params, batch * active) * bytesPerParam(m) / g;
     }
@@ -306,13 +311,10 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     const double expertEff = a.engine.expertGemmHbmEfficiency > 0 && std::isfinite(a.engine.expertGemmHbmEfficiency)
                                  ? std::min(1.0, a.engine.expertGemmHbmEfficiency)
                                  : a.hbmEfficiency;
-    double weightSeconds = weightsRead / hbm;
-    if (knownMoe(m) && expertEff > 0) {
-        const ParamSplit s = paramSplit(m);
-        const double touched = 1.0 - std::pow(1.0 - static_cast<double>(m.activeExperts) / m.experts, batch);
-        const double routedBytes = s.routed * touched / g * bytesPerParam(m);
-        weightSeconds = (weightsRead - routedBytes) / hbm + routedBytes / (a.hbmBandwidth.value() * expertEff);
-    }
+    const double weightSeconds = (weightsRead - routedBytes) / hbm +
+                                 (routedBytes > 0 && expertEff > 0
+                                      ? routedBytes / (a.hbmBandwidth.value() * expertEff)
+                                      : routedBytes / hbm);
 
     // Communication, two collectives per layer over the per-direction NVLink bandwidth (NVIDIA quotes both
     // directions together) at collectiveEfficiency (NCCL bus bandwidth / link rate: ~370 of 450 GB/s on
@@ -366,9 +368,7 @@ double coLocatedPrefillSeconds(const ServedModel& m, const AcceleratorSpec& a, i
     if (!dataParallel(m, mode) || replicaGpus < 2 || !(outputTokens > 0) || !(batch > 0)) return own;
     // The prompt's dense part on its own rank: every parameter but the routed experts' active share, plus the
     // causal attention over the new tokens (as prefillTokensPerSecondPerGpu).
-    const ParamSplit s = paramSplit(m);
-    const double denseActive =
-        std::max(0.0, activeParamsOf(m) - s.routed * static_cast<double>(m.activeExperts) / m.experts);
+    const double denseActive = std::max(0.0, activeParamsOf(m) - routedActiveParams(m));
     const double t1 = newTokens * (2.0 * denseActive / a.flops.value() +
                                    newTokenAttentionFlops(m, promptTokens, newTokens) / attentionPeak(a)) /
                       a.computeEfficiency;
@@ -530,11 +530,8 @@ ServiceSizing sizeService(const ServedModel& m, const AcceleratorSpec& a, const 
         prefillTokensPerSecondPerGpu(m, a, inputTokens, std::max(1, g), mode, newTokens);
     // Co-located, a request's prefill also holds the other data-parallel ranks (coLocatedPrefillSeconds);
     // a disaggregated prefill pool fills every rank with prompts.
-    s.prefillGpuSecondsPerRequest =
-        !d.disaggregated ? coLocatedPrefillSeconds(m, a, std::max(1, g), mode, inputTokens, newTokens, outputTokens,
-                                                   s.decode.batch)
-        : newTokens > 0 && s.prefillTokensPerSecondPerGpu > 0 ? newTokens / s.prefillTokensPerSecondPerGpu
-                                                              : 0.0;
+    s.prefillGpuSecondsPerRequest = coLocatedPrefillSeconds(m, a, std::max(1, g), mode, inputTokens, newTokens,
+                                                            outputTokens, d.disaggregated ? 0.0 : s.decode.batch);
 
     bool served = false;
     const auto split = [&]() {

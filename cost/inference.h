@@ -185,6 +185,7 @@ struct DecodeLimits {
 /// dense part for t₁ seconds the other G − 1 wait. Contexts start at λ = batch / outputTokens per iteration;
 /// with Poisson arrivals an iteration that holds a context holds λ / (1 − e^−λ) of them on different ranks,
 /// so a context costs max(1, G · (1 − e^−λ) / λ) · t₁ GPU-seconds for its dense part instead of t₁.
+/// batch 0 (no decode shares the replica, as in a disaggregated prefill pool): the prompt's own GPU-seconds.
 double coLocatedPrefillSeconds(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus,
                                AttentionParallel mode, double promptTokens, double newTokens, double outputTokens,
                                double batch);
