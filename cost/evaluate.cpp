@@ -91,6 +91,7 @@ ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const As
               : job.restartScope == "hot_spare"    ? RestartScope::HotSpare
                                                    : RestartScope::WholeJob;
     o.asyncCheckpoint = job.asyncCheckpoint;
+    o.inMemoryRestore = job.inMemoryRestore;
     o.detectionTime = seconds(60.0 * a.get("failure_detection_minutes"));
     o.reschedulingTime = seconds(60.0 * a.get("rescheduling_minutes"));
     o.spareSwapTime = seconds(60.0 * a.get("spare_swap_minutes"));

@@ -192,7 +192,9 @@ void addTrainingFigures(EvalContext& c) {
                    {"straggler_loss", rel.stragglerLoss}},
                   relSources);
         addFigure(c, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d",
-                  "Interruptions per day", "sum over failure classes of units x rate x 24 h",
+                  "Interruptions per day",
+                  "sum over failure classes of units x rate x 24 h; per-server and per-node rates count job GPUs / "
+                  "the calibration node's GPUs (node_gpus) node-equivalents",
                   {{"job_gpus", rel.jobGpus}}, relSources);
         addFigure(c, "reliability.job_mtbf_hours", finite(toHours(rel.jobMtbf)), "h", "Job MTBF",
                   "24 / interruptions per day");

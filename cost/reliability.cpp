@@ -39,6 +39,16 @@ double valueOr(const CatalogItem& item, const std::string& field, double fallbac
     return v && std::isfinite(v->base) ? v->base : fallback;
 }
 
+/// GPUs per node of the fleet a per-server rate was calibrated on (failures.json attribute node_gpus);
+/// 0 when absent or not a positive number.
+double calibrationGpus(const CatalogItem& item) {
+    const std::string text = item.attribute("node_gpus");
+    if (text.empty()) return 0;
+    char* end = nullptr;
+    const double g = std::strtod(text.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(g) && g > 0 ? g : 0;
+}
+
 void addRule(std::vector<DesignRule>& rules, Severity s, std::string rule, std::string entity,
              std::string message) {
     for (const auto& r : rules)
@@ -63,8 +73,11 @@ struct Layout {
 
 /// A units-weighted mean of blast radii.
 struct Radius {
-    double units = 0, weighted = 0;
-    void add(double u, double radius) { units += u, weighted += u * radius; }
+    double units = 0, weighted = 0, largest = 0;
+    void add(double u, double radius) {
+        units += u, weighted += u * radius;
+        if (u > 0) largest = std::max(largest, radius);
+    }
     double mean() const { return units > 0 ? weighted / units : 0.0; }
 };
 
@@ -113,16 +126,20 @@ GoodputParts goodputParts(const FailureProcess& p) {
     const double rollbackEfficiency = x > 1e-12 ? (x < 700.0 ? x / std::expm1(x) : 0.0) : 1.0;
     const double ckptEfficiency = tau / len;
     const double gCkpt = ckptEfficiency * rollbackEfficiency * r.upShare;
-    double sdc = 0;
+    // Extra rollback: late-detected SDC (sdc) and asynchronous snapshots not yet persisted (lag, a failure
+    // loss); together they cannot exceed what the checkpointed run keeps.
+    double sdc = 0, lag = 0;
     for (const auto& c : p.classes)
-        sdc += c.rate.value() * std::max(0.0, c.extraRollbackIntervals) * tau;
-    sdc = std::min(sdc, gCkpt);
+        (c.silentDataCorruption ? sdc : lag) += c.rate.value() * std::max(0.0, c.extraRollbackIntervals) * tau;
+    const double extra = std::min(sdc + lag, gCkpt);
+    const double scale = sdc + lag > 0 ? extra / (sdc + lag) : 0.0;
+    sdc *= scale, lag *= scale;
     const double s = std::clamp(p.stragglerLoss, 0.0, 1.0);
     g.checkpointOverhead = 1.0 - ckptEfficiency;
-    g.failureLoss = ckptEfficiency - gCkpt;
+    g.failureLoss = ckptEfficiency - gCkpt + lag;
     g.sdcLoss = sdc;
-    g.stragglerLoss = s * (gCkpt - sdc);
-    g.goodput = (1.0 - s) * (gCkpt - sdc);
+    g.stragglerLoss = s * (gCkpt - extra);
+    g.goodput = (1.0 - s) * (gCkpt - extra);
     return g;
 }
 
@@ -199,6 +216,7 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     in.jobGpus = job.gpus;
     in.scope = opt.scope;
     in.asyncCheckpoint = opt.asyncCheckpoint;
+    in.inMemoryRestore = opt.inMemoryRestore;
     in.checkpointInterval = opt.checkpointInterval;
     in.detectionTime = opt.detectionTime;
     in.reschedulingTime = opt.reschedulingTime;
@@ -224,7 +242,8 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     std::vector<std::uint8_t> siteIn(p.sites.size(), 0);
     for (size_t s = 0; s < p.sites.size(); ++s)
         siteIn[s] = sites.count(p.sites[s].id) ? 1 : 0;
-    double siteGpus = 0, siteServers = 0, siteNics = 0, spareGpus = 0, frontendBytesPerS = 0;
+    double siteGpus = 0, siteServers = 0, siteNics = 0, spareGpus = 0, frontendBytesPerS = 0,
+           backendBytesPerS = 0;
     Radius gpuRadius, serverRadius, nicRadius;
     // Sums by building, loop and feed index; read out in id order below (as the former maps by id).
     const size_t nb = p.buildings.size(), nl = cd.loopIds.size(), nf = cd.feedIds.size();
@@ -237,7 +256,7 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     std::vector<std::uint8_t> feedSeen(nf, 0), feedSingleSeen(nf, 0);
     // Per rack type: GPUs, servers, blast radii and NIC figures, read from the catalog once.
     struct TypeFigures {
-        double g, servers, serverGpus, domain, nics, frontendBytesPerS;
+        double g, servers, serverGpus, domain, nics, frontendBytesPerS, backendBytesPerS;
     };
     std::vector<TypeFigures> typeFigures;
     typeFigures.reserve(cd.types.size());
@@ -252,6 +271,7 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         tf.domain = std::max(tf.serverGpus, valueOr(item, "scale_up_domain_gpus", tf.serverGpus));
         tf.nics = valueOr(item, "backend_nics", tf.g);
         tf.frontendBytesPerS = valueOr(item, "frontend_nics", 0.0) * valueOr(item, "frontend_nic_bit_per_s", 0.0) / 8.0;
+        tf.backendBytesPerS = tf.nics * valueOr(item, "backend_nic_bit_per_s", 0.0) / 8.0;
         typeFigures.push_back(tf);
     }
     // By rack class (cost/compiled_design.h): its racks share type, building, site, loop, feeds and spare
@@ -276,6 +296,7 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         serverRadius.add(racks * tf.servers, tf.serverGpus);
         nicRadius.add(racks * tf.nics, tf.serverGpus);
         frontendBytesPerS += racks * tf.frontendBytesPerS;
+        backendBytesPerS += racks * tf.backendBytesPerS;
         jobBuildingGpus[b] += g, jobBuildingSeen[b] = 1;
         if (const std::int32_t loop = k.loop; loop != CompiledDesign::kNone)
             loopGpus[static_cast<size_t>(loop)] += g, loopSeen[static_cast<size_t>(loop)] = 1;
@@ -402,22 +423,46 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         addRule(rules, Severity::Warning, "failure_catalog_empty", job.id,
                 "The catalog has no failure classes: " + who + " is modelled without failures");
     // ---- Failure-rate set (issue 13 item 5): catalog classes, a per-node preset or rate, class overrides ----
-    in.rateSet = "catalog classes (Llama 3 405B calibration, Meta 2024)";
+    in.rateSet = "catalog classes (Llama 3 405B calibration, Meta 2024; per-server classes count job GPUs / "
+                 "the calibration node's GPUs)";
     double nodeRatePerHour = -1; // < 0: no per-node rate
+    // Per-node rates are calibrated on a node of a stated GPU count (RSC and Llama 3: 8-GPU HGX servers).
+    // Another form factor (an NVL72 tray holds 4 GPUs) is scaled by GPU count, not by its own server count:
+    // node-equivalents = job GPUs / calibration GPUs (issue 29 item 6). 0: counted per server of the design.
+    double nodeRateGpus = 0;
     if (!job.failureRatePreset.empty()) {
         const auto* preset = catalog.find(job.failureRatePreset);
         if (!preset || preset->category != "failures" || preset->kind != "node_rate")
             addRule(rules, Severity::Error, "failure_preset_invalid", job.id,
                     who + ": failure_rate_preset '" + job.failureRatePreset +
                         "' is not a failure-rate preset (catalog failures of kind node_rate); catalog classes used");
+        else if (const double g = calibrationGpus(*preset); !(g > 0))
+            addRule(rules, Severity::Error, "failure_preset_no_unit", job.id,
+                    who + ": failure_rate_preset '" + preset->id + "' has no node_gpus attribute (GPUs per node " +
+                        "its rate counts); catalog classes used");
         else {
             nodeRatePerHour = valueOr(*preset, "rate_per_hour", -1.0);
-            in.rateSet = "preset " + preset->id + " (" + preset->name + "), per node";
+            nodeRateGpus = g;
+            in.rateSet = "preset " + preset->id + " (" + preset->name + "), " + fmtRate(nodeRatePerHour) +
+                         " per " + fmt(g) + "-GPU node-hour";
         }
     }
+    if (job.nodeFailureRateGpus && !job.nodeFailureRatePerDay)
+        addRule(rules, Severity::Warning, "node_failure_rate_gpus_unused", job.id,
+                who + ": node_failure_rate_gpus " + fmt(*job.nodeFailureRateGpus) +
+                    " is the unit of node_failure_rate_per_day, which is empty; it has no effect");
     if (job.nodeFailureRatePerDay) {
-        nodeRatePerHour = *job.nodeFailureRatePerDay / 24.0;
-        in.rateSet = "job node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) + " per node";
+        if (!job.nodeFailureRateGpus || !(*job.nodeFailureRateGpus > 0)) {
+            addRule(rules, Severity::Error, "node_failure_rate_no_unit", job.id,
+                    who + ": node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) +
+                        " needs node_failure_rate_gpus (GPUs per node the rate counts, e.g. 8 for an HGX "
+                        "server); the rate is ignored");
+        } else {
+            nodeRatePerHour = *job.nodeFailureRatePerDay / 24.0;
+            nodeRateGpus = *job.nodeFailureRateGpus;
+            in.rateSet = "job node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) + " per " +
+                         fmt(nodeRateGpus) + "-GPU node";
+        }
     }
     std::map<std::string, double> classOverrides;
     if (job.failureRateClasses.size() != job.failureRatesPerHour.size())
@@ -444,12 +489,18 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         return nodeRatePerHour >= 0 && item.attribute("planned") != "true" &&
                (u == "gpu" || u == "server" || u == "nic" || u == "switch" || u == "optic" || u == "job_per_gpu");
     };
+    // Units of a per-server rate: node-equivalents of the calibration node by GPU count, or the design's
+    // servers when the rate names no node size.
+    const auto serverUnits = [&](double perNodeGpus) { return perNodeGpus > 0 ? n / perNodeGpus : share * siteServers; };
     if (nodeRatePerHour >= 0 && share * siteServers > 0) {
         FailureClass node;
         node.id = job.nodeFailureRatePerDay ? "node-rate" : job.failureRatePreset;
         node.name = "Node failure (per-node rate)";
         node.unit = "server";
-        node.units = share * siteServers;
+        node.units = serverUnits(nodeRateGpus);
+        node.calibrationGpus = nodeRateGpus;
+        in.rateSet += ": " + fmt(n) + " GPUs / " + fmt(nodeRateGpus) + " = " + fmt(node.units, 1) +
+                      " node-equivalents (scaled by GPU count)";
         node.ratePerUnit = perHour(nodeRatePerHour);
         // A node fault takes down its scale-up domain (NVL72) or server, as a GPU fault does.
         node.gpusAffected = std::min(gpuRadius.mean(), n);
@@ -488,7 +539,8 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
         if (unit == "gpu") {
             c.units = n, c.gpusAffected = gpuRadius.mean();
         } else if (unit == "server") {
-            c.units = share * siteServers, c.gpusAffected = serverRadius.mean();
+            c.calibrationGpus = calibrationGpus(*item);
+            c.units = serverUnits(c.calibrationGpus), c.gpusAffected = serverRadius.mean();
         } else if (unit == "nic") {
             c.units = share * siteNics, c.gpusAffected = nicRadius.mean();
         } else if (unit == "switch") {
@@ -577,6 +629,12 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
                 who + " has no storage tier to write checkpoints to");
     // Storage traffic rides the front-end NICs: the rack's front-end bandwidth shared by its GPUs.
     in.perGpuStorageBandwidth = (siteGpus > 0 ? frontendBytesPerS / siteGpus : 0.0) * byte / second;
+    in.backendBandwidthPerGpu = (siteGpus > 0 ? backendBytesPerS / siteGpus : 0.0) * byte / second;
+    in.peerSurvivesGpus = gpuRadius.largest;
+    if (opt.inMemoryRestore && !opt.asyncCheckpoint)
+        addRule(rules, Severity::Error, "in_memory_restore_needs_async", job.id,
+                who + ": in_memory_restore replicates the asynchronous snapshot in peers' memory; set "
+                      "async_checkpoint too (restores come from storage meanwhile)");
     if (siteGpus > 0 && frontendBytesPerS <= 0)
         addRule(rules, Severity::Error, "checkpoint_no_frontend", job.id,
                 who + ": its racks have no front-end NIC bandwidth to reach storage");
@@ -656,9 +714,29 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
             }
         }
     }
+    // In-memory restore (GEMINI, Wang et al., SOSP 2023): each GPU pulls its own shard of the state from a
+    // peer host's memory, paced by the slower of the host-to-device copy and its back-end NIC.
+    const bool inMemory = in.inMemoryRestore && in.asyncCheckpoint;
+    double peerRestore = restore;
+    if (inMemory && bytes > 0 && feasible) {
+        const double host = in.hostCopyBandwidthPerGpu.value(), nic = in.backendBandwidthPerGpu.value();
+        const double peerBw = std::min(host, std::isfinite(nic) && nic > 0 ? nic : host);
+        if (peerBw > 0 && std::isfinite(peerBw))
+            peerRestore = bytes / n / peerBw;
+        else
+            addRule(rules, Severity::Warning, "peer_restore_no_bandwidth", in.jobId,
+                    who + ": in-memory restore has no peer bandwidth; restores come from storage");
+    }
+    // Which restarts read storage: all of them without peer replicas; with them, only hardware events
+    // wider than one scale-up domain or server (they may take the replica's host too).
+    const double peerSurvives = std::isfinite(in.peerSurvivesGpus) ? std::max(0.0, in.peerSurvivesGpus) : 0.0;
+    auto fromStorage = [&](const FailureClass& c, double affected) {
+        return !inMemory || (c.hardware && affected > peerSurvives + 1e-9);
+    };
     r.checkpointWrite = delta * second;
     r.checkpointPersist = persist * second;
     r.restoreTime = restore * second;
+    r.peerRestoreTime = peerRestore * second;
     const double restart = detection + rescheduling + restore;
     r.restartTime = restart * second;
 
@@ -686,6 +764,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     proc.jobName = in.jobName;
     proc.jobGpus = n;
     std::vector<int> processIndex; // per ClassImpact, index into proc.classes or -1
+    std::vector<size_t> asyncStorageRestores; // proc.classes that restore an asynchronous snapshot from storage
     double unexpected = 0, planned = 0;
     for (const auto& c : in.classes) {
         const double rate = c.ratePerUnit.value(), units = c.units;
@@ -709,19 +788,27 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
             pc.id = c.id;
             pc.rate = events * hertz;
             pc.planned = c.planned;
+            const bool storage = fromStorage(c, ci.gpusAffected);
+            const double restoreC = storage ? restore : peerRestore;
             if (c.planned) {
-                // Planned: the job checkpoints on purpose and stops; no detection, no lost work.
-                pc.downtime = (persist + rescheduling + restore) * second;
+                // Planned: the job checkpoints on purpose and stops; no detection, no lost work. With peer
+                // replicas the drained nodes' state already sits on other hosts: no storage write.
+                pc.downtime = ((inMemory ? 0.0 : persist) + rescheduling + restoreC) * second;
                 pc.rollbackFraction = 0;
             } else {
                 const bool spareFits = in.scope == RestartScope::HotSpare && c.hardware && spares > 0 &&
                                        ci.gpusAffected <= spares;
-                pc.downtime = (detection + (spareFits ? swap : rescheduling) + restore) * second;
+                pc.downtime = (detection + (spareFits ? swap : rescheduling) + restoreC) * second;
+                // An asynchronous snapshot is durable on storage only `persist` after it is taken: a restart
+                // from storage finds the previous one with probability persist/τ and loses τ more, i.e.
+                // persist/τ extra intervals on average (added once τ is known, below).
+                if (in.asyncCheckpoint && storage) asyncStorageRestores.push_back(proc.classes.size());
                 if (in.scope == RestartScope::ParallelGroup && !c.jobWide) {
                     const double touched = std::ceil(std::max(ci.gpusAffected, 1.0) / group - 1e-9) * group;
                     pc.rollbackFraction = std::min(1.0, touched / n);
                 }
                 pc.extraRollbackIntervals = c.silentDataCorruption ? sdcExtra : 0.0;
+                pc.silentDataCorruption = c.silentDataCorruption;
             }
             ci.rollbackGpus = pc.rollbackFraction * n;
             ci.downtime = pc.downtime;
@@ -760,6 +847,8 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
                      std::max(floor, kMaxCheckpointIntervalSeconds));
     r.checkpointInterval = tau * second;
     proc.checkpointInterval = r.checkpointInterval;
+    if (tau > 0)
+        for (const size_t i : asyncStorageRestores) proc.classes[i].extraRollbackIntervals += persist / tau;
     proc.checkpointWrite = r.checkpointWrite;
     proc.stragglerLoss = straggler;
     proc.feasible = feasible;
@@ -777,17 +866,20 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     // is split over classes in proportion to λ_c·(R_c + f_c·(T+δ)/2), the SDC loss in proportion to λ_c·k_c.
     const double len = tau + delta;
     double weightSum = 0, sdcWeightSum = 0;
+    // A class's persist lag (non-SDC extra rollback) is part of its failure loss.
+    const auto lagOf = [&](const ProcessClass& pc) { return pc.silentDataCorruption ? 0.0 : pc.extraRollbackIntervals * tau; };
+    const auto sdcOf = [](const ProcessClass& pc) { return pc.silentDataCorruption ? pc.extraRollbackIntervals : 0.0; };
     for (const auto& pc : proc.classes) {
-        weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0);
-        sdcWeightSum += pc.rate.value() * pc.extraRollbackIntervals;
+        weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc));
+        sdcWeightSum += pc.rate.value() * sdcOf(pc);
     }
     for (size_t i = 0; i < r.classes.size(); ++i) {
         if (processIndex[i] < 0) continue;
         const auto& pc = proc.classes[static_cast<size_t>(processIndex[i])];
         auto& ci = r.classes[i];
-        const double perEvent = pc.downtime.value() + pc.rollbackFraction * len / 2.0;
-        ci.lostGpuHoursPerEvent = n * (perEvent + pc.extraRollbackIntervals * tau) / kSecondsPerHour;
-        const double w = pc.rate.value() * perEvent, ws = pc.rate.value() * pc.extraRollbackIntervals;
+        const double perEvent = pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc);
+        ci.lostGpuHoursPerEvent = n * (perEvent + sdcOf(pc) * tau) / kSecondsPerHour;
+        const double w = pc.rate.value() * perEvent, ws = pc.rate.value() * sdcOf(pc);
         ci.lostGpuHoursPerDay = n * 24.0 *
                                 ((weightSum > 0 ? g.failureLoss * w / weightSum : 0.0) +
                                  (sdcWeightSum > 0 ? g.sdcLoss * ws / sdcWeightSum : 0.0));

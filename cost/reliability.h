@@ -44,6 +44,11 @@ struct ReliabilityOptions {
     /// is replicated in peer hosts' memory (GEMINI, Wang et al., SOSP 2023) and written to storage in the
     /// background (CheckFreq, Mohan et al., FAST 2021), which bounds how often snapshots can be taken.
     bool asyncCheckpoint = false;
+    /// In-memory peer replication (GEMINI, Wang et al., SOSP 2023, §3-4): each asynchronous snapshot is also
+    /// copied into peer hosts' memory, and a restart restores from there at the peer path's bandwidth
+    /// (min(device-to-host copy, back-end NIC) per GPU). Storage is read only when the event takes the peers
+    /// too (a hardware event wider than one scale-up domain). Requires asyncCheckpoint.
+    bool inMemoryRestore = false;
     /// Failure detection: health checks and the collective watchdog. Estimate; PyTorch's NCCL process group
     /// times out after 10 minutes by default, fast health checks detect most hardware faults sooner.
     units::Time detectionTime = units::seconds(300);
@@ -85,6 +90,9 @@ struct FailureClass {
     std::string name;
     std::string unit; // catalog unit: gpu, server, nic, switch, optic, cdu, power_feed, wan_km, job_per_gpu
     double units = 0; // components of this class in the job's footprint
+    /// GPUs per node of the calibration fleet for a per-server rate (failures.json node_gpus, issue 29
+    /// item 6): units are then job GPUs / calibrationGpus node-equivalents. 0: the design's servers.
+    double calibrationGpus = 0;
     units::Frequency ratePerUnit{};
     /// Blast radius: GPUs the event takes down (server, scale-up domain, leaf, loop, feed, whole job).
     double gpusAffected = 0;
@@ -110,6 +118,11 @@ struct ReliabilityInput {
     units::DataRate perGpuStorageBandwidth{};  // per GPU path to storage; <= 0: no cap
     units::DataRate hostCopyBandwidthPerGpu{}; // async snapshot
     bool asyncCheckpoint = false;
+    bool inMemoryRestore = false;                 // ReliabilityOptions::inMemoryRestore
+    units::DataRate backendBandwidthPerGpu{};     // peer restore path over the scale-out NICs; <= 0: none
+    /// Hardware events at most this wide (GPUs) leave the peer replicas intact: the job's largest
+    /// scale-up domain or server (replicas sit on other nodes, GEMINI's group placement).
+    double peerSurvivesGpus = 0;
     units::Time checkpointInterval{}; // zero: Daly's optimum
     units::Time detectionTime{}, reschedulingTime{}, spareSwapTime{};
     RestartScope scope = RestartScope::WholeJob;
@@ -131,7 +144,10 @@ struct ProcessClass {
     units::Frequency rate{};       // events of this class per second for the job
     units::Time downtime{};        // restart time R_c
     double rollbackFraction = 1.0; // f_c: share of the job's GPUs that lose their work since the checkpoint
-    double extraRollbackIntervals = 0; // k_c: committed intervals lost on top (late-detected SDC)
+    /// k_c: committed intervals lost on top: a late-detected SDC, or an asynchronous snapshot not yet
+    /// durable on storage when a restart must read storage (persist / τ).
+    double extraRollbackIntervals = 0;
+    bool silentDataCorruption = false; // its extra rollback counts as SDC loss, else as failure loss
     bool planned = false;
 };
 
@@ -170,8 +186,9 @@ struct ReliabilityResult {
     units::Time rollbackMtbf{};
     units::Time checkpointWrite{};   // δ: blocking time per checkpoint
     units::Time checkpointPersist{}; // full write to storage (= δ when synchronous)
-    units::Time restoreTime{};
-    units::Time restartTime{}; // detection + rescheduling + restore
+    units::Time restoreTime{};     // from storage
+    units::Time peerRestoreTime{}; // from peers' memory (in-memory restore), each GPU its own shard
+    units::Time restartTime{}; // detection + rescheduling + restore (from storage)
     units::Time checkpointIntervalYoung{};
     units::Time checkpointIntervalDaly{};
     units::Time checkpointInterval{}; // used: pinned, else Daly, clamped (see analyzeReliability)
@@ -225,7 +242,10 @@ units::Frequency redundantGroupOutageRate(double n, double r, units::Frequency u
 /// `failure_rate_preset` (a catalog failures item of kind node_rate) or `node_failure_rate_per_day` give
 /// one rate per node (server) replacing every node-level and job-level unexpected class (GPU, server, NIC,
 /// switch, optic, software; facility classes CDU, power feed and WAN keep their rates), so that
-/// job MTBF = 24 h / (nodes x rate per node-day) without facility failures; `failure_rate_classes` with
+/// job MTBF = 24 h / (nodes x rate per node-day) without facility failures. A per-node rate names its
+/// calibration node's GPU count (preset attribute node_gpus, job field node_failure_rate_gpus) and counts
+/// job GPUs / that count node-equivalents whatever the design's server (issue 29 item 6: an NVL72 tray
+/// of 4 GPUs is half an 8-GPU node); catalog classes with unit server do the same; `failure_rate_classes` with
 /// `failure_rates_per_hour` override single classes. Never throws for a design that loaded; problems go to
 /// `rules` as design-rule findings.
 ReliabilityInput reliabilityInputFor(const model::Project& project, const model::Catalog& catalog,

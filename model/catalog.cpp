@@ -84,7 +84,7 @@ const std::vector<KindSchema>& schemas() {
          true},
         // Failure-rate presets (issue 13 item 5): one rate per node (server) per hour, chosen by a training
         // job's failure_rate_preset.
-        {"failures", "node_rate", {"rate_per_hour"}, {"unit"}},
+        {"failures", "node_rate", {"rate_per_hour"}, {"unit", "node_gpus"}},
         // Model presets for training jobs and inference services (issue 11): read by name through
         // catalog.byCategory("models") and item.value("model_params") etc.
         {"models",

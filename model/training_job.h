@@ -30,6 +30,9 @@ struct TrainingJob {
     std::string restartScope = "whole_job";
     /// In-memory snapshot, written to storage in the background.
     bool asyncCheckpoint = false;
+    /// The asynchronous snapshot is also replicated in peer hosts' memory and restarts restore from there
+    /// (GEMINI); storage only when an event takes the peers too. Needs asyncCheckpoint.
+    bool inMemoryRestore = false;
     // ---- Batch and pipeline schedule (issue 19 item 2) ----
     /// Tokens per optimizer step (global batch); absent: assumptions.global_batch_tokens.
     std::optional<double> globalBatchTokens;
@@ -46,6 +49,9 @@ struct TrainingJob {
     std::string failureRatePreset;
     /// One failure rate per node (server) per day for every node-level class; overrides the preset.
     std::optional<double> nodeFailureRatePerDay;
+    /// GPUs per node that nodeFailureRatePerDay counts (8 for an HGX server); the rate scales to the
+    /// design by GPU count. Required with nodeFailureRatePerDay (a rate without its unit is an error).
+    std::optional<double> nodeFailureRateGpus;
     /// Per-class overrides: failure class ids and their rates per unit-hour, pairwise.
     std::vector<std::string> failureRateClasses;
     std::vector<double> failureRatesPerHour;
@@ -69,6 +75,7 @@ struct TrainingJob {
         v.refList("sites", sites, EntityKind::Site);
         v.choice("restart_scope", restartScope, {"whole_job", "parallel_group", "hot_spare"});
         v.flag("async_checkpoint", asyncCheckpoint);
+        v.flag("in_memory_restore", inMemoryRestore);
         v.optionalNumber("global_batch_tokens", globalBatchTokens, fieldRange(kKind, "global_batch_tokens"));
         v.optionalNumber("sequence_length", sequenceLength, fieldRange(kKind, "sequence_length"));
         v.integer("microbatch_sequences", microbatchSequences, fieldRange(kKind, "microbatch_sequences"));
@@ -77,6 +84,7 @@ struct TrainingJob {
         v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
         v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay,
                          fieldRange(kKind, "node_failure_rate_per_day"));
+        v.optionalNumber("node_failure_rate_gpus", nodeFailureRateGpus, fieldRange(kKind, "node_failure_rate_gpus"));
         v.catalogRefList("failure_rate_classes", failureRateClasses, "failures");
         v.numbers("failure_rates_per_hour", failureRatesPerHour, fieldRange(kKind, "failure_rates_per_hour"));
     }

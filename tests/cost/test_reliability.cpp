@@ -126,6 +126,8 @@ private slots:
     void cduRedundancyGolden();
     void cduRedundancyOnReference();
     void perNodeRateGivesMtbf();
+    void nodeRatesScaleByGpuCount();
+    void inMemoryRestoreAndPersistLag();
     void presetAndClassOverrides();
     void badFailureRateInputs();
     void jobParallelismRules();
@@ -702,6 +704,7 @@ void TestReliability::perNodeRateGivesMtbf() {
     auto d = design("llama3-16k-h100");
     auto& job = d.project.trainingJobs.front();
     job.nodeFailureRatePerDay = 6.5e-3;
+    job.nodeFailureRateGpus = 8;
     const auto r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
     CTWIN_COMPARE_REL(r.interruptionsPerDay, 13.312, 1e-9);
     CTWIN_COMPARE_REL(units::toHours(r.jobMtbf), 1.802884615384615, 1e-9);
@@ -723,6 +726,70 @@ void TestReliability::perNodeRateGivesMtbf() {
     QVERIFY(ipd->provenance.sources.front().find("node_failure_rate_per_day") != std::string::npos);
 }
 
+void TestReliability::nodeRatesScaleByGpuCount() {
+    // Issue 29 item 6: rates-rsc1 is calibrated per 8-GPU A100 node. On the NVL72 reference (18 trays of 4
+    // GPUs per rack) it counts job GPUs / 8 node-equivalents, not trays: half the tray count.
+    auto d = design("neocloud-100k-gb200");
+    auto& job = d.project.trainingJobs.front();
+    job.failureRatePreset = "rates-rsc1";
+    const auto r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    const auto* node = impact(r, "rates-rsc1");
+    QVERIFY(node);
+    CTWIN_COMPARE_REL(node->units, job.gpus / 8.0, 1e-12);
+    CTWIN_COMPARE_REL(node->eventsPerDay, job.gpus / 8.0 * 2.708e-4 * 24.0, 1e-9);
+    QVERIFY(r.rateSet.find("node-equivalents") != std::string::npos);
+    // The catalog's per-server classes (Llama 3, 8-GPU servers) scale the same way.
+    job.failureRatePreset.clear();
+    const auto c = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    const auto* host = impact(c, "fail-host-maint");
+    QVERIFY(host);
+    CTWIN_COMPARE_REL(host->units, job.gpus / 8.0, 1e-12);
+    // A job's node rate needs its unit: without node_failure_rate_gpus it is an error and is ignored.
+    job.nodeFailureRatePerDay = 6.5e-3;
+    const auto bad = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(hasRule(bad.rules, "node_failure_rate_no_unit", Severity::Error));
+    QVERIFY(!impact(bad, "node-rate"));
+    // With it (4 GPUs: the tray), the rate counts trays: job GPUs / 4.
+    job.nodeFailureRateGpus = 4;
+    const auto tray = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
+    QVERIFY(!hasRule(tray.rules, "node_failure_rate_no_unit", Severity::Error));
+    CTWIN_COMPARE_REL(impact(tray, "node-rate")->units, job.gpus / 4.0, 1e-12);
+}
+
+void TestReliability::inMemoryRestoreAndPersistLag() {
+    // Issue 29 item 7 on the Llama 3 reference: state 6.48e12 B, storage restore 2.16 s, persist 3.24 s.
+    ReliabilityOptions async;
+    async.asyncCheckpoint = true;
+    const auto a = analyzeReference("llama3-16k-h100", async);
+    // Asynchronous, restored from storage: each unplanned non-SDC class loses persist/τ extra intervals
+    // (the snapshot being written is not durable yet), i.e. 3.24 s of work on average per event.
+    const double tau = a.checkpointInterval.value();
+    for (const auto& pc : a.process.classes)
+        if (!pc.planned && !pc.silentDataCorruption) CTWIN_COMPARE_REL(pc.extraRollbackIntervals * tau, 3.24, 1e-9);
+    // In-memory peer replication: restore from a peer's memory, per GPU 6.48e12 / 16,384 B at
+    // min(50 GB/s host copy, 400 Gb/s = 50 GB/s back-end NIC) = 7.9102 ms.
+    ReliabilityOptions mem = async;
+    mem.inMemoryRestore = true;
+    const auto m = analyzeReference("llama3-16k-h100", mem);
+    CTWIN_COMPARE_REL(m.peerRestoreTime.value(), 6.48e12 / 16384 / 50e9, 1e-9);
+    // A GPU fault (8-GPU server, inside one scale-up domain) restores from peers: R = 300 + 300 + 0.0079 s,
+    // no persist lag. A switch fault's radius is wider than a server (a leaf's GPUs): storage, with lag.
+    const auto* gpu = impact(m, "fail-gpu");
+    QVERIFY(gpu);
+    CTWIN_COMPARE_REL(gpu->downtime.value(), 600.0 + 6.48e12 / 16384 / 50e9, 1e-9);
+    const auto* sw = impact(m, "fail-switch-cable");
+    QVERIFY(sw && sw->gpusAffected > 8);
+    CTWIN_COMPARE_REL(sw->downtime.value(), 602.16, 1e-9);
+    QVERIFY(m.goodput > a.goodput);
+    // Without an asynchronous snapshot, in-memory restore is a design-rule error.
+    auto d = design("llama3-16k-h100");
+    ReliabilityOptions wrong;
+    wrong.inMemoryRestore = true;
+    const auto w = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, d.project.trainingJobs.front(), wrong));
+    QVERIFY(hasRule(w.rules, "in_memory_restore_needs_async", Severity::Error));
+    CTWIN_COMPARE_REL(w.restartTime.value(), 602.16, 1e-9);
+}
+
 void TestReliability::presetAndClassOverrides() {
     // Preset rates-rsc1: 2.708e-4 per node-hour = 6.4992e-3 per node-day; 2,048 nodes: 13.3104 per day,
     // MTBF 24 / 13.3104 = 1.803100 h (the paper's 1.8 h projection at 16K GPUs).
@@ -736,6 +803,7 @@ void TestReliability::presetAndClassOverrides() {
     QVERIFY(r.rateSet.find("rates-rsc1") != std::string::npos);
     // A job's node rate wins over its preset.
     job.nodeFailureRatePerDay = 2.34e-3; // RSC-2: 2,048 × 2.34e-3 = 4.79232 per day
+    job.nodeFailureRateGpus = 8;
     r = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, job));
     CTWIN_COMPARE_REL(r.interruptionsPerDay, 4.79232, 1e-9);
 

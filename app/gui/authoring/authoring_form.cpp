@@ -46,6 +46,8 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
         *unit = QObject::tr("tokens");
     else if (key == "node_failure_rate_per_day")
         *unit = QObject::tr("/node/day");
+    else if (key == "node_failure_rate_gpus")
+        *unit = QObject::tr("GPUs/node");
     else if (key == "route_length_m")
         *unit = QStringLiteral("km"), *scale = 1e3;
     else if (endsWith(key, "_usd_per_kwh"))
@@ -89,6 +91,7 @@ QString optionalPlaceholder(const std::string& key) {
     if (key == "sequence_length") return QObject::tr("empty: the sequence length assumption");
     if (key == "layers") return QObject::tr("empty: unknown (pipeline stages not checked against it)");
     if (key == "node_failure_rate_per_day") return QObject::tr("empty: the preset or the catalog's classes");
+    if (key == "node_failure_rate_gpus") return QObject::tr("GPUs per node the rate counts (8: HGX); needed with a node rate");
     return QObject::tr("empty: default");
 }
 

@@ -40,6 +40,7 @@ public:
         form.addPicks("sites", sites, {});
         form.addField("restart_scope", "whole_job");
         form.addField("async_checkpoint", false);
+        form.addField("in_memory_restore", false);
         // Batch and pipeline schedule (empty: the design's global batch and sequence length assumptions).
         form.addField("global_batch_tokens", nullptr);
         form.addField("sequence_length", nullptr);
@@ -52,6 +53,7 @@ public:
                 rates.emplace_back(QString::fromStdString(item->name), QString::fromStdString(item->id));
         form.addChoice("failure_rate_preset", rates, QString(), /*optional=*/true);
         form.addField("node_failure_rate_per_day", nullptr);
+        form.addField("node_failure_rate_gpus", nullptr);
         form.addNote(
             QObject::tr("No site ticked: the job runs on the whole design. An empty MFU, global batch or "
                         "sequence length uses the design's assumption; no failure preset and no node rate "
