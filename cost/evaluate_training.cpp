@@ -120,6 +120,11 @@ void evaluateTraining(EvalContext& c) {
         in.microbatchSequences = job.microbatchSequences;
         in.virtualStages = job.virtualStages;
         in.mfuPipelineBubble = a.get("mfu_pipeline_bubble");
+        const Recomputation recompute = job.recomputation == "full"   ? Recomputation::Full
+                                        : job.recomputation == "none" ? Recomputation::None
+                                                                      : Recomputation::Selective;
+        in.recomputeFactor =
+            recomputationTimeFactor(recompute, in.activeParams, job.layers.value_or(0.0), in.sequenceLength);
         addParallelismRules(job, in, r.rules);
         if (in.sites > 1) {
             double slowest = 0;
@@ -163,6 +168,14 @@ void evaluateTraining(EvalContext& c) {
                                    fmt(job.pp) + " stages, " + fmt(tr.estimate.microbatches, 1) +
                                    " microbatches per replica); raise global_batch_tokens, use an interleaved "
                                    "schedule (virtual_stages) or fewer stages"});
+        if (tr.estimate.feasible && !tr.estimate.microbatchesDivide)
+            r.rules.push_back({Severity::Warning, "job_microbatches_fractional", job.id,
+                               "Training job " + job.name + ": global_batch_tokens " + fmt(in.globalBatchTokens) +
+                                   " is not a whole number of microbatches per replica (dp x microbatch_sequences "
+                                   "x sequence_length = " +
+                                   fmt(double(job.dp) * job.microbatchSequences * in.sequenceLength) +
+                                   "); frameworks require it, the engine counts " +
+                                   fmt(tr.estimate.microbatches) + " pipeline slots"});
         if (tr.estimate.feasible && tr.estimate.scaleAcrossSlowdown > 1.0 + 1e-9)
             r.rules.push_back({Severity::Warning, "wan_step_budget", job.id,
                                "Training job " + job.name +
@@ -214,9 +227,10 @@ void addTrainingFigures(EvalContext& c) {
     if (!r.training.empty()) {
         const auto& t = r.training.front();
         addFigure(c, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
-                  "6·N·D / (GPUs x peak x MFU x goodput) x (1 - reference bubble) / (1 - pipeline bubble) x "
-                  "scale-across slowdown",
+                  "6·N·D x recomputation factor / (GPUs x peak x MFU x goodput) x (1 - reference bubble) / "
+                  "(1 - pipeline bubble) x scale-across slowdown",
                   {{"flops", t.estimate.flops},
+                   {"recomputation_factor", t.estimate.recomputeFactor},
                    {"slowdown", t.estimate.scaleAcrossSlowdown},
                    {"pipeline_bubble", t.estimate.pipelineBubble}},
                   {c.source("mfu"), c.source("goodput")});
@@ -235,8 +249,12 @@ void addTrainingFigures(EvalContext& c) {
                   {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
                    "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
         addFigure(c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
-                  "MFU / (1 - reference bubble) x (1 - pipeline bubble) / scale-across slowdown", {},
-                  {c.source("mfu"), c.source("mfu_pipeline_bubble")});
+                  "MFU / recomputation factor / (1 - reference bubble) x (1 - pipeline bubble) / scale-across "
+                  "slowdown",
+                  {{"recomputation_factor", t.estimate.recomputeFactor}},
+                  {c.source("mfu"), c.source("mfu_pipeline_bubble"),
+                   "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
+                   "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
         addFigure(c, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
         addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",

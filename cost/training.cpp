@@ -20,6 +20,26 @@ double trainingFlops(double activeParams, double tokens) {
     return 6.0 * activeParams * tokens;
 }
 
+double recomputationTimeFactor(Recomputation mode, double activeParams, double layers, double sequenceLength) {
+    // Korthikanti et al. 2023, §5: selective recomputation re-runs the attention core (QKᵀ and softmax·V,
+    // 4·B·s²·h FLOPs per layer) against 72·B·s·h²·(1 + s/(6h)) model FLOPs: ε = s / (18h + 3s).
+    double eps = 0;
+    if (std::isfinite(activeParams) && activeParams > 0 && std::isfinite(layers) && layers > 0 &&
+        std::isfinite(sequenceLength) && sequenceLength > 0) {
+        const double h = std::sqrt(activeParams / (12.0 * layers)); // N ≈ 12·L·h² (Kaplan et al. 2020)
+        eps = sequenceLength / (18.0 * h + 3.0 * sequenceLength);
+    }
+    switch (mode) {
+    case Recomputation::None:
+        return 1.0 / (1.0 + eps);
+    case Recomputation::Selective:
+        return 1.0;
+    case Recomputation::Full:
+        return (4.0 / 3.0) / (1.0 + eps); // a second forward pass: 8N of 6N per token (HFU/MFU = 4/3)
+    }
+    return 1.0;
+}
+
 TrainingEstimate estimateTraining(const TrainingInput& in) {
     TrainingEstimate e; // times zero, slowdown 1, feasible false
     const double peak = in.peakFlopsPerGpu.value();
@@ -34,7 +54,10 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     // Sustained model FLOP/s of the whole job: GPUs × dense peak × MFU (SPEC.md §4.7; MFU as defined by
     // Chowdhery et al., "PaLM", 2022, appendix B). Goodput is applied to wall-clock time below, not to the
     // step, because failures and restarts stall whole steps rather than slowing each one.
-    const double sustained = in.gpus * peak * in.mfu;
+    // Recomputation changes hardware FLOPs, not model FLOPs: the sustained model FLOP/s falls by its factor.
+    const double recompute = positiveFinite(in.recomputeFactor) ? in.recomputeFactor : 1.0;
+    const double sustained = in.gpus * peak * in.mfu / recompute;
+    e.recomputeFactor = recompute;
     const double batchTokens = std::max(0.0, in.globalBatchTokens);
     // The MFU input is an end-to-end figure that already lost mfuPipelineBubble of its time to the bubble;
     // the stages' busy compute per step is that much shorter (busy MFU = MFU / (1 - b_ref)).
@@ -44,8 +67,13 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     // Microbatches per data-parallel replica: m = B / (L · dp · sequences per microbatch). Below one the
     // batch cannot feed every replica (a design rule); the step is then estimated with one microbatch.
     const double perMicrobatch = std::max(1.0, in.dp) * std::max(1, in.microbatchSequences) * in.sequenceLength;
-    const double m = positiveFinite(perMicrobatch) ? std::max(1.0, batchTokens / perMicrobatch) : 1.0;
+    // Frameworks split the batch into whole microbatches (Megatron-LM requires global batch divisible by
+    // microbatch x dp); a remainder still occupies a whole pipeline slot, so m is rounded up.
+    const double exact = positiveFinite(perMicrobatch) ? batchTokens / perMicrobatch : 1.0;
+    const double m = std::max(1.0, std::ceil(exact - 1e-9 * std::max(1.0, exact)));
     e.microbatches = m;
+    // (Below one microbatch the job_batch_too_small rule speaks instead.)
+    e.microbatchesDivide = exact < 1.0 || std::abs(exact - std::round(exact)) <= 1e-9 * exact;
     // Narayanan et al. (SC 2021), §2.2.1-2.2.2: bubble time (p-1)·t per step against m·t (1F1B), (p-1)·t/v
     // with v interleaved chunks per rank; as a share of the step, (p-1)/(v·m + p-1).
     const double p = std::max(1, in.pp), v = std::max(1, in.virtualStages);
@@ -81,7 +109,7 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         e.scaleAcrossSlowdown = e.stepTime.value() / stepPipeline;
     }
     // End-to-end MFU: busy MFU × (1 - bubble) / slowdown.
-    e.effectiveMfu = in.mfu / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
+    e.effectiveMfu = in.mfu / recompute / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
 
     // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × (1 - b_ref)/(1 - b) × slowdown (SPEC.md §4.7).
     e.time = units::seconds(e.flops / (sustained * in.goodput) * (1.0 - refBubble) / (1.0 - e.pipelineBubble) *

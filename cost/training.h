@@ -30,18 +30,36 @@ struct TrainingInput {
     double mfuPipelineBubble = 0;
     /// Share of a microbatch's compute in the backward pass: 4N of 6N FLOPs per token (Kaplan et al. 2020).
     double backwardShare = 2.0 / 3.0;
+    /// Activation recomputation (issue 29 item 3): hardware FLOPs per model FLOP relative to the MFU
+    /// reference (recomputationTimeFactor). 1: the reference's selective recomputation.
+    double recomputeFactor = 1.0;
 };
+
+/// Activation recomputation modes (Korthikanti et al., "Reducing Activation Recomputation in Large
+/// Transformer Models", MLSys 2023).
+enum class Recomputation { None, Selective, Full };
+
+/// Hardware FLOPs over those of selective recomputation, the convention of the MFU assumption (Megatron's
+/// default with sequence parallelism; Llama 3 does not publish its setting). Per layer and microbatch of
+/// B sequences of s tokens, hidden h (Korthikanti et al. 2023, §5 and Eq. 8): model FLOPs
+/// 72·B·s·h²·(1 + s/(6h)); selective adds the attention core's forward 4·B·s²·h, a share
+/// ε = s / (18h + 3s) of the model FLOPs; full recomputation adds the whole forward, +1/3 (HFU/MFU = 4/3).
+/// Factor: none 1/(1+ε), selective 1, full (4/3)/(1+ε). h is taken from h = sqrt(N / (12·L)) (N
+/// parameters per token, L layers; Kaplan et al. 2020, §2.1: N ≈ 12·L·h²); unknown layers give ε = 0.
+double recomputationTimeFactor(Recomputation mode, double activeParams, double layers, double sequenceLength);
 
 struct TrainingEstimate {
     double flops = 0;                 // 6·N·D
     units::Time stepComputeTime{};    // one optimizer step at full speed
     units::Time stepWanTime{};        // inter-site gradient exchange per step
-    double microbatches = 1;          // m: microbatches per replica per step, B / (L·dp·microbatch)
+    double microbatches = 1;          // m: whole microbatches per replica per step, ceil(B / (L·dp·microbatch))
+    bool microbatchesDivide = true;   // B / (L·dp·microbatch) is a whole number (frameworks require it)
     double pipelineBubble = 0;        // share of the pipelined step the stages idle, (p-1)/(v·m + p-1)
     units::Time stepPipelineTime{};   // busy compute / (1 - bubble)
     units::Time wanOverlapWindow{};   // compute the gradient exchange can hide behind
     units::Time stepTime{};           // pipelined step + WAN stall
     double scaleAcrossSlowdown = 1;   // stepTime / stepPipelineTime, >= 1
+    double recomputeFactor = 1;       // hardware over selective-recomputation FLOPs (TrainingInput)
     double effectiveMfu = 0;          // end-to-end MFU of the job: busy MFU x (1 - bubble) / slowdown
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)

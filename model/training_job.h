@@ -42,6 +42,9 @@ struct TrainingJob {
     int microbatchSequences = 1;
     /// Model chunks per pipeline rank: 1 = plain 1F1B, > 1 = interleaved 1F1B (Narayanan et al. 2021).
     int virtualStages = 1;
+    /// Activation recomputation: "selective" (attention core only, the MFU assumption's convention),
+    /// "full" (every layer's forward again) or "none" (Korthikanti et al. 2023).
+    std::string recomputation = "selective";
     /// Transformer layers; absent: unknown (pipeline stages are then not checked against it).
     std::optional<double> layers;
     // ---- Failure rates (issue 13 item 5); all absent: the catalog classes (Llama 3 calibration) ----
@@ -80,6 +83,7 @@ struct TrainingJob {
         v.optionalNumber("sequence_length", sequenceLength, fieldRange(kKind, "sequence_length"));
         v.integer("microbatch_sequences", microbatchSequences, fieldRange(kKind, "microbatch_sequences"));
         v.integer("virtual_stages", virtualStages, fieldRange(kKind, "virtual_stages"));
+        v.choice("recomputation", recomputation, {"selective", "full", "none"});
         v.optionalNumber("layers", layers, fieldRange(kKind, "layers"));
         v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
         v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay,

@@ -866,7 +866,7 @@ void TestReliability::badFailureRateInputs() {
 
 void TestReliability::jobParallelismRules() {
     // Issue 19 item 2 and issue 14: design-rule errors naming the job and the field (evaluate_training.cpp).
-    // vera-rubin-504's job: 288 GPUs, TP 8 x PP 2 x DP 18, default batch 16,777,216 tokens at 8,192.
+    // vera-rubin-504's job: 256 GPUs, TP 8 x PP 2 x DP 16, default batch 16,777,216 tokens at 8,192.
     auto p = test_support::reference("vera-rubin-504");
     auto rulesOf = [&](const model::Project& d) { return evaluate(d, catalog(), defaults()).rules; };
     auto named = [](const std::vector<DesignRule>& rules, const std::string& rule, const std::string& field) {
@@ -877,7 +877,7 @@ void TestReliability::jobParallelismRules() {
         return false;
     };
     QVERIFY(!named(rulesOf(p), "job_batch_too_small", "global_batch_tokens"));
-    // 100,000 tokens < 18 x 1 x 8,192 = 147,456.
+    // 100,000 tokens < 16 x 1 x 8,192 = 131,072.
     auto small = p;
     small.trainingJobs.front().globalBatchTokens = 1e5;
     QVERIFY(named(rulesOf(small), "job_batch_too_small", "global_batch_tokens"));
@@ -888,14 +888,25 @@ void TestReliability::jobParallelismRules() {
     shallow.trainingJobs.front().layers = 10;
     shallow.trainingJobs.front().virtualStages = 8;
     QVERIFY(named(rulesOf(shallow), "job_stages_exceed_layers", "layers"));
-    // TP 64 x PP 2 x DP 18 = 2,304 GPUs on a 288-GPU job (issue 14: far beyond its GPUs).
+    // TP 64 x PP 2 x DP 16 = 2,048 GPUs on a 256-GPU job (issue 14: far beyond its GPUs).
     auto wide = p;
     wide.trainingJobs.front().tp = 64;
-    QVERIFY(named(rulesOf(wide), "job_parallelism_exceeds_gpus", "2304"));
-    // EP 4 does not divide DP 18.
+    QVERIFY(named(rulesOf(wide), "job_parallelism_exceeds_gpus", "2048"));
+    // EP 3 does not divide DP 16.
     auto ep = p;
-    ep.trainingJobs.front().ep = 4;
-    QVERIFY(named(rulesOf(ep), "job_ep_not_dividing_dp", "ep 4"));
+    ep.trainingJobs.front().ep = 3;
+    QVERIFY(named(rulesOf(ep), "job_ep_not_dividing_dp", "ep 3"));
+    // DP 18 on the default batch: 16,777,216 / (18 x 8,192) = 113.8 microbatches, not whole: a warning
+    // naming global_batch_tokens (issue 29 item 1), 114 pipeline slots.
+    auto odd = p;
+    odd.trainingJobs.front().dp = 18;
+    odd.trainingJobs.front().gpus = 288;
+    bool fractional = false;
+    for (const auto& r : rulesOf(odd))
+        fractional |= r.rule == "job_microbatches_fractional" && r.severity == Severity::Warning &&
+                      r.message.find("global_batch_tokens") != std::string::npos &&
+                      r.message.find("114") != std::string::npos;
+    QVERIFY(fractional);
 }
 
 QTEST_APPLESS_MAIN(TestReliability)

@@ -47,6 +47,8 @@ private slots:
     void moeGradientsUseAllParams();
     void reviewerTwoSiteCase();
     void pipelineBubble1F1B();
+    void recomputationFactors();
+    void fractionalMicrobatchesRoundUp();
     void pipelineBubbleInterleavedMatchesReference();
     void pipelinedWanOverlapsLastMicrobatch();
     void batchBelowOneMicrobatch();
@@ -185,6 +187,44 @@ void TestTraining::reviewerTwoSiteCase() {
     CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 1.8509493333333338, 1e-9);
     // Within the reviewer's rounding (1.85, 2 significant decimals).
     QVERIFY(std::abs(e.scaleAcrossSlowdown - 1.85) < 0.005);
+}
+
+void TestTraining::recomputationFactors() {
+    // Korthikanti et al. 2023, 175B (96 layers, s = 2,048): h = sqrt(175e9 / (12 × 96)) = 12,325.17,
+    // ε = 2048 / (18h + 3·2048) = 0.0089825747; none 1/(1+ε) = 0.99109739, full (4/3)/(1+ε) = 1.32146319.
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Selective, 175e9, 96, 2048), 1.0, 1e-15);
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::None, 175e9, 96, 2048), 0.9910973936733608, 1e-12);
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Full, 175e9, 96, 2048), 1.321463191564481, 1e-12);
+    // Unknown layers: ε = 0, full is exactly 4/3 (8N of 6N FLOPs per token).
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Full, 175e9, 0, 2048), 4.0 / 3.0, 1e-15);
+    // Through the estimate: full recomputation on the Llama 3 case takes 4/3 the time and its end-to-end
+    // MFU is 0.40 × 3/4 = 0.30 (model FLOPs, PaLM convention).
+    TrainingInput in = llama3_405b();
+    const TrainingEstimate base = estimateTraining(in);
+    in.recomputeFactor = recomputationTimeFactor(Recomputation::Full, in.activeParams, 0, 8192);
+    const TrainingEstimate full = estimateTraining(in);
+    CTWIN_COMPARE_REL(full.time.value(), base.time.value() * 4.0 / 3.0, 1e-12);
+    CTWIN_COMPARE_REL(full.effectiveMfu, 0.30, 1e-12);
+    QCOMPARE(full.recomputeFactor, 4.0 / 3.0);
+}
+
+void TestTraining::fractionalMicrobatchesRoundUp() {
+    // 62,914,560 tokens / (1,360 × 4,096) = 11.294 microbatches: not whole; 12 pipeline slots,
+    // bubble (18-1)/(4 × 12 + 17) = 17/65 = 0.261538462 with PP 18, v = 4.
+    TrainingInput in = llama3_405b();
+    in.globalBatchTokens = 62914560;
+    in.sequenceLength = 4096;
+    in.dp = 1360;
+    in.pp = 18;
+    in.virtualStages = 4;
+    const TrainingEstimate e = estimateTraining(in);
+    QCOMPARE(e.microbatches, 12.0);
+    QVERIFY(!e.microbatchesDivide);
+    CTWIN_COMPARE_REL(e.pipelineBubble, 17.0 / 65.0, 1e-12);
+    in.globalBatchTokens = 1360.0 * 16 * 4096; // 16 whole microbatches
+    const TrainingEstimate w = estimateTraining(in);
+    QCOMPARE(w.microbatches, 16.0);
+    QVERIFY(w.microbatchesDivide);
 }
 
 void TestTraining::pipelineBubble1F1B() {

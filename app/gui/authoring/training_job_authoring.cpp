@@ -46,6 +46,11 @@ public:
         form.addField("sequence_length", nullptr);
         form.addField("microbatch_sequences", 1);
         form.addField("virtual_stages", 1);
+        form.addChoice("recomputation",
+                       {{QObject::tr("Selective (attention core; the MFU convention)"), QStringLiteral("selective")},
+                        {QObject::tr("Full (every layer's forward again, +1/3 FLOPs)"), QStringLiteral("full")},
+                        {QObject::tr("None"), QStringLiteral("none")}},
+                       QStringLiteral("selective"));
         // Failure rates: a node-rate preset of the catalog, or one typed rate (empty: the catalog classes).
         AuthoringForm::Options rates;
         for (const auto* item : ctx.catalog.byCategory("failures"))

@@ -1,0 +1,237 @@
+// Training-model validation harness (issue 29 item 9): holds the engine's training time and MFU
+// (cost/training.h) against the published, measured runs of data/validation/training.json (Llama 3 Table 4,
+// Korthikanti et al. 2023, MLPerf Training v4.0-v6.0; read data/validation/README.md for each source).
+//
+// `--check` is the ctest `training_validation`: every evaluated point must lie within ±20% of its measured
+// value, except the points named in kKnownGaps, which must still fail (so a fixed gap is noticed and
+// removed from the list). Without it, it prints a table: measured, predicted, error, and every point it
+// could not run with the reason.
+//
+// Everything comes from the SHIPPED data with base values: data/assumptions.json (mfu, mfu_fp8_ratio,
+// mfu_fp4_ratio, mfu_pipeline_bubble) and the accelerator's dense peak of data/catalog at the point's
+// precision (bf16_flops; fp8 and mxfp8 -> fp8_flops; nvfp4 -> fp4_flops). Goodput is 1: benchmark runs and
+// the MFU rows measure steady-state steps, not failures. Per kind:
+//  - mfu (Llama 3 Table 4): cost::estimateTraining's end-to-end MFU for the published layout (pp, dp,
+//    sequence length, global batch; virtual_stages null -> 8, the interleaving mfu_pipeline_bubble's source
+//    assumes for that run). Compared with the published MFU.
+//  - time_to_train (MLPerf): tokens = samples × sequence length of the run whose time is the olympic mean;
+//    predicted minutes = cost::estimateTraining(tokens, layout) compared with that raw mean (the RCP
+//    scaling factor is a convergence allowance, not compute). Model parameters from the point (dense: all
+//    active; MoE: active_params).
+//  - recomputation pairs (Korthikanti et al.): the ratio of full- to selective-recomputation iteration
+//    time for the same model and layout against cost::recomputationTimeFactor(full) / (selective).
+// Points whose accelerator is not in the catalog (A100, H800) are skipped with the reason.
+#include "catalog.h"
+#include "design_json.h"
+#include "training.h"
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ctwin;
+
+namespace {
+
+/// Points the engine misses by more than ±20% today, each with the reason (the note of issue 29 lists
+/// them). `--check` requires them to stay outside the band, so a fix shows up as a failure to remove here.
+const std::map<std::string, std::string> kKnownGaps = {
+    {"mlperf-train40-gpt3-175b-h100x512-nvidia-eos",
+     "small job: the MFU assumption is an end-to-end figure of a 16K-GPU run and carries its data-parallel "
+     "exposure; at 512 GPUs (dp 16) that exposure is smaller, the engine has no data-parallel communication "
+     "term to take it out (+36%)"},
+    {"mlperf-train50-llama31-405b-h200x1024-nebius",
+     "one MFU for H100 and H200: their dense peaks are equal but H200's 4.8 vs 3.35 TB/s HBM speeds the "
+     "memory-bound kernels; the engine has no per-accelerator MFU (+40%)"},
+    {"mlperf-train51-llama31-405b-gb200x512-nvidia-nvfp4",
+     "FP4 MFU ratio (mfu_fp4_ratio 0.45) is calibrated on large runs; the 512-GPU NVFP4 run is 27% slower "
+     "than predicted while the 2,560- and 5,120-GPU runs are within 16% (+27%)"},
+    {"mlperf-train60-deepseekv3-671b-gb200x8192-nvidia-mxfp8",
+     "mixture-of-experts training at 8,192 GPUs: no expert-parallel all-to-all term yet (issue 29 item 2) and "
+     "MLPerf's fixed evaluation time weighs on a 3-minute run (-71%)"},
+};
+
+/// Bound on the points read: the file is ours, but a harness bounds every loop over external data.
+constexpr size_t kMaxPoints = 10000;
+
+struct Row {
+    std::string id, kind, what;
+    double measured = 0, predicted = 0;
+    double error() const { return predicted / measured - 1.0; }
+};
+
+std::optional<double> number(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+}
+
+double peakFor(const model::CatalogItem& acc, const std::string& precision) {
+    const std::string p = precision.substr(0, precision.find(' '));
+    const char* field = p == "fp8" || p == "mxfp8" ? "fp8_flops" : p == "nvfp4" || p == "fp4" ? "fp4_flops" : "bf16_flops";
+    const auto* v = acc.find(field);
+    return v ? v->base : 0.0;
+}
+
+/// The shipped MFU for the precision: mfu (BF16) x mfu_fp8_ratio / mfu_fp4_ratio (InputResolver::jobMfu).
+double mfuFor(const model::AssumptionSet& a, const std::string& precision) {
+    const std::string p = precision.substr(0, precision.find(' '));
+    const double bf16 = a.at("mfu").base;
+    if (p == "fp8" || p == "mxfp8") return bf16 * a.at("mfu_fp8_ratio").base;
+    if (p == "nvfp4" || p == "fp4") return bf16 * a.at("mfu_fp4_ratio").base;
+    return bf16;
+}
+
+/// The layout and model of a point as a TrainingInput (tokens and GPUs set by the caller).
+cost::TrainingInput inputFor(const nlohmann::json& p, const model::AssumptionSet& a, double peak) {
+    cost::TrainingInput in;
+    const auto& m = p.at("model");
+    const double params = number(m, "params").value_or(0.0);
+    in.activeParams = number(m, "active_params").value_or(params);
+    in.modelParams = params;
+    in.gpus = p.at("gpus").get<double>();
+    in.peakFlopsPerGpu = peak * units::hertz;
+    in.mfu = mfuFor(a, p.value("precision", std::string("bf16")));
+    in.goodput = 1.0;
+    const auto& par = p.at("parallelism");
+    in.pp = static_cast<int>(number(par, "pp").value_or(1.0));
+    in.dp = number(par, "dp").value_or(1.0);
+    in.virtualStages = static_cast<int>(number(par, "virtual_stages").value_or(8.0));
+    in.sequenceLength = number(p, "sequence_length").value_or(0.0);
+    in.globalBatchTokens = number(p, "global_batch_tokens").value_or(0.0);
+    in.microbatchSequences = static_cast<int>(number(p, "micro_batch_size").value_or(1.0));
+    in.mfuPipelineBubble = a.at("mfu_pipeline_bubble").base;
+    return in;
+}
+
+/// Tokens and raw minutes of an MLPerf point: the run whose minutes equal the olympic mean.
+std::optional<std::pair<double, double>> mlperfRun(const nlohmann::json& p) {
+    const auto& meas = p.at("measured");
+    const auto raw = number(meas, "olympic_mean_raw_minutes") ? number(meas, "olympic_mean_raw_minutes")
+                                                              : number(meas, "time_to_train_minutes");
+    const auto seq = number(p, "sequence_length");
+    if (!raw || !seq || !meas.contains("runs")) return std::nullopt;
+    const auto& runs = meas.at("runs");
+    std::optional<std::pair<double, double>> best;
+    double bestGap = 1e300;
+    for (size_t i = 0; i < runs.size() && i < kMaxPoints; ++i) {
+        const auto minutes = number(runs[i], "minutes");
+        const auto samples = number(runs[i], "samples");
+        const auto tokens = number(runs[i], "tokens");
+        if (!minutes || (!samples && !tokens)) continue;
+        const double gap = std::abs(*minutes - *raw);
+        if (gap < bestGap) bestGap = gap, best = std::make_pair(tokens ? *tokens : *samples * *seq, *minutes);
+    }
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool checkMode = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--check")
+            checkMode = true;
+        else {
+            std::cerr << "usage: training_validation [--check]\n";
+            return 2;
+        }
+    }
+    try {
+        const model::Catalog catalog = model::loadCatalogDirectory(CTWIN_SOURCE_DATA_DIR "/catalog");
+        const model::AssumptionSet a = model::loadAssumptionsFile(CTWIN_SOURCE_DATA_DIR "/assumptions.json");
+        std::ifstream file(CTWIN_SOURCE_DATA_DIR "/validation/training.json");
+        const nlohmann::json doc = nlohmann::json::parse(file);
+        const auto& points = doc.at("points");
+        if (points.size() > kMaxPoints) throw std::runtime_error("training.json: more than 10,000 points");
+        std::vector<Row> rows;
+        std::vector<std::pair<std::string, std::string>> skipped;
+        std::map<std::string, std::pair<double, double>> recompute; // model+layout -> (selective, full) s
+        std::map<std::string, nlohmann::json> recomputeModel;
+        for (const auto& p : points) {
+            const std::string id = p.at("id"), kind = p.at("kind");
+            // Korthikanti pairs: selective vs full iteration time of one model and layout.
+            if (id.rfind("korthikanti-", 0) == 0) {
+                const auto t = number(p.at("measured"), "iteration_time_s");
+                const std::string mode = p.value("recomputation", std::string());
+                const std::string key = id.substr(0, id.find("-a100"));
+                if (t && (mode == "selective" || mode == "full")) {
+                    (mode == "selective" ? recompute[key].first : recompute[key].second) = *t;
+                    recomputeModel[key] = p;
+                }
+                continue;
+            }
+            const std::string acc = p.value("accelerator", std::string());
+            const auto* item = catalog.find(acc);
+            if (!item) {
+                skipped.emplace_back(id, "accelerator '" + acc + "' is not in the catalog");
+                continue;
+            }
+            const double peak = peakFor(*item, p.value("precision", std::string("bf16")));
+            if (!(peak > 0)) {
+                skipped.emplace_back(id, "no catalog peak for precision " + p.value("precision", std::string()));
+                continue;
+            }
+            cost::TrainingInput in = inputFor(p, a, peak);
+            if (kind == "mfu") {
+                const auto mfu = number(p.at("measured"), "mfu");
+                if (!mfu) continue;
+                in.tokens = 1e12;
+                const auto e = cost::estimateTraining(in);
+                rows.push_back({id, kind, "MFU", *mfu, e.effectiveMfu});
+            } else if (kind == "time_to_train") {
+                const auto run = mlperfRun(p);
+                if (!run) {
+                    skipped.emplace_back(id, "no per-run samples or tokens (not an MLPerf time-to-train point)");
+                    continue;
+                }
+                in.tokens = run->first;
+                const auto e = cost::estimateTraining(in);
+                rows.push_back({id, kind, "minutes", run->second, e.time.value() / 60.0});
+            }
+        }
+        for (const auto& [key, t] : recompute) {
+            if (!(t.first > 0) || !(t.second > 0)) continue;
+            const auto& p = recomputeModel[key];
+            const auto& m = p.at("model");
+            const double params = number(m, "params").value_or(0.0), layers = number(m, "layers").value_or(0.0);
+            const double s = number(p, "sequence_length").value_or(0.0);
+            const double ratio =
+                cost::recomputationTimeFactor(cost::Recomputation::Full, params, layers, s) /
+                cost::recomputationTimeFactor(cost::Recomputation::Selective, params, layers, s);
+            rows.push_back({key + "-full-over-selective", "recompute_ratio", "time ratio", t.second / t.first, ratio});
+        }
+
+        int failures = 0;
+        std::printf("| id | kind | metric | measured | predicted | error |\n|---|---|---|---:|---:|---:|\n");
+        double sum2 = 0;
+        int within = 0;
+        for (const auto& r : rows) {
+            const double err = r.error();
+            const bool ok = std::abs(err) <= 0.20;
+            sum2 += err * err, within += ok;
+            const bool known = kKnownGaps.count(r.id) > 0;
+            if (ok == known) ++failures;
+            std::printf("| %s | %s | %s | %.4g | %.4g | %+.1f%%%s |\n", r.id.c_str(), r.kind.c_str(), r.what.c_str(),
+                        r.measured, r.predicted, err * 100, ok ? "" : known ? " (known gap)" : " FAIL");
+        }
+        std::printf("\n%zu points evaluated, %d within ±20%%, RMS relative error %.1f%%, %zu known gaps, %d failures\n",
+                    rows.size(), within, rows.empty() ? 0.0 : 100 * std::sqrt(sum2 / rows.size()), kKnownGaps.size(),
+                    failures);
+        for (const auto& [id, why] : kKnownGaps) std::printf("known gap %s: %s\n", id.c_str(), why.c_str());
+        for (const auto& [id, why] : skipped) std::printf("skipped %s: %s\n", id.c_str(), why.c_str());
+        if (checkMode) return failures == 0 && rows.size() >= 10 ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "training_validation: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
