@@ -184,6 +184,8 @@ void runStages(EvalContext& c) {
                                fmt(spareTarget * 100, 1) + "% of " + fmt(bom.computeRacks) +
                                " compute racks"});
 
+    addCapacityBookingRule(c);
+
     // cost/geometry_rules.h: outside parents, overlaps (derived with the compiled design).
     r.rules.insert(r.rules.end(), cd.geometryRules.begin(), cd.geometryRules.end());
 }

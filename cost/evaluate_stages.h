@@ -116,6 +116,9 @@ void evaluatePower(EvalContext& c);     // evaluate_power.cpp    (SPEC.md §4.2)
 void evaluateCapex(EvalContext& c);     // evaluate_capex.cpp    (SPEC.md §4.4)
 void evaluateFinance(EvalContext& c);   // evaluate_finance.cpp  (SPEC.md §4.5)
 void evaluateTraining(EvalContext& c);  // evaluate_training.cpp (SPEC.md §4.6, §4.7)
+/// Issue 29 item 8: training jobs and inference services each claim their `gpus` at once; an Error when the
+/// claims exceed the GPUs the design sells (hot spares aside), naming every booking.
+void addCapacityBookingRule(EvalContext& c); // evaluate_training.cpp
 void evaluateInference(EvalContext& c); // evaluate_inference.cpp (SPEC.md §4.8)
 
 void addPowerFigures(EvalContext& c);

@@ -189,6 +189,23 @@ void evaluateTraining(EvalContext& c) {
     if (!r.training.empty()) r.goodput = r.training.front().reliability.goodput;
 }
 
+void addCapacityBookingRule(EvalContext& c) {
+    const model::Project& p = c.p;
+    double booked = 0;
+    std::string who;
+    const auto claim = [&](const std::string& kind, const std::string& name, double gpus) {
+        if (!(gpus > 0) || !std::isfinite(gpus)) return;
+        booked += gpus;
+        who += (who.empty() ? "" : ", ") + kind + " " + name + " " + fmt(gpus);
+    };
+    for (const auto& job : p.trainingJobs) claim("training job", job.name, job.gpus);
+    for (const auto& s : p.inferenceServices) claim("inference service", s.name, s.gpus);
+    if (booked > c.sellableGpus * (1.0 + 1e-9))
+        c.r.rules.push_back({Severity::Error, "gpu_bookings_exceed_capacity", p.info.id,
+                             "GPU bookings: " + fmt(booked) + " GPUs claimed (" + who + ") but the design sells " +
+                                 fmt(c.sellableGpus) + " (hot spares aside); lower a job's or a service's gpus"});
+}
+
 void addTrainingFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.training.empty()) {
@@ -259,6 +276,26 @@ void addTrainingFigures(EvalContext& c) {
                   "hours x GPUs x cost per GPU-hour");
         addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",
                   "$/M training tokens", "run cost / (tokens / 1e6)");
+        // training.* is the first job (the design's headline job); training.fleet.* adds every job.
+        const model::Project& p = c.p;
+        double gpus = 0, cost = 0, tokens = 0, goodGpus = 0, gpuDays = 0;
+        for (size_t i = 0; i < r.training.size() && i < p.trainingJobs.size(); ++i) {
+            const auto& job = p.trainingJobs[i];
+            const auto& tr = r.training[i];
+            gpus += job.gpus, cost += tr.runCost.value(), tokens += job.tokens;
+            goodGpus += job.gpus * tr.reliability.goodput;
+            gpuDays += job.gpus * toDays(tr.estimate.time);
+        }
+        addFigure(c, "training.fleet.gpus", gpus, "GPUs", "GPUs booked by training (all jobs)", "sum of the jobs' gpus",
+                  {{"jobs", static_cast<double>(r.training.size())}});
+        addFigure(c, "training.fleet.run_cost_usd", cost, "USD", "Training run cost (all jobs)",
+                  "sum of hours x GPUs x cost per GPU-hour over the jobs");
+        addFigure(c, "training.fleet.gpu_days", gpuDays, "GPU-d", "Training GPU-days (all jobs)",
+                  "sum of GPUs x time to train over the jobs");
+        addFigure(c, "training.fleet.cost_per_million_tokens_usd", safeDiv(cost, tokens / 1e6), "USD/M tok",
+                  "$/M training tokens (all jobs)", "sum of run costs / (sum of tokens / 1e6)");
+        addFigure(c, "training.fleet.goodput", safeDiv(goodGpus, gpus), "", "Goodput, GPU-weighted (all jobs)",
+                  "sum of GPUs x goodput / sum of GPUs");
     }
 }
 

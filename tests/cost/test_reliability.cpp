@@ -907,6 +907,16 @@ void TestReliability::jobParallelismRules() {
                       r.message.find("global_batch_tokens") != std::string::npos &&
                       r.message.find("114") != std::string::npos;
     QVERIFY(fractional);
+    // Issue 29 item 8: the job's 256 GPUs and the service's 216 fit the 504 sold; 300 + 216 = 516 do not.
+    auto over = p;
+    bool booked = false;
+    for (const auto& r : rulesOf(over)) booked |= r.rule == "gpu_bookings_exceed_capacity";
+    QVERIFY(!booked);
+    over.trainingJobs.front().gpus = 300;
+    for (const auto& r : rulesOf(over))
+        booked |= r.rule == "gpu_bookings_exceed_capacity" && r.severity == Severity::Error &&
+                  r.message.find("516") != std::string::npos && r.message.find("504") != std::string::npos;
+    QVERIFY(booked);
 }
 
 QTEST_APPLESS_MAIN(TestReliability)

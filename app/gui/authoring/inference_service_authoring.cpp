@@ -32,7 +32,7 @@ public:
         form.addField("input_tokens", 2000.0);
         form.addField("output_tokens", 500.0);
         form.addField("target_tokens_per_s_per_user", 50.0);
-        form.addField("gpus", designGpus(ctx));
+        form.addField("gpus", unbookedGpus(ctx) > 0 ? unbookedGpus(ctx) : designGpus(ctx));
         form.addField("disaggregated", false);
         form.addField("concurrent_sessions", 0.0);
         form.addField("session_context_tokens", 0.0);

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QLocale>
+#include <algorithm>
 
 namespace ctwin::app {
 
@@ -15,6 +16,14 @@ double designGpus(const AuthoringContext& ctx) {
             if (const auto* item = ctx.catalog.find(r.rackType))
                 if (const auto* v = item->find("gpus")) gpus += v->base;
     return gpus;
+}
+
+double unbookedGpus(const AuthoringContext& ctx) {
+    const auto& p = ctx.document.project();
+    double booked = 0;
+    for (const auto& j : p.trainingJobs) booked += std::max(0.0, j.gpus);
+    for (const auto& s : p.inferenceServices) booked += std::max(0.0, s.gpus);
+    return std::max(0.0, designGpus(ctx) - booked);
 }
 
 void addWorkloadModel(AuthoringForm& form, const AuthoringContext& ctx, const std::string& name,

@@ -25,7 +25,10 @@ public:
         form.addField("tokens", 15e12);
         form.addField("precision", "bf16");
         form.addField("mfu", nullptr);
-        const double gpus = designGpus(ctx);
+        // The GPUs no job or service has booked yet; all of them when everything is booked (the booking rule
+        // then says so).
+        const double unbooked = unbookedGpus(ctx);
+        const double gpus = unbooked > 0 ? unbooked : designGpus(ctx);
         form.addField("gpus", gpus);
         form.addField("tp", 8);
         form.addField("pp", 1);
