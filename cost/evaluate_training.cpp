@@ -51,6 +51,56 @@ void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in,
 }
 } // namespace
 
+/// Issue 29 item 2: the expert-parallel all-to-all inputs of a mixture-of-experts job, and the rules on
+/// its expert layout (EP that exceeds or does not divide the experts; an MoE without the figures).
+void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, const CatalogItem* acc,
+                     const AssumptionValues& a, TrainingInput& in, std::vector<DesignRule>& rules) {
+    const std::string who = "Training job " + job.name;
+    in.tp = job.tp, in.ep = job.ep;
+    const double experts = job.experts.value_or(0.0), k = job.activeExperts.value_or(0.0);
+    if (job.experts && job.ep > experts)
+        rules.push_back({Severity::Error, "job_ep_exceeds_experts", job.id,
+                         who + ": ep " + fmt(job.ep) + " exceeds its " + fmt(experts) + " experts (field experts)"});
+    else if (job.experts && std::fmod(experts, job.ep) != 0)
+        rules.push_back({Severity::Error, "job_ep_not_dividing_experts", job.id,
+                         who + ": ep " + fmt(job.ep) + " does not divide its " + fmt(experts) +
+                             " experts (field ep): ranks would hold unequal expert shares"});
+    if (job.activeExperts && job.experts && k > experts)
+        rules.push_back({Severity::Error, "job_active_experts_exceed_experts", job.id,
+                         who + ": active_experts " + fmt(k) + " exceeds its " + fmt(experts) + " experts"});
+    const bool known = job.experts && job.activeExperts && job.hiddenSize && job.layers;
+    if (job.ep > 1 && !known) {
+        rules.push_back({Severity::Warning, "job_moe_comm_unknown", job.id,
+                         who + ": ep " + fmt(job.ep) + " without experts, active_experts, hidden_size and layers: "
+                               "the expert all-to-all is not counted (time is optimistic)"});
+        return;
+    }
+    if (!known) return;
+    in.experts = static_cast<int>(experts), in.activeExperts = static_cast<int>(k);
+    in.hiddenSize = *job.hiddenSize;
+    in.moeLayers = *job.layers; // every layer routed (dense first layers are a small share; DeepSeek-V3: 3 of 61)
+    // Dispatch in the compute precision (FP8 on DeepSeek-V3), combine in BF16 (DeepSeek-AI 2024, §3.3).
+    in.dispatchBytes = job.precision == "bf16" ? 2.0 : 1.0;
+    in.combineBytes = 2.0;
+    if (rack) {
+        in.scaleUpDomainGpus = rack->find("scale_up_domain_gpus") ? rack->value("scale_up_domain_gpus")
+                               : rack->find("gpus") && rack->find("servers") && rack->value("servers") > 0
+                                   ? rack->value("gpus") / rack->value("servers")
+                                   : 8.0;
+        const double nic = rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
+        const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : 0.0;
+        const double gpus = rack->find("gpus") ? rack->value("gpus") : 0.0;
+        in.scaleOutBandwidth = units::bytesPerSecond(gpus > 0 && nics > 0 ? nic * nics / gpus : nic);
+    }
+    // NVLink per direction (NVIDIA quotes both directions together) at the collective efficiency, as the
+    // serving model (cost/inference.cpp).
+    if (acc && acc->find("scale_up_bandwidth_bytes_per_s"))
+        in.scaleUpBandwidth = units::bytesPerSecond(
+            acc->value("scale_up_bandwidth_bytes_per_s") / 2.0 *
+            (acc->find("scale_up_collective_efficiency") ? acc->value("scale_up_collective_efficiency") : 1.0));
+    in.expertCommOverlap = a.get("moe_alltoall_overlap");
+}
+
 void evaluateTraining(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -59,7 +109,9 @@ void evaluateTraining(EvalContext& c) {
     const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     // ---- Training economics (SPEC.md §4.7) ----
-    auto acceleratorFor = [&](const std::set<std::string>& sites) -> const CatalogItem* {
+    // The rack type a job runs on: of the accelerator with the most GPUs in its sites, the rack type with the
+    // most of them (its scale-up domain and NICs carry the expert all-to-all).
+    auto rackFor = [&](const std::set<std::string>& sites) -> const CatalogItem* {
         // GPUs per rack type over the job's sites (compiled indices; whole numbers, so the sums are exact
         // in any order), then by accelerator.
         const CompiledDesign& cd = *c.compiled;
@@ -73,13 +125,18 @@ void evaluateTraining(EvalContext& c) {
                 cd.types[t].compute &&
                 (sites.empty() || (k.site != CompiledDesign::kNone && siteIn[static_cast<size_t>(k.site)])))
                 typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
-        std::map<std::string, double> gpusByType;
+        std::map<std::string, double> gpusByAccelerator;
         for (size_t t = 0; t < cd.types.size(); ++t)
-            if (typeSeen[t]) gpusByType[cd.types[t].item->attribute("accelerator")] += typeGpus[t];
-        const CatalogItem* best = nullptr;
+            if (typeSeen[t]) gpusByAccelerator[cd.types[t].item->attribute("accelerator")] += typeGpus[t];
+        std::string accelerator;
         double most = 0;
-        for (const auto& [acc, n] : gpusByType)
-            if (n > most) most = n, best = catalog.find(acc);
+        for (const auto& [acc, n] : gpusByAccelerator)
+            if (n > most) most = n, accelerator = acc;
+        const CatalogItem* best = nullptr;
+        most = 0;
+        for (size_t t = 0; t < cd.types.size(); ++t)
+            if (typeSeen[t] && cd.types[t].item->attribute("accelerator") == accelerator && typeGpus[t] > most)
+                most = typeGpus[t], best = cd.types[t].item;
         return best;
     };
     for (const auto& job : p.trainingJobs) {
@@ -94,9 +151,9 @@ void evaluateTraining(EvalContext& c) {
         tr.reliability = c.memo ? *c.memo->reliability(bom, jobIndex, options, analyze) : analyze();
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
-        const auto* acc =
-            c.memo ? c.memo->trainingAccelerator(bom, jobIndex, [&] { return acceleratorFor(sites); })
-                   : acceleratorFor(sites);
+        const auto* rack =
+            c.memo ? c.memo->trainingRack(bom, jobIndex, [&] { return rackFor(sites); }) : rackFor(sites);
+        const auto* acc = rack ? catalog.find(rack->attribute("accelerator")) : nullptr;
         TrainingInput in;
         in.activeParams = inputs.jobActiveParams(job);
         in.modelParams = job.modelParams;
@@ -125,6 +182,7 @@ void evaluateTraining(EvalContext& c) {
                                                                       : Recomputation::Selective;
         in.recomputeFactor =
             recomputationTimeFactor(recompute, in.activeParams, job.layers.value_or(0.0), in.sequenceLength);
+        addExpertInputs(job, rack, acc, a, in, r.rules);
         addParallelismRules(job, in, r.rules);
         if (in.sites > 1) {
             double slowest = 0;
@@ -244,8 +302,8 @@ void addTrainingFigures(EvalContext& c) {
     if (!r.training.empty()) {
         const auto& t = r.training.front();
         addFigure(c, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
-                  "6·N·D x recomputation factor / (GPUs x peak x MFU x goodput) x (1 - reference bubble) / "
-                  "(1 - pipeline bubble) x scale-across slowdown",
+                  "6·N·D x recomputation factor x expert slowdown / (GPUs x peak x MFU x goodput) x "
+                  "(1 - reference bubble) / (1 - pipeline bubble) x scale-across slowdown",
                   {{"flops", t.estimate.flops},
                    {"recomputation_factor", t.estimate.recomputeFactor},
                    {"slowdown", t.estimate.scaleAcrossSlowdown},
@@ -272,6 +330,15 @@ void addTrainingFigures(EvalContext& c) {
                   {c.source("mfu"), c.source("mfu_pipeline_bubble"),
                    "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
                    "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
+        addFigure(c, "training.expert_slowdown", t.estimate.expertSlowdown, "", "Expert all-to-all slowdown",
+                  "(busy compute + (1 - overlap) x all-to-all) / busy compute; all-to-all = B/(dp x tp) x layers/pp x "
+                  "(dispatch + combine + 4 B) x k x h x (ep-1)/ep over NVLink inside the scale-up domain, the "
+                  "back-end NIC beyond it",
+                  {{"step_alltoall_seconds", t.estimate.stepExpertCommTime.value()},
+                   {"step_exposed_seconds", t.estimate.stepExpertExposedTime.value()},
+                   {"scale_out_share", t.estimate.expertScaleOutShare}},
+                  {c.source("moe_alltoall_overlap"),
+                   "DeepSeek-AI, 'DeepSeek-V3 Technical Report', 2024, sections 3.2-3.3 (dispatch/combine volume)"});
         addFigure(c, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
         addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",

@@ -68,8 +68,8 @@ public:
     std::shared_ptr<const BuildingPowerChain> powerChain(const BillOfMaterials& bom, size_t building,
                                                          units::Power itPeak, units::Power facilityPeak,
                                                          const std::function<BuildingPowerChain()>& compute);
-    /// The accelerator a training job runs on (evaluate_training.cpp), by job index.
-    const model::CatalogItem* trainingAccelerator(const BillOfMaterials& bom, size_t job,
+    /// The rack type a training job runs on (evaluate_training.cpp), by job index.
+    const model::CatalogItem* trainingRack(const BillOfMaterials& bom, size_t job,
                                                   const std::function<const model::CatalogItem*()>& compute);
     /// The rack type inference services run on (evaluate_inference.cpp).
     const model::CatalogItem* servingRack(const BillOfMaterials& bom,

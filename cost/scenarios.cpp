@@ -102,6 +102,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"training.pipeline_bubble", Better::LowerIsBetter},
             {"training.scale_across_slowdown", Better::LowerIsBetter},
             {"training.mfu_effective", Better::HigherIsBetter},
+            {"training.expert_slowdown", Better::LowerIsBetter},
             {"training.fleet.gpus", Better::Neither},
             {"training.fleet.run_cost_usd", Better::LowerIsBetter},
             {"training.fleet.gpu_days", Better::LowerIsBetter},

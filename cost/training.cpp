@@ -62,7 +62,31 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     // The MFU input is an end-to-end figure that already lost mfuPipelineBubble of its time to the bubble;
     // the stages' busy compute per step is that much shorter (busy MFU = MFU / (1 - b_ref)).
     const double refBubble = std::clamp(in.mfuPipelineBubble, 0.0, 0.99);
-    const double busyCompute = 6.0 * in.activeParams * batchTokens / sustained * (1.0 - refBubble);
+    double busyCompute = 6.0 * in.activeParams * batchTokens / sustained * (1.0 - refBubble);
+    const double busyFlops = busyCompute;
+    // Expert-parallel all-to-all (see the header): the MFU reference is a dense run, so it is all extra.
+    if (in.experts > 1 && in.activeExperts > 0 && in.ep > 1 && positiveFinite(in.hiddenSize) &&
+        positiveFinite(in.moeLayers)) {
+        const double ep = in.ep, tp = std::max(1, in.tp), pp = std::max(1, in.pp), dp = std::max(1.0, in.dp);
+        const double k = std::min(in.activeExperts, in.experts);
+        const double bytesPerTokenLayer = (std::max(0.0, in.dispatchBytes) + std::max(0.0, in.combineBytes) + 4.0) *
+                                          k * in.hiddenSize * (ep - 1.0) / ep;
+        const double bytes = batchTokens / (dp * tp) * (in.moeLayers / pp) * bytesPerTokenLayer;
+        // Peers in the domain: the tp·ep group up to the domain's size; the others over scale-out.
+        const double group = tp * ep;
+        const double inDomain = std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
+        e.expertScaleOutShare = 1.0 - inDomain;
+        const double up = in.scaleUpBandwidth.value(), out = in.scaleOutBandwidth.value();
+        const double upTime = inDomain > 0 ? (up > 0 ? bytes * inDomain / up : 0.0) : 0.0;
+        const double outTime = inDomain < 1 ? (out > 0 ? bytes * (1.0 - inDomain) / out : 0.0) : 0.0;
+        const double comm = std::max(upTime, outTime);
+        if (std::isfinite(comm) && comm > 0) {
+            e.stepExpertCommTime = units::seconds(comm);
+            const double exposed = comm * (1.0 - std::clamp(in.expertCommOverlap, 0.0, 1.0));
+            e.stepExpertExposedTime = units::seconds(exposed);
+            busyCompute += exposed;
+        }
+    }
 
     // Microbatches per data-parallel replica: m = B / (L · dp · sequences per microbatch). Below one the
     // batch cannot feed every replica (a design rule); the step is then estimated with one microbatch.
@@ -109,11 +133,14 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         e.scaleAcrossSlowdown = e.stepTime.value() / stepPipeline;
     }
     // End-to-end MFU: busy MFU × (1 - bubble) / slowdown.
-    e.effectiveMfu = in.mfu / recompute / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
+    // The exposed all-to-all stretches every step by the same factor.
+    const double expert = busyFlops > 0 ? busyCompute / busyFlops : 1.0;
+    e.expertSlowdown = expert;
+    e.effectiveMfu = in.mfu / recompute / expert / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
 
     // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × (1 - b_ref)/(1 - b) × slowdown (SPEC.md §4.7).
-    e.time = units::seconds(e.flops / (sustained * in.goodput) * (1.0 - refBubble) / (1.0 - e.pipelineBubble) *
-                            e.scaleAcrossSlowdown);
+    e.time = units::seconds(e.flops / (sustained * in.goodput) * expert * (1.0 - refBubble) /
+                            (1.0 - e.pipelineBubble) * e.scaleAcrossSlowdown);
     e.feasible = true;
     return e;
 }

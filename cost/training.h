@@ -33,6 +33,17 @@ struct TrainingInput {
     /// Activation recomputation (issue 29 item 3): hardware FLOPs per model FLOP relative to the MFU
     /// reference (recomputationTimeFactor). 1: the reference's selective recomputation.
     double recomputeFactor = 1.0;
+    // ---- Mixture of experts (issue 29 item 2); experts <= 1 or ep <= 1: no all-to-all ----
+    int experts = 0, activeExperts = 0; // routed experts per MoE layer, selected per token (top-k)
+    double hiddenSize = 0;              // h, elements per token activation
+    double moeLayers = 0;               // layers with routed experts
+    int tp = 1, ep = 1;
+    /// Bytes per activation element sent forward (dispatch) and back (combine); gradients go in BF16.
+    double dispatchBytes = 2, combineBytes = 2;
+    double scaleUpDomainGpus = 0;             // GPUs one NVLink domain joins
+    units::DataRate scaleUpBandwidth{};       // per GPU, per direction, achieved
+    units::DataRate scaleOutBandwidth{};      // per GPU back-end NIC, achieved
+    double expertCommOverlap = 0;             // share of the all-to-all hidden behind compute (0..1)
 };
 
 /// Activation recomputation modes (Korthikanti et al., "Reducing Activation Recomputation in Large
@@ -50,7 +61,7 @@ double recomputationTimeFactor(Recomputation mode, double activeParams, double l
 
 struct TrainingEstimate {
     double flops = 0;                 // 6·N·D
-    units::Time stepComputeTime{};    // one optimizer step at full speed
+    units::Time stepComputeTime{};    // one optimizer step at full speed, with the exposed expert all-to-all
     units::Time stepWanTime{};        // inter-site gradient exchange per step
     double microbatches = 1;          // m: whole microbatches per replica per step, ceil(B / (L·dp·microbatch))
     bool microbatchesDivide = true;   // B / (L·dp·microbatch) is a whole number (frameworks require it)
@@ -60,6 +71,10 @@ struct TrainingEstimate {
     units::Time stepTime{};           // pipelined step + WAN stall
     double scaleAcrossSlowdown = 1;   // stepTime / stepPipelineTime, >= 1
     double recomputeFactor = 1;       // hardware over selective-recomputation FLOPs (TrainingInput)
+    units::Time stepExpertCommTime{};  // expert-parallel all-to-all per GPU per step (before overlap)
+    units::Time stepExpertExposedTime{}; // its part not hidden behind compute, added to the busy step
+    double expertScaleOutShare = 0;    // share of all-to-all peers outside the scale-up domain
+    double expertSlowdown = 1;         // (busy compute + exposed all-to-all) / busy compute
     double effectiveMfu = 0;          // end-to-end MFU of the job: busy MFU x (1 - bubble) / slowdown
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)
@@ -81,6 +96,13 @@ double trainingFlops(double activeParams, double tokens);
 ///   microbatch (gradients of earlier microbatches are still being accumulated; Li et al., "PyTorch
 ///   Distributed", VLDB 2020, §3.2.3-3.2.4 on bucketing during backward and no_sync accumulation), i.e.
 ///   backwardShare x busy compute / m; the rest stalls the step.
+/// - Mixture of experts: each token's activation goes to its k experts and back, forward (dispatch in the
+///   compute precision, combine in BF16) and backward (BF16 both ways): (d + c + 4)·k·h bytes per token per
+///   MoE layer, of which (ep-1)/ep leave the rank (Lepikhin et al., "GShard", 2020, §2; DeepSeek-AI,
+///   "DeepSeek-V3 Technical Report", 2024, §3.2.2 and §3.3: FP8 dispatch, BF16 combine). A GPU carries
+///   B/(dp·tp) tokens (sequence parallel) through moeLayers/pp layers per step. Peers inside the scale-up
+///   domain (tp·ep GPUs, up to the domain) are reached over NVLink, the rest over the back-end NIC; the
+///   slower path sets the time. The part not overlapped (expertCommOverlap) lengthens the busy step.
 TrainingEstimate estimateTraining(const TrainingInput& in);
 
 } // namespace ctwin::cost

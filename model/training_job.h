@@ -47,6 +47,11 @@ struct TrainingJob {
     std::string recomputation = "selective";
     /// Transformer layers; absent: unknown (pipeline stages are then not checked against it).
     std::optional<double> layers;
+    /// Mixture of experts (issue 29 item 2): model width, routed experts per MoE layer and experts each token
+    /// selects; absent: unknown (a dense model, or an MoE whose all-to-all is not counted: a warning).
+    std::optional<double> hiddenSize;
+    std::optional<double> experts;
+    std::optional<double> activeExperts;
     // ---- Failure rates (issue 13 item 5); all absent: the catalog classes (Llama 3 calibration) ----
     /// A failure-rate preset of the catalog (failures.json, kind node_rate): one rate per node.
     std::string failureRatePreset;
@@ -85,6 +90,9 @@ struct TrainingJob {
         v.integer("virtual_stages", virtualStages, fieldRange(kKind, "virtual_stages"));
         v.choice("recomputation", recomputation, {"selective", "full", "none"});
         v.optionalNumber("layers", layers, fieldRange(kKind, "layers"));
+        v.optionalNumber("hidden_size", hiddenSize, fieldRange(kKind, "hidden_size"));
+        v.optionalNumber("experts", experts, fieldRange(kKind, "experts"));
+        v.optionalNumber("active_experts", activeExperts, fieldRange(kKind, "active_experts"));
         v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
         v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay,
                          fieldRange(kKind, "node_failure_rate_per_day"));

@@ -68,6 +68,7 @@ model::AssumptionSet testAssumptions() {
     set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18), set("air_chilled_water_delta_t_k", 6);
     set("global_batch_tokens", 16777216), set("sequence_length", 8192), set("mfu_pipeline_bubble", 0);
     set("mfu_fp8_ratio", 0.685), set("mfu_fp4_ratio", 0.45), set("cdu_repair_hours", 24);
+    set("moe_alltoall_overlap", 0.5);
     // No residual values, so the golden annual figures keep their capital recovery on the full capex; the
     // legacy maintenance_fraction above overrides the per-class maintenance fractions (all three 1 %).
     set("it_residual_fraction", 0), set("network_residual_fraction", 0), set("facility_residual_fraction", 0);

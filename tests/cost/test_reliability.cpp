@@ -896,6 +896,20 @@ void TestReliability::jobParallelismRules() {
     auto ep = p;
     ep.trainingJobs.front().ep = 3;
     QVERIFY(named(rulesOf(ep), "job_ep_not_dividing_dp", "ep 3"));
+    // Issue 29 item 2: EP 4 with 6 experts does not divide them, with 2 it exceeds them (errors naming the
+    // field); EP 4 without the expert figures is a warning that the all-to-all is not counted.
+    auto moe = p;
+    moe.trainingJobs.front().ep = 4;
+    const auto has = [&](const model::Project& d, const std::string& rule, Severity sev, const std::string& text) {
+        for (const auto& r : rulesOf(d))
+            if (r.rule == rule && r.severity == sev && r.message.find(text) != std::string::npos) return true;
+        return false;
+    };
+    QVERIFY(has(moe, "job_moe_comm_unknown", Severity::Warning, "not counted"));
+    moe.trainingJobs.front().experts = 6;
+    QVERIFY(has(moe, "job_ep_not_dividing_experts", Severity::Error, "6 experts"));
+    moe.trainingJobs.front().experts = 2;
+    QVERIFY(has(moe, "job_ep_exceeds_experts", Severity::Error, "field experts"));
     // DP 18 on the default batch: 16,777,216 / (18 x 8,192) = 113.8 microbatches, not whole: a warning
     // naming global_batch_tokens (issue 29 item 1), 114 pipeline slots.
     auto odd = p;

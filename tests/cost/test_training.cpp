@@ -48,6 +48,7 @@ private slots:
     void reviewerTwoSiteCase();
     void pipelineBubble1F1B();
     void recomputationFactors();
+    void expertAllToAll();
     void fractionalMicrobatchesRoundUp();
     void pipelineBubbleInterleavedMatchesReference();
     void pipelinedWanOverlapsLastMicrobatch();
@@ -206,6 +207,43 @@ void TestTraining::recomputationFactors() {
     CTWIN_COMPARE_REL(full.time.value(), base.time.value() * 4.0 / 3.0, 1e-12);
     CTWIN_COMPARE_REL(full.effectiveMfu, 0.30, 1e-12);
     QCOMPARE(full.recomputeFactor, 4.0 / 3.0);
+}
+
+void TestTraining::expertAllToAll() {
+    // Issue 29 item 2, DeepSeek-V3-like: 256 experts, top-8, h 7,168, 61 layers, FP8 dispatch (1 B) and
+    // BF16 combine (2 B), EP 32, TP 1, PP 4, DP 64 on 256 GPUs, B = 62,914,560 tokens.
+    //   bytes per token-layer = (1 + 2 + 4) x 8 x 7,168 x 31/32 = 388,864
+    //   per GPU per step = B/64 x 61/4 x 388,864 = 5.82960021504e12 B; EP 32 inside a 72-GPU domain:
+    //   NVLink at 720 GB/s per direction -> 8.096666965 s; half hidden (overlap 0.5) -> 4.048 s exposed.
+    //   busy compute = 6 x 37e9 x B / (256 x 5e15 x 0.3) = 36.37248 s -> slowdown 1.1113021021.
+    TrainingInput in;
+    in.activeParams = 37e9, in.modelParams = 671e9, in.tokens = 1e12, in.gpus = 256;
+    in.peakFlopsPerGpu = 5e15 * units::hertz;
+    in.mfu = 0.3;
+    in.globalBatchTokens = 62914560, in.sequenceLength = 4096, in.dp = 64, in.pp = 4, in.virtualStages = 4;
+    const TrainingEstimate dense = estimateTraining(in);
+    in.experts = 256, in.activeExperts = 8, in.hiddenSize = 7168, in.moeLayers = 61, in.tp = 1, in.ep = 32;
+    in.dispatchBytes = 1, in.combineBytes = 2;
+    in.scaleUpDomainGpus = 72;
+    in.scaleUpBandwidth = units::bytesPerSecond(720e9);
+    in.scaleOutBandwidth = units::bytesPerSecond(100e9);
+    in.expertCommOverlap = 0.5;
+    const TrainingEstimate moe = estimateTraining(in);
+    CTWIN_COMPARE_REL(moe.stepExpertCommTime.value(), 8.096666965333334, 1e-12);
+    CTWIN_COMPARE_REL(moe.stepExpertExposedTime.value(), 8.096666965333334 / 2, 1e-12);
+    QCOMPARE(moe.expertScaleOutShare, 0.0);
+    CTWIN_COMPARE_REL(moe.expertSlowdown, 1.1113021021021021, 1e-12);
+    CTWIN_COMPARE_REL(moe.time.value(), dense.time.value() * 1.1113021021021021, 1e-12);
+    // EP moves the figure: EP 64 with TP 2 spans 128 GPUs, 72/128 of the peers on NVLink, 56/128 over a
+    // 100 GB/s NIC: bytes = B/128 x 61/4 x (7 x 8 x 7,168 x 63/64) = 2.96181301248e12, NVLink part 2.3139 s,
+    // NIC part 12.9579319296 s (the slower path sets the time).
+    in.tp = 2, in.ep = 64;
+    const TrainingEstimate wide = estimateTraining(in);
+    CTWIN_COMPARE_REL(wide.expertScaleOutShare, 56.0 / 128.0, 1e-12);
+    CTWIN_COMPARE_REL(wide.stepExpertCommTime.value(), 12.9579319296, 1e-9);
+    // No expert parallelism, no all-to-all.
+    in.ep = 1;
+    QCOMPARE(estimateTraining(in).stepExpertCommTime.value(), 0.0);
 }
 
 void TestTraining::fractionalMicrobatchesRoundUp() {

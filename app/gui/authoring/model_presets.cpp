@@ -63,6 +63,8 @@ void addWorkloadModel(AuthoringForm& form, const AuthoringContext& ctx, const st
                     // The forms show parameters in billions (B params).
                     const bool params = f.key == "model_params" || f.key == "active_params";
                     form.setText(key, QLocale::c().toString(params ? v->base / 1e9 : v->base, 'g', 10));
+                } else if (f.key == "experts" || f.key == "active_experts") {
+                    form.setText(key, QString()); // a dense preset: no experts
                 }
             }
             form.setText(QStringLiteral("name"), QString::fromStdString(item->name));

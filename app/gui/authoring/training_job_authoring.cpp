@@ -21,7 +21,13 @@ public:
         form.setFixed("id", uniqueId(ctx.document, "train-" + std::to_string(p.trainingJobs.size() + 1)));
         // Defaults: Llama 3.1 405B (dense, 126 layers; Llama Team, "The Llama 3 Herd of Models", 2024, Table 3).
         addWorkloadModel(form, ctx, nextName(ctx.document, kind(), "Training"),
-                         {{"model_params", 405e9}, {"active_params", 405e9}, {"layers", 126}});
+                         {{"model_params", 405e9},
+                          {"active_params", 405e9},
+                          {"layers", 126},
+                          // Mixture of experts (issue 29 item 2): the expert all-to-all needs them.
+                          {"hidden_size", 16384},
+                          {"experts", nullptr},
+                          {"active_experts", nullptr}});
         form.addField("tokens", 15e12);
         form.addField("precision", "bf16");
         form.addField("mfu", nullptr);
