@@ -182,6 +182,9 @@ void evaluateTraining(EvalContext& c) {
                                                                       : Recomputation::Selective;
         in.recomputeFactor =
             recomputationTimeFactor(recompute, in.activeParams, job.layers.value_or(0.0), in.sequenceLength);
+        in.wanSync = job.wanSync == "last_microbatch" ? WanSync::LastMicrobatch
+                     : job.wanSync == "per_stage"     ? WanSync::PerStage
+                                                      : WanSync::PerChunk;
         addExpertInputs(job, rack, acc, a, in, r.rules);
         addParallelismRules(job, in, r.rules);
         if (in.sites > 1) {
@@ -317,7 +320,9 @@ void addTrainingFigures(EvalContext& c) {
                    c.source("global_batch_tokens"), c.source("sequence_length")});
         addFigure(c, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "",
                   "Scale-across slowdown",
-                  "(pipelined step + max(0, WAN exchange - backward of the last microbatch)) / pipelined step",
+                  "(pipelined step + stall) / pipelined step; stall = max(X/n, X - (n-1)Δ) - w + latencies, the "
+                  "gradient released in n pieces (per chunk: pp x virtual_stages, per stage: pp) Δ apart through "
+                  "the cooldown, each streamed during its last backward w (wan_sync)",
                   {{"step_wan_seconds", t.estimate.stepWanTime.value()},
                    {"overlap_window_seconds", t.estimate.wanOverlapWindow.value()},
                    {"step_seconds", t.estimate.stepTime.value()}},

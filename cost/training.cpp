@@ -121,15 +121,30 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         // steps, each step paying one one-way latency (Patarasuk & Yuan, JPDC 69(2), 2009). The bandwidth is
         // the slowest inter-site link, which paces every step of the ring.
         const double latency = std::max(0.0, in.wanOneWayLatency.value());
-        const double stepWan = gradientBytes * 2.0 * (s - 1.0) / s / wanBandwidth + 2.0 * (s - 1.0) * latency;
+        const double transfer = gradientBytes * 2.0 * (s - 1.0) / s / wanBandwidth;
+        const double stepWan = transfer + 2.0 * (s - 1.0) * latency;
         e.stepWanTime = units::seconds(stepWan);
-        // Only the backward pass of the last microbatch can hide the exchange (bucketed all-reduce during
-        // backward, Li et al., VLDB 2020; earlier microbatches only accumulate gradients): backward share
-        // (4N of 6N FLOPs, Kaplan et al. 2020) of one microbatch's busy compute. The forward pass, the other
-        // microbatches and the pipeline bubble cannot overlap it; the excess stalls the step.
-        const double window = std::clamp(in.backwardShare, 0.0, 1.0) * busyCompute / m;
-        e.wanOverlapWindow = units::seconds(window);
-        e.stepTime = units::seconds(stepPipeline + std::max(0.0, stepWan - window));
+        // Bucketed all-reduce overlaps the backward pass that produces the gradients (Li et al., VLDB 2020);
+        // earlier microbatches only accumulate. t_b: one microbatch's backward on one stage, the backward share
+        // (4N of 6N FLOPs, Kaplan et al. 2020) of its busy compute.
+        const double tb = std::clamp(in.backwardShare, 0.0, 1.0) * busyCompute / m;
+        // Gradients become final in n pieces of G/n, one per model chunk (per-chunk, Megatron-Core's
+        // overlap_grad_reduce) or pipeline rank (per-stage), as the last microbatch's backward runs through
+        // the p·v chunks from the last layers to the first, t_b/v each (Narayanan et al. 2021, fig. 4): chunk
+        // pieces are t_b/v apart; a rank's piece is final only with its first chunk, so the p rank pieces are
+        // t_b/v apart too and carry v chunks each. Each piece streams during its own last backward w = t_b/v. One WAN link serves them in order (fluid queue):
+        // it finishes at max_k(−kΔ − w + (k+1)·X/n) = max(X/n, X − (n−1)Δ) − w after the step's last
+        // backward, X the transfer time; the latencies follow. Last-microbatch sync: n = 1, w = t_b.
+        double n = 1, spacing = 0, window = tb;
+        if (in.wanSync == WanSync::PerStage) {
+            n = p, spacing = tb / v, window = tb / v;
+        } else if (in.wanSync == WanSync::PerChunk) {
+            n = p * v, spacing = tb / v, window = tb / v;
+        }
+        const double finish = std::max(transfer / n, transfer - (n - 1.0) * spacing) - window;
+        const double stall = std::max(0.0, finish + (stepWan - transfer));
+        e.wanOverlapWindow = units::seconds(std::max(0.0, stepWan - stall));
+        e.stepTime = units::seconds(stepPipeline + stall);
         e.scaleAcrossSlowdown = e.stepTime.value() / stepPipeline;
     }
     // End-to-end MFU: busy MFU × (1 - bubble) / slowdown.

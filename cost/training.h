@@ -3,6 +3,14 @@
 
 namespace ctwin::cost {
 
+/// When a data-parallel gradient exchange across sites may start (issue 29 item 5).
+enum class WanSync {
+    LastMicrobatch, // the whole gradient after the step's last backward (one window of one microbatch)
+    PerStage,       // each pipeline stage's gradients when that stage's last backward ends
+    PerChunk,       // each model chunk's gradients when its last backward ends (Megatron-Core default)
+};
+
+
 /// What a pre-training time estimate needs (SPEC.md §4.7).
 struct TrainingInput {
     double activeParams = 0;   // N: parameters active per token (MoE: active, dense: all)
@@ -33,6 +41,8 @@ struct TrainingInput {
     /// Activation recomputation (issue 29 item 3): hardware FLOPs per model FLOP relative to the MFU
     /// reference (recomputationTimeFactor). 1: the reference's selective recomputation.
     double recomputeFactor = 1.0;
+    /// When the cross-site gradient exchange may start (WanSync); per chunk as Megatron-Core ships it.
+    WanSync wanSync = WanSync::PerChunk;
     // ---- Mixture of experts (issue 29 item 2); experts <= 1 or ep <= 1: no all-to-all ----
     int experts = 0, activeExperts = 0; // routed experts per MoE layer, selected per token (top-k)
     double hiddenSize = 0;              // h, elements per token activation
@@ -67,7 +77,7 @@ struct TrainingEstimate {
     bool microbatchesDivide = true;   // B / (L·dp·microbatch) is a whole number (frameworks require it)
     double pipelineBubble = 0;        // share of the pipelined step the stages idle, (p-1)/(v·m + p-1)
     units::Time stepPipelineTime{};   // busy compute / (1 - bubble)
-    units::Time wanOverlapWindow{};   // compute the gradient exchange can hide behind
+    units::Time wanOverlapWindow{};   // part of the gradient exchange hidden behind compute (stepWan - stall)
     units::Time stepTime{};           // pipelined step + WAN stall
     double scaleAcrossSlowdown = 1;   // stepTime / stepPipelineTime, >= 1
     double recomputeFactor = 1;       // hardware over selective-recomputation FLOPs (TrainingInput)

@@ -45,6 +45,9 @@ struct TrainingJob {
     /// Activation recomputation: "selective" (attention core only, the MFU assumption's convention),
     /// "full" (every layer's forward again) or "none" (Korthikanti et al. 2023).
     std::string recomputation = "selective";
+    /// When a cross-site gradient exchange starts: "per_chunk" (each model chunk's gradients when its last
+    /// backward ends, Megatron-Core's overlap_grad_reduce), "per_stage" or "last_microbatch".
+    std::string wanSync = "per_chunk";
     /// Transformer layers; absent: unknown (pipeline stages are then not checked against it).
     std::optional<double> layers;
     /// Mixture of experts (issue 29 item 2): model width, routed experts per MoE layer and experts each token
@@ -89,6 +92,7 @@ struct TrainingJob {
         v.integer("microbatch_sequences", microbatchSequences, fieldRange(kKind, "microbatch_sequences"));
         v.integer("virtual_stages", virtualStages, fieldRange(kKind, "virtual_stages"));
         v.choice("recomputation", recomputation, {"selective", "full", "none"});
+        v.choice("wan_sync", wanSync, {"per_chunk", "per_stage", "last_microbatch"});
         v.optionalNumber("layers", layers, fieldRange(kKind, "layers"));
         v.optionalNumber("hidden_size", hiddenSize, fieldRange(kKind, "hidden_size"));
         v.optionalNumber("experts", experts, fieldRange(kKind, "experts"));

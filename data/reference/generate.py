@@ -84,7 +84,7 @@ FIELDS = {
     "training_jobs": ["id", "name", "model_params", "active_params", "tokens", "precision", "mfu", "gpus", "tp",
                       "pp", "dp", "ep", "checkpoint_bytes_per_param", "storage_tier", "sites", "restart_scope",
                       "async_checkpoint", "in_memory_restore", "global_batch_tokens", "sequence_length", "microbatch_sequences",
-                      "virtual_stages", "recomputation", "layers",
+                      "virtual_stages", "recomputation", "wan_sync", "layers",
                       "hidden_size", "experts", "active_experts", "failure_rate_preset", "node_failure_rate_per_day",
                       "node_failure_rate_gpus", "failure_rate_classes", "failure_rates_per_hour"],
     "inference_services": ["id", "name", "model_params", "active_params", "layers", "kv_heads", "head_dim",

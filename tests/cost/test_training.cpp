@@ -320,6 +320,7 @@ void TestTraining::pipelinedWanOverlapsLastMicrobatch() {
     in.sites = 2;
     in.wanBandwidth = units::bytesPerSecond(1e11);
     in.wanOneWayLatency = units::seconds(5.39e-3);
+    in.wanSync = WanSync::LastMicrobatch;
     const TrainingEstimate e = estimateTraining(in);
     QVERIFY(e.feasible);
     CTWIN_COMPARE_REL(e.stepComputeTime.value(), 5.630200739604177, 1e-9);
@@ -327,6 +328,22 @@ void TestTraining::pipelinedWanOverlapsLastMicrobatch() {
     CTWIN_COMPARE_REL(e.wanOverlapWindow.value(), 0.2345916974835074, 1e-9);
     CTWIN_COMPARE_REL(e.scaleAcrossSlowdown, 2.2521782136041684, 1e-9);
     CTWIN_COMPARE_REL(units::toDays(e.time), 75.21395013112993 * 2.2521782136041684, 1e-9);
+
+    // Issue 29 item 5, the same case with staggered releases: X = 8.11078 - 2 × 5.39e-3 = 8.1 s transfer,
+    // t_b = 0.234591697 s, v = 8.
+    //   per stage: n = 16, Δ = w = t_b/8: stall = max(X/16, X - 15 Δ) - w + 0.01078 = 8.1 - 2 t_b + 0.01078
+    //              = 7.641596605 s -> slowdown (6.289989889 + 7.641596605) / 6.289989889 = 2.214882176
+    //   per chunk: n = 128, Δ = w = t_b/8: stall = 8.1 - 16 t_b + 0.01078 = 4.357312840 s -> 1.692737654
+    in.wanSync = WanSync::PerStage;
+    const TrainingEstimate stage = estimateTraining(in);
+    CTWIN_COMPARE_REL(stage.stepTime.value() - stage.stepPipelineTime.value(), 8.1 - 2 * 0.2345916974835074 + 0.01078, 1e-9);
+    in.wanSync = WanSync::PerChunk;
+    const TrainingEstimate chunk = estimateTraining(in);
+    CTWIN_COMPARE_REL(chunk.stepTime.value() - chunk.stepPipelineTime.value(), 4.357312840263881, 1e-9);
+    CTWIN_COMPARE_REL(chunk.scaleAcrossSlowdown, 1.692737654163609, 1e-9);
+    // A fast link: the last piece alone sets the stall, X/n - w (+ latency) and nothing below zero.
+    in.wanBandwidth = units::bytesPerSecond(1e14); // X = 0.0081 s: 0.0081/128 - 0.0293 < 0 -> stall 0
+    QCOMPARE(estimateTraining(in).scaleAcrossSlowdown, 1.0);
 }
 
 void TestTraining::batchBelowOneMicrobatch() {

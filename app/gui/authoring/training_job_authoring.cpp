@@ -60,6 +60,11 @@ public:
                         {QObject::tr("Full (every layer's forward again, +1/3 FLOPs)"), QStringLiteral("full")},
                         {QObject::tr("None"), QStringLiteral("none")}},
                        QStringLiteral("selective"));
+        form.addChoice("wan_sync",
+                       {{QObject::tr("Per model chunk (Megatron-Core overlap)"), QStringLiteral("per_chunk")},
+                        {QObject::tr("Per pipeline stage"), QStringLiteral("per_stage")},
+                        {QObject::tr("After the last microbatch"), QStringLiteral("last_microbatch")}},
+                       QStringLiteral("per_chunk"));
         // Failure rates: a node-rate preset of the catalog, or one typed rate (empty: the catalog classes).
         AuthoringForm::Options rates;
         for (const auto* item : ctx.catalog.byCategory("failures"))
