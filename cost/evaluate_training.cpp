@@ -329,9 +329,10 @@ void addTrainingFigures(EvalContext& c) {
                   {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
                    "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
         addFigure(c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
-                  "MFU / recomputation factor / (1 - reference bubble) x (1 - pipeline bubble) / scale-across "
-                  "slowdown",
-                  {{"recomputation_factor", t.estimate.recomputeFactor}},
+                  "MFU / recomputation factor / expert slowdown / (1 - reference bubble) x (1 - pipeline bubble) "
+                  "/ scale-across slowdown",
+                  {{"recomputation_factor", t.estimate.recomputeFactor},
+                   {"expert_slowdown", t.estimate.expertSlowdown}},
                   {c.source("mfu"), c.source("mfu_pipeline_bubble"),
                    "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
                    "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
