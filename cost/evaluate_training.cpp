@@ -59,8 +59,9 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     in.tp = job.tp, in.ep = job.ep;
     const double experts = job.experts.value_or(0.0), k = job.activeExperts.value_or(0.0);
     if (job.experts && job.ep > experts)
-        rules.push_back({Severity::Error, "job_ep_exceeds_experts", job.id,
-                         who + ": ep " + fmt(job.ep) + " exceeds its " + fmt(experts) + " experts (field experts)"});
+        rules.push_back(
+            {Severity::Error, "job_ep_exceeds_experts", job.id,
+             who + ": ep " + fmt(job.ep) + " exceeds its " + fmt(experts) + " experts (field experts)"});
     else if (job.experts && std::fmod(experts, job.ep) != 0)
         rules.push_back({Severity::Error, "job_ep_not_dividing_experts", job.id,
                          who + ": ep " + fmt(job.ep) + " does not divide its " + fmt(experts) +
@@ -71,14 +72,16 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     const bool known = job.experts && job.activeExperts && job.hiddenSize && job.layers;
     if (job.ep > 1 && !known) {
         rules.push_back({Severity::Warning, "job_moe_comm_unknown", job.id,
-                         who + ": ep " + fmt(job.ep) + " without experts, active_experts, hidden_size and layers: "
-                               "the expert all-to-all is not counted (time is optimistic)"});
+                         who + ": ep " + fmt(job.ep) +
+                             " without experts, active_experts, hidden_size and layers: "
+                             "the expert all-to-all is not counted (time is optimistic)"});
         return;
     }
     if (!known) return;
     in.experts = static_cast<int>(experts), in.activeExperts = static_cast<int>(k);
     in.hiddenSize = *job.hiddenSize;
-    in.moeLayers = *job.layers; // every layer routed (dense first layers are a small share; DeepSeek-V3: 3 of 61)
+    in.moeLayers =
+        *job.layers; // every layer routed (dense first layers are a small share; DeepSeek-V3: 3 of 61)
     // Dispatch in the compute precision (FP8 on DeepSeek-V3), combine in BF16 (DeepSeek-AI 2024, §3.3).
     in.dispatchBytes = job.precision == "bf16" ? 2.0 : 1.0;
     in.combineBytes = 2.0;
@@ -87,7 +90,8 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
                                : rack->find("gpus") && rack->find("servers") && rack->value("servers") > 0
                                    ? rack->value("gpus") / rack->value("servers")
                                    : 8.0;
-        const double nic = rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
+        const double nic =
+            rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
         const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : 0.0;
         const double gpus = rack->find("gpus") ? rack->value("gpus") : 0.0;
         in.scaleOutBandwidth = units::bytesPerSecond(gpus > 0 && nics > 0 ? nic * nics / gpus : nic);
@@ -95,9 +99,10 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     // NVLink per direction (NVIDIA quotes both directions together) at the collective efficiency, as the
     // serving model (cost/inference.cpp).
     if (acc && acc->find("scale_up_bandwidth_bytes_per_s"))
-        in.scaleUpBandwidth = units::bytesPerSecond(
-            acc->value("scale_up_bandwidth_bytes_per_s") / 2.0 *
-            (acc->find("scale_up_collective_efficiency") ? acc->value("scale_up_collective_efficiency") : 1.0));
+        in.scaleUpBandwidth = units::bytesPerSecond(acc->value("scale_up_bandwidth_bytes_per_s") / 2.0 *
+                                                    (acc->find("scale_up_collective_efficiency")
+                                                         ? acc->value("scale_up_collective_efficiency")
+                                                         : 1.0));
     in.expertCommOverlap = a.get("moe_alltoall_overlap");
 }
 
@@ -135,7 +140,8 @@ void evaluateTraining(EvalContext& c) {
         const CatalogItem* best = nullptr;
         most = 0;
         for (size_t t = 0; t < cd.types.size(); ++t)
-            if (typeSeen[t] && cd.types[t].item->attribute("accelerator") == accelerator && typeGpus[t] > most)
+            if (typeSeen[t] && cd.types[t].item->attribute("accelerator") == accelerator &&
+                typeGpus[t] > most)
                 most = typeGpus[t], best = cd.types[t].item;
         return best;
     };
@@ -230,13 +236,14 @@ void evaluateTraining(EvalContext& c) {
                                    " microbatches per replica); raise global_batch_tokens, use an interleaved "
                                    "schedule (virtual_stages) or fewer stages"});
         if (tr.estimate.feasible && !tr.estimate.microbatchesDivide)
-            r.rules.push_back({Severity::Warning, "job_microbatches_fractional", job.id,
-                               "Training job " + job.name + ": global_batch_tokens " + fmt(in.globalBatchTokens) +
-                                   " is not a whole number of microbatches per replica (dp x microbatch_sequences "
-                                   "x sequence_length = " +
-                                   fmt(double(job.dp) * job.microbatchSequences * in.sequenceLength) +
-                                   "); frameworks require it, the engine counts " +
-                                   fmt(tr.estimate.microbatches) + " pipeline slots"});
+            r.rules.push_back(
+                {Severity::Warning, "job_microbatches_fractional", job.id,
+                 "Training job " + job.name + ": global_batch_tokens " + fmt(in.globalBatchTokens) +
+                     " is not a whole number of microbatches per replica (dp x microbatch_sequences "
+                     "x sequence_length = " +
+                     fmt(double(job.dp) * job.microbatchSequences * in.sequenceLength) +
+                     "); frameworks require it, the engine counts " + fmt(tr.estimate.microbatches) +
+                     " pipeline slots"});
         if (tr.estimate.feasible && tr.estimate.scaleAcrossSlowdown > 1.0 + 1e-9)
             r.rules.push_back({Severity::Warning, "wan_step_budget", job.id,
                                "Training job " + job.name +
@@ -259,12 +266,15 @@ void addCapacityBookingRule(EvalContext& c) {
         booked += gpus;
         who += (who.empty() ? "" : ", ") + kind + " " + name + " " + fmt(gpus);
     };
-    for (const auto& job : p.trainingJobs) claim("training job", job.name, job.gpus);
-    for (const auto& s : p.inferenceServices) claim("inference service", s.name, s.gpus);
+    for (const auto& job : p.trainingJobs)
+        claim("training job", job.name, job.gpus);
+    for (const auto& s : p.inferenceServices)
+        claim("inference service", s.name, s.gpus);
     if (booked > c.sellableGpus * (1.0 + 1e-9))
         c.r.rules.push_back({Severity::Error, "gpu_bookings_exceed_capacity", p.info.id,
-                             "GPU bookings: " + fmt(booked) + " GPUs claimed (" + who + ") but the design sells " +
-                                 fmt(c.sellableGpus) + " (hot spares aside); lower a job's or a service's gpus"});
+                             "GPU bookings: " + fmt(booked) + " GPUs claimed (" + who +
+                                 ") but the design sells " + fmt(c.sellableGpus) +
+                                 " (hot spares aside); lower a job's or a service's gpus"});
 }
 
 void addTrainingFigures(EvalContext& c) {
@@ -282,11 +292,11 @@ void addTrainingFigures(EvalContext& c) {
                    {"sdc_loss", rel.sdcLoss},
                    {"straggler_loss", rel.stragglerLoss}},
                   relSources);
-        addFigure(c, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d",
-                  "Interruptions per day",
-                  "sum over failure classes of units x rate x 24 h; per-server and per-node rates count job GPUs / "
-                  "the calibration node's GPUs (node_gpus) node-equivalents",
-                  {{"job_gpus", rel.jobGpus}}, relSources);
+        addFigure(
+            c, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d", "Interruptions per day",
+            "sum over failure classes of units x rate x 24 h; per-server and per-node rates count job GPUs / "
+            "the calibration node's GPUs (node_gpus) node-equivalents",
+            {{"job_gpus", rel.jobGpus}}, relSources);
         addFigure(c, "reliability.job_mtbf_hours", finite(toHours(rel.jobMtbf)), "h", "Job MTBF",
                   "24 / interruptions per day");
         addFigure(c, "reliability.checkpoint_interval_minutes", rel.checkpointInterval.value() / 60.0, "min",
@@ -318,33 +328,36 @@ void addTrainingFigures(EvalContext& c) {
                   {"Narayanan et al., 'Efficient Large-Scale Language Model Training on GPU Clusters Using "
                    "Megatron-LM', SC 2021, section 2.2",
                    c.source("global_batch_tokens"), c.source("sequence_length")});
-        addFigure(c, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "",
-                  "Scale-across slowdown",
-                  "(pipelined step + stall) / pipelined step; stall = max(X/n, X - (n-1)Δ) - w + latencies, the "
-                  "gradient released in n pieces (per chunk: pp x virtual_stages, per stage: pp) Δ apart through "
-                  "the cooldown, each streamed during its last backward w (wan_sync)",
-                  {{"step_wan_seconds", t.estimate.stepWanTime.value()},
-                   {"overlap_window_seconds", t.estimate.wanOverlapWindow.value()},
-                   {"step_seconds", t.estimate.stepTime.value()}},
-                  {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
-                   "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
-        addFigure(c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
-                  "MFU / recomputation factor / expert slowdown / (1 - reference bubble) x (1 - pipeline bubble) "
-                  "/ scale-across slowdown",
-                  {{"recomputation_factor", t.estimate.recomputeFactor},
-                   {"expert_slowdown", t.estimate.expertSlowdown}},
-                  {c.source("mfu"), c.source("mfu_pipeline_bubble"),
-                   "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
-                   "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
-        addFigure(c, "training.expert_slowdown", t.estimate.expertSlowdown, "", "Expert all-to-all slowdown",
-                  "(busy compute + (1 - overlap) x all-to-all) / busy compute; all-to-all = B/(dp x tp) x layers/pp x "
-                  "(dispatch + combine + 4 B) x k x h x (ep-1)/ep over NVLink inside the scale-up domain, the "
-                  "back-end NIC beyond it",
-                  {{"step_alltoall_seconds", t.estimate.stepExpertCommTime.value()},
-                   {"step_exposed_seconds", t.estimate.stepExpertExposedTime.value()},
-                   {"scale_out_share", t.estimate.expertScaleOutShare}},
-                  {c.source("moe_alltoall_overlap"),
-                   "DeepSeek-AI, 'DeepSeek-V3 Technical Report', 2024, sections 3.2-3.3 (dispatch/combine volume)"});
+        addFigure(
+            c, "training.scale_across_slowdown", t.estimate.scaleAcrossSlowdown, "", "Scale-across slowdown",
+            "(pipelined step + stall) / pipelined step; stall = max(X/n, X - (n-1)Δ) - w + latencies, the "
+            "gradient released in n pieces (per chunk: pp x virtual_stages, per stage: pp) Δ apart through "
+            "the cooldown, each streamed during its last backward w (wan_sync)",
+            {{"step_wan_seconds", t.estimate.stepWanTime.value()},
+             {"overlap_window_seconds", t.estimate.wanOverlapWindow.value()},
+             {"step_seconds", t.estimate.stepTime.value()}},
+            {"Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce)",
+             "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
+        addFigure(
+            c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
+            "MFU / recomputation factor / expert slowdown / (1 - reference bubble) x (1 - pipeline bubble) "
+            "/ scale-across slowdown",
+            {{"recomputation_factor", t.estimate.recomputeFactor},
+             {"expert_slowdown", t.estimate.expertSlowdown}},
+            {c.source("mfu"), c.source("mfu_pipeline_bubble"),
+             "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
+             "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
+        addFigure(
+            c, "training.expert_slowdown", t.estimate.expertSlowdown, "", "Expert all-to-all slowdown",
+            "(busy compute + (1 - overlap) x all-to-all) / busy compute; all-to-all = B/(dp x tp) x "
+            "layers/pp x "
+            "(dispatch + combine + 4 B) x k x h x (ep-1)/ep over NVLink inside the scale-up domain, the "
+            "back-end NIC beyond it",
+            {{"step_alltoall_seconds", t.estimate.stepExpertCommTime.value()},
+             {"step_exposed_seconds", t.estimate.stepExpertExposedTime.value()},
+             {"scale_out_share", t.estimate.expertScaleOutShare}},
+            {c.source("moe_alltoall_overlap"), "DeepSeek-AI, 'DeepSeek-V3 Technical Report', 2024, sections "
+                                               "3.2-3.3 (dispatch/combine volume)"});
         addFigure(c, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
         addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",
@@ -359,16 +372,16 @@ void addTrainingFigures(EvalContext& c) {
             goodGpus += job.gpus * tr.reliability.goodput;
             gpuDays += job.gpus * toDays(tr.estimate.time);
         }
-        addFigure(c, "training.fleet.gpus", gpus, "GPUs", "GPUs booked by training (all jobs)", "sum of the jobs' gpus",
-                  {{"jobs", static_cast<double>(r.training.size())}});
+        addFigure(c, "training.fleet.gpus", gpus, "GPUs", "GPUs booked by training (all jobs)",
+                  "sum of the jobs' gpus", {{"jobs", static_cast<double>(r.training.size())}});
         addFigure(c, "training.fleet.run_cost_usd", cost, "USD", "Training run cost (all jobs)",
                   "sum of hours x GPUs x cost per GPU-hour over the jobs");
         addFigure(c, "training.fleet.gpu_days", gpuDays, "GPU-d", "Training GPU-days (all jobs)",
                   "sum of GPUs x time to train over the jobs");
         addFigure(c, "training.fleet.cost_per_million_tokens_usd", safeDiv(cost, tokens / 1e6), "USD/M tok",
                   "$/M training tokens (all jobs)", "sum of run costs / (sum of tokens / 1e6)");
-        addFigure(c, "training.fleet.goodput", safeDiv(goodGpus, gpus), "", "Goodput, GPU-weighted (all jobs)",
-                  "sum of GPUs x goodput / sum of GPUs");
+        addFigure(c, "training.fleet.goodput", safeDiv(goodGpus, gpus), "",
+                  "Goodput, GPU-weighted (all jobs)", "sum of GPUs x goodput / sum of GPUs");
     }
 }
 

@@ -87,7 +87,7 @@ const model::CatalogItem* EvaluationMemo::item(const BillOfMaterials& bom, size_
 
 const model::CatalogItem*
 EvaluationMemo::trainingRack(const BillOfMaterials& bom, size_t job,
-                                    const std::function<const model::CatalogItem*()>& compute) {
+                             const std::function<const model::CatalogItem*()>& compute) {
     return item(bom, job, compute);
 }
 

@@ -70,7 +70,7 @@ public:
                                                          const std::function<BuildingPowerChain()>& compute);
     /// The rack type a training job runs on (evaluate_training.cpp), by job index.
     const model::CatalogItem* trainingRack(const BillOfMaterials& bom, size_t job,
-                                                  const std::function<const model::CatalogItem*()>& compute);
+                                           const std::function<const model::CatalogItem*()>& compute);
     /// The rack type inference services run on (evaluate_inference.cpp).
     const model::CatalogItem* servingRack(const BillOfMaterials& bom,
                                           const std::function<const model::CatalogItem*()>& compute);

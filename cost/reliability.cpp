@@ -130,7 +130,8 @@ GoodputParts goodputParts(const FailureProcess& p) {
     // loss); together they cannot exceed what the checkpointed run keeps.
     double sdc = 0, lag = 0;
     for (const auto& c : p.classes)
-        (c.silentDataCorruption ? sdc : lag) += c.rate.value() * std::max(0.0, c.extraRollbackIntervals) * tau;
+        (c.silentDataCorruption ? sdc : lag) +=
+            c.rate.value() * std::max(0.0, c.extraRollbackIntervals) * tau;
     const double extra = std::min(sdc + lag, gCkpt);
     const double scale = sdc + lag > 0 ? extra / (sdc + lag) : 0.0;
     sdc *= scale, lag *= scale;
@@ -438,7 +439,8 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
                         "' is not a failure-rate preset (catalog failures of kind node_rate); catalog classes used");
         else if (const double g = calibrationGpus(*preset); !(g > 0))
             addRule(rules, Severity::Error, "failure_preset_no_unit", job.id,
-                    who + ": failure_rate_preset '" + preset->id + "' has no node_gpus attribute (GPUs per node " +
+                    who + ": failure_rate_preset '" + preset->id +
+                        "' has no node_gpus attribute (GPUs per node " +
                         "its rate counts); catalog classes used");
         else {
             nodeRatePerHour = valueOr(*preset, "rate_per_hour", -1.0);
@@ -491,7 +493,9 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     };
     // Units of a per-server rate: node-equivalents of the calibration node by GPU count, or the design's
     // servers when the rate names no node size.
-    const auto serverUnits = [&](double perNodeGpus) { return perNodeGpus > 0 ? n / perNodeGpus : share * siteServers; };
+    const auto serverUnits = [&](double perNodeGpus) {
+        return perNodeGpus > 0 ? n / perNodeGpus : share * siteServers;
+    };
     if (nodeRatePerHour >= 0 && share * siteServers > 0) {
         FailureClass node;
         node.id = job.nodeFailureRatePerDay ? "node-rate" : job.failureRatePreset;
@@ -764,7 +768,8 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     proc.jobName = in.jobName;
     proc.jobGpus = n;
     std::vector<int> processIndex; // per ClassImpact, index into proc.classes or -1
-    std::vector<size_t> asyncStorageRestores; // proc.classes that restore an asynchronous snapshot from storage
+    std::vector<size_t>
+        asyncStorageRestores; // proc.classes that restore an asynchronous snapshot from storage
     double unexpected = 0, planned = 0;
     for (const auto& c : in.classes) {
         const double rate = c.ratePerUnit.value(), units = c.units;
@@ -848,7 +853,8 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     r.checkpointInterval = tau * second;
     proc.checkpointInterval = r.checkpointInterval;
     if (tau > 0)
-        for (const size_t i : asyncStorageRestores) proc.classes[i].extraRollbackIntervals += persist / tau;
+        for (const size_t i : asyncStorageRestores)
+            proc.classes[i].extraRollbackIntervals += persist / tau;
     proc.checkpointWrite = r.checkpointWrite;
     proc.stragglerLoss = straggler;
     proc.feasible = feasible;
@@ -867,8 +873,12 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     const double len = tau + delta;
     double weightSum = 0, sdcWeightSum = 0;
     // A class's persist lag (non-SDC extra rollback) is part of its failure loss.
-    const auto lagOf = [&](const ProcessClass& pc) { return pc.silentDataCorruption ? 0.0 : pc.extraRollbackIntervals * tau; };
-    const auto sdcOf = [](const ProcessClass& pc) { return pc.silentDataCorruption ? pc.extraRollbackIntervals : 0.0; };
+    const auto lagOf = [&](const ProcessClass& pc) {
+        return pc.silentDataCorruption ? 0.0 : pc.extraRollbackIntervals * tau;
+    };
+    const auto sdcOf = [](const ProcessClass& pc) {
+        return pc.silentDataCorruption ? pc.extraRollbackIntervals : 0.0;
+    };
     for (const auto& pc : proc.classes) {
         weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc));
         sdcWeightSum += pc.rate.value() * sdcOf(pc);

@@ -118,8 +118,8 @@ struct ReliabilityInput {
     units::DataRate perGpuStorageBandwidth{};  // per GPU path to storage; <= 0: no cap
     units::DataRate hostCopyBandwidthPerGpu{}; // async snapshot
     bool asyncCheckpoint = false;
-    bool inMemoryRestore = false;                 // ReliabilityOptions::inMemoryRestore
-    units::DataRate backendBandwidthPerGpu{};     // peer restore path over the scale-out NICs; <= 0: none
+    bool inMemoryRestore = false;             // ReliabilityOptions::inMemoryRestore
+    units::DataRate backendBandwidthPerGpu{}; // peer restore path over the scale-out NICs; <= 0: none
     /// Hardware events at most this wide (GPUs) leave the peer replicas intact: the job's largest
     /// scale-up domain or server (replicas sit on other nodes, GEMINI's group placement).
     double peerSurvivesGpus = 0;
@@ -186,9 +186,9 @@ struct ReliabilityResult {
     units::Time rollbackMtbf{};
     units::Time checkpointWrite{};   // δ: blocking time per checkpoint
     units::Time checkpointPersist{}; // full write to storage (= δ when synchronous)
-    units::Time restoreTime{};     // from storage
-    units::Time peerRestoreTime{}; // from peers' memory (in-memory restore), each GPU its own shard
-    units::Time restartTime{}; // detection + rescheduling + restore (from storage)
+    units::Time restoreTime{};       // from storage
+    units::Time peerRestoreTime{};   // from peers' memory (in-memory restore), each GPU its own shard
+    units::Time restartTime{};       // detection + rescheduling + restore (from storage)
     units::Time checkpointIntervalYoung{};
     units::Time checkpointIntervalDaly{};
     units::Time checkpointInterval{}; // used: pinned, else Daly, clamped (see analyzeReliability)
@@ -245,9 +245,9 @@ units::Frequency redundantGroupOutageRate(double n, double r, units::Frequency u
 /// job MTBF = 24 h / (nodes x rate per node-day) without facility failures. A per-node rate names its
 /// calibration node's GPU count (preset attribute node_gpus, job field node_failure_rate_gpus) and counts
 /// job GPUs / that count node-equivalents whatever the design's server (issue 29 item 6: an NVL72 tray
-/// of 4 GPUs is half an 8-GPU node); catalog classes with unit server do the same; `failure_rate_classes` with
-/// `failure_rates_per_hour` override single classes. Never throws for a design that loaded; problems go to
-/// `rules` as design-rule findings.
+/// of 4 GPUs is half an 8-GPU node); catalog classes with unit server do the same; `failure_rate_classes`
+/// with `failure_rates_per_hour` override single classes. Never throws for a design that loaded; problems go
+/// to `rules` as design-rule findings.
 ReliabilityInput reliabilityInputFor(const model::Project& project, const model::Catalog& catalog,
                                      const BillOfMaterials& bom, const model::TrainingJob& job,
                                      const ReliabilityOptions& options = {});

@@ -20,7 +20,8 @@ double trainingFlops(double activeParams, double tokens) {
     return 6.0 * activeParams * tokens;
 }
 
-double recomputationTimeFactor(Recomputation mode, double activeParams, double layers, double sequenceLength) {
+double recomputationTimeFactor(Recomputation mode, double activeParams, double layers,
+                               double sequenceLength) {
     // Korthikanti et al. 2023, §5: selective recomputation re-runs the attention core (QKᵀ and softmax·V,
     // 4·B·s²·h FLOPs per layer) against 72·B·s·h²·(1 + s/(6h)) model FLOPs: ε = s / (18h + 3s).
     double eps = 0;
@@ -69,12 +70,14 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         positiveFinite(in.moeLayers)) {
         const double ep = in.ep, tp = std::max(1, in.tp), pp = std::max(1, in.pp), dp = std::max(1.0, in.dp);
         const double k = std::min(in.activeExperts, in.experts);
-        const double bytesPerTokenLayer = (std::max(0.0, in.dispatchBytes) + std::max(0.0, in.combineBytes) + 4.0) *
-                                          k * in.hiddenSize * (ep - 1.0) / ep;
+        const double bytesPerTokenLayer =
+            (std::max(0.0, in.dispatchBytes) + std::max(0.0, in.combineBytes) + 4.0) * k * in.hiddenSize *
+            (ep - 1.0) / ep;
         const double bytes = batchTokens / (dp * tp) * (in.moeLayers / pp) * bytesPerTokenLayer;
         // Peers in the domain: the tp·ep group up to the domain's size; the others over scale-out.
         const double group = tp * ep;
-        const double inDomain = std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
+        const double inDomain =
+            std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
         e.expertScaleOutShare = 1.0 - inDomain;
         const double up = in.scaleUpBandwidth.value(), out = in.scaleOutBandwidth.value();
         const double upTime = inDomain > 0 ? (up > 0 ? bytes * inDomain / up : 0.0) : 0.0;
@@ -125,16 +128,17 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         const double stepWan = transfer + 2.0 * (s - 1.0) * latency;
         e.stepWanTime = units::seconds(stepWan);
         // Bucketed all-reduce overlaps the backward pass that produces the gradients (Li et al., VLDB 2020);
-        // earlier microbatches only accumulate. t_b: one microbatch's backward on one stage, the backward share
-        // (4N of 6N FLOPs, Kaplan et al. 2020) of its busy compute.
+        // earlier microbatches only accumulate. t_b: one microbatch's backward on one stage, the backward
+        // share (4N of 6N FLOPs, Kaplan et al. 2020) of its busy compute.
         const double tb = std::clamp(in.backwardShare, 0.0, 1.0) * busyCompute / m;
         // Gradients become final in n pieces of G/n, one per model chunk (per-chunk, Megatron-Core's
         // overlap_grad_reduce) or pipeline rank (per-stage), as the last microbatch's backward runs through
         // the p·v chunks from the last layers to the first, t_b/v each (Narayanan et al. 2021, fig. 4): chunk
         // pieces are t_b/v apart; a rank's piece is final only with its first chunk, so the p rank pieces are
-        // t_b/v apart too and carry v chunks each. Each piece streams during its own last backward w = t_b/v. One WAN link serves them in order (fluid queue):
-        // it finishes at max_k(−kΔ − w + (k+1)·X/n) = max(X/n, X − (n−1)Δ) − w after the step's last
-        // backward, X the transfer time; the latencies follow. Last-microbatch sync: n = 1, w = t_b.
+        // t_b/v apart too and carry v chunks each. Each piece streams during its own last backward w = t_b/v.
+        // One WAN link serves them in order (fluid queue): it finishes at max_k(−kΔ − w + (k+1)·X/n) =
+        // max(X/n, X − (n−1)Δ) − w after the step's last backward, X the transfer time; the latencies follow.
+        // Last-microbatch sync: n = 1, w = t_b.
         double n = 1, spacing = 0, window = tb;
         if (in.wanSync == WanSync::PerStage) {
             n = p, spacing = tb / v, window = tb / v;
@@ -151,7 +155,8 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     // The exposed all-to-all stretches every step by the same factor.
     const double expert = busyFlops > 0 ? busyCompute / busyFlops : 1.0;
     e.expertSlowdown = expert;
-    e.effectiveMfu = in.mfu / recompute / expert / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
+    e.effectiveMfu =
+        in.mfu / recompute / expert / (1.0 - refBubble) * (1.0 - e.pipelineBubble) / e.scaleAcrossSlowdown;
 
     // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × (1 - b_ref)/(1 - b) × slowdown (SPEC.md §4.7).
     e.time = units::seconds(e.flops / (sustained * in.goodput) * expert * (1.0 - refBubble) /

@@ -10,7 +10,6 @@ enum class WanSync {
     PerChunk,       // each model chunk's gradients when its last backward ends (Megatron-Core default)
 };
 
-
 /// What a pre-training time estimate needs (SPEC.md §4.7).
 struct TrainingInput {
     double activeParams = 0;   // N: parameters active per token (MoE: active, dense: all)
@@ -50,10 +49,10 @@ struct TrainingInput {
     int tp = 1, ep = 1;
     /// Bytes per activation element sent forward (dispatch) and back (combine); gradients go in BF16.
     double dispatchBytes = 2, combineBytes = 2;
-    double scaleUpDomainGpus = 0;             // GPUs one NVLink domain joins
-    units::DataRate scaleUpBandwidth{};       // per GPU, per direction, achieved
-    units::DataRate scaleOutBandwidth{};      // per GPU back-end NIC, achieved
-    double expertCommOverlap = 0;             // share of the all-to-all hidden behind compute (0..1)
+    double scaleUpDomainGpus = 0;        // GPUs one NVLink domain joins
+    units::DataRate scaleUpBandwidth{};  // per GPU, per direction, achieved
+    units::DataRate scaleOutBandwidth{}; // per GPU back-end NIC, achieved
+    double expertCommOverlap = 0;        // share of the all-to-all hidden behind compute (0..1)
 };
 
 /// Activation recomputation modes (Korthikanti et al., "Reducing Activation Recomputation in Large
@@ -73,7 +72,7 @@ struct TrainingEstimate {
     double flops = 0;                 // 6·N·D
     units::Time stepComputeTime{};    // one optimizer step at full speed, with the exposed expert all-to-all
     units::Time stepWanTime{};        // inter-site gradient exchange per step
-    double microbatches = 1;          // m: whole microbatches per replica per step, ceil(B / (L·dp·microbatch))
+    double microbatches = 1; // m: whole microbatches per replica per step, ceil(B / (L·dp·microbatch))
     bool microbatchesDivide = true;   // B / (L·dp·microbatch) is a whole number (frameworks require it)
     double pipelineBubble = 0;        // share of the pipelined step the stages idle, (p-1)/(v·m + p-1)
     units::Time stepPipelineTime{};   // busy compute / (1 - bubble)
@@ -81,10 +80,10 @@ struct TrainingEstimate {
     units::Time stepTime{};           // pipelined step + WAN stall
     double scaleAcrossSlowdown = 1;   // stepTime / stepPipelineTime, >= 1
     double recomputeFactor = 1;       // hardware over selective-recomputation FLOPs (TrainingInput)
-    units::Time stepExpertCommTime{};  // expert-parallel all-to-all per GPU per step (before overlap)
+    units::Time stepExpertCommTime{}; // expert-parallel all-to-all per GPU per step (before overlap)
     units::Time stepExpertExposedTime{}; // its part not hidden behind compute, added to the busy step
-    double expertScaleOutShare = 0;    // share of all-to-all peers outside the scale-up domain
-    double expertSlowdown = 1;         // (busy compute + exposed all-to-all) / busy compute
+    double expertScaleOutShare = 0;      // share of all-to-all peers outside the scale-up domain
+    double expertSlowdown = 1;           // (busy compute + exposed all-to-all) / busy compute
     double effectiveMfu = 0;          // end-to-end MFU of the job: busy MFU x (1 - bubble) / slowdown
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)

@@ -100,7 +100,8 @@ struct TrainingJob {
         v.catalogRef("failure_rate_preset", failureRatePreset, "failures", /*optional=*/true);
         v.optionalNumber("node_failure_rate_per_day", nodeFailureRatePerDay,
                          fieldRange(kKind, "node_failure_rate_per_day"));
-        v.optionalNumber("node_failure_rate_gpus", nodeFailureRateGpus, fieldRange(kKind, "node_failure_rate_gpus"));
+        v.optionalNumber("node_failure_rate_gpus", nodeFailureRateGpus,
+                         fieldRange(kKind, "node_failure_rate_gpus"));
         v.catalogRefList("failure_rate_classes", failureRateClasses, "failures");
         v.numbers("failure_rates_per_hour", failureRatesPerHour, fieldRange(kKind, "failure_rates_per_hour"));
     }

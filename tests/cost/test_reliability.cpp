@@ -765,7 +765,8 @@ void TestReliability::inMemoryRestoreAndPersistLag() {
     // (the snapshot being written is not durable yet), i.e. 3.24 s of work on average per event.
     const double tau = a.checkpointInterval.value();
     for (const auto& pc : a.process.classes)
-        if (!pc.planned && !pc.silentDataCorruption) CTWIN_COMPARE_REL(pc.extraRollbackIntervals * tau, 3.24, 1e-9);
+        if (!pc.planned && !pc.silentDataCorruption)
+            CTWIN_COMPARE_REL(pc.extraRollbackIntervals * tau, 3.24, 1e-9);
     // In-memory peer replication: restore from a peer's memory, per GPU 6.48e12 / 16,384 B at
     // min(50 GB/s host copy, 400 Gb/s = 50 GB/s back-end NIC) = 7.9102 ms.
     ReliabilityOptions mem = async;
@@ -785,7 +786,8 @@ void TestReliability::inMemoryRestoreAndPersistLag() {
     auto d = design("llama3-16k-h100");
     ReliabilityOptions wrong;
     wrong.inMemoryRestore = true;
-    const auto w = analyzeReliability(reliabilityInputFor(d.project, catalog(), d.bom, d.project.trainingJobs.front(), wrong));
+    const auto w = analyzeReliability(
+        reliabilityInputFor(d.project, catalog(), d.bom, d.project.trainingJobs.front(), wrong));
     QVERIFY(hasRule(w.rules, "in_memory_restore_needs_async", Severity::Error));
     CTWIN_COMPARE_REL(w.restartTime.value(), 602.16, 1e-9);
 }
@@ -900,7 +902,8 @@ void TestReliability::jobParallelismRules() {
     // field); EP 4 without the expert figures is a warning that the all-to-all is not counted.
     auto moe = p;
     moe.trainingJobs.front().ep = 4;
-    const auto has = [&](const model::Project& d, const std::string& rule, Severity sev, const std::string& text) {
+    const auto has = [&](const model::Project& d, const std::string& rule, Severity sev,
+                         const std::string& text) {
         for (const auto& r : rulesOf(d))
             if (r.rule == rule && r.severity == sev && r.message.find(text) != std::string::npos) return true;
         return false;
@@ -924,7 +927,8 @@ void TestReliability::jobParallelismRules() {
     // Issue 29 item 8: the job's 256 GPUs and the service's 216 fit the 504 sold; 300 + 216 = 516 do not.
     auto over = p;
     bool booked = false;
-    for (const auto& r : rulesOf(over)) booked |= r.rule == "gpu_bookings_exceed_capacity";
+    for (const auto& r : rulesOf(over))
+        booked |= r.rule == "gpu_bookings_exceed_capacity";
     QVERIFY(!booked);
     over.trainingJobs.front().gpus = 300;
     for (const auto& r : rulesOf(over))

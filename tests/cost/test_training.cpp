@@ -194,8 +194,10 @@ void TestTraining::recomputationFactors() {
     // Korthikanti et al. 2023, 175B (96 layers, s = 2,048): h = sqrt(175e9 / (12 × 96)) = 12,325.17,
     // ε = 2048 / (18h + 3·2048) = 0.0089825747; none 1/(1+ε) = 0.99109739, full (4/3)/(1+ε) = 1.32146319.
     CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Selective, 175e9, 96, 2048), 1.0, 1e-15);
-    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::None, 175e9, 96, 2048), 0.9910973936733608, 1e-12);
-    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Full, 175e9, 96, 2048), 1.321463191564481, 1e-12);
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::None, 175e9, 96, 2048), 0.9910973936733608,
+                      1e-12);
+    CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Full, 175e9, 96, 2048), 1.321463191564481,
+                      1e-12);
     // Unknown layers: ε = 0, full is exactly 4/3 (8N of 6N FLOPs per token).
     CTWIN_COMPARE_REL(recomputationTimeFactor(Recomputation::Full, 175e9, 0, 2048), 4.0 / 3.0, 1e-15);
     // Through the estimate: full recomputation on the Llama 3 case takes 4/3 the time and its end-to-end
@@ -336,7 +338,8 @@ void TestTraining::pipelinedWanOverlapsLastMicrobatch() {
     //   per chunk: n = 128, Δ = w = t_b/8: stall = 8.1 - 16 t_b + 0.01078 = 4.357312840 s -> 1.692737654
     in.wanSync = WanSync::PerStage;
     const TrainingEstimate stage = estimateTraining(in);
-    CTWIN_COMPARE_REL(stage.stepTime.value() - stage.stepPipelineTime.value(), 8.1 - 2 * 0.2345916974835074 + 0.01078, 1e-9);
+    CTWIN_COMPARE_REL(stage.stepTime.value() - stage.stepPipelineTime.value(),
+                      8.1 - 2 * 0.2345916974835074 + 0.01078, 1e-9);
     in.wanSync = WanSync::PerChunk;
     const TrainingEstimate chunk = estimateTraining(in);
     CTWIN_COMPARE_REL(chunk.stepTime.value() - chunk.stepPipelineTime.value(), 4.357312840263881, 1e-9);

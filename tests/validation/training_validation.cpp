@@ -77,7 +77,9 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
 
 double peakFor(const model::CatalogItem& acc, const std::string& precision) {
     const std::string p = precision.substr(0, precision.find(' '));
-    const char* field = p == "fp8" || p == "mxfp8" ? "fp8_flops" : p == "nvfp4" || p == "fp4" ? "fp4_flops" : "bf16_flops";
+    const char* field = p == "fp8" || p == "mxfp8"   ? "fp8_flops"
+                        : p == "nvfp4" || p == "fp4" ? "fp4_flops"
+                                                     : "bf16_flops";
     const auto* v = acc.find(field);
     return v ? v->base : 0.0;
 }
@@ -113,9 +115,9 @@ cost::TrainingInput inputFor(const nlohmann::json& p, const model::AssumptionSet
     return in;
 }
 
-/// Mixture-of-experts inputs as evaluate_training.cpp sets them (addExpertInputs): the point's experts, top-k,
-/// hidden size, layers, tp and ep; the scale-up domain and back-end NIC of the catalog's largest rack type
-/// for the accelerator; NVLink per direction at the collective efficiency; moe_alltoall_overlap.
+/// Mixture-of-experts inputs as evaluate_training.cpp sets them (addExpertInputs): the point's experts,
+/// top-k, hidden size, layers, tp and ep; the scale-up domain and back-end NIC of the catalog's largest rack
+/// type for the accelerator; NVLink per direction at the collective efficiency; moe_alltoall_overlap.
 void addExperts(const nlohmann::json& p, const model::Catalog& catalog, const model::CatalogItem& acc,
                 const model::AssumptionSet& a, cost::TrainingInput& in) {
     const auto& m = p.at("model");
@@ -137,7 +139,8 @@ void addExperts(const nlohmann::json& p, const model::Catalog& catalog, const mo
             rack = r;
     if (rack) {
         in.scaleUpDomainGpus = rack->find("scale_up_domain_gpus") ? rack->value("scale_up_domain_gpus") : 8.0;
-        const double nic = rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
+        const double nic =
+            rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
         const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : rack->value("gpus");
         in.scaleOutBandwidth = units::bytesPerSecond(nic * nics / rack->value("gpus"));
     }
@@ -211,7 +214,8 @@ int main(int argc, char** argv) {
             }
             const double peak = peakFor(*item, p.value("precision", std::string("bf16")));
             if (!(peak > 0)) {
-                skipped.emplace_back(id, "no catalog peak for precision " + p.value("precision", std::string()));
+                skipped.emplace_back(id,
+                                     "no catalog peak for precision " + p.value("precision", std::string()));
                 continue;
             }
             cost::TrainingInput in = inputFor(p, a, peak);
@@ -225,7 +229,8 @@ int main(int argc, char** argv) {
             } else if (kind == "time_to_train") {
                 const auto run = mlperfRun(p);
                 if (!run) {
-                    skipped.emplace_back(id, "no per-run samples or tokens (not an MLPerf time-to-train point)");
+                    skipped.emplace_back(id,
+                                         "no per-run samples or tokens (not an MLPerf time-to-train point)");
                     continue;
                 }
                 in.tokens = run->first;
@@ -237,12 +242,14 @@ int main(int argc, char** argv) {
             if (!(t.first > 0) || !(t.second > 0)) continue;
             const auto& p = recomputeModel[key];
             const auto& m = p.at("model");
-            const double params = number(m, "params").value_or(0.0), layers = number(m, "layers").value_or(0.0);
+            const double params = number(m, "params").value_or(0.0),
+                         layers = number(m, "layers").value_or(0.0);
             const double s = number(p, "sequence_length").value_or(0.0);
             const double ratio =
                 cost::recomputationTimeFactor(cost::Recomputation::Full, params, layers, s) /
                 cost::recomputationTimeFactor(cost::Recomputation::Selective, params, layers, s);
-            rows.push_back({key + "-full-over-selective", "recompute_ratio", "time ratio", t.second / t.first, ratio});
+            rows.push_back(
+                {key + "-full-over-selective", "recompute_ratio", "time ratio", t.second / t.first, ratio});
         }
 
         int failures = 0;
@@ -255,14 +262,20 @@ int main(int argc, char** argv) {
             sum2 += err * err, within += ok;
             const bool known = kKnownGaps.count(r.id) > 0;
             if (ok == known) ++failures;
-            std::printf("| %s | %s | %s | %.4g | %.4g | %+.1f%%%s |\n", r.id.c_str(), r.kind.c_str(), r.what.c_str(),
-                        r.measured, r.predicted, err * 100, ok ? "" : known ? " (known gap)" : " FAIL");
+            std::printf("| %s | %s | %s | %.4g | %.4g | %+.1f%%%s |\n", r.id.c_str(), r.kind.c_str(),
+                        r.what.c_str(), r.measured, r.predicted, err * 100,
+                        ok      ? ""
+                        : known ? " (known gap)"
+                                : " FAIL");
         }
-        std::printf("\n%zu points evaluated, %d within ±20%%, RMS relative error %.1f%%, %zu known gaps, %d failures\n",
-                    rows.size(), within, rows.empty() ? 0.0 : 100 * std::sqrt(sum2 / rows.size()), kKnownGaps.size(),
-                    failures);
-        for (const auto& [id, why] : kKnownGaps) std::printf("known gap %s: %s\n", id.c_str(), why.c_str());
-        for (const auto& [id, why] : skipped) std::printf("skipped %s: %s\n", id.c_str(), why.c_str());
+        std::printf("\n%zu points evaluated, %d within ±20%%, RMS relative error %.1f%%, %zu known gaps, %d "
+                    "failures\n",
+                    rows.size(), within, rows.empty() ? 0.0 : 100 * std::sqrt(sum2 / rows.size()),
+                    kKnownGaps.size(), failures);
+        for (const auto& [id, why] : kKnownGaps)
+            std::printf("known gap %s: %s\n", id.c_str(), why.c_str());
+        for (const auto& [id, why] : skipped)
+            std::printf("skipped %s: %s\n", id.c_str(), why.c_str());
         if (checkMode) return failures == 0 && rows.size() >= 10 ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "training_validation: " << e.what() << "\n";

@@ -93,7 +93,8 @@ QString optionalPlaceholder(const std::string& key) {
     if (key == "node_failure_rate_per_day") return QObject::tr("empty: the preset or the catalog's classes");
     if (key == "experts" || key == "active_experts")
         return QObject::tr("empty: dense (no expert all-to-all)");
-    if (key == "node_failure_rate_gpus") return QObject::tr("GPUs per node the rate counts (8: HGX); needed with a node rate");
+    if (key == "node_failure_rate_gpus")
+        return QObject::tr("GPUs per node the rate counts (8: HGX); needed with a node rate");
     return QObject::tr("empty: default");
 }
 

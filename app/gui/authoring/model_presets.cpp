@@ -21,8 +21,10 @@ double designGpus(const AuthoringContext& ctx) {
 double unbookedGpus(const AuthoringContext& ctx) {
     const auto& p = ctx.document.project();
     double booked = 0;
-    for (const auto& j : p.trainingJobs) booked += std::max(0.0, j.gpus);
-    for (const auto& s : p.inferenceServices) booked += std::max(0.0, s.gpus);
+    for (const auto& j : p.trainingJobs)
+        booked += std::max(0.0, j.gpus);
+    for (const auto& s : p.inferenceServices)
+        booked += std::max(0.0, s.gpus);
     return std::max(0.0, designGpus(ctx) - booked);
 }
 

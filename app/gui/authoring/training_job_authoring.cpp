@@ -55,11 +55,12 @@ public:
         form.addField("sequence_length", nullptr);
         form.addField("microbatch_sequences", 1);
         form.addField("virtual_stages", 1);
-        form.addChoice("recomputation",
-                       {{QObject::tr("Selective (attention core; the MFU convention)"), QStringLiteral("selective")},
-                        {QObject::tr("Full (every layer's forward again, +1/3 FLOPs)"), QStringLiteral("full")},
-                        {QObject::tr("None"), QStringLiteral("none")}},
-                       QStringLiteral("selective"));
+        form.addChoice(
+            "recomputation",
+            {{QObject::tr("Selective (attention core; the MFU convention)"), QStringLiteral("selective")},
+             {QObject::tr("Full (every layer's forward again, +1/3 FLOPs)"), QStringLiteral("full")},
+             {QObject::tr("None"), QStringLiteral("none")}},
+            QStringLiteral("selective"));
         form.addChoice("wan_sync",
                        {{QObject::tr("Per model chunk (Megatron-Core overlap)"), QStringLiteral("per_chunk")},
                         {QObject::tr("Per pipeline stage"), QStringLiteral("per_stage")},
