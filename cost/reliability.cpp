@@ -854,7 +854,8 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     proc.checkpointInterval = r.checkpointInterval;
     if (tau > 0)
         for (const size_t i : asyncStorageRestores)
-            proc.classes[i].extraRollbackIntervals += persist / tau;
+            // Only the GPUs that roll back lose the older snapshot's extra work (restart scope).
+            proc.classes[i].extraRollbackIntervals += persist / tau * proc.classes[i].rollbackFraction;
     proc.checkpointWrite = r.checkpointWrite;
     proc.stragglerLoss = straggler;
     proc.feasible = feasible;

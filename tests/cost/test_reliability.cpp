@@ -767,6 +767,19 @@ void TestReliability::inMemoryRestoreAndPersistLag() {
     for (const auto& pc : a.process.classes)
         if (!pc.planned && !pc.silentDataCorruption)
             CTWIN_COMPARE_REL(pc.extraRollbackIntervals * tau, 3.24, 1e-9);
+    // Parallel-group restarts: only the rolled-back share of the GPUs loses the older snapshot's work,
+    // persist/τ × f_c intervals.
+    ReliabilityOptions group = async;
+    group.scope = RestartScope::ParallelGroup;
+    const auto g = analyzeReference("llama3-16k-h100", group);
+    const double tauG = g.checkpointInterval.value();
+    bool partial = false;
+    for (const auto& pc : g.process.classes)
+        if (!pc.planned && !pc.silentDataCorruption) {
+            CTWIN_COMPARE_REL(pc.extraRollbackIntervals * tauG, 3.24 * pc.rollbackFraction, 1e-9);
+            partial |= pc.rollbackFraction < 1;
+        }
+    QVERIFY(partial);
     // In-memory peer replication: restore from a peer's memory, per GPU 6.48e12 / 16,384 B at
     // min(50 GB/s host copy, 400 Gb/s = 50 GB/s back-end NIC) = 7.9102 ms.
     ReliabilityOptions mem = async;
