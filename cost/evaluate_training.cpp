@@ -85,24 +85,7 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     // Dispatch in the compute precision (FP8 on DeepSeek-V3), combine in BF16 (DeepSeek-AI 2024, §3.3).
     in.dispatchBytes = job.precision == "bf16" ? 2.0 : 1.0;
     in.combineBytes = 2.0;
-    if (rack) {
-        in.scaleUpDomainGpus = rack->find("scale_up_domain_gpus") ? rack->value("scale_up_domain_gpus")
-                               : rack->find("gpus") && rack->find("servers") && rack->value("servers") > 0
-                                   ? rack->value("gpus") / rack->value("servers")
-                                   : 8.0;
-        const double nic =
-            rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
-        const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : 0.0;
-        const double gpus = rack->find("gpus") ? rack->value("gpus") : 0.0;
-        in.scaleOutBandwidth = units::bytesPerSecond(gpus > 0 && nics > 0 ? nic * nics / gpus : nic);
-    }
-    // NVLink per direction (NVIDIA quotes both directions together) at the collective efficiency, as the
-    // serving model (cost/inference.cpp).
-    if (acc && acc->find("scale_up_bandwidth_bytes_per_s"))
-        in.scaleUpBandwidth = units::bytesPerSecond(acc->value("scale_up_bandwidth_bytes_per_s") / 2.0 *
-                                                    (acc->find("scale_up_collective_efficiency")
-                                                         ? acc->value("scale_up_collective_efficiency")
-                                                         : 1.0));
+    setExpertLinks(in, rack, acc);
     in.expertCommOverlap = a.get("moe_alltoall_overlap");
 }
 

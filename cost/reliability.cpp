@@ -208,6 +208,58 @@ double expectedGoodput(const FailureProcess& process) {
     return goodputParts(process).goodput;
 }
 
+/// A job's per-node failure rate (issue 13 item 5) and its unit (issue 29 item 6): the failure_rate_preset
+/// of the catalog, else node_failure_rate_per_day with node_failure_rate_gpus; rules for either without its
+/// unit. Sets `rateSet` to say which rate counts.
+struct NodeRate {
+    double perHour = -1; // < 0: no per-node rate
+    /// Per-node rates are calibrated on a node of a stated GPU count (RSC and Llama 3: 8-GPU HGX servers).
+    /// Another form factor (an NVL72 tray holds 4 GPUs) is scaled by GPU count, not by its own server
+    /// count: node-equivalents = job GPUs / calibration GPUs. 0: counted per server of the design.
+    double gpus = 0;
+};
+
+NodeRate resolveNodeRate(const model::TrainingJob& job, const model::Catalog& catalog, const std::string& who,
+                         std::vector<DesignRule>& rules, std::string& rateSet) {
+    NodeRate r;
+    if (!job.failureRatePreset.empty()) {
+        const auto* preset = catalog.find(job.failureRatePreset);
+        if (!preset || preset->category != "failures" || preset->kind != "node_rate")
+            addRule(rules, Severity::Error, "failure_preset_invalid", job.id,
+                    who + ": failure_rate_preset '" + job.failureRatePreset +
+                        "' is not a failure-rate preset (catalog failures of kind node_rate); catalog classes used");
+        else if (const double g = calibrationGpus(*preset); !(g > 0))
+            addRule(rules, Severity::Error, "failure_preset_no_unit", job.id,
+                    who + ": failure_rate_preset '" + preset->id +
+                        "' has no node_gpus attribute (GPUs per node " +
+                        "its rate counts); catalog classes used");
+        else {
+            r.perHour = valueOr(*preset, "rate_per_hour", -1.0);
+            r.gpus = g;
+            rateSet = "preset " + preset->id + " (" + preset->name + "), " + fmtRate(r.perHour) +
+                         " per " + fmt(g) + "-GPU node-hour";
+        }
+    }
+    if (job.nodeFailureRateGpus && !job.nodeFailureRatePerDay)
+        addRule(rules, Severity::Warning, "node_failure_rate_gpus_unused", job.id,
+                who + ": node_failure_rate_gpus " + fmt(*job.nodeFailureRateGpus) +
+                    " is the unit of node_failure_rate_per_day, which is empty; it has no effect");
+    if (job.nodeFailureRatePerDay) {
+        if (!job.nodeFailureRateGpus || !(*job.nodeFailureRateGpus > 0)) {
+            addRule(rules, Severity::Error, "node_failure_rate_no_unit", job.id,
+                    who + ": node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) +
+                        " needs node_failure_rate_gpus (GPUs per node the rate counts, e.g. 8 for an HGX "
+                        "server); the rate is ignored");
+        } else {
+            r.perHour = *job.nodeFailureRatePerDay / 24.0;
+            r.gpus = *job.nodeFailureRateGpus;
+            rateSet = "job node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) + " per " +
+                         fmt(r.gpus) + "-GPU node";
+        }
+    }
+    return r;
+}
+
 ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catalog& catalog,
                                      const BillOfMaterials& bom, const model::TrainingJob& job,
                                      const ReliabilityOptions& opt) {
@@ -426,46 +478,8 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     // ---- Failure-rate set (issue 13 item 5): catalog classes, a per-node preset or rate, class overrides ----
     in.rateSet = "catalog classes (Llama 3 405B calibration, Meta 2024; per-server classes count job GPUs / "
                  "the calibration node's GPUs)";
-    double nodeRatePerHour = -1; // < 0: no per-node rate
-    // Per-node rates are calibrated on a node of a stated GPU count (RSC and Llama 3: 8-GPU HGX servers).
-    // Another form factor (an NVL72 tray holds 4 GPUs) is scaled by GPU count, not by its own server count:
-    // node-equivalents = job GPUs / calibration GPUs (issue 29 item 6). 0: counted per server of the design.
-    double nodeRateGpus = 0;
-    if (!job.failureRatePreset.empty()) {
-        const auto* preset = catalog.find(job.failureRatePreset);
-        if (!preset || preset->category != "failures" || preset->kind != "node_rate")
-            addRule(rules, Severity::Error, "failure_preset_invalid", job.id,
-                    who + ": failure_rate_preset '" + job.failureRatePreset +
-                        "' is not a failure-rate preset (catalog failures of kind node_rate); catalog classes used");
-        else if (const double g = calibrationGpus(*preset); !(g > 0))
-            addRule(rules, Severity::Error, "failure_preset_no_unit", job.id,
-                    who + ": failure_rate_preset '" + preset->id +
-                        "' has no node_gpus attribute (GPUs per node " +
-                        "its rate counts); catalog classes used");
-        else {
-            nodeRatePerHour = valueOr(*preset, "rate_per_hour", -1.0);
-            nodeRateGpus = g;
-            in.rateSet = "preset " + preset->id + " (" + preset->name + "), " + fmtRate(nodeRatePerHour) +
-                         " per " + fmt(g) + "-GPU node-hour";
-        }
-    }
-    if (job.nodeFailureRateGpus && !job.nodeFailureRatePerDay)
-        addRule(rules, Severity::Warning, "node_failure_rate_gpus_unused", job.id,
-                who + ": node_failure_rate_gpus " + fmt(*job.nodeFailureRateGpus) +
-                    " is the unit of node_failure_rate_per_day, which is empty; it has no effect");
-    if (job.nodeFailureRatePerDay) {
-        if (!job.nodeFailureRateGpus || !(*job.nodeFailureRateGpus > 0)) {
-            addRule(rules, Severity::Error, "node_failure_rate_no_unit", job.id,
-                    who + ": node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) +
-                        " needs node_failure_rate_gpus (GPUs per node the rate counts, e.g. 8 for an HGX "
-                        "server); the rate is ignored");
-        } else {
-            nodeRatePerHour = *job.nodeFailureRatePerDay / 24.0;
-            nodeRateGpus = *job.nodeFailureRateGpus;
-            in.rateSet = "job node_failure_rate_per_day " + fmtRate(*job.nodeFailureRatePerDay) + " per " +
-                         fmt(nodeRateGpus) + "-GPU node";
-        }
-    }
+    const NodeRate nodeRate = resolveNodeRate(job, catalog, who, rules, in.rateSet);
+    const double nodeRatePerHour = nodeRate.perHour, nodeRateGpus = nodeRate.gpus;
     std::map<std::string, double> classOverrides;
     if (job.failureRateClasses.size() != job.failureRatesPerHour.size())
         addRule(rules, Severity::Error, "failure_overrides_unpaired", job.id,
@@ -652,31 +666,19 @@ ReliabilityInput reliabilityInputFor(const model::Project& p, const model::Catal
     return in;
 }
 
-ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
-    ReliabilityResult r;
-    r.rules = in.rules;
-    r.jobId = in.jobId;
-    r.rateSet = in.rateSet;
-    auto& rules = r.rules;
-    const std::string who = "Training job " + (in.jobName.empty() ? in.jobId : in.jobName);
-    const double n = std::isfinite(in.jobGpus) && in.jobGpus > 0 ? in.jobGpus : 0.0;
-    r.jobGpus = n;
-    bool feasible = n > 0;
-    if (!feasible)
-        addRule(rules, Severity::Error, "job_no_gpus", in.jobId,
-                who + " has no GPUs: reliability cannot be estimated");
+/// Checkpoint times of a job (Daly's δ, the background persist, the restores from storage and from peers).
+struct CheckpointTimes {
+    double bytes = 0;       // whole job state, B (0 when invalid)
+    double persist = 0;     // full write to storage, s
+    double restore = 0;     // read back from storage, s
+    double delta = 0;       // time training blocks per checkpoint, s
+    double peerRestore = 0; // each GPU's shard from a peer's memory, s (= restore without in-memory restore)
+    bool inMemory = false;  // restores come from peers (in-memory restore on an asynchronous snapshot)
+};
 
-    auto timeOrZero = [&](Time t, const char* what) {
-        if (std::isfinite(t.value()) && t.value() >= 0) return t.value();
-        addRule(rules, Severity::Error, "reliability_time_invalid", in.jobId,
-                who + ": " + what + " must be a non-negative time; zero is used");
-        return 0.0;
-    };
-    const double detection = timeOrZero(in.detectionTime, "detection time");
-    const double rescheduling = timeOrZero(in.reschedulingTime, "rescheduling time");
-    const double swap = timeOrZero(in.spareSwapTime, "spare swap time");
-
-    // ---- Checkpoint write, persist and restore times ----
+CheckpointTimes checkpointTimes(const ReliabilityInput& in, double n, const std::string& who,
+                                std::vector<DesignRule>& rules, bool& feasible) {
+    CheckpointTimes t;
     double bytes = in.checkpointBytes.value();
     if (!std::isfinite(bytes) || bytes < 0) {
         addRule(rules, Severity::Error, "checkpoint_size_invalid", in.jobId,
@@ -722,6 +724,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     // peer host's memory, paced by the slower of the host-to-device copy and its back-end NIC.
     const bool inMemory = in.inMemoryRestore && in.asyncCheckpoint;
     double peerRestore = restore;
+    t.inMemory = inMemory;
     if (inMemory && bytes > 0 && feasible) {
         const double host = in.hostCopyBandwidthPerGpu.value(), nic = in.backendBandwidthPerGpu.value();
         const double peerBw = std::min(host, std::isfinite(nic) && nic > 0 ? nic : host);
@@ -731,6 +734,39 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
             addRule(rules, Severity::Warning, "peer_restore_no_bandwidth", in.jobId,
                     who + ": in-memory restore has no peer bandwidth; restores come from storage");
     }
+    t.bytes = bytes, t.persist = persist, t.restore = restore, t.delta = delta, t.peerRestore = peerRestore;
+    return t;
+}
+
+ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
+    ReliabilityResult r;
+    r.rules = in.rules;
+    r.jobId = in.jobId;
+    r.rateSet = in.rateSet;
+    auto& rules = r.rules;
+    const std::string who = "Training job " + (in.jobName.empty() ? in.jobId : in.jobName);
+    const double n = std::isfinite(in.jobGpus) && in.jobGpus > 0 ? in.jobGpus : 0.0;
+    r.jobGpus = n;
+    bool feasible = n > 0;
+    if (!feasible)
+        addRule(rules, Severity::Error, "job_no_gpus", in.jobId,
+                who + " has no GPUs: reliability cannot be estimated");
+
+    auto timeOrZero = [&](Time t, const char* what) {
+        if (std::isfinite(t.value()) && t.value() >= 0) return t.value();
+        addRule(rules, Severity::Error, "reliability_time_invalid", in.jobId,
+                who + ": " + what + " must be a non-negative time; zero is used");
+        return 0.0;
+    };
+    const double detection = timeOrZero(in.detectionTime, "detection time");
+    const double rescheduling = timeOrZero(in.reschedulingTime, "rescheduling time");
+    const double swap = timeOrZero(in.spareSwapTime, "spare swap time");
+
+    // ---- Checkpoint write, persist and restore times ----
+    const CheckpointTimes ct = checkpointTimes(in, n, who, rules, feasible);
+    const double bytes = ct.bytes, persist = ct.persist, restore = ct.restore, delta = ct.delta,
+                 peerRestore = ct.peerRestore;
+    const bool inMemory = ct.inMemory;
     // Which restarts read storage: all of them without peer replicas; with them, only hardware events
     // wider than one scale-up domain or server (they may take the replica's host too).
     const double peerSurvives = std::isfinite(in.peerSurvivesGpus) ? std::max(0.0, in.peerSurvivesGpus) : 0.0;

@@ -1,5 +1,7 @@
 #include "training.h"
 
+#include "catalog_item.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -163,6 +165,27 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
                             (1.0 - e.pipelineBubble) * e.scaleAcrossSlowdown);
     e.feasible = true;
     return e;
+}
+
+void setExpertLinks(TrainingInput& in, const model::CatalogItem* rack, const model::CatalogItem* acc) {
+    if (rack) {
+        in.scaleUpDomainGpus = rack->find("scale_up_domain_gpus") ? rack->value("scale_up_domain_gpus")
+                               : rack->find("gpus") && rack->find("servers") && rack->value("servers") > 0
+                                   ? rack->value("gpus") / rack->value("servers")
+                                   : 8.0; // an HGX server's NVLink domain when the rack says neither
+        const double nic =
+            rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
+        const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : 0.0;
+        const double gpus = rack->find("gpus") ? rack->value("gpus") : 0.0;
+        in.scaleOutBandwidth = units::bytesPerSecond(gpus > 0 && nics > 0 ? nic * nics / gpus : nic);
+    }
+    // NVLink per direction (NVIDIA quotes both directions together) at the collective efficiency, as the
+    // serving model (cost/inference.cpp).
+    if (acc && acc->find("scale_up_bandwidth_bytes_per_s"))
+        in.scaleUpBandwidth = units::bytesPerSecond(acc->value("scale_up_bandwidth_bytes_per_s") / 2.0 *
+                                                    (acc->find("scale_up_collective_efficiency")
+                                                         ? acc->value("scale_up_collective_efficiency")
+                                                         : 1.0));
 }
 
 } // namespace ctwin::cost

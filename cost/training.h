@@ -1,6 +1,10 @@
 #pragma once
 #include "units.h"
 
+namespace ctwin::model {
+struct CatalogItem;
+}
+
 namespace ctwin::cost {
 
 /// When a data-parallel gradient exchange across sites may start (issue 29 item 5).
@@ -113,5 +117,10 @@ double trainingFlops(double activeParams, double tokens);
 ///   domain (tp·ep GPUs, up to the domain) are reached over NVLink, the rest over the back-end NIC; the
 ///   slower path sets the time. The part not overlapped (expertCommOverlap) lengthens the busy step.
 TrainingEstimate estimateTraining(const TrainingInput& in);
+
+/// The links an expert all-to-all uses, from the catalog (issue 29 item 2): the rack type's scale-up domain
+/// (scale_up_domain_gpus, else GPUs per server, else 8) and back-end NIC bandwidth per GPU; the accelerator's
+/// NVLink bandwidth per direction at its collective efficiency. A null item leaves its fields unchanged.
+void setExpertLinks(TrainingInput& in, const model::CatalogItem* rack, const model::CatalogItem* accelerator);
 
 } // namespace ctwin::cost

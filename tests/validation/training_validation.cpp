@@ -137,15 +137,7 @@ void addExperts(const nlohmann::json& p, const model::Catalog& catalog, const mo
         if (r->attribute("accelerator") == acc.id && r->find("gpus") &&
             (!rack || r->value("gpus") > rack->value("gpus")))
             rack = r;
-    if (rack) {
-        in.scaleUpDomainGpus = rack->find("scale_up_domain_gpus") ? rack->value("scale_up_domain_gpus") : 8.0;
-        const double nic =
-            rack->find("backend_nic_bit_per_s") ? rack->value("backend_nic_bit_per_s") / 8.0 : 0.0;
-        const double nics = rack->find("backend_nics") ? rack->value("backend_nics") : rack->value("gpus");
-        in.scaleOutBandwidth = units::bytesPerSecond(nic * nics / rack->value("gpus"));
-    }
-    in.scaleUpBandwidth = units::bytesPerSecond(acc.value("scale_up_bandwidth_bytes_per_s") / 2.0 *
-                                                acc.value("scale_up_collective_efficiency"));
+    cost::setExpertLinks(in, rack, &acc);
     in.expertCommOverlap = a.at("moe_alltoall_overlap").base;
 }
 
