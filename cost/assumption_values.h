@@ -61,7 +61,8 @@ void overrideAssumption(model::AssumptionSet& set, const std::string& path, doub
 // uncertainty draws and the GUI assumptions panel all call it) ----
 
 /// Why `value` is not acceptable for an assumption with the valid range of `a` ([a.min, a.max], from
-/// data/assumptions.json): "" when it is. Also refuses a value that is not finite.
+/// data/assumptions.json): "" when it is. Also refuses a value that is not finite, and a fraction when the
+/// assumption takes whole numbers only (`a.whole`, e.g. horizon_years).
 std::string assumptionValueProblem(const model::Assumption& a, double value);
 
 /// " (did you mean 'wacc'?)" for the known key closest to `key` by edit distance (Levenshtein), when it is

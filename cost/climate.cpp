@@ -99,6 +99,24 @@ double greatCircleKm(double lat1Deg, double lon1Deg, double lat2Deg, double lon2
     return 2.0 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(h)));
 }
 
+double fitHourlySpreadK(const std::array<double, 12>& monthlyMeanC, double designC) {
+    auto hoursAbove = [&](double sigma) {
+        double h = 0;
+        for (size_t m = 0; m < 12; ++m)
+            h += kDaysPerMonth[m] * 24.0 * 0.5 *
+                 std::erfc((designC - monthlyMeanC[m]) / (sigma * std::sqrt(2.0)));
+        return h;
+    };
+    double lo = kMinHourlySpreadK, hi = kMaxHourlySpreadK;
+    if (!std::isfinite(designC) || hoursAbove(lo) >= kDesignExceedanceHours) return lo;
+    if (hoursAbove(hi) <= kDesignExceedanceHours) return hi;
+    for (int i = 0; i < 60 && hi - lo > 1e-4; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (hoursAbove(mid) < kDesignExceedanceHours ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 double relativeHumidityPercent(double dryBulbC, double dewPointC) {
     auto es = [](double t) { return 6.1094 * std::exp(17.625 * t / (t + 243.04)); };
     return 100.0 * es(dewPointC) / es(dryBulbC);
@@ -177,6 +195,8 @@ ClimateTable loadClimateFile(const std::string& path) {
         if (l.designWetBulbC > l.designDryBulbC)
             throw climateError(path, l.id, l.name, "design.wet_bulb_c", "design wet-bulb above the design dry-bulb");
         l.designSource = text(d, "source", path, l, true);
+        l.sigmaDryBulbK = fitHourlySpreadK(l.dryBulbC, l.designDryBulbC);
+        l.sigmaWetBulbK = fitHourlySpreadK(l.wetBulbC, l.designWetBulbC);
         table.locations.push_back(std::move(l));
     }
     if (table.locations.empty()) throw climateError(path, "", "", "locations", "no locations");

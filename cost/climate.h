@@ -29,6 +29,9 @@ struct ClimateLocation {
     /// coincident).
     double designDryBulbC = 0.0, designWetBulbC = 0.0;
     std::string designSource;
+    /// Hourly spread (K) around each monthly mean, fitted by the loader (fitHourlySpreadK) so that the design
+    /// value is exceeded kDesignExceedanceHours a year: the place's own climate, not one spread everywhere.
+    double sigmaDryBulbK = 0.0, sigmaWetBulbK = 0.0;
 };
 
 struct ClimateTable {
@@ -43,6 +46,24 @@ struct ClimateTable {
 
 /// Days of each month of a non-leap year, and their hours (sum 8,760 h).
 inline constexpr std::array<int, 12> kDaysPerMonth = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+/// Hours a year an ASHRAE 0.4 % design value is exceeded: 0.004 x 8,760 h (ASHRAE Handbook-Fundamentals
+/// 2021 ch. 14: annual percentiles of the hourly record).
+inline constexpr double kDesignExceedanceHours = 0.004 * 8760.0;
+/// Bounds of a fitted hourly spread, K: below 0.3 K the monthly normal is a step; 15 K is beyond any
+/// station's hourly standard deviation about its monthly mean.
+inline constexpr double kMinHourlySpreadK = 0.3, kMaxHourlySpreadK = 15.0;
+
+/// The hourly spread sigma (K) for which 12 monthly normals N(mean_m, sigma) put kDesignExceedanceHours a
+/// year above `designC`: sum_m hours_m (1 - Phi((design - mean_m)/sigma)) = 35.04 h, solved by bisection
+/// (the sum grows with sigma while the design lies above every monthly mean) to 1e-4 K in at most 60 steps,
+/// within [kMinHourlySpreadK, kMaxHourlySpreadK]. A design value at or below a monthly mean (no sigma gives
+/// 35 h) gets the lower bound.
+double fitHourlySpreadK(const std::array<double, 12>& monthlyMeanC, double designC);
+
+/// Beyond this distance the nearest climate location is reported as another climate (rule
+/// climate_location_far): 500 km spans a climate zone's width at mid latitudes (issue 30 item 2).
+inline constexpr double kClimateNearestMaxKm = 500.0;
 
 /// Great-circle distance on a sphere of radius 6,371 km (haversine formula; Sinnott, "Virtues of the
 /// Haversine", Sky & Telescope 68(2):159, 1984). Kilometres.

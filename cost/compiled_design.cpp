@@ -131,12 +131,6 @@ void CompiledDesign::buildClasses(const model::Project& p) {
             static_cast<std::uint32_t>(i);
 }
 
-void CompiledDesign::markFeedsB() {
-    feedIsB.assign(feedIds.size(), 0);
-    for (const auto& c : classes)
-        if (c.feedB != kNone) feedIsB[static_cast<size_t>(c.feedB)] = 1;
-}
-
 void CompiledDesign::updateClassExtent(const model::Project& p, size_t c) {
     auto& k = classes[c];
     k.minX = 1e300, k.maxX = -1e300, k.minY = 1e300, k.maxY = -1e300;
@@ -232,7 +226,6 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         rackSpare[i] = r.spare ? 1 : 0;
     }
     buildClasses(p);
-    markFeedsB();
     geometry = geometryFindings(p, catalog);
     geometryRules = geometry.rules();
 

@@ -92,8 +92,6 @@ public:
     /// Orders (permutations) by id, for results that were summed in id order.
     std::vector<std::int32_t> rowsById, buildingsById, loopsById, feedsById;
 
-    /// Per feed id (feedIds): 1 when some rack takes it as its B feed (the power chain's B side).
-    std::vector<std::uint8_t> feedIsB;
     /// The layout findings of cost/geometry_rules.h (outside parents, overlaps): they depend on the
     /// design's geometry and catalog footprints only, so they are derived with it.
     std::vector<DesignRule> geometryRules;
@@ -114,8 +112,6 @@ public:
     /// Groups the racks into classes (classes, rackClass, classRackStart, classRacks) from the per-rack
     /// arrays and `p`'s rack positions.
     void buildClasses(const model::Project& p);
-    /// Sets feedIsB from the classes.
-    void markFeedsB();
     /// Recomputes the position extent of class `c` from its racks' positions in `p`.
     void updateClassExtent(const model::Project& p, size_t c);
 

@@ -74,9 +74,8 @@ bool patchRacks(CompiledDesign& design, const model::Project& p, const model::Ca
         for (const auto& c : cd->classes)
             used[static_cast<size_t>(c.type)] = 1;
         if (std::find(used.begin(), used.end(), 0) != used.end()) return false;
-        // Type, building and feeds are part of the class: the B-feed marks and the power path efficiencies
-        // (summed over classes, so regrouped racks change their rounding too) follow any class change.
-        cd->markFeedsB();
+        // Type, building and feeds are part of the class: the power path efficiencies (summed over classes,
+        // so regrouped racks change their rounding too) follow any class change.
         cd->buildingPathEfficiency = pathEfficiencies(p, catalog, *cd);
     } else {
         // Moved or turned within their classes: only those classes' extents change.

@@ -1,9 +1,10 @@
 #include "cooling_plant.h"
 
+#include "units.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "units.h"
+#include <numbers>
 
 namespace ctwin::cost {
 
@@ -62,9 +63,15 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
     if (!plant.climateAware) return ratedPerformance(plant);
     PlantPerformance out;
     const double returnC = supplyC + std::max(deltaTK, 0.0);
-    const double sigma = std::max(plant.economizerOnDryBulb ? options.sigmaDryBulbK : options.sigmaWetBulbK, 1e-6);
+    const double fitted = plant.economizerOnDryBulb ? climate.sigmaDryBulbK : climate.sigmaWetBulbK;
+    const double sigma = std::max(options.spreadFactor * (fitted > 0 ? fitted : kMinHourlySpreadK), 1e-6);
     // The economizer delivers Ts when T_out <= Ts - approach; it still helps up to T_out < Tr - approach.
     const double fullBelow = supplyC - plant.approachK, partialBelow = returnC - plant.approachK;
+    // E[(T - c)+] for T ~ N(mean, sigma): the partial expectation of a normal variable.
+    auto excess = [&](double mean, double c) {
+        const double d = (mean - c) / sigma;
+        return sigma * std::exp(-0.5 * d * d) / std::sqrt(2.0 * std::numbers::pi) + (mean - c) * normalCdf(d);
+    };
     double hoursSum = 0, weighted = 0;
     for (size_t m = 0; m < 12; ++m) {
         PlantMonth& pm = out.months[m];
@@ -75,9 +82,12 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
         const double partial = std::max(0.0, normalCdf((partialBelow - mean) / sigma) - full);
         pm.economizerHours = full * pm.hours;
         pm.partialHours = partial * pm.hours;
-        // Partial hours: the compressors carry (Te - Ts)/delta_t, which runs 0..1 across the band: 1/2 on
-        // average. Hours above the band: all of it.
-        pm.compressorShare = std::clamp(0.5 * partial + (1.0 - full - partial), 0.0, 1.0);
+        // The compressors carry s(T) = (Te - Ts)/delta_t across the band and all of it above: E[s(T)].
+        pm.compressorShare = partialBelow > fullBelow
+                                 ? std::clamp((excess(mean, fullBelow) - excess(mean, partialBelow)) /
+                                                  (partialBelow - fullBelow),
+                                              0.0, 1.0)
+                                 : 1.0 - full;
         pm.compressorCop = compressorCopAtLift(plant, cond + plant.condenserApproachK - supplyC, options);
         pm.inverseCop = inverseCop(pm.compressorShare, plant.economizerCop, pm.compressorCop);
         out.economizerHours += pm.economizerHours;
@@ -154,6 +164,14 @@ BuildingCooling buildingCooling(const std::vector<LoopLoad>& loops, const PlantP
         b.liquidPlantAnnualW += heat * perf.annualInverseCop;
         b.liquidPlantDesignW += heat * perf.designInverseCop;
         b.plantCapexUsd += l.plant->value("capex_usd_per_w") * heat;
+        // Trim compressors sized on the design day's compressor share (dry cooler, tower): catalog
+        // trim_compressor_capex_usd_per_w per W of compressor heat; absent (a chiller plant), none.
+        if (p.type != "chiller")
+            if (const auto* trim = l.plant->find("trim_compressor_capex_usd_per_w"); trim && trim->base > 0) {
+                const double w = heat * perf.designCompressorShare;
+                b.trimCompressorW += w;
+                b.plantCapexUsd += trim->base * w;
+            }
         hoursWeighted += heat * perf.economizerHours;
         heatSum += heat;
     }

@@ -16,8 +16,14 @@
 //                      "integrated economizer"), taken as one half on average over those hours;
 //      Te >= Tr        none: compressors carry all the heat.
 //  * Hours in a month: the hourly outdoor temperature is taken as normal around the monthly mean with a
-//    standard deviation sigma (assumptions climate_hourly_sd_dry_bulb_k / _wet_bulb_k), so the share of the
-//    hours below a threshold x is Phi((x - mean)/sigma).
+//    standard deviation sigma, the location's own (ClimateLocation::sigmaDryBulbK / sigmaWetBulbK, fitted so
+//    that its ASHRAE 0.4 % design value is exceeded 35 h a year) times the assumption
+//    climate_hourly_spread_factor, so the share of the hours below a threshold x is Phi((x - mean)/sigma).
+//    The compressors' share of the heat is its expectation over that distribution: with the linear share
+//    s(T) = clamp((T - a)/(b - a), 0, 1) between full (a) and no (b) economizer,
+//      E[s] = (G(a) - G(b)) / (b - a),   G(c) = E[(T - c)+] = sigma phi(d) + (mean - c) Phi(d), d = (mean -
+//      c)/sigma
+//    (the partial expectation of a normal variable), the same linear share the design day uses.
 //  * Compressor COP scales with the inverse of the lift (Carnot: COP = T_evap / (T_cond - T_evap), a real
 //    machine keeping a near-constant fraction of Carnot; Gordon & Ng, "Cool Thermodynamics", 2000, ch. 3):
 //      COP(lift) = COP_rated x lift_rated / lift, at most compressor_cop_max_factor x COP_rated,
@@ -53,8 +59,8 @@ struct PlantParameters {
 
 /// Climate and plant assumptions (data/assumptions.json).
 struct ClimateOptions {
-    double sigmaDryBulbK = 5.0;
-    double sigmaWetBulbK = 3.0;
+    /// Multiplies each location's fitted hourly spread (1 = the fit).
+    double spreadFactor = 1.0;
     double copMaxFactor = 2.0;
 };
 
@@ -123,6 +129,9 @@ struct BuildingCooling {
     PlantPerformance air;                                      // the air-side chilled-water plant
     double crahFanFraction = 0.0;                              // CRAH fan W per W of air heat
     double plantCapexUsd = 0.0;                                // liquid plants only (the air side: airPlantCapex)
+    /// Trim compressor capacity of the liquid plants (W of heat): each dry-cooler or tower loop's heat x its
+    /// design-day compressor share (a chiller plant is all compressor, priced in its capex_usd_per_w).
+    double trimCompressorW = 0.0;
 
     /// Air-side heat: IT power not carried by the loops at this load.
     double airHeatW(double itW, double loadScale) const;

@@ -70,11 +70,13 @@ constexpr double kHallGridM = 0.6; // one floor tile
 constexpr double kCduHeadroom = 0.9;
 // Facility estimate for building sizing (not the engine's figure): network and optics add 8 % to rack IT
 // power (estimate), air heat costs 1/4 W per W in CRAH fans and chilled water (estimate), and misc facility
-// load is 2 % (data/assumptions.json misc_facility_fraction). Capacity = estimate x 1.1, rounded up.
+// load is 2 % (data/assumptions.json misc_facility_fraction). Capacity = estimate x 1.25, rounded up: the
+// facility is a continuous load, which stays within 80 % of a rating (NFPA 70 / NEC 215.3, 230.42; the
+// engine's building_above_continuous_rating rule).
 constexpr double kNetworkOverhead = 1.08;
 constexpr double kAirCoolingWPerW = 0.25;
 constexpr double kMiscFacility = 0.02;
-constexpr double kCapacityMargin = 1.1;
+constexpr double kCapacityMargin = 1.25;
 // Floating-point slack of ceilings, as in generate.py's ceil_to.
 constexpr double kCeilEps = 1e-9;
 
@@ -234,11 +236,12 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
     hall.grid = kHallGridM * meter;
     proj.halls.push_back(hall);
 
-    // Feeds: each sized for the whole hall at high rack power, or 110 % of base, rounded up.
+    // Feeds: each sized for the whole hall at high rack power, or 125 % of base (continuous load within 80 %
+    // of the rating, NEC 210.20(A) / 215.3; the engine's feed_above_continuous_rating rule), rounded up.
     const double hi = h.nRacks * cv(*h.rack, "power_load_w", true);
     const double base = h.nRacks * cv(*h.rack, "power_load_w");
     const double step = base > 2e6 ? 0.5e6 : 0.05e6;
-    const double cap = ceilTo(std::max(hi, 1.1 * base), step);
+    const double cap = ceilTo(std::max(hi, 1.25 * base), step);
     const auto chain = s.chain.empty() ? standardChain() : s.chain;
     auto addFeed = [&](const std::string& suffix, const std::string& label) {
         model::PowerFeed f;

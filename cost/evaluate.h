@@ -57,6 +57,8 @@ struct PowerResult {
     units::Power plantLiquid{}, plantAir{}, crahFans{};
     /// Full-economizer hours a year, weighted by the heat each plant rejects.
     double economizerHours = 0.0;
+    /// Trim compressor capacity of the dry-cooler and tower plants, W of heat (design-day share).
+    units::Power trimCompressor{};
     std::vector<BuildingPower> buildings;
     /// Each building's power chain sized on its redundancy topology (capex stage; cost/power_chain.h).
     std::vector<BuildingPowerChain> chains;
@@ -86,7 +88,7 @@ struct AssetClass {
     units::Money capex{};
     double lifeYears = 0;
     std::vector<units::Money> straightLine;     // years 1..H, to the residual value, replacements included
-    std::vector<units::Money> decliningBalance; // years 1..H, the first vintage's basis (cost less residual)
+    std::vector<units::Money> decliningBalance; // years 1..H, to the residual, every vintage (replacements)
     double residualFraction = 0;                // of capex, at the end of the life
     double maintenanceFraction = 0;             // of capex, per year
     units::Money maintenance{};                 // per year
@@ -114,7 +116,10 @@ struct FinanceResult {
     std::vector<units::Money> revenue, opex, tax;
     units::Money npv{};
     std::optional<double> irr;
-    std::optional<double> paybackYears;
+    std::optional<double> paybackYears; // on operating cash flows: no terminal value
+    /// The GPU-hour price at which NPV = 0 (after tax, with the time to revenue; finance.h breakEvenPrice);
+    /// nullopt when no price brings NPV to zero or the cash flows are not defined.
+    std::optional<double> breakEvenGpuHour;
     double timeToRevenueDays = 0;
     units::Money burnInCost{};
     /// Capital recovery and straight-line views; `tcoAnnual`, `costPerGpuHour` and `annualizedCapex` /

@@ -52,19 +52,8 @@ void evaluateCapex(EvalContext& c) {
         cat["scale_out_network"] += f.switchCost, cat["optics_cables"] += f.opticsCost;
     cat["storage"] = bom.storageCost;
     for (const auto& b : p.buildings) {
-        // The chain sized on the building's redundancy topology (issue 13 item 2): units per component
-        // class from the topology, generators on the facility peak with N+1, busway per feed; no longer a
-        // full chain, generators included, charged on every feed.
-        const auto& bp = c.perBuilding[b.id];
-        // A function of the design and the two peaks: a scenario tool's memo sizes it once per distinct peaks
-        // (a sweep of prices or utilization leaves both unchanged; cost/evaluation_memo.h).
-        auto size = [&] { return sizePowerChain(p, catalog, b, bp.itPeak, bp.facilityPeak, c.compiled); };
-        if (c.memo)
-            r.power.chains.push_back(*c.memo->powerChain(bom, static_cast<size_t>(&b - p.buildings.data()),
-                                                         bp.itPeak, bp.facilityPeak, size));
-        else
-            r.power.chains.push_back(size());
-        cat["power"] += r.power.chains.back().cost;
+        // The chain the power stage sized on the building's loads and topology (cost/power_chain.h).
+        cat["power"] += r.power.chains[static_cast<size_t>(&b - p.buildings.data())].cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
     for (const auto& s : p.sites)

@@ -13,6 +13,42 @@ namespace ctwin::cost::detail {
 using namespace ctwin::units;
 using model::CatalogItem;
 
+namespace {
+
+// The IT asset class's useful life (issue 30 item 4: every class's life read from where the user sets it).
+// A design or an override that sets assumptions.it_useful_life_years applies it to all IT. Otherwise each
+// rack type's own catalog useful_life_years covers its racks and their integration (integration is a
+// fraction of the rack capex, capex stage), and the assumption covers the rest (storage). Several lives
+// combine into the life whose straight-line charge equals the sum of the parts', L = C / sum(C_i / L_i),
+// the capex-weighted harmonic mean (IRS Publication 946 straight line, C_i/L_i per part, summed); a single
+// life is kept as is.
+double itUsefulLife(EvalContext& c, Money itCapex) {
+    const double assumed = c.a.get("it_useful_life_years");
+    if (c.inputs.assumptionLevel("it_useful_life_years") != InputLevel::Default) return assumed;
+    auto& cat = c.r.capex.byCategory;
+    const Money rackCapex = cat["compute"] + cat["scale_up_network"];
+    // Integration rides on the rack capex in proportion (cat["integration"] = fraction x rack capex).
+    const double withIntegration =
+        rackCapex.value() > 0 ? 1.0 + cat["integration"].value() / rackCapex.value() : 1.0;
+    double covered = 0.0, chargePerYear = 0.0; // USD of IT with a rack life; sum of C_i / L_i
+    bool differs = false;
+    for (const auto& line : c.bom.rackLines) {
+        const auto* item = c.catalog.find(line.catalogId);
+        const auto* life = item ? item->find("useful_life_years") : nullptr;
+        if (!life || !(life->base > 0.0) || !std::isfinite(life->base)) continue;
+        const double capex = line.quantity * item->value("price_usd") * withIntegration;
+        covered += capex;
+        chargePerYear += capex / life->base;
+        differs = differs || life->base != assumed;
+    }
+    if (!differs || !(itCapex.value() > 0.0)) return assumed;
+    c.itLifeFromRacks = true;
+    const double rest = std::max(0.0, itCapex.value() - covered);
+    return itCapex.value() / (chargePerYear + rest / assumed);
+}
+
+} // namespace
+
 void evaluateFinance(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -22,7 +58,20 @@ void evaluateFinance(EvalContext& c) {
     // ---- Finance (SPEC.md §4.5) ----
     auto& fin = r.finance;
     const double wacc = a.get("wacc");
-    const int horizon = std::max(0, static_cast<int>(std::lround(a.get("horizon_years"))));
+    // The horizon is a whole number of years >= 1 (issue 30 item 4): the loaders, --set, sweeps and the GUI
+    // refuse anything else (assumptionValueProblem, data/assumptions.json `whole`). A library caller that
+    // hands the engine a fraction or a non-positive horizon anyway gets an Error and no cash flows, never a
+    // silently rounded horizon.
+    const double horizonValue = a.get("horizon_years");
+    const bool horizonValid = std::isfinite(horizonValue) && horizonValue >= 1.0 &&
+                              horizonValue == std::floor(horizonValue) && horizonValue <= 1000.0;
+    const int horizon = horizonValid ? static_cast<int>(horizonValue) : 0;
+    if (!horizonValid)
+        r.rules.push_back(
+            {Severity::Error, "horizon_not_whole_years", p.info.id,
+             "assumptions.horizon_years (" + fmt(horizonValue, 3) +
+                 ") must be a whole number of years, at least 1: the yearly cash flows, NPV, IRR, "
+                 "payback and break-even price are not computed"});
     const double dbFactor = a.get("declining_balance_factor");
     // Asset classes (issue 13 item 1, issue 19 item 1). Land is split out of "building": it is not
     // depreciated (IRS Publication 946, "What Property Cannot Be Depreciated") and comes back at cost at the
@@ -46,9 +95,11 @@ void evaluateFinance(EvalContext& c) {
         ac.maintenanceFraction = maintenance;
         return ac;
     };
+    const Money itCapex = cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"];
+    c.itLifeFromRacks = false;
+    const double itLife = itUsefulLife(c, itCapex);
     fin.assetClasses = {
-        assetClass("it", cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"],
-                   a.get("it_useful_life_years"), a.get("it_residual_fraction"),
+        assetClass("it", itCapex, itLife, a.get("it_residual_fraction"),
                    maintenanceOf("it_maintenance_fraction")),
         assetClass("network", cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"],
                    a.get("network_useful_life_years"), a.get("network_residual_fraction"),
@@ -72,8 +123,9 @@ void evaluateFinance(EvalContext& c) {
         ac.replacement = plan.replacement;
         ac.salvage = plan.salvage;
         ac.bookValueAtHorizon = plan.bookValueAtHorizon;
+        // Every vintage on its own declining-balance schedule, replacements included (issue 30 item 4).
         ac.decliningBalance =
-            decliningBalanceSchedule(ac.capex - ac.residualFraction * ac.capex, ac.lifeYears, dbFactor, horizon);
+            decliningBalancePlan(ac.capex, ac.residualFraction, ac.lifeYears, dbFactor, horizon);
         ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
         ac.accountingCharge = straightLineCharge(ac.capex, ac.residualFraction, ac.lifeYears);
         ac.maintenance = ac.maintenanceFraction * ac.capex;
@@ -135,22 +187,37 @@ void evaluateFinance(EvalContext& c) {
         for (const auto& ac : fin.assetClasses)
             fin.terminalValue[h - 1] += ac.bookValueAtHorizon;
     }
-    fin.cashFlows.push_back(-r.capex.total);
+    // Each year's flow as a function of the price (finance.h PricedYear), so the NPV, the payback and the
+    // break-even price are computed from one definition of the cash flow.
+    std::vector<PricedYear> priced(h);
     for (size_t y = 0; y < h; ++y) {
-        const Money revenue =
-            earningFraction(static_cast<int>(y) + 1, delayYears) * fin.gpuHoursPerYear * price * usd;
-        const Money taxable = revenue - fin.opexAnnual - depreciation[y];
-        const Money tax = taxable.value() > 0 ? taxRate * taxable : Money{};
+        PricedYear& py = priced[y];
+        py.gpuHours = earningFraction(static_cast<int>(y) + 1, delayYears) * fin.gpuHoursPerYear;
+        py.nonRevenue = -fin.opexAnnual - fin.replacementCapex[y] + fin.salvage[y] + fin.terminalValue[y];
+        py.taxableBeforeRevenue = -(fin.opexAnnual + depreciation[y]);
+        py.terminal = fin.terminalValue[y];
+        const Money revenue = py.gpuHours * price * usd;
+        const Money taxable = revenue + py.taxableBeforeRevenue;
         fin.revenue.push_back(revenue);
         fin.opex.push_back(fin.opexAnnual);
-        fin.tax.push_back(tax);
-        fin.cashFlows.push_back(revenue - fin.opexAnnual - tax - fin.replacementCapex[y] + fin.salvage[y] +
-                                fin.terminalValue[y]);
+        fin.tax.push_back(taxable.value() > 0 ? taxRate * taxable : Money{});
     }
+    fin.cashFlows = pricedCashFlows(r.capex.total, priced, price, taxRate);
     fin.npv = netPresentValue(wacc, fin.cashFlows);
     // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
     if (c.wants("finance.irr")) fin.irr = internalRateOfReturn(fin.cashFlows);
-    fin.paybackYears = paybackYears(fin.cashFlows);
+    // Payback on operating cash flows (issue 30 item 4): the terminal value at the horizon (book value and
+    // land) is not cash the operation has earned, and counting it made the payback move with the horizon.
+    // Replacement capex and the residual value of the vintages it retires stay: they fall inside the horizon
+    // and do not depend on it.
+    std::vector<Money> operating(fin.cashFlows.begin(), fin.cashFlows.end());
+    for (size_t y = 0; y < h; ++y)
+        operating[y + 1] -= priced[y].terminal;
+    fin.paybackYears = paybackYears(operating);
+    // Break-even price (issue 30 item 4): the price that brings this NPV to zero; exact (NPV is piecewise
+    // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
+    if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
+        fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, r.capex.total, priced);
     // Time to revenue: capacity is paid for (capital cost and opex) from delivery until it earns.
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
 }
@@ -181,11 +248,18 @@ void addFinanceFigures(EvalContext& c) {
         if (c.orphanIt.value() > 1e-6 || tariffSources.empty())
             tariffSources.push_back(c.source("electricity_usd_per_kwh"));
     }
-    addFigure(c, "finance.annualized_capex_usd", fin.annualizedCapex.value(), "USD/yr", "Annualized capex",
-              "sum over asset classes of (capex - residual) x CRF(wacc, life) + residual x wacc, plus land x wacc",
-              {{"wacc", wacc}, {"land_usd", fin.land.value()}},
-              {c.source("wacc"), c.source("it_useful_life_years"), c.source("network_useful_life_years"),
-               c.source("facility_useful_life_years")});
+    const SourceRef itLifeSource =
+        c.itLifeFromRacks
+            ? SourceRef("IT life: each rack type's useful_life_years (catalog) for its racks and "
+                        "integration, assumptions.it_useful_life_years for the rest; combined as "
+                        "capex / sum(capex_i / life_i)")
+            : c.source("it_useful_life_years");
+    addFigure(
+        c, "finance.annualized_capex_usd", fin.annualizedCapex.value(), "USD/yr", "Annualized capex",
+        "sum over asset classes of (capex - residual) x CRF(wacc, life) + residual x wacc, plus land x wacc",
+        {{"wacc", wacc}, {"land_usd", fin.land.value()}},
+        {c.source("wacc"), itLifeSource, c.source("network_useful_life_years"),
+         c.source("facility_useful_life_years")});
     addFigure(c, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
               "straight line: sum of (capex - residual) / useful life per asset class; land not depreciated");
     addFigure(c, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
@@ -230,7 +304,8 @@ void addFinanceFigures(EvalContext& c) {
                       {{"capex_usd", ac.capex.value()},
                        {"life_years", ac.lifeYears},
                        {"residual_fraction", ac.residualFraction}},
-                      {c.source(ac.name + "_useful_life_years"), c.source(ac.name + "_residual_fraction")});
+                      {ac.name == "it" ? itLifeSource : c.source(ac.name + "_useful_life_years"),
+                       c.source(ac.name + "_residual_fraction")});
             addFigure(c, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr", label + " maintenance, " + ac.name,
                       "capex x maintenance fraction", {{"maintenance_fraction", ac.maintenanceFraction}},
                       {maintenanceSource(ac.name)});
@@ -242,15 +317,37 @@ void addFinanceFigures(EvalContext& c) {
                   {{"land_usd", fin.land.value()}});
         addFigure(c, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
     }
-    addFigure(c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
-              "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
-              "- replacement capex + residual values + terminal value at the horizon",
-              {{"gpu_hour_price_usd", price}}, {c.source("gpu_hour_price_usd"), c.source("tax_rate")});
+    // The cash-flow figures need a valid horizon (rule horizon_not_whole_years otherwise).
+    const bool flows = fin.cashFlows.size() > 1;
+    if (flows)
+        addFigure(
+            c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
+            "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
+            "- replacement capex + residual values + terminal value at the horizon",
+            {{"gpu_hour_price_usd", price}}, {c.source("gpu_hour_price_usd"), c.source("tax_rate")});
+    // The price at which that NPV is zero (issue 30 item 4), beside the capital-recovery cost per GPU-hour:
+    // it is after tax and waits for the time to revenue, and its capital comes back partly as terminal value
+    // at book at the horizon, so it differs from the pre-tax economic charge.
+    if (flows && fin.breakEvenGpuHour)
+        addFigure(
+            c, "finance.break_even_gpu_hour_usd", *fin.breakEvenGpuHour, "USD/GPU-h",
+            "Break-even GPU-hour price (NPV = 0 at WACC, after tax)",
+            "the GPU-hour price at which finance.npv_usd = 0: the same yearly cash flows (tax on positive "
+            "taxable income, revenue after the time to revenue, replacements, terminal value at book), "
+            "solved exactly on NPV's affine piece between the prices where a year's taxable income "
+            "crosses zero",
+            {{"wacc", wacc},
+             {"tax_rate", a.get("tax_rate")},
+             {"time_to_revenue_days", fin.timeToRevenueDays},
+             {"economic_cost_per_gpu_hour_usd", fin.economic.costPerGpuHour}},
+            {c.source("wacc"), c.source("tax_rate"), c.source("delivery_to_revenue_days")});
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
-    if (fin.irr) addFigure(c, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
-    if (fin.paybackYears)
-        addFigure(c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
-                  "years until cumulative cash flow >= 0");
+    if (flows && fin.irr) addFigure(c, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
+    if (flows && fin.paybackYears)
+        addFigure(
+            c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
+            "years until the cumulative operating cash flow (revenue - opex - tax - replacement capex + "
+            "residual values of retired vintages; no terminal value) >= 0, interpolated within the year");
     Money replacement{}, salvage{}, terminal{};
     for (size_t y = 0; y < fin.replacementCapex.size(); ++y)
         replacement += fin.replacementCapex[y], salvage += fin.salvage[y], terminal += fin.terminalValue[y];

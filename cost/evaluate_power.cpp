@@ -13,6 +13,99 @@ namespace ctwin::cost::detail {
 using namespace ctwin::units;
 using model::CatalogItem;
 
+namespace {
+
+/// Share of a rating above which a continuous load draws a Warning: NFPA 70 (National Electrical Code)
+/// 2023, 210.20(A) and 215.3: overcurrent devices carry continuous loads (3 h or more) at no more than 80 %
+/// of their rating (125 % sizing), and data-centre IT load is continuous.
+constexpr double kContinuousLoadShare = 0.8;
+
+/// Feed, row and building loads against their ratings, and the feeds against the topology (issue 30
+/// item 1). Loads are at full IT power (racks at load, spares idle), the basis of every rating.
+void addDistributionRules(EvalContext& c) {
+    const model::Project& p = c.p;
+    Results& r = c.r;
+    const CompiledDesign& cd = *c.compiled;
+    auto mw = [](double w) { return fmt(w / 1e6, 2) + " MW"; };
+    const std::vector<double> feedLoad = feedDesignLoadsW(p, cd);
+    for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
+        const auto& f = p.powerFeeds[i];
+        const double load = feedLoad[i], rating = f.capacity.value();
+        if (load <= 0) continue;
+        const std::string who = "Power feed " + (f.name.empty() ? f.id : f.name) + " (capacity_w): ";
+        if (load > rating * (1 + 1e-9))
+            r.rules.push_back({Severity::Error, "feed_over_rating", f.id,
+                               who + "its racks draw " + mw(load) +
+                                   " at full load (each dual-corded rack's whole "
+                                   "load, which the feed carries when its partner fails) but it is rated " +
+                                   mw(rating) + "; raise capacity_w or move racks to another feed"});
+        else if (load > kContinuousLoadShare * rating)
+            r.rules.push_back(
+                {Severity::Warning, "feed_above_continuous_rating", f.id,
+                 who + "its racks draw " + mw(load) + " at full load, " + fmt(100 * load / rating) +
+                     " % of its " + mw(rating) +
+                     " rating; continuous loads should stay within 80 % (NEC 210.20(A), 215.3)"});
+    }
+    // Rows: one busway run per path carries the whole row (the catalog busway's module_w is the largest
+    // run; absent, no check).
+    const std::vector<double> rowLoad = rowDesignLoadsW(p, cd);
+    for (size_t i = 0; i < p.rows.size(); ++i) {
+        const std::int32_t h = i < cd.rowHall.size() ? cd.rowHall[i] : CompiledDesign::kNone;
+        const std::int32_t b = h != CompiledDesign::kNone && static_cast<size_t>(h) < cd.hallBuilding.size()
+                                   ? cd.hallBuilding[static_cast<size_t>(h)]
+                                   : CompiledDesign::kNone;
+        if (rowLoad[i] <= 0 || b == CompiledDesign::kNone || static_cast<size_t>(b) >= r.power.chains.size())
+            continue;
+        const auto* busway = r.power.chains[static_cast<size_t>(b)].line("busway");
+        const auto* item = busway ? c.catalog.find(busway->catalogId) : nullptr;
+        const auto* run = item ? item->find("module_w") : nullptr;
+        if (!run || run->base <= 0 || rowLoad[i] <= run->base * (1 + 1e-9)) continue;
+        const auto& row = p.rows[i];
+        r.rules.push_back({Severity::Warning, "row_over_busway_run", row.id,
+                           "Row " + (row.name.empty() ? row.id : row.name) + ": its racks draw " +
+                               mw(rowLoad[i]) + " at full load, more than one " + item->id +
+                               " run carries (" + mw(run->base) +
+                               ", catalog module_w); split the row or feed it from more runs per path"});
+    }
+    // Topology against the feeds: a redundant topology (2N, 3/2, 4/3) feeds every rack from two systems.
+    std::vector<double> singleCorded(p.buildings.size(), 0.0);
+    std::vector<int> feeds(p.buildings.size(), 0);
+    for (const auto& f : p.powerFeeds)
+        if (const std::int32_t b = cd.buildingIndex(f.building); b != CompiledDesign::kNone)
+            ++feeds[static_cast<size_t>(b)];
+    for (const auto& k : cd.classes)
+        if (k.building != CompiledDesign::kNone &&
+            (k.feedA == CompiledDesign::kNone) != (k.feedB == CompiledDesign::kNone))
+            singleCorded[static_cast<size_t>(k.building)] += k.count;
+    for (size_t i = 0; i < p.buildings.size(); ++i) {
+        const auto& b = p.buildings[i];
+        if (topologyPaths(b.powerTopology) < 2 || feeds[i] == 0) continue;
+        const std::string who = "Building " + b.name + " (power_topology " + b.powerTopology + "): ";
+        if (feeds[i] < 2)
+            r.rules.push_back({Severity::Warning, "topology_feeds_missing", b.id,
+                               who + "a redundant topology needs at least two feeds; the building has one"});
+        else if (singleCorded[i] > 0)
+            r.rules.push_back({Severity::Warning, "racks_single_corded", b.id,
+                               who + fmt(singleCorded[i]) +
+                                   " racks name only one feed; each rack takes one feed "
+                                   "from each system (set feed_a and feed_b)"});
+    }
+    // Buildings: above 80 % of the utility capacity (over it is building_over_capacity).
+    for (const auto& b : p.buildings) {
+        const auto& bp = c.perBuilding[b.id];
+        if (bp.capacity.value() > 0 && bp.facilityPeak <= bp.capacity &&
+            bp.facilityPeak.value() > kContinuousLoadShare * bp.capacity.value())
+            r.rules.push_back({Severity::Warning, "building_above_continuous_rating", b.id,
+                               "Building " + b.name + " (power_capacity_w): facility power at full load " +
+                                   mw(bp.facilityPeak.value()) + " is " +
+                                   fmt(100 * bp.facilityPeak.value() / bp.capacity.value()) + " % of its " +
+                                   mw(bp.capacity.value()) +
+                                   " capacity; continuous loads should stay within 80 %"});
+    }
+}
+
+} // namespace
+
 void evaluatePower(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -94,7 +187,23 @@ void evaluatePower(EvalContext& c) {
             r.rules.push_back({Severity::Error, "climate_location_unknown", s.id,
                                "Site " + s.name + ": climate_location '" + s.climateLocation + "' is not in " +
                                    climateTable->file + "; the nearest location is used"});
-    const ClimateOptions climateOptions{a.get("climate_hourly_sd_dry_bulb_k"), a.get("climate_hourly_sd_wet_bulb_k"),
+    // A nearest location far away is another climate (Johannesburg's nearest may lie in another continent):
+    // say so rather than use it silently. Sites that pin their free-cooling hours do not use it for the year.
+    for (const auto& s : p.sites) {
+        if (!s.climateLocation.empty() || s.freeCoolingHoursPerYear) continue;
+        const ClimateLocation* near = climateTable->nearest(s.latDeg, s.lonDeg);
+        if (!near) continue;
+        const double km = greatCircleKm(s.latDeg, s.lonDeg, near->latDeg, near->lonDeg);
+        if (km > kClimateNearestMaxKm)
+            r.rules.push_back({Severity::Warning, "climate_location_far", s.id,
+                               "Site " + s.name + " (lat_deg, lon_deg): the nearest climate location, " +
+                                   near->name + ", is " + fmt(km) + " km away (over " +
+                                   fmt(kClimateNearestMaxKm) +
+                                   " km); its PUE and plant follow that climate: set climate_location, or "
+                                   "free_cooling_hours_per_year, or add the place to " +
+                                   climateTable->file});
+    }
+    const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
                                         a.get("compressor_cop_max_factor")};
     const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
     const double crahFraction = a.get("crah_fan_power_fraction");
@@ -140,11 +249,7 @@ void evaluatePower(EvalContext& c) {
     };
     std::shared_ptr<const std::vector<BuildingCoolingPlan>> coolingPlans;
     if (c.memo) {
-        const CoolingPlanKey key{airSupplyC,
-                                 airDeltaT,
-                                 crahFraction,
-                                 climateOptions.sigmaDryBulbK,
-                                 climateOptions.sigmaWetBulbK,
+        const CoolingPlanKey key{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor,
                                  climateOptions.copMaxFactor};
         coolingPlans = c.memo->coolingPlan(c.bom, climateTable, key, planCooling);
     } else {
@@ -163,27 +268,65 @@ void evaluatePower(EvalContext& c) {
         const BuildingCooling& cooling = plan.cooling;
         // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp.
         const double eta = buildingEta[&b - p.buildings.data()];
-        auto facilityAt = [&](Power it, double loadScale, bool designDay, Power& pumps,
-                              Power& plantPower, Power& losses, Power& miscP) {
+        // Facility power at one operating point. Without a chain (the first pass, which sizes it) the losses
+        // are the IT path's at full-load efficiency; with the building's chain, chainLosses adds the plant's
+        // losses through the upstream gear and the part-load correction (cost/power_chain.h).
+        auto facilityAt = [&](Power it, double loadScale, bool designDay, const BuildingPowerChain* chain,
+                              Power& pumps, Power& plantPower, Power& losses, Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
             // Plant electric power: liquid heat + pump work over the loop plants' COP, air heat over the
             // air-side plant's plus CRAH fans (BuildingCooling::plantPowerW); all IT power ends up as heat.
             plantPower = cooling.plantPowerW(it.value(), loadScale, designDay) * watt;
-            // Distribution losses through the feed chain: P_in = P_it / η.
-            losses = eta > 0 ? it / eta - it : Power{};
             miscP = misc * it;
+            if (chain)
+                losses =
+                    chainLosses(*chain, it.value(), eta, pumps.value(), (pumps + plantPower + miscP).value())
+                        .total() *
+                    watt;
+            else
+                // Distribution losses through the feed chain: P_in = P_it / η.
+                losses = eta > 0 ? it / eta - it : Power{};
             return it + pumps + plantPower + losses + miscP;
         };
         Power pumps, plantPower, losses, miscP;
         const double loadScale = safeDiv(bp.itOperating.value(), bp.itPeak.value());
         // Peak: full load on the design day (ASHRAE 0.4%); operating: the annual average of the 12 months.
-        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, true, pumps, plantPower, losses, miscP);
+        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, true, nullptr, pumps, plantPower, losses, miscP);
+        const auto pinned = inputs.buildingPuePinned(b);
+        if (pinned) bp.facilityPeak = *pinned * bp.itPeak;
+        // The building's power chain (issue 13 item 2, issue 30 item 1), sized on its loads: the UPS on the
+        // IT peak and the pumps, transformers, switchgear and generators on the facility peak. That peak
+        // includes the chain's own losses, so the chain is sized twice: on the first pass's peak (IT path
+        // losses only), then on the peak with that chain's losses (the plant's upstream losses and part load,
+        // under 1 % of the facility); a third sizing would move the peak by the change in losses between two
+        // chains of the same classes, which is below a unit's rounding. A scenario tool's memo sizes it once
+        // per distinct first-pass peaks (cost/evaluation_memo.h).
+        {
+            const Power critical = bp.itPeak + pumps;
+            auto size = [&] {
+                auto first = sizePowerChain(p, catalog, b, critical, bp.facilityPeak);
+                if (pinned) return first;
+                Power pu, pl, lo, mi;
+                return sizePowerChain(p, catalog, b, critical,
+                                      facilityAt(bp.itPeak, 1.0, true, &first, pu, pl, lo, mi));
+            };
+            if (c.memo)
+                r.power.chains.push_back(*c.memo->powerChain(
+                    bom, static_cast<size_t>(&b - p.buildings.data()), bp.itPeak, bp.facilityPeak, size));
+            else
+                r.power.chains.push_back(size());
+        }
+        const BuildingPowerChain* chain = pinned ? nullptr : &r.power.chains.back();
+        if (chain)
+            bp.facilityPeak = facilityAt(bp.itPeak, 1.0, true, chain, pumps, plantPower, losses, miscP);
         // The plants are sized for the heat at full load: each loop's plant for its liquid heat and pumps,
         // the air-side chilled-water plant for the air heat.
         plantCapex += cooling.plantCapexUsd * usd;
+        r.power.trimCompressor += cooling.trimCompressorW * watt;
         if (airPlantItem)
             plantCapex += airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), 1.0) * usd;
-        bp.facilityOperating = facilityAt(bp.itOperating, loadScale, false, pumps, plantPower, losses, miscP);
+        bp.facilityOperating =
+            facilityAt(bp.itOperating, loadScale, false, chain, pumps, plantPower, losses, miscP);
         {
             const double air = cooling.airHeatW(bp.itOperating.value(), loadScale);
             const double fans = crahFraction * air;
@@ -197,7 +340,7 @@ void evaluatePower(EvalContext& c) {
             economizerHeat += liquid + air;
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
         }
-        if (const auto pinned = inputs.buildingPuePinned(b)) {
+        if (pinned) {
             bp.facilityPeak = *pinned * bp.itPeak;
             bp.facilityOperating = *pinned * bp.itOperating;
         } else {
@@ -239,6 +382,7 @@ void evaluatePower(EvalContext& c) {
     r.power.pueAnnual = r.power.pue;
     r.power.puePeak = r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
+    addDistributionRules(c);
 }
 
 void addPowerFigures(EvalContext& c) {
@@ -294,7 +438,7 @@ void addPowerFigures(EvalContext& c) {
               "annual-average facility power / IT power: plants at the hour-weighted mean of 12 monthly COPs "
               "(typical-year climate); equals power.pue",
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}},
-              {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_sd_dry_bulb_k")});
+              {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_spread_factor")});
     addFigure(c, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
               "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
               "wet-bulb for towers and water-side economizers)",
@@ -311,8 +455,11 @@ void addPowerFigures(EvalContext& c) {
               "air heat (IT not carried by liquid loops) x crah_fan_power_fraction", {},
               {c.source("crah_fan_power_fraction")});
     addFigure(c, "cooling.economizer_hours", r.power.economizerHours, "h/yr", "Economizer hours",
-              "full-economizer hours a year (compressors off), weighted by the heat of each plant",
-              {}, {c.source("climate_hourly_sd_wet_bulb_k")});
+              "full-economizer hours a year (compressors off), weighted by the heat of each plant", {},
+              {c.source("climate_hourly_spread_factor")});
+    addFigure(c, "cooling.trim_compressor_mw", toMw(r.power.trimCompressor), "MW", "Trim compressor capacity",
+              "sum over dry-cooler and tower loops of (liquid heat + pumps) at full load x the design-day "
+              "compressor share; priced at the plant's trim_compressor_capex_usd_per_w");
 }
 
 } // namespace ctwin::cost::detail

@@ -66,6 +66,7 @@ struct EvalContext {
     units::Money plantCapex{};                        // power stage: plant sized for the full-load heat
     units::Power orphanIt{};                          // IT power of racks outside any building
     double sellableGpus = 0;                          // finance stage: GPUs less hot spares
+    bool itLifeFromRacks = false; // finance stage: the IT life comes from the rack types' useful_life_years
 
     /// Stage results shared across the variations of a scenario tool (cost/evaluation_memo.h); null in
     /// evaluate() and whenever the memo does not cover this evaluation.

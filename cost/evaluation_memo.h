@@ -38,7 +38,7 @@ struct BuildingCoolingPlan {
 /// and climate table they determine it.
 struct CoolingPlanKey {
     double airSupplyC = 0, airDeltaTK = 0, crahFanFraction = 0;
-    double sigmaDryBulbK = 0, sigmaWetBulbK = 0, copMaxFactor = 0;
+    double spreadFactor = 0, copMaxFactor = 0;
     bool operator==(const CoolingPlanKey&) const = default;
 };
 

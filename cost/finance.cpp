@@ -176,4 +176,70 @@ std::optional<double> paybackYears(const std::vector<units::Money>& cashFlows) {
     return std::nullopt;
 }
 
+units::Money PricedYear::flow(double price, double taxRate) const {
+    // Revenue at the price; tax only on positive taxable income (revenue - opex - depreciation), as the
+    // engine's yearly cash flow (cost/evaluate_finance.cpp).
+    const units::Money revenue = gpuHours * price * units::usd;
+    const units::Money taxable = revenue + taxableBeforeRevenue;
+    const units::Money tax = taxable.value() > 0.0 ? taxRate * taxable : units::Money{};
+    return nonRevenue + revenue - tax;
+}
+
+std::vector<units::Money> pricedCashFlows(units::Money initial, const std::vector<PricedYear>& years,
+                                          double price, double taxRate) {
+    std::vector<units::Money> out;
+    out.reserve(years.size() + 1);
+    out.push_back(-initial);
+    for (const auto& y : years)
+        out.push_back(y.flow(price, taxRate));
+    return out;
+}
+
+std::optional<double> breakEvenPrice(double rate, double taxRate, units::Money initial,
+                                     const std::vector<PricedYear>& years) {
+    if (!(rate > -1.0) || !std::isfinite(rate) || !std::isfinite(taxRate) || !std::isfinite(initial.value()))
+        return std::nullopt;
+    // The kinks of NPV(P): where a year's taxable income gpuHours·P + taxableBeforeRevenue crosses zero. A
+    // year that sells nothing has no kink and no slope; negative GPU-hours would make NPV(P) non-monotone.
+    std::vector<double> kinks;
+    for (const auto& y : years) {
+        if (!std::isfinite(y.gpuHours) || !std::isfinite(y.nonRevenue.value()) ||
+            !std::isfinite(y.taxableBeforeRevenue.value()) || y.gpuHours < 0.0)
+            return std::nullopt;
+        if (y.gpuHours > 0.0) kinks.push_back(-y.taxableBeforeRevenue.value() / y.gpuHours);
+    }
+    if (kinks.empty()) return std::nullopt; // NPV does not depend on the price
+    std::sort(kinks.begin(), kinks.end());
+    kinks.erase(std::unique(kinks.begin(), kinks.end()), kinks.end());
+    auto npvAt = [&](double price) {
+        return netPresentValue(rate, pricedCashFlows(initial, years, price, taxRate)).value();
+    };
+    // dNPV/dP on the affine piece below the first kink (no year taxed) or above the last (every selling
+    // year taxed): sum_t gpuHours_t·(1 - taxRate·[taxed]) / (1+r)^t.
+    auto slope = [&](bool taxed) {
+        double s = 0.0;
+        for (std::size_t t = 0; t < years.size(); ++t)
+            s += years[t].gpuHours * (taxed ? 1.0 - taxRate : 1.0) *
+                 std::pow(1.0 + rate, -static_cast<double>(t + 1));
+        return s;
+    };
+    double previousPrice = kinks.front();
+    double previousNpv = npvAt(previousPrice);
+    if (previousNpv >= 0.0) {
+        // The root lies at or below the first kink, where no year pays tax.
+        const double s = slope(false);
+        return s > 0.0 ? std::optional<double>(previousPrice - previousNpv / s) : std::nullopt;
+    }
+    for (std::size_t i = 1; i < kinks.size(); ++i) {
+        const double v = npvAt(kinks[i]);
+        if (v >= 0.0) // NPV is affine on [kinks[i-1], kinks[i]]: linear interpolation is exact there
+            return previousPrice + (0.0 - previousNpv) * (kinks[i] - previousPrice) / (v - previousNpv);
+        previousPrice = kinks[i];
+        previousNpv = v;
+    }
+    // Above the last kink every selling year pays tax; with taxRate >= 1 the price no longer helps.
+    const double s = slope(true);
+    return s > 0.0 ? std::optional<double>(previousPrice - previousNpv / s) : std::nullopt;
+}
+
 } // namespace ctwin::cost

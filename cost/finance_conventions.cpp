@@ -69,6 +69,39 @@ AssetPlan planAssetClass(units::Money cost, double residualFraction, double life
     return plan;
 }
 
+std::vector<units::Money> decliningBalancePlan(units::Money cost, double residualFraction, double lifeYears,
+                                               double factor, int horizonYears) {
+    const double residual = std::isfinite(residualFraction) ? residualFraction : 0.0;
+    const units::Money base = cost - residual * cost; // depreciable basis, as planAssetClass
+    if (horizonYears <= 0) return {};
+    if (!(lifeYears >= kShortestReplacedLife) || std::isinf(lifeYears))
+        return decliningBalanceSchedule(base, lifeYears, factor, horizonYears); // never replaced
+    const auto h = static_cast<std::size_t>(horizonYears);
+    std::vector<units::Money> out(h, units::Money{});
+    // One vintage's schedule by year of its life (IRS Publication 946, declining balance switching to
+    // straight line); every vintage has the same cost, so the same schedule.
+    const int lifeYearsCeil = static_cast<int>(std::ceil(lifeYears - 1e-9));
+    const std::vector<units::Money> byLifeYear =
+        decliningBalanceSchedule(base, lifeYears, factor, lifeYearsCeil);
+    // The vintages' starts: t = 0 and every replacement of the same plan (one rule for when a vintage is
+    // replaced).
+    std::vector<double> starts = {0.0};
+    const AssetPlan plan = planAssetClass(cost, residual, lifeYears, horizonYears);
+    starts.insert(starts.end(), plan.replacementTimes.begin(), plan.replacementTimes.end());
+    for (const double s : starts)
+        for (int j = 1; j <= lifeYearsCeil; ++j) {
+            const double from = s + (j - 1), to = s + std::min<double>(j, lifeYears);
+            if (!(to > from)) continue;
+            const auto amount = byLifeYear[static_cast<std::size_t>(j - 1)];
+            for (int y = std::max(1, static_cast<int>(std::floor(from)) + 1); y <= horizonYears && y - 1 < to;
+                 ++y) {
+                const double overlap = std::min<double>(y, to) - std::max<double>(y - 1, from);
+                if (overlap > 0) out[static_cast<std::size_t>(y - 1)] += overlap / (to - from) * amount;
+            }
+        }
+    return out;
+}
+
 units::Money economicCapitalCharge(units::Money cost, double residualFraction, double rate, double lifeYears) {
     const units::Money salvage = residualFraction * cost;
     if (std::isinf(lifeYears) && lifeYears > 0) return rate * cost; // perpetuity: the return forgone

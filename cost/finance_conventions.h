@@ -39,6 +39,18 @@ struct AssetPlan {
 /// never replaced; an infinite life (land) is never depreciated and keeps its cost as book value.
 AssetPlan planAssetClass(units::Money cost, double residualFraction, double lifeYears, int horizonYears);
 
+/// Declining-balance depreciation (decliningBalanceSchedule of finance.h: rate factor/L on the book value,
+/// switching to straight line, C - S written off by the end of the life) of every vintage of
+/// planAssetClass, like its straight line: the first bought at t = 0 and each replacement at its end of
+/// life, each on its own schedule from its own start. Year j of a vintage's life covers [s + j - 1,
+/// s + min(j, L)] and its deduction is spread over the calendar years that interval overlaps in proportion
+/// to the overlap (service time, as the straight line), so a 2.5-year life puts half of the second
+/// vintage's first-year deduction in year 3 and half in year 4. Lives that planAssetClass writes off at once
+/// (zero, NaN, under a month) or never depreciates (infinite) give decliningBalanceSchedule's single vintage.
+/// Years 1..horizonYears.
+std::vector<units::Money> decliningBalancePlan(units::Money cost, double residualFraction, double lifeYears,
+                                               double factor, int horizonYears);
+
 /// Economic yearly capital charge (C - S)·CRF(r, L) + S·r (see the top of this file). An infinite life
 /// gives C·r for any S (the asset is never consumed); a non-positive life charges C - S + S·r once a year.
 units::Money economicCapitalCharge(units::Money cost, double residualFraction, double rate, double lifeYears);

@@ -125,6 +125,9 @@ public:
     double jobActiveParams(const model::TrainingJob& job) const;
     double serviceActiveParams(const model::InferenceService& service) const;
 
+    /// The level an assumption key came from: Override, Design (the design's assumptions block) or Default.
+    InputLevel assumptionLevel(const std::string& key) const;
+
     /// Every input with its provenance: every assumption (key order; `used` tells whether it was read),
     /// then the entity values read, in read order.
     std::vector<ResolvedInput> inputs() const;
@@ -145,8 +148,6 @@ private:
     /// The override of one entity field (exact id or `*`), if any; marks it read.
     std::optional<double> entityOverride(const char* collection, const std::string& id,
                                          const char* field) const;
-    /// The level an assumption key came from.
-    InputLevel assumptionLevel(const std::string& key) const;
     /// Records an entity-level input. `own` is the entity's value (override or field), else the
     /// assumption `fallbackKey` supplied it (scaled by `fallbackScale` into the field's unit, e.g. $/W x W).
     double record(const char* collection, const std::string& id, const char* field, std::optional<double> own,

@@ -73,27 +73,16 @@ const PowerChainLine* BuildingPowerChain::line(const std::string& componentClass
 }
 
 BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog& catalog,
-                                  const model::Building& building, Power itPeak, Power facilityPeak,
-                                  const CompiledDesign* compiled) {
+                                  const model::Building& building, Power criticalLoad, Power facilityPeak) {
     BuildingPowerChain chain;
     chain.buildingId = building.id;
     chain.topology = building.powerTopology;
     chain.facilityPeak = facilityPeak;
+    chain.criticalLoad = criticalLoad;
 
-    // Which side each feed is: B when some rack takes it as its B feed, A otherwise.
-    std::unordered_map<std::string, bool> isB;
-    if (!compiled)
-        for (const auto& r : p.racks)
-            if (!r.feedB.empty()) isB[r.feedB] = true;
     std::vector<const model::PowerFeed*> feeds;
-    double sideA = 0, sideB = 0;
-    for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
-        const auto& f = p.powerFeeds[i];
-        if (f.building != building.id) continue;
-        feeds.push_back(&f);
-        const bool b = compiled ? compiled->feedIsB[i] != 0 : isB.count(f.id) > 0;
-        (b ? sideB : sideA) += f.capacity.value();
-    }
+    for (const auto& f : p.powerFeeds)
+        if (f.building == building.id) feeds.push_back(&f);
     // Classes present, first catalog item of each kind along the feeds' chains, in chain order.
     std::vector<const model::CatalogItem*> items;
     auto addItem = [&](const model::CatalogItem* item) {
@@ -103,11 +92,9 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
         items.push_back(item);
     };
     if (feeds.empty()) {
-        chain.criticalLoad = itPeak;
         for (const char* id : kDefaultChain)
             addItem(catalog.find(id));
     } else {
-        chain.criticalLoad = std::max(sideA, sideB) * watt;
         for (const auto* f : feeds)
             for (const auto& id : f->chain)
                 addItem(catalog.find(id));
@@ -119,6 +106,15 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
         l.componentClass = item->kind;
         l.catalogId = item->id;
         l.usdPerW = item->value("capex_usd_per_w");
+        const double eta = item->value("efficiency");
+        l.fullLoadLoss = eta > 0 && eta <= 1 ? 1.0 / eta - 1.0 : 0.0;
+        auto fraction = [&](const char* key) {
+            const auto* v = item->find(key);
+            return v && std::isfinite(v->base) ? std::clamp(v->base, 0.0, l.fullLoadLoss) : 0.0;
+        };
+        l.noLoadLoss = fraction("no_load_loss_fraction");
+        l.squareLawLoss = std::min(fraction("square_law_loss_fraction"), l.fullLoadLoss - l.noLoadLoss);
+        l.upstream = item->kind == "transformer" || item->kind == "switchgear";
         if (item->kind == "busway") {
             // Busway runs per feed (each path to the rows has its own), at the feed's capacity.
             l.sizedOn = chain.criticalLoad;
@@ -143,10 +139,13 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
             l.unitRating = rating * watt;
             l.installed = l.units * l.unitRating;
         } else {
-            const double rating = moduleRating(*item, chain.topology, critical);
-            l.sizedOn = chain.criticalLoad;
-            l.unitsForLoad = ceilUnits(critical, rating);
-            l.units = topologyUnits(chain.topology, critical, rating);
+            // Transformers and switchgear carry everything the building draws (IT, plant, pumps, misc and
+            // the losses below them): sized on the facility peak; the UPS on the critical load.
+            const double load = l.upstream ? facilityPeak.value() : critical;
+            const double rating = moduleRating(*item, chain.topology, load);
+            l.sizedOn = (l.upstream ? facilityPeak.value() : critical) * watt;
+            l.unitsForLoad = ceilUnits(load, rating);
+            l.units = topologyUnits(chain.topology, load, rating);
             l.unitRating = rating * watt;
             l.installed = l.units * l.unitRating;
         }
@@ -155,6 +154,65 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
         chain.lines.push_back(l);
     }
     return chain;
+}
+
+double classLossW(const PowerChainLine& line, double throughW) {
+    const double installed = line.installed.value();
+    if (installed <= 0 || throughW <= 0) return 0.0;
+    const double x = throughW / installed;
+    const double proportional = line.fullLoadLoss - line.noLoadLoss - line.squareLawLoss;
+    return installed * (line.noLoadLoss + proportional * x + line.squareLawLoss * x * x);
+}
+
+ChainLosses chainLosses(const BuildingPowerChain& chain, double itW, double pathEta, double pumpsW,
+                        double nonItW) {
+    ChainLosses out;
+    out.itPathW = pathEta > 0 && itW > 0 ? itW / pathEta - itW : 0.0;
+    // The non-IT load through the upstream classes at their full-load loss (1/prod eta - 1).
+    double upstreamInverse = 1.0;
+    for (const auto& l : chain.lines)
+        if (l.upstream) upstreamInverse *= 1.0 + l.fullLoadLoss;
+    out.nonItW = std::max(0.0, nonItW) * (upstreamInverse - 1.0);
+    // The pumps ride on the UPS too (the critical load): its full-load loss on them.
+    if (const auto* ups = chain.line("ups")) out.nonItW += std::max(0.0, pumpsW) * ups->fullLoadLoss;
+    // Part-load correction per class: loss(P) - l P, the full-load part of which the two terms above hold.
+    const double downstream = itW + std::max(0.0, pumpsW);
+    double belowUpstream = itW + std::max(0.0, nonItW) + out.itPathW + out.nonItW;
+    for (const auto& l : chain.lines) {
+        if (l.componentClass == "generator") continue; // standby: no current in normal operation
+        double through = l.upstream ? belowUpstream : l.componentClass == "ups" ? downstream : itW;
+        if (through <= 0 || l.installed.value() <= 0) continue;
+        out.partLoadW += classLossW(l, through) - l.fullLoadLoss * through;
+    }
+    return out;
+}
+
+std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
+    std::vector<double> load(p.powerFeeds.size(), 0.0);
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        const double w = k.count * (k.spare ? type.need(type.powerIdleW, "power_idle_w")
+                                            : type.need(type.powerLoadW, "power_load_w"));
+        for (const std::int32_t f : {k.feedA, k.feedB})
+            if (f != CompiledDesign::kNone && static_cast<size_t>(f) < load.size())
+                load[static_cast<size_t>(f)] += w;
+        // A rack naming the same feed twice is counted once.
+        if (k.feedA == k.feedB && k.feedA != CompiledDesign::kNone &&
+            static_cast<size_t>(k.feedA) < load.size())
+            load[static_cast<size_t>(k.feedA)] -= w;
+    }
+    return load;
+}
+
+std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
+    std::vector<double> load(p.rows.size(), 0.0);
+    for (const auto& k : cd.classes) {
+        if (k.row == CompiledDesign::kNone || static_cast<size_t>(k.row) >= load.size()) continue;
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        load[static_cast<size_t>(k.row)] += k.count * (k.spare ? type.need(type.powerIdleW, "power_idle_w")
+                                                               : type.need(type.powerLoadW, "power_load_w"));
+    }
+    return load;
 }
 
 double pathEfficiency(const model::Project& p, const model::Catalog& catalog, const std::string& buildingId) {

@@ -764,8 +764,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
 
     // ---- Checkpoint write, persist and restore times ----
     const CheckpointTimes ct = checkpointTimes(in, n, who, rules, feasible);
-    const double bytes = ct.bytes, persist = ct.persist, restore = ct.restore, delta = ct.delta,
-                 peerRestore = ct.peerRestore;
+    const double persist = ct.persist, restore = ct.restore, delta = ct.delta, peerRestore = ct.peerRestore;
     const bool inMemory = ct.inMemory;
     // Which restarts read storage: all of them without peer replicas; with them, only hardware events
     // wider than one scale-up domain or server (they may take the replica's host too).

@@ -76,6 +76,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"power.plant_air_mw", Better::LowerIsBetter},
             {"power.crah_fans_mw", Better::LowerIsBetter},
             {"cooling.economizer_hours", Better::HigherIsBetter},
+            {"cooling.trim_compressor_mw", Better::LowerIsBetter},
             {"capex.total_usd", Better::LowerIsBetter},
             {"capex.per_gpu_usd", Better::LowerIsBetter},
             {"capex.per_mw_usd", Better::LowerIsBetter},
@@ -88,6 +89,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"finance.npv_usd", Better::HigherIsBetter},
             {"finance.irr", Better::HigherIsBetter},
             {"finance.payback_years", Better::LowerIsBetter},
+            {"finance.break_even_gpu_hour_usd", Better::LowerIsBetter},
             {"finance.time_to_revenue_days", Better::LowerIsBetter},
             {"finance.burn_in_cost_usd", Better::LowerIsBetter},
             {"reliability.goodput", Better::HigherIsBetter},
@@ -626,6 +628,10 @@ SweepResult sweep(const ScenarioInput& in, const std::vector<SweepAxis>& axes,
         const model::AssumptionSet merged = model::mergeAssumptions(ev.defaults(), ev.project().assumptions);
         checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.low}, "sweep");
         checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.high}, "sweep");
+        // Every grid value of a whole-number assumption (horizon_years) must be whole, or a point in the
+        // middle of the run would be refused: say so up front, naming the first fractional value.
+        for (int i = 0; i < ax.steps; ++i)
+            checkInputOverride(ev.project(), merged, InputOverride{ax.key, ax.value(i)}, "sweep");
         ev.requireUsed({InputOverride{ax.key, ax.low, "sweep"}});
         keys.push_back(ax.key);
     }
@@ -707,12 +713,20 @@ std::map<std::string, Percentiles> uncertainty(const ScenarioInput& in,
     // reads that have a range (Evaluator::rangedInputs), each drawn independently.
     const std::vector<ResolvedInput> varied = ev.rangedInputs();
     const auto n = static_cast<size_t>(samples);
+    // A whole-number assumption (horizon_years) is drawn from its triangular and rounded to the nearest whole
+    // number: a discrete draw, since a fractional value is refused (assumptionValueProblem).
+    std::vector<char> wholeNumber(varied.size(), 0);
+    for (size_t k = 0; k < varied.size(); ++k)
+        if (varied[k].path.rfind("assumptions.", 0) == 0)
+            if (const auto it = ev.defaults().find(varied[k].path.substr(12)); it != ev.defaults().end())
+                wholeNumber[k] = it->second.whole;
     std::vector<double> draws(n * varied.size());
     std::mt19937_64 engine(seed);
     for (size_t s = 0; s < n; ++s)
         for (size_t k = 0; k < varied.size(); ++k) {
             const auto& a = varied[k];
             draws[s * varied.size() + k] = triangular(a.low, a.value, a.high, unitUniform(engine));
+            if (wholeNumber[k]) draws[s * varied.size() + k] = std::round(draws[s * varied.size() + k]);
         }
 
     std::vector<std::vector<double>> values(outputs.size(), std::vector<double>(n, 0.0));

@@ -17,6 +17,10 @@ struct Assumption {
     /// block does not carry it: mergeAssumptions keeps the shipped range for an overridden key.
     double min = -std::numeric_limits<double>::infinity();
     double max = std::numeric_limits<double>::infinity();
+    /// Only whole numbers are valid (data/assumptions.json `whole`, e.g. horizon_years: the cash flows run
+    /// in whole years). Like the valid range, a design does not carry it: mergeAssumptions keeps the shipped
+    /// flag.
+    bool whole = false;
     bool operator==(const Assumption&) const = default;
 };
 

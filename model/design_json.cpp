@@ -677,7 +677,17 @@ AssumptionSet assumptionsFromJson(const ojson& j, const std::string& file, bool 
             } else if (k == "estimate") {
                 if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
                 a.estimate = fieldValue.get<bool>();
-            } else if (!withRange && (k == "min" || k == "max")) {
+            } else if (k == "whole" && withRange) {
+                // data/assumptions.json: only whole numbers are valid (FORMAT.md §2), e.g. horizon_years.
+                if (!fieldValue.is_boolean()) throw InputError(where, "expected true or false");
+                a.whole = fieldValue.get<bool>();
+                where.field = "base";
+                for (const double x : {a.base, a.low, a.high, a.min, a.max})
+                    if (a.whole && x != std::floor(x))
+                        throw InputError(where, "a whole-number assumption needs whole base, low, high, min "
+                                                "and max, found " +
+                                                    formatNumber(x));
+            } else if (!withRange && (k == "min" || k == "max" || k == "whole")) {
                 throw InputError(where, "a design cannot change an assumption's valid range (data/assumptions.json "
                                         "sets it); give base, low and high only");
             } else if (k != "base" && k != "low" && k != "high" && k != "min" && k != "max") {

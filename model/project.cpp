@@ -32,8 +32,9 @@ AssumptionSet mergeAssumptions(const AssumptionSet& defaults, const AssumptionSe
     for (const auto& [key, a] : overrides) {
         auto& m = merged[key];
         const double min = m.min, max = m.max; // the valid range stays the shipped one
+        const bool whole = m.whole;
         m = a;
-        if (defaults.count(key)) m.min = min, m.max = max;
+        if (defaults.count(key)) m.min = min, m.max = max, m.whole = whole;
     }
     return merged;
 }

@@ -216,9 +216,12 @@ bool AssumptionsPanel::editCell(const QString& key, Column column, const QString
     model::Assumption next = *current;
     (column == Base ? next.base : column == Low ? next.low : next.high) = x;
     // The same check as the loader, --set and sweeps (cost::assumptionValueProblem).
-    if (!cost::assumptionValueProblem(*current, x).empty())
+    if (!cost::assumptionValueProblem(*current, x).empty()) {
+        if (current->whole && x >= current->min && x <= current->max)
+            return refuse(tr("%1 is not a whole number; %2 takes whole numbers only.").arg(shown(x), key));
         return refuse(tr("%1 is outside %2 to %3 (the valid range in data/assumptions.json).")
                           .arg(shown(x), shown(current->min), shown(current->max)));
+    }
     if (!(next.low <= next.base && next.base <= next.high))
         return refuse(tr("low %1, base %2, high %3 must satisfy low <= base <= high.")
                           .arg(shown(next.low), shown(next.base), shown(next.high)));

@@ -203,6 +203,15 @@ private:
                     "At a GPU-hour price of %1 the net present value over %2 years at a WACC of %3 is %4. ")
                     .arg(money(assumption("gpu_hour_price_usd")), QString::number(horizon()),
                          q(formatPercent(assumption("wacc"))), fig("finance.npv_usd"));
+        if (m_r.figure("finance.break_even_gpu_hour_usd"))
+            text +=
+                QStringLiteral(
+                    "The break-even price (NPV = 0) is %1 per GPU-hour against the economic cost of %2: the "
+                    "economic cost is a pre-tax capital charge from day one, while the break-even price "
+                    "also pays tax, waits %3 days for revenue and gets part of the capital back as terminal "
+                    "value at book at the horizon. ")
+                    .arg(fig("finance.break_even_gpu_hour_usd"), money(m_r.finance.economic.costPerGpuHour),
+                         QString::number(m_r.finance.timeToRevenueDays, 'g', 4));
         text += QStringLiteral("Design rules: %1 error(s), %2 warning(s).").arg(errors).arg(warnings);
         m_doc.paragraph(text);
 
@@ -222,6 +231,7 @@ private:
                                 "finance.tco_annual_usd",
                                 "finance.cost_per_gpu_hour_usd",
                                 "finance.economic.cost_per_gpu_hour_usd",
+                                "finance.break_even_gpu_hour_usd",
                                 "finance.accounting.cost_per_gpu_hour_usd",
                                 "training.cost_per_million_tokens_usd",
                                 "inference.cost_per_million_input_tokens_usd",

@@ -647,11 +647,15 @@ private:
             const auto col = [&](int c, int y0, int y1) {
                 return cell(flowRow(y0), c) + ":" + cell(flowRow(y1), c);
             };
-            const std::string before = col(10, 0, m_horizon - 1), after = col(10, 1, m_horizon),
+            // Payback counts operating cash flows only (issue 30 item 4): the terminal value (column 8, in
+            // year H only) is taken out of the cumulative and the year's flow.
+            const std::string before = col(10, 0, m_horizon - 1),
+                              after = "(" + col(10, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
+                              flow = "(" + col(9, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
                               crossing = "(" + before + "<0)*(" + after + ">=0)";
             const std::string f = "IF(" + cell(flowRow(0), 10) + ">=0,0,IF(SUM(" + crossing +
                                   ")=0,\"not within the horizon\",MIN(IF(" + crossing + "," +
-                                  col(0, 1, m_horizon) + "-1-" + before + "/" + col(9, 1, m_horizon) + "))))";
+                                  col(0, 1, m_horizon) + "-1-" + before + "/" + flow + "))))";
             worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow() + 1), 1,
                                               static_cast<lxw_row_t>(irrRow() + 1), 1, f.c_str(), m_b.decimal,
                                               *fin.paybackYears);

@@ -111,6 +111,31 @@ private slots:
         QCOMPARE(cli({"evaluate", f, "--set", "wacc"}).code, 2);
     }
 
+    // Issue 30 item 4: the horizon runs in whole years. A design that sets 5.5 (or 0), and --set with a
+    // fraction, exit 3 naming the file, the assumption and the field; nothing is rounded.
+    void fractionalHorizonExitsThree() {
+        const QString f = kRef + "/vera-rubin-504.json";
+        QFile in(f);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        auto design = nlohmann::json::parse(in.readAll().toStdString());
+        for (const double horizon : {5.5, 0.0}) {
+            design["assumptions"]["horizon_years"] = {
+                {"base", horizon}, {"low", 0}, {"high", 7}, {"unit", "years"}, {"source", "test"}};
+            const QString bad = m_dir.filePath("horizon.json");
+            QFile out(bad);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(QByteArray::fromStdString(design.dump()));
+            out.close();
+            const auto r = cli({"evaluate", bad, "--json"});
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains("horizon_years") && r.err.contains(bad), qPrintable(r.err));
+        }
+        const auto set = cli({"evaluate", f, "--set", "assumptions.horizon_years=5.5"});
+        QCOMPARE(set.code, 3);
+        QVERIFY2(set.err.contains("horizon_years") && set.err.contains("whole"), qPrintable(set.err));
+        QCOMPARE(cli({"evaluate", f, "--set", "assumptions.horizon_years=6"}).code, 0);
+    }
+
     // Issue 12: --set beats the design's own assumptions block; sites.*.FIELD reaches every site; an
     // override nothing reads exits 3 naming what shadows it; evaluate and sweep agree on one override.
     void overridesAlwaysTakeEffect() {

@@ -173,7 +173,7 @@ private slots:
             QString::fromStdString(cost::formatHuman(m_results.figure("power.it_mw")->value, "MW")),
             QString::fromStdString(cost::formatHuman(m_results.figure("power.facility_mw")->value, "MW")),
             QString::fromStdString(cost::formatHuman(m_results.power.pue, "")),
-            // Capex $938.5M: a million and more prints in millions with one decimal.
+            // Capex $948.7M: a million and more prints in millions with one decimal.
             "$" +
                 QString::fromStdString(
                     cost::formatHuman(std::round(m_results.capex.total.value() / 1e5) / 10, "")) +
@@ -261,10 +261,10 @@ private slots:
         // value.
         const QString summary = part("xl/worksheets/sheet1.xml");
         QVERIFY(summary.contains("<v>16384</v>"));
-        QVERIFY(summary.contains("<f>Capex!$C$12</f><v>938474275"));
+        QVERIFY(summary.contains("<f>Capex!$C$12</f><v>948674275"));
         // Capex: total = SUM of the categories, shares divide by it.
         const QString capex = part("xl/worksheets/sheet2.xml");
-        QVERIFY(capex.contains("<f>SUM(C2:C11)</f><v>938474275"));
+        QVERIFY(capex.contains("<f>SUM(C2:C11)</f><v>948674275"));
         QVERIFY(capex.contains("<f>IF($C$12&lt;&gt;0,C2/$C$12,0)</f>"));
         QVERIFY(
             capex.contains("<v>542720000</v>")); // compute capex of the H100 cluster (evaluate text output)
@@ -428,7 +428,7 @@ private slots:
         const QString text = QString::fromUtf8(run("pdftotext", {"-layout", pdf, "-"}).out);
         for (const QString& s :
              {QString("Design comparison"), QString("H100 16K"), QString("Vera Rubin"),
-              QString("Capex by category"), QString("Designs"), QString("$938.5M"), QString("Page 1 of ")})
+              QString("Capex by category"), QString("Designs"), QString("$948.7M"), QString("Page 1 of ")})
             QVERIFY2(text.contains(s), qPrintable("comparison PDF lacks: " + s));
         const QString workbook = QString::fromUtf8(run("unzip", {"-p", xlsx, "xl/workbook.xml"}).out);
         QVERIFY(workbook.contains("<sheet name=\"Comparison\""));

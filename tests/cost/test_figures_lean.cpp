@@ -46,7 +46,7 @@ std::vector<cost::InputOverrides> perturbations() {
         {atEnd("failure_detection_minutes", true), atEnd("cdu_repair_hours", false),
          atEnd("straggler_loss", true)},
         {atEnd("air_chilled_water_supply_c", false), atEnd("crah_fan_power_fraction", true),
-         atEnd("climate_hourly_sd_dry_bulb_k", true), atEnd("compressor_cop_max_factor", false)},
+         atEnd("climate_hourly_spread_factor", true), atEnd("compressor_cop_max_factor", false)},
         {cost::InputOverride{"sites.*.electricity_usd_per_kwh", 0.05, "test"},
          cost::InputOverride{"buildings.*.pue_pinned", 1.3, "test"}, atEnd("mfu", false)},
         {atEnd(cost::kBillOfMaterialsAssumptions.front(), true), atEnd("utilization", true)},

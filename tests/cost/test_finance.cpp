@@ -68,6 +68,10 @@ private slots:
     void internalRateOfReturnZeroesNpv();
     void paybackYears_data();
     void paybackYears();
+    void breakEvenPrice_data();
+    void breakEvenPrice();
+    void breakEvenPriceZeroesNpv();
+    void breakEvenPriceUndefined();
     void badInputsStayFinite();
 };
 
@@ -344,6 +348,98 @@ void TestFinance::paybackYears() {
     if (!payback) return;
     QVERIFY(std::isfinite(*payback));
     CTWIN_COMPARE_ABS(*payback, expected, 1e-12);
+}
+
+namespace {
+cost::PricedYear pricedYear(double gpuHours, double nonRevenue, double taxableBeforeRevenue) {
+    cost::PricedYear y;
+    y.gpuHours = gpuHours;
+    y.nonRevenue = nonRevenue * units::usd;
+    y.taxableBeforeRevenue = taxableBeforeRevenue * units::usd;
+    return y;
+}
+} // namespace
+
+// Break-even price (issue 30 item 4), tolerance 1e-9 USD/GPU-h (the solution is exact up to rounding).
+void TestFinance::breakEvenPrice_data() {
+    QTest::addColumn<double>("rate");
+    QTest::addColumn<double>("taxRate");
+    QTest::addColumn<double>("initial");
+    QTest::addColumn<QList<double>>("gpuHours");
+    QTest::addColumn<double>("expected");
+    // No tax, 10 %, two years of 100 GPU-h and 50 of opex: NPV = -1000 + (100 P - 50)(1/1.1 + 1/1.21), and
+    // 1/1.1 + 1/1.21 = 2.1/1.21, so 100 P - 50 = 1000 x 1.21 / 2.1 = 576.190476190476 -> P
+    // = 6.26190476190476.
+    QTest::newRow("untaxed, 10 %") << 0.10 << 0.0 << 1000.0 << QList<double>{100, 100} << 6.261904761904762;
+    // Tax 50 %, rate 0, two years of 10 GPU-h, depreciation 50 a year: kink at P = 5, where NPV = -150 +
+    // 2 x 50 = -50 < 0; above it NPV = -150 + 2 (10 P - 0.5 (10 P - 50)) = -100 + 10 P -> P = 10.
+    QTest::newRow("taxed above the kink") << 0.0 << 0.5 << 150.0 << QList<double>{10, 10} << 10.0;
+    // Year 1 half sold (time to revenue): kinks at 50/5 = 10 and 50/10 = 5. NPV(5) = -100 + 25 + 50 = -25,
+    // NPV(10) = -100 + 50 + 75 = 25; between them only year 2 is taxed: NPV = -75 + 10 P -> P = 7.5.
+    QTest::newRow("root between two kinks") << 0.0 << 0.5 << 100.0 << QList<double>{5, 10} << 7.5;
+    // NPV is already positive at the first kink (initial 10): below it nothing is taxed and the slope is 20,
+    // NPV(5) = -10 + 2 x 50 = 90 -> P = 5 - 90/20 = 0.5.
+    QTest::newRow("below the first kink") << 0.0 << 0.5 << 10.0 << QList<double>{10, 10} << 0.5;
+}
+
+void TestFinance::breakEvenPrice() {
+    QFETCH(double, rate);
+    QFETCH(double, taxRate);
+    QFETCH(double, initial);
+    QFETCH(QList<double>, gpuHours);
+    QFETCH(double, expected);
+    std::vector<cost::PricedYear> years;
+    const bool opexCase = QByteArray(QTest::currentDataTag()) == "untaxed, 10 %";
+    for (double g : gpuHours)
+        years.push_back(opexCase ? pricedYear(g, -50, -50) : pricedYear(g, 0, -50));
+    const auto p = cost::breakEvenPrice(rate, taxRate, initial * units::usd, years);
+    QVERIFY(p.has_value());
+    CTWIN_COMPARE_ABS(*p, expected, 1e-9);
+}
+
+// Whatever the kinks, NPV at the break-even price is zero (tolerance 1e-6 USD on flows of order 1e3..1e9):
+// the engine's flows (revenue after a time to revenue, replacements, a terminal value in the last year).
+void TestFinance::breakEvenPriceZeroesNpv() {
+    std::vector<cost::PricedYear> years;
+    for (int t = 1; t <= 7; ++t) {
+        auto y = pricedYear(t == 1 ? 0.4e6 : 1e6, -3e5 - (t == 6 ? 4e6 : 0.0), -3e5 - 8e5 * (t % 3));
+        if (t == 7) y.nonRevenue += 2e6 * units::usd, y.terminal = 2e6 * units::usd;
+        years.push_back(y);
+    }
+    for (double rate : {0.0, 0.05, 0.09, 0.3})
+        for (double tax : {0.0, 0.21, 0.6}) {
+            const auto p = cost::breakEvenPrice(rate, tax, 9e6 * units::usd, years);
+            QVERIFY(p.has_value());
+            const double npv =
+                cost::netPresentValue(rate, cost::pricedCashFlows(9e6 * units::usd, years, *p, tax)).value();
+            CTWIN_COMPARE_ABS(npv, 0.0, 1e-6);
+            // A cent more makes it positive, a cent less negative (NPV rises with the price).
+            QVERIFY(
+                cost::netPresentValue(rate, cost::pricedCashFlows(9e6 * units::usd, years, *p + 0.01, tax))
+                    .value() > 0);
+            QVERIFY(
+                cost::netPresentValue(rate, cost::pricedCashFlows(9e6 * units::usd, years, *p - 0.01, tax))
+                    .value() < 0);
+        }
+    // The operating flow leaves the terminal value out.
+    CTWIN_COMPARE_ABS((years[6].flow(2.0, 0.21) - years[6].operatingFlow(2.0, 0.21)).value(), 2e6, 1e-9);
+}
+
+// No price brings NPV to zero: nothing sold in the horizon, a tax rate of 100 % above every kink, an invalid
+// rate or non-finite or negative inputs give nullopt, never a NaN price.
+void TestFinance::breakEvenPriceUndefined() {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto usd = units::usd;
+    QVERIFY(!cost::breakEvenPrice(0.1, 0.21, 1000.0 * usd, {pricedYear(0, -5, -5), pricedYear(0, -5, -5)}));
+    QVERIFY(!cost::breakEvenPrice(0.1, 0.21, 1000.0 * usd, {}));
+    // Tax 100 %, kink at 0: above it every dollar of revenue is taxed away; NPV stays -1000.
+    QVERIFY(!cost::breakEvenPrice(0.0, 1.0, 1000.0 * usd, {pricedYear(1, 0, 0)}));
+    for (double rate : {-1.0, -2.0, nan})
+        QVERIFY(!cost::breakEvenPrice(rate, 0.21, 1000.0 * usd, {pricedYear(10, 0, -5)}));
+    QVERIFY(!cost::breakEvenPrice(0.1, nan, 1000.0 * usd, {pricedYear(10, 0, -5)}));
+    QVERIFY(!cost::breakEvenPrice(0.1, 0.21, nan * usd, {pricedYear(10, 0, -5)}));
+    QVERIFY(!cost::breakEvenPrice(0.1, 0.21, 1000.0 * usd, {pricedYear(nan, 0, -5)}));
+    QVERIFY(!cost::breakEvenPrice(0.1, 0.21, 1000.0 * usd, {pricedYear(-10, 0, -5)}));
 }
 
 // Nonsense inputs must never produce NaN or infinity (they would poison every total downstream).

@@ -94,8 +94,8 @@ private slots:
 private:
     const model::Project& design(const std::string& name) const { return m_designs.at(name); }
     cost::ScenarioInput input(const model::Project& p) const { return {&p, &m_catalog, m_defaults}; }
-    /// evaluate() of `p` with assumption values set the way --set does (on the design's override when it has
-    /// one, else on the defaults), without any scenario machinery: full BOM derivation, one thread.
+    /// evaluate() of `p` with assumption values set the way --set does (on the design's assumptions block),
+    /// without any scenario machinery: full BOM derivation, one thread.
     /// An entity value (a tornado bar of a value the design sets itself, e.g.
     /// "sites.site-east.electricity_usd_per_kwh" or "training_jobs.llama3-405b.mfu") goes through an
     /// InputResolver override, as `evaluate --set` does.
@@ -107,8 +107,11 @@ private:
                 entity.push_back({key, v});
                 continue;
             }
-            cost::overrideAssumption(p.assumptions.count(key) ? p.assumptions : defaults,
-                                     "assumptions." + key, v);
+            // In the design's assumptions block (a copy of the shipped entry when the design has none): a
+            // design value, like --set, beats what a catalog item sets for itself (a rack type's
+            // useful_life_years beats only the shipped it_useful_life_years; issue 30 item 4).
+            if (!p.assumptions.count(key)) p.assumptions[key] = defaults.at(key);
+            cost::overrideAssumption(p.assumptions, "assumptions." + key, v);
         }
         return entity.empty() ? cost::evaluate(p, m_catalog, defaults)
                               : cost::evaluate(p, m_catalog, defaults, entity);
@@ -343,10 +346,11 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     for (const auto& in : m_results.at("neocloud-100k-gb200").inputs)
         ranged += in.path.rfind("assumptions.", 0) == 0 && in.used && in.low < in.high;
     QCOMPARE(t.bars.size(), ranged + 2); // + the job's global_batch_tokens and sequence_length
-    // The 44 shipped assumptions all have low < high; neocloud reads all but route_factor (no link), goodput
-    // (its job's reliability model), mfu_fp4_ratio (an FP8 job), global_batch_tokens and sequence_length
-    // (its job sets both); moe_alltoall_overlap (issue 29) counts: its MoE job has the expert figures.
-    QCOMPARE(ranged, size_t(39));
+    // The 43 shipped assumptions all have low < high (issue 30 replaced the two hourly climate spreads with
+    // climate_hourly_spread_factor); neocloud reads all but route_factor (no link), goodput (its job's
+    // reliability model), mfu_fp4_ratio (an FP8 job), global_batch_tokens and sequence_length (its job sets
+    // both); moe_alltoall_overlap (issue 29) counts: its MoE job has the expert figures.
+    QCOMPARE(ranged, size_t(38));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);
@@ -433,11 +437,10 @@ void TestScenarios::tornadoMatchesDirectEvaluation() {
     QVERIFY2(moved, qPrintable(mustMove + " did not move " + output));
 }
 
-// llama3 pays back within its 5-year horizon at the base price of $2.5 (the terminal value of issue 19 in
-// the last year). Its cost per GPU-hour is about $1.9 (economic TCO), so at the shipped low price of $1.5
-// it still pays back (the terminal value returns the residual book value); the design widens the price range
-// down to $0.5, where revenue (0.5 x 15,986 GPUs x 8,766 h x 0.9 ~ $63M a year) hardly exceeds opex (~$51M)
-// and the cumulative cash flow never turns non-negative: that end is marked undefined and holds the base value.
+// llama3 pays back from its operating cash flows within its 5-year horizon at the base price of $2.5 (4.2
+// years; payback leaves the terminal value out, issue 30). The design widens the price range down to $0.5,
+// where revenue (0.5 x 15,986 GPUs x 8,766 h x 0.9 ~ $63M a year) hardly exceeds opex (~$51M) and the
+// cumulative cash flow never turns non-negative: that end is marked undefined and holds the base value.
 void TestScenarios::tornadoMarksUndefinedEnds() {
     auto p = design("llama3-16k-h100");
     p.assumptions["gpu_hour_price_usd"] = model::Assumption{2.5, 0.5, 4.0, "USD/GPU-hour", "test: wide range", true};
