@@ -318,6 +318,66 @@ void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Com
     }
 }
 
+/// The first wan item of `kind` ("amplifier", "line_terminal"); null when the catalog has none.
+const CatalogItem* wanItemOfKind(const model::Catalog& catalog, const std::string& kind) {
+    for (const auto* item : catalog.byCategory("wan"))
+        if (item->kind == kind) return item;
+    return nullptr;
+}
+
+/// Sizes one link's line system on `w` (its routeLength and capacity set) from the optic, the amplifier and
+/// the line terminal (either may be null: none in the catalog). Returns the reach the regeneration is sized
+/// on (0 when the optic has none).
+///
+/// Reach (issue 30 item 3): an optic's reach_m is one span with terminal amplification only (OIF 800ZR IA:
+/// "single-span, amplified DWDM links of 80-120 km"); its amplified_reach_m is the OSNR-limited reach
+/// through inline amplifiers, after which the wavelength must be regenerated optical-electrical-optical.
+/// Without an amplifier in the catalog, or an optic without amplified_reach_m, the reach is reach_m.
+///   segments     = ceil(L / reach)                 (regenerate every reach; >= 1)
+///   regen sites  = segments - 1
+///   spans / seg  = ceil((L / segments) / spacing)  when L / segments > reach_m, else 1 (one span)
+///   amplifiers   = fiber pairs x segments x (spans / seg - 1)  (inline sites between spans)
+///   terminals    = 2 x fiber pairs x segments      (each segment is a line system with two ends)
+///   optics       = 2 x wavelengths x segments      (one at each end of each wavelength in each segment;
+///                                                    a regenerator is the back-to-back pair at a site)
+/// The relative slack 1e-4 (as the former link_reach check) keeps a route exactly at a reach in one segment.
+double sizeLineSystem(const CatalogItem& optic, const CatalogItem* amp, const CatalogItem* terminal,
+                      WanBom& w) {
+    constexpr double kSlack = 1e-4;
+    const double length = std::max(0.0, w.routeLength.value());
+    const double single = optic.value("reach_m");
+    const auto* amplifiedValue = optic.find("amplified_reach_m");
+    // An amplified reach shorter than one span is refused on load (model/catalog.cpp checkWanOptic);
+    // max() keeps a hand-built catalog consistent too.
+    const double reach = amp && amplifiedValue ? std::max(single, amplifiedValue->base) : single;
+    if (reach <= 0) return 0.0;
+    const double segments = std::max(1.0, std::ceil(length / reach - kSlack));
+    const double segment = length / segments;
+    const double spacing = amp ? amp->value("spacing_m") : 0.0;
+    const double spans =
+        amp && spacing > 0 && segment > single * (1 + kSlack) ? std::ceil(segment / spacing - kSlack) : 1.0;
+    // Wavelengths on fiber pairs: ceil(capacity / line rate), 32 per fiber pair (kWanChannelsPerFiberPair).
+    w.wavelengths = std::ceil(w.capacityBitPerS / optic.value("bit_per_s") - 1e-9);
+    w.fiberPairs = std::ceil(w.wavelengths / kWanChannelsPerFiberPair);
+    w.segmentLength = segment * meter;
+    w.regenSites = w.fiberPairs > 0 ? segments - 1 : 0.0;
+    w.regenerators = w.wavelengths * w.regenSites;
+    w.optics = 2.0 * w.wavelengths * segments;
+    w.amplifiers = w.fiberPairs * segments * std::max(0.0, spans - 1);
+    w.lineTerminals = terminal ? 2.0 * w.fiberPairs * segments : 0.0;
+    w.capex = w.optics * optic.value("price_usd") * usd;
+    w.power = w.optics * optic.value("power_w") * watt;
+    if (amp) {
+        w.capex += w.amplifiers * amp->value("price_usd") * usd;
+        w.power += w.amplifiers * amp->value("power_w") * watt;
+    }
+    if (terminal) {
+        w.capex += w.lineTerminals * terminal->value("price_usd") * usd;
+        w.power += w.lineTerminals * terminal->value("power_w") * watt;
+    }
+    return reach;
+}
+
 void sizeLinks(const model::Project& p, const model::Catalog& catalog, const InputResolver& inputs,
                const Layout& layout, BillOfMaterials& bom, std::vector<DesignRule>& rules) {
     auto siteOf = [&](const std::string& id) -> const model::Site* {
@@ -328,11 +388,13 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
         }
         return nullptr;
     };
-    const auto* amp = catalog.find("wan-amp");
+    const auto* amp = wanItemOfKind(catalog, "amplifier");
+    const auto* terminal = wanItemOfKind(catalog, "line_terminal");
     for (const auto& l : p.links) {
         WanBom w;
         w.linkId = l.id;
         w.capacityBitPerS = l.capacityBitPerS;
+        const std::string label = "Link " + l.name + " (" + l.id + ")";
         const auto* s1 = siteOf(l.from);
         const auto* s2 = siteOf(l.to);
         // Surveyed length, else great-circle x route factor (the link's, else the assumption's).
@@ -363,17 +425,52 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
                                  " km exceeds its budget of " + fmt(budget->value() * 1e3, 2) + " ms"});
         if (l.capacityBitPerS <= 0)
             rules.push_back({Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
-        const auto* optic = catalog.find(l.optic);
-        if (optic && l.capacityBitPerS > 0) {
-            const double channels = std::ceil(l.capacityBitPerS / optic->value("bit_per_s") - 1e-9);
-            w.fiberPairs = std::ceil(channels / kWanChannelsPerFiberPair);
-            w.optics = 2.0 * channels; // one coherent pluggable at each end of each wavelength
-            if (amp) w.amplifiers = w.fiberPairs * std::floor(w.routeLength.value() / amp->value("spacing_m"));
-            w.capex = w.optics * optic->value("price_usd") * usd + (amp ? w.amplifiers * amp->value("price_usd") * usd : Money{});
-            w.power = w.optics * optic->value("power_w") * watt + (amp ? w.amplifiers * amp->value("power_w") * watt : Power{});
-            if (w.routeLength.value() > optic->value("reach_m") * 1.0001 && !amp)
-                rules.push_back({Severity::Warning, "link_reach", l.id,
-                                 "Link " + l.name + " is longer than the optic's unamplified reach"});
+        const auto* optic = l.optic.empty() ? nullptr : catalog.find(l.optic);
+        // What the link's optic cannot size (issue 30, bad input): none, not an optic, no line rate or reach.
+        const char* missing = nullptr;
+        if (optic && optic->kind == "optic")
+            for (const char* field : {"bit_per_s", "reach_m", "price_usd", "power_w"})
+                if (!missing && !optic->find(field)) missing = field;
+        if (l.optic.empty()) {
+            if (l.capacityBitPerS > 0)
+                rules.push_back({Severity::Warning, "link_no_optic", l.id,
+                                 label + ": no optic, so no transponders, amplifiers or line terminals are "
+                                         "counted; set its optic to a wan optic"});
+        } else if (!optic || optic->kind != "optic") {
+            rules.push_back({Severity::Error, "link_optic_kind", l.id,
+                             label + ": optic '" + l.optic + "' is " +
+                                 (optic ? "a wan " + optic->kind + ", not an optic" : "not in the catalog")});
+        } else if (missing || optic->value("bit_per_s") <= 0 || optic->value("reach_m") <= 0) {
+            // No reach: nothing to regenerate on, so the route exceeds what the optic reaches (Error, not the
+            // Warning of a regenerated link). A missing line rate, price or power cannot size it either.
+            const std::string field = missing                          ? missing
+                                      : optic->value("bit_per_s") <= 0 ? "bit_per_s"
+                                                                       : "reach_m";
+            rules.push_back(
+                {Severity::Error, field == "reach_m" ? "link_reach_exceeded" : "link_optic_incomplete", l.id,
+                 label + ": optic " + l.optic + (missing ? " has no " + field : " has " + field + " 0") +
+                     " in the catalog, so the " + fmt(w.routeLength.value() / 1e3) +
+                     " km link cannot be sized"});
+        } else if (l.capacityBitPerS > 0) {
+            const double reach = sizeLineSystem(*optic, amp, terminal, w);
+            const bool amplified = amp && optic->find("amplified_reach_m");
+            if (w.regenSites > 0) {
+                // Regeneration is always allowed (a design choice: the link is charged for it and warned,
+                // never silently accepted); a longer-reach optic avoids it.
+                const std::string field = amplified ? "amplified_reach_m" : "reach_m";
+                const std::string why = amplified ? " amplified reach (" + field + ")"
+                                        : amp
+                                            ? " reach (reach_m; it has no amplified_reach_m)"
+                                            : " unamplified reach (reach_m; no wan amplifier in the catalog)";
+                rules.push_back({Severity::Warning, amplified ? "link_regenerated" : "link_reach", l.id,
+                                 label + ": " + fmt(w.routeLength.value() / 1e3) + " km route exceeds the " +
+                                     fmt(reach / 1e3) + " km" + why + " of " + l.optic + "; charged for " +
+                                     fmt(w.regenSites) + " regeneration site" +
+                                     (w.regenSites == 1 ? "" : "s") + " (" + fmt(w.regenerators) +
+                                     " back-to-back transponder pairs, every " +
+                                     fmt(w.segmentLength.value() / 1e3, 1) +
+                                     " km); an optic whose amplified_reach_m covers the route avoids them"});
+            }
         }
         w.lease = w.fiberPairs * l.fiberLeaseUsdPerMYear * w.routeLength.value() * usd / (kSecondsPerYear * second);
         bom.links.push_back(w);

@@ -54,11 +54,26 @@ struct LoopBom {
     units::Power pumpPower{};
 };
 
+/// One scale-across link's line system (issue 30 item 3): wavelengths on fiber pairs, regenerated every
+/// amplified reach of the optic into `segments`, each a line system with a terminal at both ends and inline
+/// amplifiers between its spans.
 struct WanBom {
     std::string linkId;
     units::Length routeLength{};
     units::Time oneWayLatency{};
-    double fiberPairs = 0, optics = 0, amplifiers = 0;
+    double wavelengths = 0, fiberPairs = 0;
+    /// Every module: two per wavelength at the link ends plus two per regenerator.
+    double optics = 0;
+    /// Inline amplifier sites x fiber pairs.
+    double amplifiers = 0;
+    /// Optical-electrical-optical regeneration sites along the route (segments - 1).
+    double regenSites = 0;
+    /// Back-to-back transponder pairs at the regeneration sites (wavelengths x regenSites).
+    double regenerators = 0;
+    /// Line terminals (mux/demux, booster and preamplifier or ROADM degree): two per fiber pair per segment.
+    double lineTerminals = 0;
+    /// Length between regenerations (route / segments); the reach the optic must cover.
+    units::Length segmentLength{};
     units::Money capex{};
     units::MoneyPerTime lease{};
     units::Power power{};

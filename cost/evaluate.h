@@ -120,6 +120,14 @@ struct FinanceResult {
     /// The GPU-hour price at which NPV = 0 (after tax, with the time to revenue; finance.h breakEvenPrice);
     /// nullopt when no price brings NPV to zero or the cash flows are not defined.
     std::optional<double> breakEvenGpuHour;
+    /// Insurance and property tax, yearly, included in opexAnnual (issue 30 item 4).
+    units::Money insuranceAnnual{}, propertyTaxAnnual{};
+    /// The GPU-hour price the revenue uses: the GPU-weighted catalog rental price of the design's GPUs, or
+    /// assumptions.gpu_hour_price_usd when the design or an override sets it (cost/evaluate_finance.cpp).
+    double gpuHourPrice = 0;
+    bool gpuHourPriceFromCatalog = false;
+    /// The catalog price's provenance (accelerators, prices, basis, sources); empty for the assumption.
+    std::string gpuHourPriceSource;
     double timeToRevenueDays = 0;
     units::Money burnInCost{};
     /// Capital recovery and straight-line views; `tcoAnnual`, `costPerGpuHour` and `annualizedCapex` /

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -45,6 +46,65 @@ double itUsefulLife(EvalContext& c, Money itCapex) {
     c.itLifeFromRacks = true;
     const double rest = std::max(0.0, itCapex.value() - covered);
     return itCapex.value() / (chargePerYear + rest / assumed);
+}
+
+// The GPU-hour price of the design's GPUs (issue 30 item 4: per-design rental prices, sourced per GPU
+// generation): each compute rack type's accelerator carries its rental price per GPU-hour in the catalog
+// (data/catalog/accelerators.json `rental_usd_per_gpu_hour`, with its basis in the attribute
+// `rental_price_basis`); the design's price is their GPU-weighted mean over the rack types,
+// P = sum(n_i P_i) / sum(n_i) with n_i the GPUs of rack type i, and so are its low and high (a mix sells at
+// the mean of its parts). GPUs whose accelerator has no rental price are priced at the shipped assumption.
+// A design or an override that sets assumptions.gpu_hour_price_usd wins (InputResolver::derivedDefault).
+// Second: whether any GPU has a catalog price (else the first is the shipped assumption).
+std::pair<model::Assumption, bool> catalogGpuHourPrice(const EvalContext& c) {
+    const model::Assumption& shipped = c.a.at("gpu_hour_price_usd");
+    model::Assumption price = shipped;
+    double gpus = 0.0, base = 0.0, low = 0.0, high = 0.0;
+    bool anyRental = false;
+    std::map<std::string, std::pair<double, const model::CatalogItem*>> byAccelerator; // GPUs, accelerator
+    for (const auto& line : c.bom.rackLines) {
+        const auto* rack = c.catalog.find(line.catalogId);
+        const auto* perRack = rack ? rack->find("gpus") : nullptr;
+        if (!perRack || !(perRack->base > 0.0)) continue;
+        const double n = line.quantity * perRack->base;
+        const std::string acc = rack->attribute("accelerator");
+        const auto* item = c.catalog.find(acc);
+        const auto* rental = item ? item->find("rental_usd_per_gpu_hour") : nullptr;
+        gpus += n;
+        anyRental = anyRental || rental;
+        base += n * (rental ? rental->base : shipped.base);
+        low += n * (rental ? rental->low : shipped.low);
+        high += n * (rental ? rental->high : shipped.high);
+        auto& entry = byAccelerator[rental ? acc : std::string()];
+        entry.first += n;
+        entry.second = rental ? item : nullptr;
+    }
+    if (!(gpus > 0.0) || !anyRental) return {shipped, false};
+    price.base = base / gpus, price.low = low / gpus, price.high = high / gpus;
+    price.estimate = false;
+    if (!c.recordsProvenance()) return {price, true}; // the scenario tools read the value only
+    std::string text = "GPU-weighted catalog rental price of the design's GPUs (" +
+                       std::string(byAccelerator.size() > 1 ? "mean over rack types" : "one generation") +
+                       "): ";
+    bool first = true;
+    for (const auto& [acc, e] : byAccelerator) {
+        text += first ? "" : "; ";
+        first = false;
+        const auto& [n, item] = e;
+        if (!item) {
+            text += fmt(n) + " GPUs without a catalog rental price at assumptions.gpu_hour_price_usd " +
+                    fmt(shipped.base, 2) + " (" + shipped.source + ")";
+            price.estimate = price.estimate || shipped.estimate;
+            continue;
+        }
+        const auto& v = *item->find("rental_usd_per_gpu_hour");
+        const std::string basis = item->attribute("rental_price_basis");
+        text += fmt(n) + " x " + acc + " " + fmt(v.base, 2) + " USD/GPU-h (" +
+                (basis.empty() ? std::string("basis not stated") : basis) + "; " + v.source + ")";
+        price.estimate = price.estimate || v.estimate;
+    }
+    price.source = text;
+    return {price, true};
 }
 
 } // namespace
@@ -156,7 +216,17 @@ void evaluateFinance(EvalContext& c) {
     fin.staffAnnual = a.get("staff_usd_per_mw_year") * toMw(r.power.itPeak) * usd;
     for (const auto& l : bom.links)
         fin.wanLeaseAnnual += l.lease * year;
-    fin.opexAnnual = fin.energyAnnual + fin.maintenanceAnnual + fin.staffAnnual + fin.wanLeaseAnnual;
+    // Insurance and property tax (issue 30 item 4), yearly fractions of capex (data/assumptions.json, with
+    // sources). Insurance covers what can burn: the capex less land (property insurance is written on the
+    // replacement cost of buildings and contents, land excluded). Property tax is levied on the real
+    // property, land included, and on the tangible personal property (servers, network, plant) where the
+    // state taxes it (Tax Foundation, "State Taxation of Data Centers", Dec 2025), so on the whole capex.
+    // Replacements are like for like (finance_conventions.h AssetPlan), so the insured and taxed value, and
+    // both lines, are the same every year.
+    fin.insuranceAnnual = a.get("insurance_rate_of_capex_per_year") * (r.capex.total - fin.land);
+    fin.propertyTaxAnnual = a.get("property_tax_rate_of_capex_per_year") * r.capex.total;
+    fin.opexAnnual = fin.energyAnnual + fin.maintenanceAnnual + fin.staffAnnual + fin.wanLeaseAnnual +
+                     fin.insuranceAnnual + fin.propertyTaxAnnual;
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
     fin.gpuHoursPerYear = c.sellableGpus * kHoursPerYear * c.utilization;
     for (TcoView* v : {&fin.economic, &fin.accounting}) {
@@ -178,7 +248,15 @@ void evaluateFinance(EvalContext& c) {
     // residual value of the retired vintages, plus at the horizon the terminal value: the book value of every
     // asset class and the land at cost. Retired and terminal assets change hands at book value, so there is
     // no gain or loss to tax.
-    const double price = a.get("gpu_hour_price_usd");
+    // The price of the design's GPUs from the catalog unless the design or an override sets one
+    // (catalogGpuHourPrice above).
+    const auto [derivedPrice, catalogPriced] = catalogGpuHourPrice(c);
+    fin.gpuHourPriceFromCatalog =
+        catalogPriced && c.inputs.assumptionLevel("gpu_hour_price_usd") == InputLevel::Default;
+    fin.gpuHourPrice = catalogPriced ? c.inputs.derivedDefault("gpu_hour_price_usd", derivedPrice)
+                                     : a.get("gpu_hour_price_usd");
+    if (fin.gpuHourPriceFromCatalog) fin.gpuHourPriceSource = derivedPrice.source;
+    const double price = fin.gpuHourPrice;
     const double taxRate = a.get("tax_rate");
     fin.timeToRevenueDays = a.get("delivery_to_revenue_days");
     const double delayYears = fin.timeToRevenueDays / 365.25;
@@ -227,7 +305,12 @@ void addFinanceFigures(EvalContext& c) {
     Results& r = c.r;
     const auto& fin = r.finance;
     const double wacc = a.get("wacc");
-    const double price = a.get("gpu_hour_price_usd");
+    const double price = fin.gpuHourPrice;
+    // The price's provenance: the catalog prices of the design's GPUs, or the assumption the design or an
+    // override sets.
+    const SourceRef priceSource = fin.gpuHourPriceFromCatalog
+                                      ? SourceRef("GPU-hour price: " + fin.gpuHourPriceSource)
+                                      : c.source("gpu_hour_price_usd");
     // Maintenance provenance: the legacy single fraction when the design sets it, else one per class.
     const bool legacy = a.contains("maintenance_fraction");
     auto maintenanceSource = [&](const std::string& cls) {
@@ -266,11 +349,26 @@ void addFinanceFigures(EvalContext& c) {
               "facility power x 8,766 h x tariff of the building's site",
               {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
     addFigure(c, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
-              "energy + maintenance + staff + WAN leases",
+              "energy + maintenance + staff + WAN leases + insurance + property tax",
               {{"maintenance_usd", fin.maintenanceAnnual.value()},
                {"staff_usd", fin.staffAnnual.value()},
-               {"wan_lease_usd", fin.wanLeaseAnnual.value()}},
+               {"wan_lease_usd", fin.wanLeaseAnnual.value()},
+               {"insurance_usd", fin.insuranceAnnual.value()},
+               {"property_tax_usd", fin.propertyTaxAnnual.value()}},
               maintenanceSources);
+    addFigure(c, "finance.insurance_annual_usd", fin.insuranceAnnual.value(), "USD/yr", "Insurance",
+              "(capex - land) x insurance rate per year (property insurance on the replacement cost; land is "
+              "not insured)",
+              {{"insured_value_usd", (r.capex.total - fin.land).value()},
+               {"rate_per_year", a.get("insurance_rate_of_capex_per_year")}},
+              {c.source("insurance_rate_of_capex_per_year")});
+    addFigure(
+        c, "finance.property_tax_annual_usd", fin.propertyTaxAnnual.value(), "USD/yr", "Property tax",
+        "capex (land included) x property tax rate per year (real and tangible personal property, after "
+        "typical abatements)",
+        {{"taxed_value_usd", r.capex.total.value()},
+         {"rate_per_year", a.get("property_tax_rate_of_capex_per_year")}},
+        {c.source("property_tax_rate_of_capex_per_year")});
     addFigure(c, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
               "sum over asset classes of capex x maintenance fraction", {}, maintenanceSources);
     const bool accounting = fin.convention == "accounting";
@@ -324,7 +422,17 @@ void addFinanceFigures(EvalContext& c) {
             c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
             "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
             "- replacement capex + residual values + terminal value at the horizon",
-            {{"gpu_hour_price_usd", price}}, {c.source("gpu_hour_price_usd"), c.source("tax_rate")});
+            {{"gpu_hour_price_usd", price}}, {priceSource, c.source("tax_rate")});
+    // The price the revenue uses (issue 30 item 4), with its basis: the catalog rental price of the design's
+    // GPUs (GPU-weighted over the rack types) unless the design or an override sets one.
+    if (flows)
+        addFigure(
+            c, "finance.gpu_hour_price_usd", price, "USD/GPU-h", "GPU-hour price sold",
+            fin.gpuHourPriceFromCatalog
+                ? "GPU-weighted mean of the catalog rental price (rental_usd_per_gpu_hour) of each rack "
+                  "type's accelerator"
+                : "assumptions.gpu_hour_price_usd (set by the design or an override)",
+            {{"from_catalog", fin.gpuHourPriceFromCatalog ? 1.0 : 0.0}}, {priceSource});
     // The price at which that NPV is zero (issue 30 item 4), beside the capital-recovery cost per GPU-hour:
     // it is after tax and waits for the time to revenue, and its capital comes back partly as terminal value
     // at book at the horizon, so it differs from the pre-tax economic charge.

@@ -360,6 +360,12 @@ InputLevel InputResolver::assumptionLevel(const std::string& key) const {
     return InputLevel::Default;
 }
 
+double InputResolver::derivedDefault(const std::string& key, const model::Assumption& derived) const {
+    if (assumptionLevel(key) != InputLevel::Default) return m_assumptions.get(key);
+    if (!m_valuesOnly) m_derivedDefaults[key] = derived;
+    return derived.base;
+}
+
 double InputResolver::record(const char* collection, const std::string& id, const char* field,
                              std::optional<double> own, bool overridden, const std::string& fallbackKey,
                              const std::string& unit, double fallbackScale) const {
@@ -504,6 +510,13 @@ std::vector<ResolvedInput> InputResolver::inputs() const {
         in.unit = a.unit, in.source = a.source, in.estimate = a.estimate;
         in.level = assumptionLevel(key);
         in.used = m_assumptions.wasRead(key);
+        // A shipped default the engine replaced by a value derived from the catalog (derivedDefault).
+        if (auto d = m_derivedDefaults.find(key);
+            d != m_derivedDefaults.end() && in.level == InputLevel::Default) {
+            in.value = d->second.base, in.low = d->second.low, in.high = d->second.high;
+            in.unit = d->second.unit, in.source = d->second.source, in.estimate = d->second.estimate;
+            in.used = true;
+        }
         out.push_back(std::move(in));
     }
     out.insert(out.end(), m_entityInputs.begin(), m_entityInputs.end());

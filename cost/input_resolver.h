@@ -128,6 +128,13 @@ public:
     /// The level an assumption key came from: Override, Design (the design's assumptions block) or Default.
     InputLevel assumptionLevel(const std::string& key) const;
 
+    /// An assumption whose shipped default gives way to a value the engine derives from the catalog (the
+    /// GPU-hour price of the design's GPUs, issue 30 item 4): the assumption `key` when an override or the
+    /// design sets it, else `derived` (base, low, high, unit, source). The derived value is recorded so
+    /// that inputs() reports it for assumptions.KEY (value, range and source, level "default"), and the
+    /// scenario tools, which vary assumptions.KEY through an override, vary it over the derived range.
+    double derivedDefault(const std::string& key, const model::Assumption& derived) const;
+
     /// Every input with its provenance: every assumption (key order; `used` tells whether it was read),
     /// then the entity values read, in read order.
     std::vector<ResolvedInput> inputs() const;
@@ -166,6 +173,8 @@ private:
     mutable std::map<std::string, size_t> m_entityInputIndex;
     /// Assumption key -> entity paths whose own value kept the assumption from being used.
     mutable std::map<std::string, std::vector<std::string>> m_shadowedBy;
+    /// Assumption key -> the derived value that replaced its shipped default (derivedDefault).
+    mutable std::map<std::string, model::Assumption> m_derivedDefaults;
     bool m_valuesOnly = false;
 };
 

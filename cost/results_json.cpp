@@ -103,9 +103,16 @@ ojson resultsToJson(const Results& r) {
                                   {"route_km", l.routeLength.value() / 1e3},
                                   {"one_way_latency_ms", l.oneWayLatency.value() * 1e3},
                                   {"capacity_tbps", l.capacityBitPerS / 1e12},
+                                  {"wavelengths", l.wavelengths},
                                   {"fiber_pairs", l.fiberPairs},
                                   {"optics", l.optics},
-                                  {"amplifiers", l.amplifiers}});
+                                  {"amplifiers", l.amplifiers},
+                                  {"regen_sites", l.regenSites},
+                                  {"regenerators", l.regenerators},
+                                  {"line_terminals", l.lineTerminals},
+                                  {"segment_km", l.segmentLength.value() / 1e3},
+                                  {"capex_usd", l.capex.value()},
+                                  {"power_w", l.power.value()}});
         out["scale_across"]["links"] = std::move(links);
     }
     if (!r.inference.empty()) {

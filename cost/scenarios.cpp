@@ -84,6 +84,10 @@ const std::map<std::string, Better>& figurePreferences() {
             {"finance.depreciation_annual_usd", Better::LowerIsBetter},
             {"finance.energy_annual_usd", Better::LowerIsBetter},
             {"finance.opex_annual_usd", Better::LowerIsBetter},
+            {"finance.insurance_annual_usd", Better::LowerIsBetter},
+            {"finance.property_tax_annual_usd", Better::LowerIsBetter},
+            // An input echoed as a figure (the price the revenue uses): neither better nor worse.
+            {"finance.gpu_hour_price_usd", Better::Neither},
             {"finance.tco_annual_usd", Better::LowerIsBetter},
             {"finance.cost_per_gpu_hour_usd", Better::LowerIsBetter},
             {"finance.npv_usd", Better::HigherIsBetter},

@@ -72,8 +72,13 @@ const std::vector<KindSchema>& schemas() {
          {"cost_usd_per_byte", "power_w_per_byte", "write_bytes_per_s_per_byte", "read_bytes_per_s_per_byte",
           "useful_life_years"},
          {}},
-        {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}},
+        // reach_m: one span with terminal amplification only; amplified_reach_m: through inline amplifiers
+        // (OSNR-limited), absent for an optic not meant for line systems (cost/bill_of_materials.cpp).
+        {"wan", "optic", {"bit_per_s", "reach_m", "power_w", "price_usd"}, {}, {"amplified_reach_m"}},
         {"wan", "amplifier", {"spacing_m", "price_usd", "power_w"}, {}},
+        // One end of a line system on one fiber pair: mux/demux with booster and preamplifier, or a ROADM
+        // degree.
+        {"wan", "line_terminal", {"price_usd", "power_w"}, {}},
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
         // Serving engine profiles (issue 28): overheads beyond the roofline and the batch cap (cost/inference.h
         // EngineProfile).
@@ -222,6 +227,16 @@ void checkServingEngine(const CatalogItem& item, const std::string& file) {
                          "a fraction of peak HBM bandwidth must lie in (0, 1]");
 }
 
+// An optic reaches at least as far through inline amplifiers as over one span (issue 30 item 3): every
+// amplified reach in its range is at least every single-span reach in its range.
+void checkWanOptic(const CatalogItem& item, const std::string& file) {
+    const auto* reach = item.find("reach_m");
+    const auto* amplified = item.find("amplified_reach_m");
+    if (reach && amplified && amplified->low < reach->high)
+        throw InputError(itemLocation(file, item, "amplified_reach_m"),
+                         "the amplified reach must be at least the unamplified reach_m");
+}
+
 } // namespace
 
 void checkCatalogItem(const CatalogItem& item, const std::string& file) {
@@ -253,6 +268,7 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
     if (item.category == "models") checkModelPreset(item, file);
     if (item.category == "accelerators") checkAcceleratorEfficiencies(item, file);
     if (item.category == "serving_engines") checkServingEngine(item, file);
+    if (item.category == "wan" && item.kind == "optic") checkWanOptic(item, file);
 }
 
 std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {

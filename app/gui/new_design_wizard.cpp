@@ -1,6 +1,7 @@
 #include "new_design_wizard.h"
 
 #include "input_error.h"
+#include "named_places.h"
 #include "new_command.h"
 
 #include <QComboBox>
@@ -91,17 +92,33 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     form->addRow(tr("&Buildings:"), m_buildings);
     form->addRow(tr("&Halls per building:"), m_halls);
 
+    // The site starts at a named place (data/places.json), never at 0 deg, 0 deg (the Gulf of Guinea, whose
+    // nearest climate is thousands of km away): the first place, which the user changes or overtypes.
+    m_place = makePlaceCombo(this);
+    m_place->setObjectName(QStringLiteral("place"));
+    m_place->setToolTip(tr("A named place fills the site's name and coordinates (data/places.json); the "
+                           "climate (PUE, cooling plant) follows the nearest location of the climate table"));
     m_siteName = new QLineEdit(tr("Site 1"), this);
     m_siteName->setObjectName(QStringLiteral("siteName"));
-    m_lat = new QLineEdit(QStringLiteral("0"), this);
+    m_lat = new QLineEdit(this);
     m_lat->setObjectName(QStringLiteral("lat"));
-    m_lon = new QLineEdit(QStringLiteral("0"), this);
+    m_lon = new QLineEdit(this);
     m_lon->setObjectName(QStringLiteral("lon"));
     auto* latLon = new QHBoxLayout;
     latLon->addWidget(new QLabel(tr("lat"), this));
     latLon->addWidget(m_lat);
     latLon->addWidget(new QLabel(tr("lon"), this));
     latLon->addWidget(m_lon);
+    auto pickPlace = [this](int i) {
+        const QStringList latLon = m_place->itemData(i).toStringList();
+        if (latLon.size() != 2) return;
+        m_lat->setText(latLon[0]);
+        m_lon->setText(latLon[1]);
+        m_siteName->setText(m_place->itemText(i).section(QLatin1Char(','), 0, 0));
+    };
+    connect(m_place, &QComboBox::currentIndexChanged, this, pickPlace);
+    if (m_place->count() > 1) m_place->setCurrentIndex(1);
+    form->addRow(tr("&Place:"), m_place);
     form->addRow(tr("&Site:"), m_siteName);
     form->addRow(QString(), latLon);
 
@@ -180,6 +197,10 @@ std::optional<cost::TargetSpec> NewDesignWizard::target(QString* problem) const 
     const auto lat = parseNumber(m_lat->text()), lon = parseNumber(m_lon->text());
     if (!lat || std::abs(*lat) > 90) return refuse(tr("Latitude must be a number from -90 to 90."));
     if (!lon || std::abs(*lon) > 180) return refuse(tr("Longitude must be a number from -180 to 180."));
+    if (*lat == 0 && *lon == 0)
+        return refuse(
+            tr("0°, 0° is open sea (the Gulf of Guinea): pick a place or type the site's coordinates; "
+               "its climate sets the PUE and the cooling plant."));
     t.site.latDeg = *lat, t.site.lonDeg = *lon;
     if (const int tiers = m_tiers->currentData().toInt(); tiers > 0) t.tiers = tiers;
     const auto over = parseNumber(m_oversubscription->text());

@@ -49,6 +49,7 @@ private:
     QComboBox* m_cooling;
     QSpinBox* m_buildings;
     QSpinBox* m_halls;
+    QComboBox* m_place;
     QLineEdit* m_siteName;
     QLineEdit* m_lat;
     QLineEdit* m_lon;

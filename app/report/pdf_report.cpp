@@ -199,10 +199,14 @@ private:
                                                           : QStringLiteral("economic"),
                      money(m_r.finance.convention == "economic" ? m_r.finance.accounting.costPerGpuHour
                                                                 : m_r.finance.economic.costPerGpuHour));
-        text += QStringLiteral(
-                    "At a GPU-hour price of %1 the net present value over %2 years at a WACC of %3 is %4. ")
-                    .arg(money(assumption("gpu_hour_price_usd")), QString::number(horizon()),
-                         q(formatPercent(assumption("wacc"))), fig("finance.npv_usd"));
+        text +=
+            QStringLiteral(
+                "At a GPU-hour price of %1 (%5) the net present value over %2 years at a WACC of %3 is %4. ")
+                .arg(money(m_r.finance.gpuHourPrice), QString::number(horizon()),
+                     q(formatPercent(assumption("wacc"))), fig("finance.npv_usd"))
+                .arg(m_r.finance.gpuHourPriceFromCatalog
+                         ? QStringLiteral("the committed-contract rental price of its GPUs, from the catalog")
+                         : QStringLiteral("set by the design"));
         if (m_r.figure("finance.break_even_gpu_hour_usd"))
             text +=
                 QStringLiteral(
@@ -406,10 +410,11 @@ private:
                 "less the %5 days to revenue, pro rata), pays opex and a %3 tax on revenue minus opex minus "
                 "straight-line depreciation (none when negative). An asset class that reaches its end of "
                 "life is replaced at cost in the year it ends and the old one sold at its residual value "
-                "(Renewal, net: replacement less residual sold). The last year adds the terminal value: the book value of every asset "
+                "(Renewal, net: replacement less residual sold). The last year adds the terminal value: the "
+                "book value of every asset "
                 "class plus the land at cost. Present values at a WACC of %4, end-of-year flows. Amounts in "
                 "$M.")
-                .arg(human(std::round(fin.gpuHoursPerYear)), money(assumption("gpu_hour_price_usd")),
+                .arg(human(std::round(fin.gpuHoursPerYear)), money(fin.gpuHourPrice),
                      q(formatPercent(assumption("tax_rate"))), q(formatPercent(wacc)),
                      human(fin.timeToRevenueDays)));
         Table t{{{"Year", 0.7},

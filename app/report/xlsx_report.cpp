@@ -191,7 +191,8 @@ private:
 
     // Cash flow drivers.
     static constexpr int kGpuHoursRow = 1, kPriceRow = 2, kEnergyRow = 3, kMaintenanceRow = 4, kStaffRow = 5,
-                         kWanRow = 6, kOpexRow = 7, kTaxRateRow = 8, kWaccRow = 9, kFlowHeader = 11;
+                         kWanRow = 6, kOpexRow = 7, kTaxRateRow = 8, kWaccRow = 9, kInsuranceTaxRow = 10,
+                         kFlowHeader = 11;
     int flowRow(int year) const { return kFlowHeader + 1 + year; } // year 0..H
     int npvRow() const { return flowRow(m_horizon) + 2; }
     int irrRow() const { return npvRow() + 1; }
@@ -531,8 +532,9 @@ private:
 
     void writeCashFlow(lxw_worksheet* ws) {
         const auto& fin = m_r.finance;
-        const double price = assumption("gpu_hour_price_usd"), taxRate = assumption("tax_rate"),
-                     wacc = assumption("wacc"), maintenanceFraction = assumption("maintenance_fraction");
+        // The price the engine used: the catalog price of the design's GPUs unless the design sets one.
+        const double price = fin.gpuHourPrice, taxRate = assumption("tax_rate"), wacc = assumption("wacc"),
+                     maintenanceFraction = assumption("maintenance_fraction");
         text(ws, 0, 0, "Drivers", m_b.title);
         auto driver = [&](int r, const std::string& label, const std::optional<std::string>& ref,
                           double value, lxw_format* fmt) {
@@ -543,7 +545,12 @@ private:
                 number(ws, r, 1, value, fmt);
         };
         driver(kGpuHoursRow, "GPU-hours sold per year", std::nullopt, fin.gpuHoursPerYear, m_b.usd);
-        driver(kPriceRow, "GPU-hour price (USD)", assumptionCell("gpu_hour_price_usd"), price, m_b.cents);
+        // Linked to the Assumptions sheet when that row holds the price used (the CLI lists the catalog
+        // price there); a plain number otherwise.
+        const auto priceCell = assumptionCell("gpu_hour_price_usd");
+        driver(kPriceRow, "GPU-hour price (USD)",
+               priceCell && same(assumption("gpu_hour_price_usd"), price) ? priceCell : std::nullopt, price,
+               m_b.cents);
         text(ws, kEnergyRow, 0, "Energy per year (USD)");
         {
             double bySite = 0;
@@ -560,10 +567,14 @@ private:
             number(ws, kMaintenanceRow, 1, fin.maintenanceAnnual.value(), m_b.usd);
         driver(kStaffRow, "Staff per year (USD)", std::nullopt, fin.staffAnnual.value(), m_b.usd);
         driver(kWanRow, "WAN leases per year (USD)", std::nullopt, fin.wanLeaseAnnual.value(), m_b.usd);
+        // Insurance and property tax (issue 30 item 4) in the free row above the cash-flow table.
+        driver(kInsuranceTaxRow, "Insurance and property tax per year (USD)", std::nullopt,
+               (fin.insuranceAnnual + fin.propertyTaxAnnual).value(), m_b.usd);
         text(ws, kOpexRow, 0, "Opex per year (USD)", m_b.bold);
-        live(ws, kOpexRow, 1, "SUM(" + cell(kEnergyRow, 1) + ":" + cell(kWanRow, 1) + ")",
+        live(ws, kOpexRow, 1,
+             "SUM(" + cell(kEnergyRow, 1) + ":" + cell(kWanRow, 1) + ")+" + cell(kInsuranceTaxRow, 1),
              fin.energyAnnual.value() + fin.maintenanceAnnual.value() + fin.staffAnnual.value() +
-                 fin.wanLeaseAnnual.value(),
+                 fin.wanLeaseAnnual.value() + fin.insuranceAnnual.value() + fin.propertyTaxAnnual.value(),
              fin.opexAnnual.value(), m_b.usdTotal);
         driver(kTaxRateRow, "Tax rate", assumptionCell("tax_rate"), taxRate, m_b.percent);
         driver(kWaccRow, "WACC", assumptionCell("wacc"), wacc, m_b.percent);

@@ -72,6 +72,9 @@ model::AssumptionSet testAssumptions() {
     // No residual values, so the golden annual figures keep their capital recovery on the full capex; the
     // legacy maintenance_fraction above overrides the per-class maintenance fractions (all three 1 %).
     set("it_residual_fraction", 0), set("network_residual_fraction", 0), set("facility_residual_fraction", 0);
+    // Insurance 0.2 % of capex less land and property tax 1 % of capex a year (issue 30 item 4), round
+    // numbers for the golden figures.
+    set("insurance_rate_of_capex_per_year", 0.002), set("property_tax_rate_of_capex_per_year", 0.01);
     return a;
 }
 
@@ -241,12 +244,19 @@ private slots:
         // Depreciation: 1,320,000 / 5 + 240,300 / 20 = 276,015.
         near("finance.depreciation_annual_usd", 276015, tol);
         // Energy: 31,413.474 W x 8,766 h = 275,370.5 kWh x $0.10 = 27,537.05; + maintenance 1% x capex
-        // 15,603.
+        // 15,603; + insurance 0.2 % x (capex - land 0) = 3,120.6; + property tax 1 % x capex = 15,603.
+        // Opex = 27,537.051 + 15,603 + 3,120.6 + 15,603 = 61,863.651.
         near("finance.energy_annual_usd", 27537.051031578943, 1e-12);
-        near("finance.opex_annual_usd", 43140.05103157894, 1e-12);
-        near("finance.tco_annual_usd", 398217.6568400061, 1e-12);
-        // GPU-hours: 32 x 8,766 x 0.5 = 140,256; $/GPU-h = 398,217.66 / 140,256 = 2.8392201.
-        near("finance.cost_per_gpu_hour_usd", 2.839220117784666, 1e-12);
+        near("finance.insurance_annual_usd", 3120.6, 1e-12);
+        near("finance.property_tax_annual_usd", 15603, 1e-12);
+        near("finance.opex_annual_usd", 61863.65103157894, 1e-12);
+        // TCO = 355,077.606 + 61,863.651 = 416,941.257.
+        near("finance.tco_annual_usd", 416941.2568400061, 1e-12);
+        // GPU-hours: 32 x 8,766 x 0.5 = 140,256; $/GPU-h = 416,941.26 / 140,256 = 2.9727160.
+        near("finance.cost_per_gpu_hour_usd", 416941.2568400061 / 140256, 1e-12);
+        // t-gpu has no catalog rental price: the revenue uses assumptions.gpu_hour_price_usd ($2).
+        near("finance.gpu_hour_price_usd", 2, 1e-12);
+        QVERIFY(!r.finance.gpuHourPriceFromCatalog);
         QVERIFY2(!r.hasErrors(), r.rules.empty() ? "" : r.rules.front().message.c_str());
     }
 

@@ -153,9 +153,13 @@ private slots:
     //   accounting: 526,586,400/5.5 + 82,497,240/6 + 268,739,075/15 = 95,742,981.8 + 13,749,540.0 +
     //               17,915,938.3 = 127,408,460.2
     //   maintenance 23,403,840 + 5,210,352 + 5,374,781.5 = 33,988,973.5
-    //   opex = energy 14,698,194.6 + maintenance 33,988,973.5 + staff 2,366,755.0 = 51,053,923.1
-    //   economic TCO 234,711,183.0 -> / (16,384 x 8,766 x 0.85 = 122,078,822.4 GPU-h) = $1.922620/GPU-h
-    //   accounting TCO 178,462,383.2 -> $1.461862/GPU-h
+    //   insurance (issue 30 item 4) 0.25 % x (948,674,275 - land 8,000,000) = 2,351,685.6875
+    //   property tax 1 % x 948,674,275 = 9,486,742.75
+    //   opex = energy 14,698,194.6 + maintenance 33,988,973.5 + staff 2,366,755.0 + insurance 2,351,685.7
+    //          + property tax 9,486,742.8 = 62,892,351.5 (51,053,923.1 before insurance and property tax)
+    //   economic TCO 183,657,259.9 + 62,892,351.5 = 246,549,611.4 -> / (16,384 x 8,766 x 0.85 =
+    //          122,078,822.4 GPU-h) = $2.019594/GPU-h (was $1.922620)
+    //   accounting TCO 127,408,460.2 + 62,892,351.5 = 190,300,811.6 -> $1.558836/GPU-h (was $1.461862)
     void llama3Conventions() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
         CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.it.capex_charge_usd"), 130816747.3, 1.0);
@@ -167,10 +171,13 @@ private slots:
         CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.it.maintenance_usd"), 23403840.0, 1e-3);
         CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.network.maintenance_usd"), 5210352.0, 1e-3);
         CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 33988973.5, 1.0);
-        CTWIN_NEAR(fig(r, "finance.economic.tco_annual_usd"), 234711183.0, 1.0);
-        CTWIN_NEAR(fig(r, "finance.accounting.tco_annual_usd"), 178462383.2, 1.0);
-        CTWIN_NEAR(fig(r, "finance.economic.cost_per_gpu_hour_usd"), 1.922620, 1e-6);
-        CTWIN_NEAR(fig(r, "finance.accounting.cost_per_gpu_hour_usd"), 1.461862, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.insurance_annual_usd"), 2351685.6875, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.property_tax_annual_usd"), 9486742.75, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 62892351.5, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.tco_annual_usd"), 246549611.4, 1.0);
+        CTWIN_NEAR(fig(r, "finance.accounting.tco_annual_usd"), 190300811.6, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.cost_per_gpu_hour_usd"), 2.019594, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.accounting.cost_per_gpu_hour_usd"), 1.558836, 1e-6);
         // Default headline: economic.
         QCOMPARE(r.finance.convention, std::string("economic"));
         QCOMPARE(fig(r, "finance.tco_annual_usd"), fig(r, "finance.economic.tco_annual_usd"));
@@ -179,42 +186,47 @@ private slots:
         QCOMPARE(fig(r, "finance.depreciation_annual_usd"), fig(r, "finance.accounting.capex_charge_usd"));
     }
 
-    // Cash flows (issue 19 item 1), horizon 5, tax 21 %, price $2.50:
-    //   revenue year 1 = 0.917864476386037 x 122,078,822.4 x 2.5 = 280,129,536.0 (305,197,056 less the 30
-    //   days to revenue: 25,067,520 less); later years 305,197,056. depreciation 127,408,460.2 a year (no
-    //   class reaches its end of life by year 5). tax year 1 = 0.21 x (280,129,536.0 - 51,053,923.1 -
-    //   127,408,460.2) = 21,350,102.1; later 0.21 x 126,734,672.7 = 26,614,281.3. terminal value at 5 =
+    // Cash flows (issue 19 item 1), horizon 5, tax 21 %, price $2.35 (issue 30: the catalog's H100
+    // committed-contract rental price, data/catalog/accelerators.json; was the shipped $2.50), opex
+    // 62,892,351.5 (llama3Conventions, with insurance and property tax):
+    //   revenue year 1 = 0.917864476386037 x 122,078,822.4 x 2.35 = 263,321,763.8 (286,885,232.6 less the
+    //   30 days to revenue); later years 286,885,232.6. depreciation 127,408,460.2 a year (no class reaches
+    //   its end of life by year 5). tax year 1 = 0.21 x (263,321,763.8 - 62,892,351.5 - 127,408,460.2) =
+    //   15,334,400.0; later 0.21 x 96,584,420.9 = 20,282,728.4. terminal value at 5 =
     //   books: IT 585,096,000 x (1 - 5/5.5 x 0.9) = 106,381,090.9, network 86,839,200 x (1 - 5/6 x 0.95) =
     //   18,091,500.0, facility 268,739,075 x (1 - 5/15) = 179,159,383.3, plus land 8,000,000 = 311,631,974.2.
-    //   flows: -948,674,275; 207,725,510.9; 227,528,851.7 (x3); 227,528,851.7 + 311,631,974.2 = 539,160,825.9
-    //   NPV at 9 % = 120,704,808.8; IRR 13.1200 % (bisection in Python). Before issue 19 (and the power-chain
-    //   and cooling changes): NPV -245,717,242.9, IRR 0.095 %; before issue 30 126,445,834.5, 13.3658 %.
+    //   flows: -948,674,275; 185,095,012.4; 203,710,152.7 (x3); 203,710,152.7 + 311,631,974.2 = 515,342,127.0
+    //   NPV at 9 % = 29,148,468.6; IRR 10.0044 % (bisection in Python). Before issue 19 (and the power-chain
+    //   and cooling changes): NPV -245,717,242.9, IRR 0.095 %; before issue 30 126,445,834.5, 13.3658 %; at
+    //   $2.50 without insurance and property tax 120,704,808.8, 13.1200 %.
     void llama3CashFlows() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
         const auto& f = r.finance;
         QCOMPARE(f.cashFlows.size(), size_t(6));
-        CTWIN_NEAR(f.revenue[0].value(), 280129536.0, 1.0);
-        CTWIN_NEAR(f.revenue[1].value(), 305197056.0, 1.0);
-        CTWIN_NEAR(f.cashFlows[1].value(), 207725510.9, 1.0);
-        CTWIN_NEAR(f.cashFlows[3].value(), 227528851.7, 1.0);
-        CTWIN_NEAR(f.cashFlows[5].value(), 539160825.9, 1.0);
+        CTWIN_NEAR(f.revenue[0].value(), 263321763.8, 1.0);
+        CTWIN_NEAR(f.revenue[1].value(), 286885232.6, 1.0);
+        CTWIN_NEAR(f.cashFlows[1].value(), 185095012.4, 1.0);
+        CTWIN_NEAR(f.cashFlows[3].value(), 203710152.7, 1.0);
+        CTWIN_NEAR(f.cashFlows[5].value(), 515342127.0, 1.0);
         CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 311631974.2, 1.0);
         CTWIN_NEAR(fig(r, "finance.replacement_capex_usd"), 0.0, 0.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 120704808.8, 2.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), 29148468.6, 2.0);
         QVERIFY(f.irr);
-        CTWIN_NEAR(*f.irr, 0.131200, 1e-6);
+        CTWIN_NEAR(*f.irr, 0.100044, 1e-6);
     }
 
     // The issue's case (old conventions: a single 4 % maintenance, no residual values, revenue from day 0)
     // with only the terminal value switched on: zero residuals, 0 days to revenue, legacy maintenance 4 % of
     // capex less land (0.04 x 940,674,275 = 37,626,971.0). Depreciation 585,096,000/5.5 + 86,839,200/6 +
     // 268,739,075/15 = 106,381,090.9 + 14,473,200.0 + 17,915,938.3 = 138,770,229.2; opex = energy
-    // 14,698,194.6 + 37,626,971.0 + staff 2,366,755.0 = 54,691,920.6; tax 0.21 x (305,197,056 - 54,691,920.6
-    // - 138,770,229.2) = 23,464,330.3; flow 227,040,805.1 a year; terminal = 585,096,000 x 0.5/5.5 +
-    // 86,839,200 x 1/6 + 268,739,075 x 10/15 + 8,000,000 = 53,190,545.5 + 14,473,200.0 + 179,159,383.3 +
-    // 8,000,000 = 254,823,128.8 (book value plus land at cost). NPV at 9 % = 100,052,828.9 (Python). On the
-    // design before the power-chain and cooling changes this case gave -21,589,399 against the issue's
-    // "NPV ~ -$27M with the residual book value".
+    // 14,698,194.6 + 37,626,971.0 + staff 2,366,755.0 + insurance 2,351,685.7 + property tax 9,486,742.8 =
+    // 66,530,349.0 (issue 30); revenue 122,078,822.4 x $2.35 (catalog H100 price) = 286,885,232.6; tax 0.21 x
+    // (286,885,232.6 - 66,530,349.0 - 138,770,229.2) = 17,132,777.4; flow 203,222,106.2 a year; terminal =
+    // 585,096,000 x 0.5/5.5 + 86,839,200 x 1/6 + 268,739,075 x 10/15 + 8,000,000 = 53,190,545.5 +
+    // 14,473,200.0 + 179,159,383.3 + 8,000,000 = 254,823,128.8 (book value plus land at cost). NPV at 9 % =
+    // 7,406,396.6 (Python; 100,052,828.9 at $2.50 without insurance and property tax). On the design before
+    // the power-chain and cooling changes this case gave -21,589,399 against the issue's "NPV ~ -$27M with
+    // the residual book value".
     void llama3IssueCaseWithOnlyTerminalValue() {
         auto p = llama3();
         p.assumptions["maintenance_fraction"] = model::Assumption{0.04, 0.02, 0.08, "1/year", "test", true};
@@ -223,8 +235,8 @@ private slots:
                                                            {"assumptions.network_residual_fraction", 0.0, "test"},
                                                            {"assumptions.delivery_to_revenue_days", 0.0, "test"}});
         CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 254823128.8, 1.0);
-        CTWIN_NEAR(r.finance.cashFlows[1].value(), 227040805.1, 1.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 100052828.9, 2.0);
+        CTWIN_NEAR(r.finance.cashFlows[1].value(), 203222106.2, 1.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), 7406396.6, 2.0);
         // The legacy single fraction overrides all three, and says so.
         CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 37626971.0, 1.0);
         bool said = false;
@@ -236,25 +248,26 @@ private slots:
     // Horizon 7: IT (5.5 years) and network (6 years) reach their end of life inside the horizon; both are
     // replaced in year 6 (5.5 -> end of year 6, end-of-period; 6.0 -> year 6): replacement 585,096,000 +
     // 86,839,200 = 671,935,200, selling the old vintages for 58,509,600 + 4,341,960 = 62,851,560.
-    // Flow year 6 = 227,528,851.7 - 671,935,200 + 62,851,560 = -381,554,788.3. Terminal at 7: IT vintage 2
+    // Flow year 6 = 203,710,152.7 (llama3CashFlows) - 671,935,200 + 62,851,560 = -405,373,487.3. Terminal at
+    // 7: IT vintage 2
     // (from 5.5) 585,096,000 x (1 - 1.5/5.5 x 0.9) = 441,481,527.3; network vintage 2 (from 6)
     // 86,839,200 x (1 - 1/6 x 0.95) = 73,089,660.0; facility 268,739,075 x 8/15 = 143,327,506.7; land
-    // 8,000,000; total 665,898,693.9. Year 7 flow 227,528,851.7 + 665,898,693.9 = 893,427,545.6 (years 6 and
+    // 8,000,000; total 665,898,693.9. Year 7 flow 203,710,152.7 + 665,898,693.9 = 869,608,846.6 (years 6 and
     // 7 depreciate each vintage for its service time in the year, so their tax equals the other years'). NPV
-    // 179,392,216.8 (Python, the same flows).
+    // 60,603,920.7 (Python, the same flows; 179,392,216.8 at $2.50 without insurance and property tax).
     void llama3ReplacementInsideLongerHorizon() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults,
                                       cost::InputOverrides{{"assumptions.horizon_years", 7.0, "test"}});
         QCOMPARE(r.finance.cashFlows.size(), size_t(8));
         CTWIN_NEAR(r.finance.replacementCapex[5].value(), 671935200.0, 1e-3);
         CTWIN_NEAR(r.finance.salvage[5].value(), 62851560.0, 1e-3);
-        CTWIN_NEAR(r.finance.cashFlows[6].value(), -381554788.3, 1.0);
+        CTWIN_NEAR(r.finance.cashFlows[6].value(), -405373487.3, 1.0);
         CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 665898693.9, 1.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 179392216.8, 2.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), 60603920.7, 2.0);
     }
 
     // project.tco_convention = "accounting": the headline and everything downstream follow. Training run cost
-    // = hours x GPUs x cost per GPU-hour, so it scales by 1.461862 / 1.922620 = 0.760349.
+    // = hours x GPUs x cost per GPU-hour, so it scales by 1.558836 / 2.019594 = 0.771856.
     void accountingHeadlineFlowsDownstream() {
         auto p = llama3();
         const auto econ = cost::evaluate(p, m_catalog, m_defaults);
@@ -262,10 +275,10 @@ private slots:
         const auto acct = cost::evaluate(p, m_catalog, m_defaults);
         QCOMPARE(acct.finance.convention, std::string("accounting"));
         QCOMPARE(fig(acct, "finance.tco_annual_usd"), fig(acct, "finance.accounting.tco_annual_usd"));
-        CTWIN_NEAR(fig(acct, "finance.cost_per_gpu_hour_usd"), 1.461862, 1e-6);
+        CTWIN_NEAR(fig(acct, "finance.cost_per_gpu_hour_usd"), 1.558836, 1e-6);
         QVERIFY(!econ.training.empty());
         CTWIN_NEAR(acct.training.front().runCost.value() / econ.training.front().runCost.value(),
-                   1.461862 / 1.922620, 1e-6);
+                   1.558836 / 2.019594, 1e-6);
         // Both views are reported whatever the headline.
         QCOMPARE(fig(acct, "finance.economic.tco_annual_usd"), fig(econ, "finance.economic.tco_annual_usd"));
     }
@@ -370,16 +383,18 @@ private slots:
     //   NPV(P) = -capex + sum_t d_t [(1 - tau)(g_t P - opex - dep_t) + dep_t] + d_H x terminal = 0,
     //   P = (capex - sum_t d_t (dep_t - (1 - tau)(opex + dep_t)) - d_H terminal) / ((1 - tau) sum_t d_t g_t),
     // d_t = 1.09^-t, g_t the GPU-hours sold in year t. With the figures of llama3CashFlows above (capex
-    // 948,674,275, opex 51,053,923.1, depreciation 127,408,460.2, terminal 311,631,974.2, g_1 =
-    // 112,051,814.4, g_2..5 = 122,078,822.4, tau 0.21): P = $2.171873/GPU-h (Python) against the economic
-    // $1.922620 (on the capex before issue 30's power chain, $2.156266 vs $1.910879: the issue's "$2.16 vs
-    // $1.91"). The check recomputes the closed form from this evaluation's own components to 1e-9 relative,
-    // and NPV at that price is zero within 1 USD.
+    // 948,674,275, opex 62,892,351.5 with insurance and property tax, depreciation 127,408,460.2, terminal
+    // 311,631,974.2, g_1 = 112,051,814.4, g_2..5 = 122,078,822.4, tau 0.21): P = $2.270762/GPU-h (Python)
+    // against the economic $2.019594 (without insurance and property tax $2.171873 vs $1.922620; on the capex
+    // before issue 30's power chain, $2.156266 vs $1.910879: the issue's "$2.16 vs $1.91"). The check
+    // recomputes the closed form from this evaluation's own components to 1e-9 relative, and NPV at that
+    // price is zero within 1 USD.
     void llama3BreakEvenPrice() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
         const auto& f = r.finance;
         const double tau = m_defaults.at("tax_rate").base, rate = m_defaults.at("wacc").base;
-        const double price = m_defaults.at("gpu_hour_price_usd").base;
+        const double price = f.gpuHourPrice; // the catalog's H100 price, $2.35
+        CTWIN_NEAR(price, 2.35, 1e-12);
         double fixed = r.capex.total.value(), slope = 0;
         for (size_t t = 0; t < f.revenue.size(); ++t) {
             const double d = std::pow(1 + rate, -static_cast<double>(t + 1));
@@ -392,6 +407,7 @@ private slots:
             slope += d * (1 - tau) * g;
         }
         const double expected = fixed / slope;
+        CTWIN_NEAR(expected, 2.270762, 1e-6);
         const double breakEven = fig(r, "finance.break_even_gpu_hour_usd");
         CTWIN_NEAR(breakEven, expected, 1e-9 * expected);
         QVERIFY(breakEven > fig(r, "finance.economic.cost_per_gpu_hour_usd")); // after tax, later revenue
@@ -405,11 +421,11 @@ private slots:
     }
 
     // Payback on operating cash flows (issue 30 item 4). On llama3 (figures of llama3CashFlows): flows
-    // -948,674,275; 207,725,510.9; 227,528,851.7 x 4, no terminal value; cumulative after 4 years
-    // -58,362,209.0, so payback = 4 + 58,362,209.0 / 227,528,851.7 = 4.256505 years (with the terminal value
-    // in year 5 it would be 4.17). The check recomputes 4 + deficit / flow from this evaluation's own flows
-    // less the terminal value, to 1e-9 years. Horizon 8 (IT and network replaced in year 6) gives the same
-    // payback.
+    // -948,674,275; 185,095,012.4; 203,710,152.7 x 4, no terminal value; cumulative after 4 years
+    // -152,448,804.4, so payback = 4 + 152,448,804.4 / 203,710,152.7 = 4.748361 years (with the terminal
+    // value in year 5 it would be 4.30). The check recomputes 4 + deficit / flow from this evaluation's own
+    // flows less the terminal value, to 1e-9 years. Horizon 8 (IT and network replaced in year 6) gives the
+    // same payback.
     void paybackIgnoresTerminalValueAndHorizon() {
         const auto r5 = cost::evaluate(llama3(), m_catalog, m_defaults);
         const auto& f = r5.finance;
@@ -420,11 +436,12 @@ private slots:
         const double year5 = f.cashFlows[5].value() - f.terminalValue[4].value();
         QVERIFY(f.terminalValue[4].value() > 1e8);
         CTWIN_NEAR(fig(r5, "finance.payback_years"), 4.0 - cumulative / year5, 1e-9);
+        CTWIN_NEAR(fig(r5, "finance.payback_years"), 4.748361, 1e-6);
         const auto r8 = cost::evaluate(llama3(), m_catalog, m_defaults,
                                        cost::InputOverrides{{"assumptions.horizon_years", 8.0, "test"}});
         CTWIN_NEAR(fig(r8, "finance.payback_years"), fig(r5, "finance.payback_years"), 1e-9);
         // A design that does not pay back from operations gets no payback, whatever its terminal value: at
-        // $2.00/GPU-h the five operating flows (163.4M + 4 x 179.3M = 880.6M at the figures above) fall short
+        // $2.00/GPU-h the five operating flows (154.1M + 4 x 170.0M = 833.9M at the figures above) fall short
         // of the capex, which the terminal value used to cover in year 5.
         const auto low =
             cost::evaluate(llama3(), m_catalog, m_defaults,
@@ -584,6 +601,177 @@ private slots:
         // A design without the field (older files) loads with the default.
         j["project"].erase("tco_convention");
         QCOMPARE(model::projectFromJson(j, "old.json", &m_catalog).info.tcoConvention, std::string("economic"));
+    }
+    // ---- GPU-hour price per generation (issue 30 item 4) ----
+    // Every reference sells at its accelerators' catalog committed-contract rental price (data/catalog/
+    // accelerators.json rental_usd_per_gpu_hour): H100 $2.35 (low 1.70, high 3.99), GB200 $3.60 (2.64,
+    // 10.50), GB300 $4.45 (3.25, 9.00), Rubin $5.45 (3.25, 11.00). Revenue of a full year (year 2) =
+    // GPU-hours sold x price, GPU-hours = sellable GPUs (inventory less hot spares) x 8,766 h x utilization
+    // 0.85:
+    //   llama3    16,384 x 8,766 x 0.85 = 122,078,822.4 x 2.35 = 286,885,232.64
+    //   neocloud 100,080 (102,096 - 2,016 spares) -> 745,706,088 x 3.60 = 2,684,541,916.8
+    //   two-site  70,560 (72,000 - 1,440)         -> 525,749,616 x 3.60 = 1,892,698,617.6
+    //   agentic   20,736 (21,168 - 432)           -> 154,506,009.6 x 4.45 = 687,551,742.72
+    //   campus   352,800 (360,000 - 7,200)        -> 2,628,748,080 x 4.45 = 11,697,928,956
+    //   vera-rubin   504                          -> 3,755,354.4 x 5.45 = 20,466,681.48
+    // Tolerance 1e-9 relative. The input assumptions.gpu_hour_price_usd reports the catalog value and range
+    // at level "default", so the tornado and the uncertainty vary it over the catalog range.
+    void catalogRentalPriceOnEveryReference() {
+        struct Case {
+            const char* name;
+            double gpuHours, price, low, high;
+            const char* accelerator;
+        };
+        const Case cases[] = {
+            {"llama3-16k-h100", 122078822.4, 2.35, 1.70, 3.99, "h100-sxm"},
+            {"neocloud-100k-gb200", 745706088.0, 3.60, 2.64, 10.50, "gb200"},
+            {"two-site-wan", 525749616.0, 3.60, 2.64, 10.50, "gb200"},
+            {"agentic-inference-gb300", 154506009.6, 4.45, 3.25, 9.00, "gb300"},
+            {"campus-1gw", 2628748080.0, 4.45, 3.25, 9.00, "gb300"},
+            {"vera-rubin-504", 3755354.4, 5.45, 3.25, 11.00, "rubin"},
+        };
+        for (const auto& k : cases) {
+            const auto p = model::loadProjectJson(kData + "/reference/" + k.name + ".json", &m_catalog);
+            const auto r = cost::evaluate(p, m_catalog, m_defaults);
+            const auto& f = r.finance;
+            QVERIFY2(f.gpuHourPriceFromCatalog, k.name);
+            CTWIN_NEAR(fig(r, "finance.gpu_hour_price_usd"), k.price, 1e-12);
+            CTWIN_NEAR(f.gpuHoursPerYear, k.gpuHours, 1e-9 * k.gpuHours);
+            CTWIN_NEAR(f.revenue[1].value(), k.gpuHours * k.price, 1e-9 * k.gpuHours * k.price);
+            const auto* in = r.input("assumptions.gpu_hour_price_usd");
+            QVERIFY(in);
+            QVERIFY(in->used);
+            QCOMPARE(in->level, cost::InputLevel::Default);
+            CTWIN_NEAR(in->value, k.price, 1e-12);
+            CTWIN_NEAR(in->low, k.low, 1e-12);
+            CTWIN_NEAR(in->high, k.high, 1e-12);
+            QVERIFY2(in->source.find(k.accelerator) != std::string::npos, in->source.c_str());
+            QVERIFY2(in->source.find("committed contract") != std::string::npos, in->source.c_str());
+            // The NPV figure names the price basis among its sources.
+            bool named = false;
+            for (const auto& src : r.figure("finance.npv_usd")->provenance.sources)
+                named = named || src.find("GPU-weighted catalog rental price") != std::string::npos;
+            QVERIFY2(named, k.name);
+        }
+    }
+
+    // Several generations: the price is GPU-weighted over the rack types. llama3 with its first 256 racks
+    // made HGX B200 (32 GPUs each): 8,192 B200 at $3.60 and 768 x 16 = 12,288 H100 at $2.35 ->
+    // (8,192 x 3.60 + 12,288 x 2.35) / 20,480 = 58,368 / 20,480 = $2.85; low (8,192 x 2.64 + 12,288 x 1.70) /
+    // 20,480 = $2.076; high (8,192 x 8.60 + 12,288 x 3.99) / 20,480 = $5.834. Tolerance 1e-12.
+    void mixedGenerationsWeightThePrice() {
+        auto p = llama3();
+        for (size_t i = 0; i < 256; ++i)
+            p.racks[i].rackType = "hgx-b200-4srv";
+        const auto r = cost::evaluate(p, m_catalog, m_defaults);
+        CTWIN_NEAR(r.finance.gpuHourPrice, 2.85, 1e-12);
+        const auto* in = r.input("assumptions.gpu_hour_price_usd");
+        QVERIFY(in);
+        CTWIN_NEAR(in->low, 2.076, 1e-12);
+        CTWIN_NEAR(in->high, 5.834, 1e-12);
+        QVERIFY(in->source.find("b200") != std::string::npos &&
+                in->source.find("h100-sxm") != std::string::npos);
+    }
+
+    // A design or an override that sets gpu_hour_price_usd wins over the catalog; a GPU without a catalog
+    // price sells at the shipped assumption ($2.50).
+    void designOrOverridePriceWins() {
+        auto p = llama3();
+        p.assumptions["gpu_hour_price_usd"] = model::Assumption{3.0, 2.0, 4.0, "USD/GPU-hour", "test", true};
+        const auto design = cost::evaluate(p, m_catalog, m_defaults);
+        QVERIFY(!design.finance.gpuHourPriceFromCatalog);
+        CTWIN_NEAR(fig(design, "finance.gpu_hour_price_usd"), 3.0, 0.0);
+        QCOMPARE(design.input("assumptions.gpu_hour_price_usd")->level, cost::InputLevel::Design);
+        // Revenue of year 2 = 122,078,822.4 x 3.0 = 366,236,467.2.
+        CTWIN_NEAR(design.finance.revenue[1].value(), 366236467.2, 1e-3);
+        const auto set =
+            cost::evaluate(llama3(), m_catalog, m_defaults,
+                           cost::InputOverrides{{"assumptions.gpu_hour_price_usd", 2.0, "--set"}});
+        CTWIN_NEAR(fig(set, "finance.gpu_hour_price_usd"), 2.0, 0.0);
+        QCOMPARE(set.input("assumptions.gpu_hour_price_usd")->level, cost::InputLevel::Override);
+        // No catalog price for the H100: the shipped default.
+        std::vector<model::CatalogItem> items = m_catalog.items();
+        for (auto& item : items)
+            if (item.id == "h100-sxm") item.values.erase("rental_usd_per_gpu_hour");
+        const model::Catalog bare(items);
+        const auto r = cost::evaluate(llama3(), bare, m_defaults);
+        QVERIFY(!r.finance.gpuHourPriceFromCatalog);
+        CTWIN_NEAR(fig(r, "finance.gpu_hour_price_usd"), m_defaults.at("gpu_hour_price_usd").base, 0.0);
+    }
+
+    // The tornado varies the price over the catalog range of the design's GPUs ($1.70-3.99 for the H100),
+    // not the shipped default's.
+    void tornadoUsesTheCatalogPriceRange() {
+        const auto project = llama3();
+        cost::ScenarioInput in;
+        in.project = &project;
+        in.catalog = &m_catalog;
+        in.defaults = m_defaults;
+        const auto t = cost::tornado(in, "finance.npv_usd");
+        const cost::TornadoBar* price = nullptr;
+        for (const auto& b : t.bars)
+            if (b.assumption == "gpu_hour_price_usd") price = &b;
+        QVERIFY(price);
+        CTWIN_NEAR(price->inputLow, 1.70, 1e-12);
+        CTWIN_NEAR(price->inputHigh, 3.99, 1e-12);
+        QVERIFY(price->outputAtHigh > t.base && price->outputAtLow < t.base);
+    }
+
+    // Bad input: a rental price without a source in a catalog file, and insurance or property-tax rates
+    // outside their valid range (data/assumptions.json min/max) in --set or a design, are refused naming the
+    // item or assumption and the field.
+    void badPriceAndRatesAreRefused() {
+        const auto doc =
+            nlohmann::json::parse(R"({"category": "accelerators", "items": [{"id": "x", "name": "X",
+            "kind": "gpu", "attributes": {"vendor": "V"}, "values": {"bf16_flops": {"base": 1, "low": 1, "high": 1,
+            "source": "s"}, "fp8_flops": {"base": 1, "low": 1, "high": 1, "source": "s"}, "fp4_flops": {"base": 0,
+            "low": 0, "high": 0, "source": "s"}, "hbm_bytes": {"base": 1, "low": 1, "high": 1, "source": "s"},
+            "hbm_bandwidth_bytes_per_s": {"base": 1, "low": 1, "high": 1, "source": "s"},
+            "scale_up_bandwidth_bytes_per_s": {"base": 1, "low": 1, "high": 1, "source": "s"},
+            "tdp_w": {"base": 1, "low": 1, "high": 1, "source": "s"},
+            "price_usd": {"base": 1, "low": 1, "high": 1, "source": "s"},
+            "rental_usd_per_gpu_hour": {"base": 2, "low": 1, "high": 3}}}]})");
+        try {
+            (void)model::catalogItemsFromJson(doc, "overlay.json");
+            QFAIL("a rental price without a source was accepted");
+        } catch (const model::InputError& e) {
+            QCOMPARE(e.where().field, std::string("rental_usd_per_gpu_hour"));
+            QVERIFY2(QString::fromUtf8(e.what()).contains("source"), e.what());
+        }
+        for (const auto& [key, bad] :
+             {std::pair<std::string, double>{"insurance_rate_of_capex_per_year", -0.01},
+              {"insurance_rate_of_capex_per_year", 0.2},
+              {"property_tax_rate_of_capex_per_year", -0.01},
+              {"property_tax_rate_of_capex_per_year", 0.5}})
+            try {
+                (void)cost::evaluate(llama3(), m_catalog, m_defaults,
+                                     cost::InputOverrides{{"assumptions." + key, bad, "--set"}});
+                QFAIL(qPrintable(QString::fromStdString(key) + " out of range was accepted"));
+            } catch (const model::InputError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QString::fromStdString(key)), e.what());
+            }
+        auto p = llama3();
+        p.assumptions["property_tax_rate_of_capex_per_year"] =
+            model::Assumption{0.3, 0.2, 0.4, "1/year", "t", true};
+        try {
+            (void)cost::evaluate(p, m_catalog, m_defaults);
+            QFAIL("a design property tax of 30 %/yr was accepted");
+        } catch (const model::InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("property_tax_rate_of_capex_per_year"), e.what());
+        }
+    }
+
+    // Insurance and property tax enter the break-even price: at zero rates llama3's break-even falls back to
+    // the $2.171873 of the opex without them (llama3BreakEvenPrice's comment), and NPV rises.
+    void insuranceAndTaxEnterBreakEven() {
+        const auto r = cost::evaluate(
+            llama3(), m_catalog, m_defaults,
+            cost::InputOverrides{{"assumptions.insurance_rate_of_capex_per_year", 0.0, "t"},
+                                 {"assumptions.property_tax_rate_of_capex_per_year", 0.0, "t"}});
+        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 51053923.1, 1.0);
+        CTWIN_NEAR(fig(r, "finance.break_even_gpu_hour_usd"), 2.171873, 1e-6);
+        QVERIFY(fig(r, "finance.npv_usd") >
+                fig(cost::evaluate(llama3(), m_catalog, m_defaults), "finance.npv_usd"));
     }
 };
 

@@ -346,11 +346,14 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     for (const auto& in : m_results.at("neocloud-100k-gb200").inputs)
         ranged += in.path.rfind("assumptions.", 0) == 0 && in.used && in.low < in.high;
     QCOMPARE(t.bars.size(), ranged + 2); // + the job's global_batch_tokens and sequence_length
-    // The 43 shipped assumptions all have low < high (issue 30 replaced the two hourly climate spreads with
-    // climate_hourly_spread_factor); neocloud reads all but route_factor (no link), goodput (its job's
-    // reliability model), mfu_fp4_ratio (an FP8 job), global_batch_tokens and sequence_length (its job sets
-    // both); moe_alltoall_overlap (issue 29) counts: its MoE job has the expert figures.
-    QCOMPARE(ranged, size_t(38));
+    // The 45 shipped assumptions all have low < high (issue 30 replaced the two hourly climate spreads with
+    // climate_hourly_spread_factor and added insurance_rate_of_capex_per_year and
+    // property_tax_rate_of_capex_per_year); neocloud reads all but route_factor (no link), goodput (its
+    // job's reliability model), mfu_fp4_ratio (an FP8 job), global_batch_tokens and sequence_length (its job
+    // sets both); moe_alltoall_overlap (issue 29) counts: its MoE job has the expert figures.
+    // gpu_hour_price_usd counts with the GB200 catalog rental range ($2.64-10.50 around $3.60) in place of
+    // the shipped default's (InputResolver::derivedDefault).
+    QCOMPARE(ranged, size_t(40));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);

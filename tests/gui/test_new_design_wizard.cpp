@@ -142,6 +142,30 @@ private slots:
         QCOMPARE(w.findChild<QLineEdit*>(widget)->text(), text);
     }
 
+    // Issue 30 item 2: the site starts at a named place, never at 0 deg, 0 deg; typing 0, 0 is refused
+    // inline; picking a place fills the name and coordinates.
+    void siteStartsAtANamedPlaceAndRefusesNullIsland() {
+        NewDesignWizard w(m_catalog, m_defaults);
+        auto* place = w.findChild<QComboBox*>("place");
+        QVERIFY(place && place->count() > 10);
+        QCOMPARE(place->currentText(), QString("Abilene, Texas, US")); // the first place of data/places.json
+        QCOMPARE(w.findChild<QLineEdit*>("lat")->text(), QString("32.4487"));
+        QCOMPARE(w.findChild<QLineEdit*>("lon")->text(), QString("-99.7331"));
+        QCOMPARE(w.findChild<QLineEdit*>("siteName")->text(), QString("Abilene"));
+        setText(w, "lat", "0");
+        setText(w, "lon", "0");
+        w.refreshNow();
+        QVERIFY2(w.problem().contains("0°, 0°"), qPrintable(w.problem()));
+        QVERIFY(!okButton(w)->isEnabled());
+        const int lulea = place->findText("Luleå", Qt::MatchStartsWith);
+        QVERIFY(lulea > 0);
+        place->setCurrentIndex(lulea);
+        w.refreshNow();
+        QVERIFY2(w.problem().isEmpty(), qPrintable(w.problem()));
+        QVERIFY(okButton(w)->isEnabled());
+        QCOMPARE(w.findChild<QLineEdit*>("siteName")->text(), QString("Luleå"));
+    }
+
     void refusesImpossibleDesignsFromTheGenerator() {
         NewDesignWizard w(m_catalog, m_defaults);
         setCombo(w, "cooling", "air"); // GB200 NVL72 is liquid-cooled

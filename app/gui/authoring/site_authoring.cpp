@@ -1,14 +1,10 @@
 // How a site is made: a name and a place (latitude/longitude typed, or picked from data/places.json),
 // the local tariff and climate.
 #include "authoring_form.h"
-#include "data_paths.h"
 #include "gui/document_editor.h"
+#include "gui/named_places.h"
 
 #include <QComboBox>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
 
 namespace ctwin::app {
@@ -26,17 +22,7 @@ public:
         const auto& doc = ctx.document;
         form.setFixed("id", uniqueId(doc, "site-" + std::to_string(doc.project().sites.size() + 1)));
         // Named places with sourced coordinates; picking one fills latitude and longitude.
-        auto* places = new QComboBox;
-        places->addItem(QObject::tr("(type the coordinates)"));
-        QFile file(QString::fromStdString(dataDirectory()) + QStringLiteral("/places.json"));
-        if (file.open(QIODevice::ReadOnly))
-            for (const auto& v : QJsonDocument::fromJson(file.readAll()).object().value("places").toArray()) {
-                const QJsonObject o = v.toObject();
-                places->addItem(o.value("name").toString(),
-                                QStringList{QString::number(o.value("lat_deg").toDouble(), 'f', 4),
-                                            QString::number(o.value("lon_deg").toDouble(), 'f', 4)});
-                places->setItemData(places->count() - 1, o.value("source").toString(), Qt::ToolTipRole);
-            }
+        auto* places = makePlaceCombo();
         form.addExtra(QStringLiteral("place"), QObject::tr("Place"), places);
         form.addField("name", nextName(doc, kind(), "Site"));
         form.addField("lat_deg", 0.0);
