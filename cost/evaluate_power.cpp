@@ -425,7 +425,9 @@ void addPowerFigures(EvalContext& c) {
     addFigure(c, "power.network_mw", toMw(r.power.network), "MW", "Network power",
               "switches + switch-side optics of every fabric (NIC-side optics draw from the compute trays)");
     addFigure(c, "power.facility_mw", toMw(r.power.facility), "MW", "Facility power",
-              "IT + pumps + plant (heat / COP) + distribution losses (IT/eta - IT) + misc",
+              "IT + pumps + plant (heat / COP) + misc + distribution losses: the IT path at full-load "
+              "efficiency (IT/eta - IT), the plant, pumps and misc through the upstream gear, and each gear "
+              "class's part-load correction (no-load and square-law losses, Schneider WP 113)",
               {{"pumps_mw", toMw(r.power.pumps)},
                {"plant_mw", toMw(r.power.plant)},
                {"losses_mw", toMw(r.power.losses)}},
