@@ -2,6 +2,7 @@
 
 #include "assumptions_panel.h"
 #include "document.h"
+#include "evaluate.h"
 #include "gui/document_editor.h"
 #include "inspector_panel.h"
 #include "json_fast_parse.h"
@@ -36,6 +37,24 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
                     shown = it->second;
                 else if (const auto d = m_defaults.find(k); d != m_defaults.end())
                     shown = d->second;
+                // A new base that no part of the design reads (every entity that would fall back to it sets
+                // its own value, e.g. every site its tariff) changes nothing: refused, naming what shadows
+                // it, as the CLI's --set refuses it (exit 3). Low and high still shape those entities'
+                // ranges, so they stay editable.
+                // (The panel has checked the value against its valid range and low <= base <= high.)
+                if (shown && value.base != shown->base) {
+                    const QStringList shadows = shadowingInputs(k);
+                    if (!shadows.isEmpty()) {
+                        m_panel->showError(
+                            tr("Not applied: %1 is used by none of this design's entities, each of which "
+                               "sets "
+                               "its own value (%2). Edit those values in the inspector, or clear one of them "
+                               "so that it falls back to this assumption. The design is unchanged.")
+                                .arg(key, shadows.join(QStringLiteral(", "))));
+                        refresh();
+                        return;
+                    }
+                }
                 const QString error = m_editor.setAssumption(key, value, shown);
                 if (!error.isEmpty()) {
                     m_panel->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
@@ -76,6 +95,29 @@ bool AssumptionsDock::eventFilter(QObject* watched, QEvent* event) {
     if (!m_inspector->isAncestorOf(w) && !m_panel->isAncestorOf(w)) return false;
     m_undoHandler(redo); // commits the field first
     return true;
+}
+
+QStringList AssumptionsDock::shadowingInputs(const std::string& key) const {
+    QStringList out;
+    const model::Catalog* catalog = m_document.catalog();
+    if (!catalog) return out;
+    cost::Results r;
+    try {
+        r = cost::evaluate(m_document.project(), *catalog, m_defaults);
+    } catch (const std::exception&) {
+        return out; // the edit path reports what is wrong with the design
+    }
+    const std::string path = "assumptions." + key;
+    bool used = true;
+    for (const auto& in : r.inputs)
+        if (in.path == path) used = in.used;
+    if (used) return out;
+    // The entity values that kept the assumption from being read: their own values, falling back to it.
+    for (const auto& in : r.inputs)
+        if (in.fallback == path && out.size() < kMaxShadowsNamed &&
+            (in.level == cost::InputLevel::Entity || in.level == cost::InputLevel::Override))
+            out << QString::fromStdString(in.path);
+    return out;
 }
 
 void AssumptionsDock::commitPending() {

@@ -3,6 +3,7 @@
 #include "change_set.h"
 
 #include <QObject>
+#include <QStringList>
 #include <functional>
 
 class QDockWidget;
@@ -46,6 +47,11 @@ private:
     void documentChanged(const model::ChangeSet& changes) override;
     void documentReset() override;
     void refresh();
+    /// The entity values (override paths) that shadow assumption `key`: empty when the design reads the
+    /// assumption (or cannot be evaluated); else each entity that would fall back to it and sets its own
+    /// value (at most kMaxShadowsNamed).
+    QStringList shadowingInputs(const std::string& key) const;
+    static constexpr qsizetype kMaxShadowsNamed = 12;
 
     model::Document& m_document;
     DocumentEditor& m_editor;

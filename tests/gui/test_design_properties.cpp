@@ -237,6 +237,30 @@ private slots:
         QVERIFY(!panel->errorVisible());
     }
 
+    // Issue 30 item 6: every site of vera-rubin-504 sets its own tariff, so a new design-wide base price is
+    // read by nothing: refused inline naming the sites' values, as the CLI's --set refuses it (exit 3); the
+    // range (low, high), which scales those sites' sensitivity ranges, stays editable.
+    void shadowedAssumptionBaseIsRefusedNamingTheEntities() {
+        MainWindow& w = *m_window;
+        AssumptionsPanel* panel = w.assumptionsDock().panel();
+        const std::string before = dump(w);
+        const int commands = w.undoStack().count();
+        panel->editCell("electricity_usd_per_kwh", AssumptionsPanel::Base, "0.09");
+        QVERIFY(panel->errorVisible());
+        QVERIFY2(panel->errorText().contains("Not applied"), qPrintable(panel->errorText()));
+        QVERIFY2(panel->errorText().contains("sites.site-east.electricity_usd_per_kwh"),
+                 qPrintable(panel->errorText()));
+        QVERIFY2(panel->errorText().contains("The design is unchanged"), qPrintable(panel->errorText()));
+        QCOMPARE(w.undoStack().count(), commands);
+        QCOMPARE(dump(w), before);
+        w.assumptionsDock().dock()->raise();
+        shot(&w, "assumptions-shadowed");
+        // An assumption the design reads is still edited as before.
+        QVERIFY(panel->editCell("wacc", AssumptionsPanel::Base, "0.1"));
+        QVERIFY(!panel->errorVisible());
+        QVERIFY(panel->editCell("electricity_usd_per_kwh", AssumptionsPanel::Low, "0.03"));
+    }
+
     void ctrlZInAFieldCommitsThenUndoes() {
         MainWindow& w = *m_window;
         const auto& site = w.document().project().sites.front();
