@@ -90,9 +90,17 @@ void addDistributionRules(EvalContext& c) {
                                    " racks name only one feed; each rack takes one feed "
                                    "from each system (set feed_a and feed_b)"});
     }
-    // Buildings: above 80 % of the utility capacity (over it is building_over_capacity).
+    // Buildings: over their utility capacity (Error), above 80 % of it (Warning), or without one.
     for (const auto& b : p.buildings) {
         const auto& bp = c.perBuilding[b.id];
+        if (bp.capacity.value() > 0 && bp.facilityPeak > bp.capacity)
+            r.rules.push_back({Severity::Error, "building_over_capacity", b.id,
+                               "Building " + b.name + ": facility power at full load " +
+                                   fmt(toMw(bp.facilityPeak), 1) + " MW exceeds its " +
+                                   fmt(toMw(bp.capacity), 1) + " MW capacity"});
+        if (bp.capacity.value() <= 0 && bp.itPeak.value() > 0)
+            r.rules.push_back({Severity::Warning, "building_no_capacity", b.id,
+                               "Building " + b.name + " has IT load but no power capacity set"});
         if (bp.capacity.value() > 0 && bp.facilityPeak <= bp.capacity &&
             bp.facilityPeak.value() > kContinuousLoadShare * bp.capacity.value())
             r.rules.push_back({Severity::Warning, "building_above_continuous_rating", b.id,
@@ -104,16 +112,12 @@ void addDistributionRules(EvalContext& c) {
     }
 }
 
-} // namespace
-
-void evaluatePower(EvalContext& c) {
+/// IT power per building (SPEC.md §4.2): racks by class at idle + (load - idle) x utilization, then the
+/// network, storage and WAN gear shared by compute share.
+void sumItPower(EvalContext& c) {
     const model::Project& p = c.p;
-    const AssumptionValues& a = c.a;
     Results& r = c.r;
-    const model::Catalog& catalog = c.catalog;
-    const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
-    // ---- Power (SPEC.md §4.2) ----
     // Rack power at utilization u: idle + (load - idle)·u (linear server power model, Fan, Weber & Barroso,
     // "Power Provisioning for a Warehouse-sized Computer", ISCA 2007); hot spares idle.
     auto& perBuilding = c.perBuilding;
@@ -121,7 +125,6 @@ void evaluatePower(EvalContext& c) {
         auto& bp = perBuilding[b.id];
         bp.buildingId = b.id, bp.siteId = b.site, bp.capacity = b.powerCapacity;
     }
-    const auto& sitesById = c.sites;
     Power computePeak{}, computeOperating{};
     // Per building in one pass over the rack classes (cost/compiled_design.h: racks of one type, building and
     // spare flag draw alike), then into perBuilding.
@@ -166,32 +169,21 @@ void evaluatePower(EvalContext& c) {
         bp.itOperating += w * shared;
     }
 
-    // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
-    // Each loop's liquid heat and pump work go to its own plant at its supply temperature; the rest of the
-    // building's IT heat (air share of the racks, network, storage, WAN) to CRAH fans and the air-side
-    // chilled-water plant (plant-chiller at air_chilled_water_supply_c). Plants run on the climate of the
-    // building's site (data/climate.json), unless the site pins free_cooling_hours_per_year.
-    std::unordered_map<std::string, Power> pumpsByBuilding;
-    std::unordered_map<std::string, std::vector<LoopLoad>> loopsByBuilding;
-    for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i) {
-        const auto& loop = p.coolingLoops[i];
-        std::string b;
-        if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
-        pumpsByBuilding[b] += bom.loops[i].pumpPower;
-        loopsByBuilding[b].push_back(LoopLoad{catalog.find(loop.plant), loop.supplyTempC, loop.deltaT.value(),
-                                              bom.loops[i].liquidHeat.value(), bom.loops[i].pumpPower.value()});
-    }
-    const auto climateTable = defaultClimateTable();
-    for (const auto& s : p.sites)
-        if (!s.climateLocation.empty() && !climateTable->find(s.climateLocation))
+}
+
+/// Sites whose climate location is unknown (Error) or whose nearest location is far (Warning).
+void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
+    Results& r = c.r;
+    for (const auto& s : c.p.sites)
+        if (!s.climateLocation.empty() && !table.find(s.climateLocation))
             r.rules.push_back({Severity::Error, "climate_location_unknown", s.id,
                                "Site " + s.name + ": climate_location '" + s.climateLocation + "' is not in " +
-                                   climateTable->file + "; the nearest location is used"});
+                                   table.file + "; the nearest location is used"});
     // A nearest location far away is another climate (Johannesburg's nearest may lie in another continent):
     // say so rather than use it silently. Sites that pin their free-cooling hours do not use it for the year.
-    for (const auto& s : p.sites) {
+    for (const auto& s : c.p.sites) {
         if (!s.climateLocation.empty() || s.freeCoolingHoursPerYear) continue;
-        const ClimateLocation* near = climateTable->nearest(s.latDeg, s.lonDeg);
+        const ClimateLocation* near = table.nearest(s.latDeg, s.lonDeg);
         if (!near) continue;
         const double km = greatCircleKm(s.latDeg, s.lonDeg, near->latDeg, near->lonDeg);
         if (km > kClimateNearestMaxKm)
@@ -201,13 +193,19 @@ void evaluatePower(EvalContext& c) {
                                    fmt(kClimateNearestMaxKm) +
                                    " km); its PUE and plant follow that climate: set climate_location, or "
                                    "free_cooling_hours_per_year, or add the place to " +
-                                   climateTable->file});
+                                   table.file});
     }
-    const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
-                                        a.get("compressor_cop_max_factor")};
-    const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
-    const double crahFraction = a.get("crah_fan_power_fraction");
-    const double misc = a.get("misc_facility_fraction");
+}
+
+/// Each building's cooling plan (climate, air-side plant, loop plants) for the assumptions in `key`.
+std::shared_ptr<const std::vector<BuildingCoolingPlan>>
+planBuildingCooling(EvalContext& c, const std::shared_ptr<const ClimateTable>& climateTable,
+                    const std::unordered_map<std::string, std::vector<LoopLoad>>& loopsByBuilding,
+                    const CoolingPlanKey& key) {
+    const model::Project& p = c.p;
+    const auto& sitesById = c.sites;
+    const ClimateOptions climateOptions{key.spreadFactor, key.copMaxFactor};
+    const double airSupplyC = key.airSupplyC, airDeltaT = key.airDeltaTK, crahFraction = key.crahFanFraction;
     // Each building's plants (climate, air-side plant, loop plants), a function of the design, the bill of
     // materials, the climate table and the assumptions read above: computed here, or once per distinct set
     // of those assumptions across a scenario tool's variations (cost/evaluation_memo.h).
@@ -215,7 +213,7 @@ void evaluatePower(EvalContext& c) {
         std::vector<BuildingCoolingPlan> plans(p.buildings.size());
         // The air side's chilled-water plant: plant-chiller; a catalog without it (built in code) uses the
         // building's first loop plant.
-        const auto* chillerItem = catalog.find("plant-chiller");
+        const auto* chillerItem = c.catalog.find("plant-chiller");
         // The climate of each site, looked up once for all its buildings (the nearest location is a scan of
         // the whole table).
         std::vector<std::optional<const ClimateLocation*>> siteClimate(p.sites.size());
@@ -247,14 +245,69 @@ void evaluatePower(EvalContext& c) {
         }
         return plans;
     };
-    std::shared_ptr<const std::vector<BuildingCoolingPlan>> coolingPlans;
-    if (c.memo) {
-        const CoolingPlanKey key{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor,
-                                 climateOptions.copMaxFactor};
-        coolingPlans = c.memo->coolingPlan(c.bom, climateTable, key, planCooling);
-    } else {
-        coolingPlans = std::make_shared<const std::vector<BuildingCoolingPlan>>(planCooling());
+    if (c.memo) return c.memo->coolingPlan(c.bom, climateTable, key, planCooling);
+    return std::make_shared<const std::vector<BuildingCoolingPlan>>(planCooling());
+}
+
+/// The design's totals from the buildings: racks outside any building (orphans, flagged) still draw power;
+/// annual and peak PUE.
+void sumFacilityPower(EvalContext& c) {
+    Results& r = c.r;
+    for (auto& [_, bp] : c.perBuilding)
+        r.power.buildings.push_back(bp);
+    // Racks outside any building (orphans, flagged) still draw power.
+    c.orphanIt = r.power.itOperating - [&] {
+        Power s{};
+        for (const auto& bp : r.power.buildings)
+            s += bp.itOperating;
+        return s;
+    }();
+    if (c.orphanIt.value() > 1e-6) r.power.facility += c.orphanIt;
+    r.power.pue =
+        r.power.itOperating.value() > 0 ? r.power.facility.value() / r.power.itOperating.value() : 1.0;
+    // Annual PUE (energy) is the headline `pue`; peak PUE (design day, full load) sizes capacity.
+    r.power.pueAnnual = r.power.pue;
+    r.power.puePeak = r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
+}
+
+} // namespace
+
+void evaluatePower(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    const model::Catalog& catalog = c.catalog;
+    const InputResolver& inputs = c.inputs;
+    const BillOfMaterials& bom = c.bom;
+    sumItPower(c);
+    auto& perBuilding = c.perBuilding;
+    const auto& sitesById = c.sites;
+
+    // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
+    // Each loop's liquid heat and pump work go to its own plant at its supply temperature; the rest of the
+    // building's IT heat (air share of the racks, network, storage, WAN) to CRAH fans and the air-side
+    // chilled-water plant (plant-chiller at air_chilled_water_supply_c). Plants run on the climate of the
+    // building's site (data/climate.json), unless the site pins free_cooling_hours_per_year.
+    std::unordered_map<std::string, Power> pumpsByBuilding;
+    std::unordered_map<std::string, std::vector<LoopLoad>> loopsByBuilding;
+    for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i) {
+        const auto& loop = p.coolingLoops[i];
+        std::string b;
+        if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
+        pumpsByBuilding[b] += bom.loops[i].pumpPower;
+        loopsByBuilding[b].push_back(LoopLoad{catalog.find(loop.plant), loop.supplyTempC, loop.deltaT.value(),
+                                              bom.loops[i].liquidHeat.value(), bom.loops[i].pumpPower.value()});
     }
+    const auto climateTable = defaultClimateTable();
+    addClimateSiteRules(c, *climateTable);
+    const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
+                                        a.get("compressor_cop_max_factor")};
+    const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
+    const double crahFraction = a.get("crah_fan_power_fraction");
+    const double misc = a.get("misc_facility_fraction");
+    const auto coolingPlans = planBuildingCooling(
+        c, climateTable, loopsByBuilding,
+        CoolingPlanKey{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor, climateOptions.copMaxFactor});
     Money& plantCapex = c.plantCapex;
     // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
     // building's path efficiency in one pass over the racks.
@@ -357,30 +410,8 @@ void evaluatePower(EvalContext& c) {
             bp.tariff = inputs.siteTariff(*s->second);
         else
             bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
-        if (bp.capacity.value() > 0 && bp.facilityPeak > bp.capacity)
-            r.rules.push_back({Severity::Error, "building_over_capacity", b.id,
-                               "Building " + b.name + ": facility power at full load " +
-                                   fmt(toMw(bp.facilityPeak), 1) + " MW exceeds its " +
-                                   fmt(toMw(bp.capacity), 1) + " MW capacity"});
-        if (bp.capacity.value() <= 0 && bp.itPeak.value() > 0)
-            r.rules.push_back({Severity::Warning, "building_no_capacity", b.id,
-                               "Building " + b.name + " has IT load but no power capacity set"});
     }
-    for (auto& [_, bp] : perBuilding)
-        r.power.buildings.push_back(bp);
-    // Racks outside any building (orphans, flagged) still draw power.
-    c.orphanIt = r.power.itOperating - [&] {
-        Power s{};
-        for (const auto& bp : r.power.buildings)
-            s += bp.itOperating;
-        return s;
-    }();
-    if (c.orphanIt.value() > 1e-6) r.power.facility += c.orphanIt;
-    r.power.pue =
-        r.power.itOperating.value() > 0 ? r.power.facility.value() / r.power.itOperating.value() : 1.0;
-    // Annual PUE (energy) is the headline `pue`; peak PUE (design day, full load) sizes capacity.
-    r.power.pueAnnual = r.power.pue;
-    r.power.puePeak = r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
+    sumFacilityPower(c);
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
     addDistributionRules(c);
 }
