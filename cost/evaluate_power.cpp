@@ -168,7 +168,6 @@ void sumItPower(EvalContext& c) {
         bp.itPeak += w * shared;
         bp.itOperating += w * shared;
     }
-
 }
 
 /// Sites whose climate location is unknown (Error) or whose nearest location is far (Warning).
@@ -177,8 +176,8 @@ void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
     for (const auto& s : c.p.sites)
         if (!s.climateLocation.empty() && !table.find(s.climateLocation))
             r.rules.push_back({Severity::Error, "climate_location_unknown", s.id,
-                               "Site " + s.name + ": climate_location '" + s.climateLocation + "' is not in " +
-                                   table.file + "; the nearest location is used"});
+                               "Site " + s.name + ": climate_location '" + s.climateLocation +
+                                   "' is not in " + table.file + "; the nearest location is used"});
     // A nearest location far away is another climate (Johannesburg's nearest may lie in another continent):
     // say so rather than use it silently. Sites that pin their free-cooling hours do not use it for the year.
     for (const auto& s : c.p.sites) {
@@ -267,7 +266,8 @@ void sumFacilityPower(EvalContext& c) {
         r.power.itOperating.value() > 0 ? r.power.facility.value() / r.power.itOperating.value() : 1.0;
     // Annual PUE (energy) is the headline `pue`; peak PUE (design day, full load) sizes capacity.
     r.power.pueAnnual = r.power.pue;
-    r.power.puePeak = r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
+    r.power.puePeak =
+        r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
 }
 
 } // namespace
@@ -296,18 +296,21 @@ void evaluatePower(EvalContext& c) {
         if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
         pumpsByBuilding[b] += bom.loops[i].pumpPower;
         loopsByBuilding[b].push_back(LoopLoad{catalog.find(loop.plant), loop.supplyTempC, loop.deltaT.value(),
-                                              bom.loops[i].liquidHeat.value(), bom.loops[i].pumpPower.value()});
+                                              bom.loops[i].liquidHeat.value(),
+                                              bom.loops[i].pumpPower.value()});
     }
     const auto climateTable = defaultClimateTable();
     addClimateSiteRules(c, *climateTable);
     const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
                                         a.get("compressor_cop_max_factor")};
-    const double airSupplyC = a.get("air_chilled_water_supply_c"), airDeltaT = a.get("air_chilled_water_delta_t_k");
+    const double airSupplyC = a.get("air_chilled_water_supply_c"),
+                 airDeltaT = a.get("air_chilled_water_delta_t_k");
     const double crahFraction = a.get("crah_fan_power_fraction");
     const double misc = a.get("misc_facility_fraction");
-    const auto coolingPlans = planBuildingCooling(
-        c, climateTable, loopsByBuilding,
-        CoolingPlanKey{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor, climateOptions.copMaxFactor});
+    const auto coolingPlans =
+        planBuildingCooling(c, climateTable, loopsByBuilding,
+                            CoolingPlanKey{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor,
+                                           climateOptions.copMaxFactor});
     Money& plantCapex = c.plantCapex;
     // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
     // building's path efficiency in one pass over the racks.
