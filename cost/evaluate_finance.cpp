@@ -107,6 +107,134 @@ std::pair<model::Assumption, bool> catalogGpuHourPrice(const EvalContext& c) {
     return {price, true};
 }
 
+/// The horizon in whole years (issue 30 item 4): the loaders, --set, sweeps and the GUI refuse anything
+/// else (assumptionValueProblem, data/assumptions.json `whole`). A library caller that hands the engine a
+/// fraction or a non-positive horizon anyway gets an Error and 0 (no cash flows), never a silently rounded
+/// horizon.
+int checkedHorizonYears(EvalContext& c) {
+    const double horizonValue = c.a.get("horizon_years");
+    const bool horizonValid = std::isfinite(horizonValue) && horizonValue >= 1.0 &&
+                              horizonValue == std::floor(horizonValue) && horizonValue <= 1000.0;
+    if (!horizonValid)
+        c.r.rules.push_back(
+            {Severity::Error, "horizon_not_whole_years", c.p.info.id,
+             "assumptions.horizon_years (" + fmt(horizonValue, 3) +
+                 ") must be a whole number of years, at least 1: the yearly cash flows, NPV, IRR, "
+                 "payback and break-even price are not computed"});
+    return horizonValid ? static_cast<int>(horizonValue) : 0;
+}
+
+/// Yearly cash flows over the horizon from the depreciation of each year, and what follows from them: NPV,
+/// IRR, payback on operating flows and the break-even price.
+void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    auto& fin = r.finance;
+    const double wacc = a.get("wacc");
+    const size_t h = depreciation.size();
+    // Yearly cash flow (end of year y): revenue from sold GPU-hours (pro rata after the time to revenue),
+    // minus opex and tax on (revenue - opex - depreciation), minus replacement capex at end of life, plus the
+    // residual value of the retired vintages, plus at the horizon the terminal value: the book value of every
+    // asset class and the land at cost. Retired and terminal assets change hands at book value, so there is
+    // no gain or loss to tax.
+    // The price of the design's GPUs from the catalog unless the design or an override sets one
+    // (catalogGpuHourPrice above).
+    const auto [derivedPrice, catalogPriced] = catalogGpuHourPrice(c);
+    fin.gpuHourPriceFromCatalog =
+        catalogPriced && c.inputs.assumptionLevel("gpu_hour_price_usd") == InputLevel::Default;
+    fin.gpuHourPrice = catalogPriced ? c.inputs.derivedDefault("gpu_hour_price_usd", derivedPrice)
+                                     : a.get("gpu_hour_price_usd");
+    if (fin.gpuHourPriceFromCatalog) fin.gpuHourPriceSource = derivedPrice.source;
+    const double price = fin.gpuHourPrice;
+    const double taxRate = a.get("tax_rate");
+    fin.timeToRevenueDays = a.get("delivery_to_revenue_days");
+    const double delayYears = fin.timeToRevenueDays / 365.25;
+    if (h > 0) {
+        fin.terminalValue[h - 1] = fin.land;
+        for (const auto& ac : fin.assetClasses)
+            fin.terminalValue[h - 1] += ac.bookValueAtHorizon;
+    }
+    // Each year's flow as a function of the price (finance.h PricedYear), so the NPV, the payback and the
+    // break-even price are computed from one definition of the cash flow.
+    std::vector<PricedYear> priced(h);
+    for (size_t y = 0; y < h; ++y) {
+        PricedYear& py = priced[y];
+        py.gpuHours = earningFraction(static_cast<int>(y) + 1, delayYears) * fin.gpuHoursPerYear;
+        py.nonRevenue = -fin.opexAnnual - fin.replacementCapex[y] + fin.salvage[y] + fin.terminalValue[y];
+        py.taxableBeforeRevenue = -(fin.opexAnnual + depreciation[y]);
+        py.terminal = fin.terminalValue[y];
+        const Money revenue = py.gpuHours * price * usd;
+        const Money taxable = revenue + py.taxableBeforeRevenue;
+        fin.revenue.push_back(revenue);
+        fin.opex.push_back(fin.opexAnnual);
+        fin.tax.push_back(taxable.value() > 0 ? taxRate * taxable : Money{});
+    }
+    fin.cashFlows = pricedCashFlows(r.capex.total, priced, price, taxRate);
+    fin.npv = netPresentValue(wacc, fin.cashFlows);
+    // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
+    if (c.wants("finance.irr")) fin.irr = internalRateOfReturn(fin.cashFlows);
+    // Payback on operating cash flows (issue 30 item 4): the terminal value at the horizon (book value and
+    // land) is not cash the operation has earned, and counting it made the payback move with the horizon.
+    // Replacement capex and the residual value of the vintages it retires stay: they fall inside the horizon
+    // and do not depend on it.
+    std::vector<Money> operating(fin.cashFlows.begin(), fin.cashFlows.end());
+    for (size_t y = 0; y < h; ++y)
+        operating[y + 1] -= priced[y].terminal;
+    fin.paybackYears = paybackYears(operating);
+    // Break-even price (issue 30 item 4): the price that brings this NPV to zero; exact (NPV is piecewise
+    // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
+    if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
+        fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, r.capex.total, priced);
+}
+
+/// Maintenance provenance: the legacy single fraction when the design sets it, else the class's own.
+SourceRef maintenanceSourceOf(const EvalContext& c, const std::string& cls) {
+    return EvalContext::source(c.a.contains("maintenance_fraction") ? std::string("maintenance_fraction")
+                                                                    : cls + "_maintenance_fraction");
+}
+
+/// Both conventions (economic, accounting) with their capex charge and maintenance by asset class (issue 13
+/// item 1).
+void addConventionFigures(EvalContext& c, const SourceRef& itLifeSource) {
+    const auto& fin = c.r.finance;
+    const double wacc = c.a.get("wacc");
+    auto maintenanceSource = [&](const std::string& cls) { return maintenanceSourceOf(c, cls); };
+    for (const auto& [name, view] : {std::pair<std::string, const TcoView*>{"economic", &fin.economic},
+                                     {"accounting", &fin.accounting}}) {
+        // Every key below starts with this prefix: evaluateFigures skips the convention unless one is asked.
+        if (!c.wantsPrefix("finance." + name + ".")) continue;
+        const bool econ = name == "economic";
+        const std::string label = econ ? "Economic" : "Accounting";
+        const std::string charge =
+            econ ? "(capex - residual) x CRF(wacc, life) + residual x wacc" : "(capex - residual) / life";
+        addFigure(c, "finance." + name + ".tco_annual_usd", view->tcoAnnual.value(), "USD/yr",
+                  label + " TCO per year", "capex charge (" + charge + ") + opex");
+        addFigure(c, "finance." + name + ".cost_per_gpu_hour_usd", view->costPerGpuHour, "USD/GPU-h",
+                  label + " cost per GPU-hour", label + " TCO per year / GPU-hours sold per year");
+        addFigure(c, "finance." + name + ".capex_charge_usd", view->capexCharge.value(), "USD/yr",
+                  label + " capex charge", "sum over asset classes and land of " + charge);
+        for (const auto& ac : fin.assetClasses) {
+            const std::string k = "finance." + name + ".annual_by_class." + ac.name;
+            addFigure(c, k + ".capex_charge_usd", (econ ? ac.economicCharge : ac.accountingCharge).value(),
+                      "USD/yr", label + " capex charge, " + ac.name, charge,
+                      {{"capex_usd", ac.capex.value()},
+                       {"life_years", ac.lifeYears},
+                       {"residual_fraction", ac.residualFraction}},
+                      {ac.name == "it" ? itLifeSource : c.source(ac.name + "_useful_life_years"),
+                       c.source(ac.name + "_residual_fraction")});
+            addFigure(c, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr",
+                      label + " maintenance, " + ac.name, "capex x maintenance fraction",
+                      {{"maintenance_fraction", ac.maintenanceFraction}}, {maintenanceSource(ac.name)});
+        }
+        const std::string k = "finance." + name + ".annual_by_class.land";
+        addFigure(c, k + ".capex_charge_usd", econ ? (wacc * fin.land).value() : 0.0, "USD/yr",
+                  label + " capex charge, land",
+                  econ ? "land x wacc (return forgone; land is not consumed)" : "land is not depreciated",
+                  {{"land_usd", fin.land.value()}});
+        addFigure(c, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
+    }
+}
+
 } // namespace
 
 void evaluateFinance(EvalContext& c) {
@@ -118,20 +246,7 @@ void evaluateFinance(EvalContext& c) {
     // ---- Finance (SPEC.md §4.5) ----
     auto& fin = r.finance;
     const double wacc = a.get("wacc");
-    // The horizon is a whole number of years >= 1 (issue 30 item 4): the loaders, --set, sweeps and the GUI
-    // refuse anything else (assumptionValueProblem, data/assumptions.json `whole`). A library caller that
-    // hands the engine a fraction or a non-positive horizon anyway gets an Error and no cash flows, never a
-    // silently rounded horizon.
-    const double horizonValue = a.get("horizon_years");
-    const bool horizonValid = std::isfinite(horizonValue) && horizonValue >= 1.0 &&
-                              horizonValue == std::floor(horizonValue) && horizonValue <= 1000.0;
-    const int horizon = horizonValid ? static_cast<int>(horizonValue) : 0;
-    if (!horizonValid)
-        r.rules.push_back(
-            {Severity::Error, "horizon_not_whole_years", p.info.id,
-             "assumptions.horizon_years (" + fmt(horizonValue, 3) +
-                 ") must be a whole number of years, at least 1: the yearly cash flows, NPV, IRR, "
-                 "payback and break-even price are not computed"});
+    const int horizon = checkedHorizonYears(c);
     const double dbFactor = a.get("declining_balance_factor");
     // Asset classes (issue 13 item 1, issue 19 item 1). Land is split out of "building": it is not
     // depreciated (IRS Publication 946, "What Property Cannot Be Depreciated") and comes back at cost at the
@@ -243,59 +358,7 @@ void evaluateFinance(EvalContext& c) {
         r.rules.push_back(
             {Severity::Warning, "no_gpu_hours", p.info.id,
              "No GPU-hours are sold (no GPUs or utilization 0): per-GPU-hour and per-token costs are 0"});
-    // Yearly cash flow (end of year y): revenue from sold GPU-hours (pro rata after the time to revenue),
-    // minus opex and tax on (revenue - opex - depreciation), minus replacement capex at end of life, plus the
-    // residual value of the retired vintages, plus at the horizon the terminal value: the book value of every
-    // asset class and the land at cost. Retired and terminal assets change hands at book value, so there is
-    // no gain or loss to tax.
-    // The price of the design's GPUs from the catalog unless the design or an override sets one
-    // (catalogGpuHourPrice above).
-    const auto [derivedPrice, catalogPriced] = catalogGpuHourPrice(c);
-    fin.gpuHourPriceFromCatalog =
-        catalogPriced && c.inputs.assumptionLevel("gpu_hour_price_usd") == InputLevel::Default;
-    fin.gpuHourPrice = catalogPriced ? c.inputs.derivedDefault("gpu_hour_price_usd", derivedPrice)
-                                     : a.get("gpu_hour_price_usd");
-    if (fin.gpuHourPriceFromCatalog) fin.gpuHourPriceSource = derivedPrice.source;
-    const double price = fin.gpuHourPrice;
-    const double taxRate = a.get("tax_rate");
-    fin.timeToRevenueDays = a.get("delivery_to_revenue_days");
-    const double delayYears = fin.timeToRevenueDays / 365.25;
-    if (h > 0) {
-        fin.terminalValue[h - 1] = fin.land;
-        for (const auto& ac : fin.assetClasses)
-            fin.terminalValue[h - 1] += ac.bookValueAtHorizon;
-    }
-    // Each year's flow as a function of the price (finance.h PricedYear), so the NPV, the payback and the
-    // break-even price are computed from one definition of the cash flow.
-    std::vector<PricedYear> priced(h);
-    for (size_t y = 0; y < h; ++y) {
-        PricedYear& py = priced[y];
-        py.gpuHours = earningFraction(static_cast<int>(y) + 1, delayYears) * fin.gpuHoursPerYear;
-        py.nonRevenue = -fin.opexAnnual - fin.replacementCapex[y] + fin.salvage[y] + fin.terminalValue[y];
-        py.taxableBeforeRevenue = -(fin.opexAnnual + depreciation[y]);
-        py.terminal = fin.terminalValue[y];
-        const Money revenue = py.gpuHours * price * usd;
-        const Money taxable = revenue + py.taxableBeforeRevenue;
-        fin.revenue.push_back(revenue);
-        fin.opex.push_back(fin.opexAnnual);
-        fin.tax.push_back(taxable.value() > 0 ? taxRate * taxable : Money{});
-    }
-    fin.cashFlows = pricedCashFlows(r.capex.total, priced, price, taxRate);
-    fin.npv = netPresentValue(wacc, fin.cashFlows);
-    // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
-    if (c.wants("finance.irr")) fin.irr = internalRateOfReturn(fin.cashFlows);
-    // Payback on operating cash flows (issue 30 item 4): the terminal value at the horizon (book value and
-    // land) is not cash the operation has earned, and counting it made the payback move with the horizon.
-    // Replacement capex and the residual value of the vintages it retires stay: they fall inside the horizon
-    // and do not depend on it.
-    std::vector<Money> operating(fin.cashFlows.begin(), fin.cashFlows.end());
-    for (size_t y = 0; y < h; ++y)
-        operating[y + 1] -= priced[y].terminal;
-    fin.paybackYears = paybackYears(operating);
-    // Break-even price (issue 30 item 4): the price that brings this NPV to zero; exact (NPV is piecewise
-    // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
-    if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
-        fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, r.capex.total, priced);
+    evaluateCashFlows(c, depreciation);
     // Time to revenue: capacity is paid for (capital cost and opex) from delivery until it earns.
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
 }
@@ -311,11 +374,7 @@ void addFinanceFigures(EvalContext& c) {
     const SourceRef priceSource = fin.gpuHourPriceFromCatalog
                                       ? SourceRef("GPU-hour price: " + fin.gpuHourPriceSource)
                                       : c.source("gpu_hour_price_usd");
-    // Maintenance provenance: the legacy single fraction when the design sets it, else one per class.
-    const bool legacy = a.contains("maintenance_fraction");
-    auto maintenanceSource = [&](const std::string& cls) {
-        return c.source(legacy ? std::string("maintenance_fraction") : cls + "_maintenance_fraction");
-    };
+    auto maintenanceSource = [&](const std::string& cls) { return maintenanceSourceOf(c, cls); };
     const std::vector<SourceRef> maintenanceSources = {maintenanceSource("it"), maintenanceSource("network"),
                                                        maintenanceSource("facility"),
                                                        c.source("staff_usd_per_mw_year")};
@@ -380,41 +439,7 @@ void addFinanceFigures(EvalContext& c) {
     addFigure(c, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",
               "TCO per year / (sellable GPUs x 8,766 h x utilization)",
               {{"gpu_hours_per_year", fin.gpuHoursPerYear}}, {c.source("utilization")});
-    // Both conventions with their capex charge and maintenance by asset class (issue 13 item 1).
-    for (const auto& [name, view] :
-         {std::pair<std::string, const TcoView*>{"economic", &fin.economic}, {"accounting", &fin.accounting}}) {
-        // Every key below starts with this prefix: evaluateFigures skips the convention unless one is asked.
-        if (!c.wantsPrefix("finance." + name + ".")) continue;
-        const bool econ = name == "economic";
-        const std::string label = econ ? "Economic" : "Accounting";
-        const std::string charge =
-            econ ? "(capex - residual) x CRF(wacc, life) + residual x wacc" : "(capex - residual) / life";
-        addFigure(c, "finance." + name + ".tco_annual_usd", view->tcoAnnual.value(), "USD/yr",
-                  label + " TCO per year", "capex charge (" + charge + ") + opex");
-        addFigure(c, "finance." + name + ".cost_per_gpu_hour_usd", view->costPerGpuHour, "USD/GPU-h",
-                  label + " cost per GPU-hour", label + " TCO per year / GPU-hours sold per year");
-        addFigure(c, "finance." + name + ".capex_charge_usd", view->capexCharge.value(), "USD/yr",
-                  label + " capex charge", "sum over asset classes and land of " + charge);
-        for (const auto& ac : fin.assetClasses) {
-            const std::string k = "finance." + name + ".annual_by_class." + ac.name;
-            addFigure(c, k + ".capex_charge_usd", (econ ? ac.economicCharge : ac.accountingCharge).value(),
-                      "USD/yr", label + " capex charge, " + ac.name, charge,
-                      {{"capex_usd", ac.capex.value()},
-                       {"life_years", ac.lifeYears},
-                       {"residual_fraction", ac.residualFraction}},
-                      {ac.name == "it" ? itLifeSource : c.source(ac.name + "_useful_life_years"),
-                       c.source(ac.name + "_residual_fraction")});
-            addFigure(c, k + ".maintenance_usd", ac.maintenance.value(), "USD/yr", label + " maintenance, " + ac.name,
-                      "capex x maintenance fraction", {{"maintenance_fraction", ac.maintenanceFraction}},
-                      {maintenanceSource(ac.name)});
-        }
-        const std::string k = "finance." + name + ".annual_by_class.land";
-        addFigure(c, k + ".capex_charge_usd", econ ? (wacc * fin.land).value() : 0.0, "USD/yr",
-                  label + " capex charge, land",
-                  econ ? "land x wacc (return forgone; land is not consumed)" : "land is not depreciated",
-                  {{"land_usd", fin.land.value()}});
-        addFigure(c, k + ".maintenance_usd", 0.0, "USD/yr", label + " maintenance, land", "none");
-    }
+    addConventionFigures(c, itLifeSource);
     // The cash-flow figures need a valid horizon (rule horizon_not_whole_years otherwise).
     const bool flows = fin.cashFlows.size() > 1;
     if (flows)
