@@ -131,6 +131,12 @@ void CompiledDesign::buildClasses(const model::Project& p) {
             static_cast<std::uint32_t>(i);
 }
 
+double CompiledDesign::classPeakW(const RackClass& k) const {
+    const auto& type = types[static_cast<size_t>(k.type)];
+    return k.count * (k.spare ? type.need(type.powerIdleW, "power_idle_w")
+                              : type.need(type.powerLoadW, "power_load_w"));
+}
+
 void CompiledDesign::updateClassExtent(const model::Project& p, size_t c) {
     auto& k = classes[c];
     k.minX = 1e300, k.maxX = -1e300, k.minY = 1e300, k.maxY = -1e300;

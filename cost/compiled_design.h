@@ -107,6 +107,8 @@ public:
 
     /// The building index of an id, kNone when absent.
     std::int32_t buildingIndex(const std::string& id) const;
+    /// Peak power of rack class k, W: its racks at full load (power_load_w), hot spares idle (power_idle_w).
+    double classPeakW(const RackClass& k) const;
     std::int32_t siteIndex(const std::string& id) const;
 
     /// Groups the racks into classes (classes, rackClass, classRackStart, classRacks) from the per-rack

@@ -190,9 +190,7 @@ ChainLosses chainLosses(const BuildingPowerChain& chain, double itW, double path
 std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
     std::vector<double> load(p.powerFeeds.size(), 0.0);
     for (const auto& k : cd.classes) {
-        const auto& type = cd.types[static_cast<size_t>(k.type)];
-        const double w = k.count * (k.spare ? type.need(type.powerIdleW, "power_idle_w")
-                                            : type.need(type.powerLoadW, "power_load_w"));
+        const double w = cd.classPeakW(k);
         for (const std::int32_t f : {k.feedA, k.feedB})
             if (f != CompiledDesign::kNone && static_cast<size_t>(f) < load.size())
                 load[static_cast<size_t>(f)] += w;
@@ -208,9 +206,7 @@ std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesig
     std::vector<double> load(p.rows.size(), 0.0);
     for (const auto& k : cd.classes) {
         if (k.row == CompiledDesign::kNone || static_cast<size_t>(k.row) >= load.size()) continue;
-        const auto& type = cd.types[static_cast<size_t>(k.type)];
-        load[static_cast<size_t>(k.row)] += k.count * (k.spare ? type.need(type.powerIdleW, "power_idle_w")
-                                                               : type.need(type.powerLoadW, "power_load_w"));
+        load[static_cast<size_t>(k.row)] += cd.classPeakW(k);
     }
     return load;
 }
