@@ -16,13 +16,15 @@
 #include "gui/dialog_prompts.h"
 #include "gui/document_editor.h"
 #include "gui/help_dialog.h"
+#include "gui/message_bar.h"
 #include "gui/new_design_wizard.h"
 #include "gui/settings_dialog.h"
+#include "gui/shipped_reference.h"
 #include "gui/theme.h"
 #include "gui/uncertainty_runner.h"
 #include "input_error.h"
-#include "json_fast_parse.h"
 #include "inspector_panel.h"
+#include "json_fast_parse.h"
 #include "metrics_dashboard.h"
 #include "project_tree.h"
 #include "report/finance_report.h"
@@ -50,6 +52,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
@@ -66,8 +69,6 @@ namespace ctwin::app {
 using ojson = nlohmann::ordered_json;
 
 namespace {
-
-const char* const kClipboardMime = "application/x-ctwin-racks+json";
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
@@ -180,7 +181,14 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     }
     m_fixedTabs = m_tabs->count();
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeAnalysisTab);
-    setCentralWidget(m_tabs);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    m_messageBar = new MessageBar(centre);
+    centreLayout->addWidget(m_messageBar);
+    centreLayout->addWidget(m_tabs, 1);
+    setCentralWidget(centre);
     m_analysis = std::make_unique<AnalysisController>(
         this, m_catalog, m_defaults, [this]() -> const model::Project& { return m_document.project(); },
         [this] { return m_path.isEmpty() ? documentName() : m_path; },
@@ -207,7 +215,8 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
                                 },
                                 [this](const QString& message) { report(message); },
                                 [this]() -> UserPrompts& { return *m_prompts; },
-                                [this](const QString& id) { m_tree->startRename(id); }});
+                                [this](const QString& id) { m_tree->startRename(id); },
+                                [this] { return entityInView(); }});
     buildActions();
     buildMenus();
     m_evalLabel = new QLabel(this);
@@ -224,8 +233,10 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         m_uncertaintyFailed = false;
         m_uncertainty->request(m_document.project(), m_defaults, cost::headlineOutputs(m_results));
     });
-    connect(m_uncertainty, &UncertaintyRunner::finished, this,
-            [this] { m_dashboard->showUncertainty(m_uncertainty->last(), UncertaintyRunner::kSamples); });
+    connect(m_uncertainty, &UncertaintyRunner::finished, this, [this] {
+        m_dashboard->showUncertainty(m_uncertainty->last(), UncertaintyRunner::kSamples,
+                                     m_uncertainty->lastSkew());
+    });
     connect(m_uncertainty, &UncertaintyRunner::failed, this, [this](const QString& reason) {
         m_uncertaintyFailed = true;
         m_dashboard->clearUncertainty(reason);
@@ -376,6 +387,7 @@ void MainWindow::applySettings(const AppSettings& settings) {
     m_settings.save();
     m_dark = applyTheme(m_settings.theme);
     m_scene->setDark(m_dark);
+    updateThemedIcons();
     m_dashboard->setUnits(m_settings.units);
     m_inspector->setUnits(m_settings.units);
     m_figuresTable->setUnits(m_settings.units);
@@ -403,7 +415,29 @@ bool MainWindow::isModified() const {
 QString MainWindow::documentName() const {
     if (!m_path.isEmpty()) return QFileInfo(m_path).fileName();
     const auto& info = m_document.project().info;
-    return info.name.empty() ? tr("Untitled") : qs(info.name);
+    const QString name = info.name.empty() ? tr("Untitled") : qs(info.name);
+    return m_referenceOrigin.isEmpty() ? name : tr("%1 (copy of a shipped reference)").arg(name);
+}
+
+QString MainWindow::dialogFolder() const {
+    if (!m_path.isEmpty()) return QFileInfo(m_path).absolutePath();
+    for (const QString& recent : m_settings.recentFiles)
+        if (!isShippedReference(recent) && QFileInfo(QFileInfo(recent).absolutePath()).isDir())
+            return QFileInfo(recent).absolutePath();
+    return QDir::homePath();
+}
+
+QString MainWindow::suggestedFileStem() const {
+    const auto& info = m_document.project().info;
+    QString stem = qs(info.name).trimmed();
+    // Characters a file name cannot hold on some system (and the path separator) become "-".
+    static const QRegularExpression unsafe(QStringLiteral("[\\\\/:*?\"<>|\\x00-\\x1f]+"));
+    stem.replace(unsafe, QStringLiteral("-"));
+    while (stem.startsWith(QLatin1Char('.')))
+        stem.remove(0, 1);
+    stem = stem.left(120).trimmed();
+    if (stem.isEmpty()) stem = qs(info.id);
+    return stem.isEmpty() ? tr("design") : stem;
 }
 
 void MainWindow::updateTitle() {
@@ -412,8 +446,10 @@ void MainWindow::updateTitle() {
     m_saveAction->setEnabled(true);
 }
 
-void MainWindow::afterLoad(const QString& path, bool modified) {
+void MainWindow::afterLoad(const QString& path, bool modified, const QString& referenceOrigin) {
     m_path = path;
+    m_referenceOrigin = referenceOrigin;
+    if (m_messageBar) m_messageBar->dismiss(); // about the design before
     m_undo->clear();
     m_undo->setClean();
     m_forceModified = modified;
@@ -452,7 +488,16 @@ bool MainWindow::openFile(const QString& path) {
         if (!restored) Autosave::remove(*recovery);
     }
     m_document.reset(std::move(project));
-    afterLoad(path, restored);
+    // A shipped reference is never edited in place: it opens as an untitled copy, so that Save asks where
+    // to write (KiCad's and QGIS's templates and examples behave so; issue 36).
+    if (isShippedReference(path)) {
+        afterLoad(QString(), restored, path);
+        m_settings.addRecentFile(path); // opens as a copy again from Open recent
+        m_settings.save();
+        rebuildRecentMenu();
+        showReferenceCopyNote();
+    } else
+        afterLoad(path, restored);
     if (restored) {
         m_autosave->takeOver(*recovery); // this session's copy first, then the old one goes
         statusBar()->showMessage(tr("Restored unsaved changes from the autosave"), 5000);
@@ -476,7 +521,7 @@ bool MainWindow::newFromReference(const QString& path) {
         m_prompts->showError(this, tr("Cannot open reference design"), QString::fromUtf8(e.what()));
         return false;
     }
-    afterLoad(QString(), false);
+    afterLoad(QString(), false, path);
     return true;
 }
 
@@ -484,11 +529,19 @@ bool MainWindow::newFromTarget() {
     NewDesignWizard wizard(m_catalog, m_defaults, this);
     if (wizard.exec() != QDialog::Accepted) return false;
     m_document.reset(wizard.takeProject());
-    afterLoad(QString(), false);
+    // Generated, never saved: unsaved work, so File > New, Open or Quit ask before dropping it.
+    afterLoad(QString(), true);
     return true;
 }
 
 bool MainWindow::writeTo(const QString& path) {
+    if (isShippedReference(path)) {
+        m_prompts->showError(this, tr("Cannot save design"),
+                             tr("%1 is a reference design shipped with ClusterTwin and is not overwritten. "
+                                "Save the design under another name or in another folder.")
+                                 .arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
     try {
         store::saveDesign(m_document.project(), path.toStdString());
         return true;
@@ -515,10 +568,9 @@ bool MainWindow::save() {
 bool MainWindow::saveAs(const QString& given) {
     QString path = given;
     if (path.isEmpty()) {
-        const QString base =
-            m_path.isEmpty()
-                ? QDir::homePath() + QLatin1Char('/') + qs(m_document.project().info.id)
-                : QFileInfo(m_path).path() + QLatin1Char('/') + QFileInfo(m_path).completeBaseName();
+        const QString base = m_path.isEmpty() ? QDir(dialogFolder()).filePath(suggestedFileStem())
+                                              : QFileInfo(m_path).absolutePath() + QLatin1Char('/') +
+                                                    QFileInfo(m_path).completeBaseName();
         path = m_prompts->saveFileName(this, base + QStringLiteral(".ctwin"), false);
         if (path.isEmpty()) return false;
     }
@@ -527,6 +579,7 @@ bool MainWindow::saveAs(const QString& given) {
     m_autosave->discard();
     m_autosave->setDocumentPath(path);
     m_path = path;
+    m_referenceOrigin.clear(); // the user's own file from now on
     m_undo->setClean();
     m_forceModified = false;
     m_settings.addRecentFile(path);
@@ -539,9 +592,8 @@ bool MainWindow::saveAs(const QString& given) {
 bool MainWindow::exportJson(const QString& given) {
     QString path = given;
     if (path.isEmpty()) {
-        path = m_prompts->saveFileName(this,
-                                       QDir::homePath() + QLatin1Char('/') +
-                                           qs(m_document.project().info.id) + QStringLiteral(".json"),
+        const QString stem = m_path.isEmpty() ? suggestedFileStem() : QFileInfo(m_path).completeBaseName();
+        path = m_prompts->saveFileName(this, QDir(dialogFolder()).filePath(stem + QStringLiteral(".json")),
                                        true);
         if (path.isEmpty()) return false;
     }
@@ -555,9 +607,9 @@ bool MainWindow::exportReport(const QString& given, std::optional<ReportFormat> 
     const auto& project = m_document.project();
     QString path = given;
     if (path.isEmpty()) {
-        const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path();
-        const auto target = m_prompts->reportTarget(this, dir + QLatin1Char('/') + qs(project.info.id) +
-                                                              QStringLiteral("-report.pdf"));
+        const auto target = m_prompts->reportTarget(
+            this,
+            QDir(dialogFolder()).filePath(tr("%1 report").arg(suggestedFileStem()) + QStringLiteral(".pdf")));
         if (!target) return false;
         path = target->path;
         givenFormat = target->format;
@@ -614,7 +666,8 @@ bool MainWindow::uncertaintyPending() const {
 
 bool MainWindow::maybeSave() {
     if (!isModified()) return true;
-    switch (m_prompts->askSaveChanges(this, documentName())) {
+    // Save is the default answer only for the user's own design, not for a copy of a shipped reference.
+    switch (m_prompts->askSaveChanges(this, documentName(), m_referenceOrigin.isEmpty())) {
     case UserPrompts::SaveChoice::Save:
         return save();
     case UserPrompts::SaveChoice::Discard:
@@ -642,6 +695,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::documentChanged(const model::ChangeSet& changes) {
     m_incremental.noteChange(changes); // evaluateNow patches only what changed
+    m_lastChanged.clear();
+    for (const auto& c : changes.entities) {
+        if (m_lastChanged.size() >= kLastChangedKept) break;
+        m_lastChanged << qs(c.id);
+    }
     m_tree->applyChanges(m_document.project(), changes);
     m_scene->applyChanges(m_document.project(), changes);
     // Drop selected ids that no longer exist (undo of an add, delete).
@@ -682,7 +740,10 @@ void MainWindow::documentReset() {
     m_selection.clear();
     m_tree->showProject(m_document.project());
     m_scene->showProject(m_document.project());
-    m_inspector->showSelection(m_document, {});
+    // A design just opened has its own item selected: the tree's current item, its selection and the
+    // inspector (the design's name, description and sources) agree (issue 36: the top item looked selected
+    // while the inspector said "Nothing selected").
+    setSelection({views::kDesignRootId}, Source::Program);
     updateLegend();
     m_evalTimer.stop();
     evaluateNow();
@@ -718,10 +779,14 @@ void MainWindow::evaluateNow() {
     int errors = 0, warnings = 0;
     for (const auto& r : m_results.rules)
         (r.severity == cost::Severity::Error ? errors : warnings) += r.severity != cost::Severity::Info;
-    m_evalLabel->setText(tr("%1 racks · %2 errors, %3 warnings · evaluated in %4 ms")
-                             .arg(m_document.project().racks.size())
-                             .arg(errors)
-                             .arg(warnings)
+    const auto count = [](qsizetype n, const QString& one, const QString& many) {
+        return (n == 1 ? one : many).arg(n);
+    };
+    m_evalLabel->setText(tr("%1 · %2, %3 · evaluated in %4 ms")
+                             .arg(count(static_cast<qsizetype>(m_document.project().racks.size()),
+                                        tr("%1 rack"), tr("%1 racks")),
+                                  count(errors, tr("%1 error"), tr("%1 errors")),
+                                  count(warnings, tr("%1 warning"), tr("%1 warnings")))
                              .arg(evalMs, 0, 'f', 1));
 }
 
@@ -817,7 +882,7 @@ void MainWindow::refreshSpatialTab() {
 }
 
 void MainWindow::updateActions() {
-    const bool any = !m_selection.isEmpty();
+    const bool any = !m_selection.isEmpty() && m_selection != QStringList{views::kDesignRootId};
     m_deleteAction->setEnabled(any);
     m_rotateAction->setEnabled(!selectedRacks().isEmpty());
     m_copyAction->setEnabled(!selectedRacks().isEmpty());
@@ -857,120 +922,6 @@ QString MainWindow::hallOfSelection() const {
 
 void MainWindow::report(const QString& error) {
     statusBar()->showMessage(error, 8000);
-}
-
-// --- editing commands ------------------------------------------------------------------------------------
-
-void MainWindow::deleteSelection() {
-    m_authoring->deleteWithConfirmation(m_selection);
-}
-
-void MainWindow::copySelection() {
-    const ojson clip = m_editor->copy(selectedRacks());
-    if (clip.is_null()) return;
-    auto* mime = new QMimeData;
-    const QByteArray text = QByteArray::fromStdString(clip.dump(2));
-    mime->setData(kClipboardMime, text);
-    mime->setText(QString::fromUtf8(text));
-    QApplication::clipboard()->setMimeData(mime);
-    statusBar()->showMessage(tr("Copied %n racks", nullptr, static_cast<int>(clip["racks"].size())), 2000);
-}
-
-void MainWindow::pasteClipboard() {
-    const QMimeData* mime = QApplication::clipboard()->mimeData();
-    if (!mime) return;
-    const QByteArray data =
-        mime->hasFormat(kClipboardMime) ? mime->data(kClipboardMime) : mime->text().toUtf8();
-    ojson clip(ojson::value_t::discarded); // not JSON: paste reports it
-    try {
-        clip = model::parseJson(data.toStdString());
-    } catch (const nlohmann::json::exception&) {
-    }
-    // Paste where the mouse last was on the plan; otherwise just below the copied racks.
-    QString hall;
-    QPointF anchor;
-    if (const auto hit = m_scene->hallAt(m_scene->lastMousePos())) {
-        hall = hit->hallId;
-        anchor = m_scene->snapInHall(hall, hit->hallPos);
-    } else if (clip.is_object() && clip.contains("racks") && !clip["racks"].empty()) {
-        hall = qs(clip.value("hall", ""));
-        double minX = 1e300, maxY = -1e300;
-        for (const auto& r : clip["racks"])
-            minX = std::min(minX, r.value("x_m", 0.0)), maxY = std::max(maxY, r.value("y_m", 0.0));
-        anchor = QPointF(minX, maxY + 3.0);
-    }
-    QStringList added;
-    const QString error = m_editor->paste(clip, hall, anchor, &added);
-    if (!error.isEmpty())
-        report(tr("Cannot paste: %1").arg(error));
-    else
-        select(added);
-}
-
-void MainWindow::fillRow() {
-    QString row;
-    const auto& p = m_document.project();
-    for (const QString& id : std::as_const(m_selection)) {
-        const auto slot = m_document.index().find(id.toStdString());
-        if (!slot) continue;
-        if (slot->kind == model::EntityKind::Row) row = id;
-        if (slot->kind == model::EntityKind::RackPlacement) row = qs(p.racks[slot->index].row);
-        if (!row.isEmpty()) break;
-    }
-    int added = 0;
-    const QString error = m_editor->fillRow(row, m_palette->currentRackType(), &added);
-    if (!error.isEmpty())
-        report(tr("Cannot fill the row: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Added %n racks", nullptr, added), 3000);
-}
-
-void MainWindow::showPlanMenu(const QPoint& screenPos, const QStringList& ids) {
-    QMenu menu(this);
-    const QStringList racks = selectedRacks();
-    if (!racks.isEmpty()) {
-        const QString hall = hallOfSelection();
-        std::string building;
-        for (const auto& h : m_document.project().halls)
-            if (qs(h.id) == hall) building = h.building;
-        auto* loops = menu.addMenu(tr("Cooling loop"));
-        loops->addAction(tr("(air-cooled)"), this, [this, racks] {
-            report(m_editor->setProperty(racks, QStringLiteral("cooling_loop"), "", false));
-        });
-        for (const auto& l : m_document.project().coolingLoops)
-            if (qs(l.hall) == hall)
-                loops->addAction(qs(l.name.empty() ? l.id : l.name), this, [this, racks, id = l.id] {
-                    report(m_editor->setProperty(racks, QStringLiteral("cooling_loop"), id, false));
-                });
-        for (const char* field : {"feed_a", "feed_b"}) {
-            auto* feeds =
-                menu.addMenu(QString::fromLatin1(field) == QLatin1String("feed_a") ? tr("Power feed A")
-                                                                                   : tr("Power feed B"));
-            for (const auto& f : m_document.project().powerFeeds)
-                if (f.building == building)
-                    feeds->addAction(
-                        qs(f.name.empty() ? f.id : f.name), this, [this, racks, id = f.id, field] {
-                            report(m_editor->setProperty(racks, QString::fromLatin1(field), id, false));
-                        });
-        }
-        menu.addSeparator();
-        menu.addAction(m_rotateAction);
-        menu.addAction(m_fillRowAction);
-        menu.addAction(m_copyAction);
-    }
-    menu.addSeparator();
-    m_authoring->addContextActions(&menu, ids);
-    menu.addAction(m_pasteAction);
-    if (!ids.isEmpty()) menu.addAction(m_deleteAction);
-    menu.exec(screenPos);
-}
-
-void MainWindow::showTreeMenu(const QPoint& screenPos, const QStringList& ids) {
-    if (ids != m_selection) setSelection(ids, Source::Program);
-    QMenu menu(this);
-    m_authoring->addContextActions(&menu, ids);
-    if (!ids.isEmpty()) menu.addAction(m_deleteAction);
-    menu.exec(screenPos);
 }
 
 } // namespace ctwin::app

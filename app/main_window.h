@@ -38,6 +38,7 @@ namespace ctwin::app {
 
 class AnalysisController;
 class AssumptionsDock;
+class MessageBar;
 class AuthoringActions;
 class DocumentEditor;
 class UncertaintyRunner;
@@ -63,6 +64,18 @@ public:
     void newDesign();
     /// A copy of a reference design as a new untitled design.
     bool newFromReference(const QString& path);
+    /// The shipped reference the open design is an untitled copy of (opened from the reference folder or
+    /// File > New from reference); empty otherwise. Save never writes there (isShippedReference).
+    const QString& referenceOrigin() const { return m_referenceOrigin; }
+    /// The bar across the top of the centre (refused paste, reference opened as a copy, left-behind
+    /// autosaves at start).
+    MessageBar* messageBar() const { return m_messageBar; }
+    /// Where the save and export dialogs start: the document's folder; for an untitled design the folder
+    /// of the last file opened or saved (never the shipped reference folder), else home.
+    QString dialogFolder() const;
+    /// The file name (no folder, no extension) the dialogs suggest: the design's name made safe for a file
+    /// name, else its id.
+    QString suggestedFileStem() const;
     /// File > New from target: the generator wizard; its design becomes a new untitled design.
     bool newFromTarget();
     bool save();
@@ -149,9 +162,13 @@ private:
     void buildDocks();
     void buildActions();
     void buildMenus();
+    /// Icons drawn in the palette's colours (light or dark theme): redrawn when the theme changes.
+    void updateThemedIcons();
     void rebuildRecentMenu();
     void setSelection(const QStringList& ids, Source source);
-    void afterLoad(const QString& path, bool modified);
+    void afterLoad(const QString& path, bool modified, const QString& referenceOrigin = {});
+    /// The message bar's note on a shipped reference opened as an untitled copy, with Save as.
+    void showReferenceCopyNote();
     void updateTitle();
     void updateActions();
     void updateLegend();
@@ -159,6 +176,9 @@ private:
     bool writeTo(const QString& path);
     QString documentName() const;
     QStringList selectedRacks() const;
+    /// The hall at the centre of the floor plan's view, else the building or site there; empty when the
+    /// view shows none.
+    QString entityInView() const;
     QString hallOfSelection() const;
     void showPlanMenu(const QPoint& screenPos, const QStringList& ids);
     void showTreeMenu(const QPoint& screenPos, const QStringList& ids);
@@ -166,6 +186,9 @@ private:
     void connectSiteMap();
     void showSiteMapMenu(const QPoint& screenPos, const QString& entity, double latDeg, double lonDeg,
                          bool onGlobe);
+    /// After undo or redo: the plan shows what changed when it is off screen, and never stays on empty
+    /// canvas (issue 36).
+    void revealLastChange();
     void copySelection();
     void pasteClipboard();
     void fillRow();
@@ -223,7 +246,12 @@ private:
     QActionGroup* m_colorModes = nullptr;
 
     QString m_path;
+    QString m_referenceOrigin;
+    MessageBar* m_messageBar = nullptr;
     QStringList m_selection;
+    /// Entities the last change set touched (at most kLastChangedKept; for revealLastChange).
+    QStringList m_lastChanged;
+    static constexpr qsizetype kLastChangedKept = 64;
     bool m_forceModified = false;
     QTimer m_evalTimer;
     UncertaintyRunner* m_uncertainty = nullptr;

@@ -44,6 +44,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -52,6 +53,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
+#include <QPixmap>
 #include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
@@ -78,7 +81,9 @@ void MainWindow::buildActions() {
     // leave the design and the field disagreeing).
     const auto commitThenUndo = [this](bool redo) {
         m_assumptionsDock->commitPending();
+        m_lastChanged.clear();
         redo ? m_undo->redo() : m_undo->undo();
+        revealLastChange();
     };
     for (QAction* a : {m_undoAction, m_redoAction}) {
         QObject::disconnect(a, &QAction::triggered, m_undo, nullptr);
@@ -98,6 +103,9 @@ void MainWindow::buildActions() {
     m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_copyAction, &QAction::triggered, this, &MainWindow::copySelection);
     m_pasteAction = new QAction(tr("&Paste racks"), this);
+    m_pasteAction->setToolTip(tr("Paste the copied racks at the mouse position on the plan (else just below "
+                                 "the copied racks), keeping their layout"));
+    m_pasteAction->setStatusTip(m_pasteAction->toolTip());
     m_pasteAction->setShortcut(QKeySequence::Paste);
     m_pasteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_pasteAction, &QAction::triggered, this, &MainWindow::pasteClipboard);
@@ -136,6 +144,32 @@ void MainWindow::buildActions() {
             updateLegend();
         });
     }
+}
+
+void MainWindow::updateThemedIcons() {
+    // Fill row: three racks in a row and an arrow, drawn in the palette's text colour, so that it shows
+    // on the dark theme's toolbar as on the light one (the style's extension-button icon is black on
+    // black there; issue 36).
+    const QColor ink = QApplication::palette().color(QPalette::WindowText);
+    QIcon icon;
+    for (const int size : {16, 24, 32}) {
+        QPixmap pm(size, size);
+        pm.fill(Qt::transparent);
+        QPainter p(&pm);
+        p.setRenderHint(QPainter::Antialiasing);
+        const double u = size / 16.0;
+        p.setPen(QPen(ink, 1.0 * u));
+        p.setBrush(QColor(ink.red(), ink.green(), ink.blue(), 90));
+        for (int i = 0; i < 3; ++i)
+            p.drawRect(QRectF((1.5 + i * 3.5) * u, 4.5 * u, 2.8 * u, 7 * u));
+        p.setBrush(ink);
+        const QPointF arrow[] = {QPointF(12.2 * u, 5 * u), QPointF(15.5 * u, 8 * u),
+                                 QPointF(12.2 * u, 11 * u)};
+        p.drawPolygon(arrow, 3);
+        p.end();
+        icon.addPixmap(pm);
+    }
+    m_fillRowAction->setIcon(icon);
 }
 
 void MainWindow::buildMenus() {

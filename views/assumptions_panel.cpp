@@ -45,6 +45,13 @@ AssumptionsPanel::AssumptionsPanel(QWidget* parent) : QWidget(parent) {
     m_error->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1c17; border: 1px solid "
                                           "#e0908c; border-radius: 3px; padding: 4px; }"));
     m_error->hide();
+    m_offer = new QPushButton(this);
+    m_offer->setObjectName(QStringLiteral("assumptionsOffer"));
+    m_offer->hide();
+    connect(m_offer, &QPushButton::clicked, this, [this] {
+        clearError();
+        emit offerAccepted();
+    });
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("assumptionsTable"));
     m_table->setHorizontalHeaderLabels(
@@ -64,7 +71,10 @@ AssumptionsPanel::AssumptionsPanel(QWidget* parent) : QWidget(parent) {
     buttons->addStretch(1);
     buttons->addWidget(m_reset);
     layout->addWidget(m_note);
-    layout->addWidget(m_error);
+    auto* errorRow = new QHBoxLayout;
+    errorRow->addWidget(m_error, 1);
+    errorRow->addWidget(m_offer, 0, Qt::AlignTop);
+    layout->addLayout(errorRow);
     layout->addWidget(m_table, 1);
     layout->addLayout(buttons);
 
@@ -111,14 +121,17 @@ bool AssumptionsPanel::errorVisible() const {
     return !m_error->isHidden();
 }
 
-void AssumptionsPanel::showError(const QString& message) {
+void AssumptionsPanel::showError(const QString& message, const QString& offer) {
     m_error->setText(message);
     m_error->show();
+    m_offer->setText(offer);
+    m_offer->setVisible(!offer.isEmpty());
 }
 
 void AssumptionsPanel::clearError() {
     m_error->clear();
     m_error->hide();
+    m_offer->hide();
 }
 
 void AssumptionsPanel::showAssumptions(const model::AssumptionSet& defaults,

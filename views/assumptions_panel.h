@@ -30,8 +30,12 @@ public:
     bool editCell(const QString& key, Column column, const QString& text);
     /// Commits a cell editor that is still open (Ctrl+Z while typing in the table).
     void commitPending();
-    void showError(const QString& message);
+    /// An inline refusal; with `offer`, a button beside it that emits offerAccepted (e.g. "Apply to those
+    /// 3 sites"), hidden again with the message.
+    void showError(const QString& message, const QString& offer = {});
     void clearError();
+    /// The offer button of the last refusal (hidden when it made none).
+    QPushButton* offerButton() const { return m_offer; }
 
     QTableWidget* table() const { return m_table; }
     QPushButton* resetButton() const { return m_reset; }
@@ -46,6 +50,8 @@ signals:
     void editRequested(const QString& key, const model::Assumption& value);
     /// Drop the design's override of `key`, back to the shipped default.
     void resetRequested(const QString& key);
+    /// The user took the offer of the refusal shown (showError with an offer).
+    void offerAccepted();
 
 private:
     void updateResetButton();
@@ -56,6 +62,7 @@ private:
     QLabel* m_error = nullptr;
     QLabel* m_note = nullptr;
     QPushButton* m_reset = nullptr;
+    QPushButton* m_offer = nullptr;
     model::AssumptionSet m_defaults;
     model::AssumptionSet m_overrides;
     bool m_filling = false;

@@ -134,6 +134,30 @@ QString ComparisonView::shortName(size_t design) const {
     return QStringLiteral("%1 %2").arg(design + 1).arg(name);
 }
 
+QString ComparisonView::axisName(size_t design) const {
+    // The category axis elides a label to the bar's width, so designs whose names begin alike all read
+    // "Two-si…" (issue 36): the name goes on up to three lines of about 14 characters, broken at words
+    // (Qt Charts axis labels are rich text).
+    const QString name = QString::fromStdString(m_comparison.names[design]);
+    QStringList lines;
+    QString line = QString::number(design + 1);
+    for (const QString& word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > 14) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty()) lines << line;
+    if (lines.size() > 3) {
+        lines = lines.mid(0, 3);
+        lines.back() += QStringLiteral("…");
+    }
+    for (QString& l : lines)
+        l = l.toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
+}
+
 int ComparisonView::rowOf(const std::string& key) const {
     for (size_t i = 0; i < m_comparison.rows.size(); ++i)
         if (m_comparison.rows[i].key == key) return static_cast<int>(i);
@@ -264,7 +288,7 @@ void ComparisonView::fillCharts(const std::vector<cost::Results>& results) {
     const size_t n = std::min(results.size(), m_comparison.names.size());
     QStringList names;
     for (size_t d = 0; d < n; ++d)
-        names << shortName(d);
+        names << axisName(d);
 
     // Capex: one stacked column per design, one segment per category, in $M or $B by the largest total.
     clearChart(m_capexChart);

@@ -70,6 +70,8 @@ private:
     void fillTable();
     void fillCharts(const std::vector<cost::Results>& results);
     QString shortName(size_t design) const;
+    /// The design's label on the charts' category axes: number and name on up to three lines (rich text).
+    QString axisName(size_t design) const;
 
     DisplayUnits m_units;
     cost::Comparison m_comparison;

@@ -17,24 +17,35 @@ using Type = FieldSpec::Type;
 struct Describer {
     std::vector<FieldSpec> out;
     void add(const char* key, Type t) {
-        out.push_back(FieldSpec{key, t, {}, {}, EntityKind::Site, false, {}});
+        out.push_back(FieldSpec{key, t, {}, {}, EntityKind::Site, false, {}, false, false});
     }
     void text(const char* key, const std::string&) { add(key, Type::Text); }
-    void texts(const char* key, const std::vector<std::string>&) { add(key, Type::Json); }
+    void texts(const char* key, const std::vector<std::string>&) {
+        add(key, Type::Json);
+        out.back().textList = true;
+    }
     void ref(const char* key, const std::string&, EntityRef r) {
         add(key, Type::Ref);
         out.back().refKind = r.kind;
         out.back().optional = r.optional;
     }
-    void refList(const char* key, const std::vector<std::string>&, EntityKind) { add(key, Type::Json); }
-    void endpoint(const char* key, const std::string&) { add(key, Type::Text); }
+    void refList(const char* key, const std::vector<std::string>&, EntityKind) {
+        add(key, Type::Json);
+        out.back().textList = true;
+    }
+    void endpoint(const char* key, const std::string&) {
+        add(key, Type::Text);
+        out.back().endpoint = true;
+    }
     void catalogRef(const char* key, const std::string&, const char* category, bool optional = false) {
         add(key, Type::CatalogRef);
         out.back().catalogCategory = category;
         out.back().optional = optional;
     }
-    void catalogRefList(const char* key, const std::vector<std::string>&, const char*) {
+    void catalogRefList(const char* key, const std::vector<std::string>&, const char* category) {
         add(key, Type::Json);
+        out.back().textList = true;
+        out.back().catalogCategory = category;
     }
     void choice(const char* key, const std::string&, std::initializer_list<const char*> allowed) {
         add(key, Type::Choice);
@@ -43,6 +54,7 @@ struct Describer {
     }
     void choiceList(const char* key, const std::vector<std::string>&, std::initializer_list<const char*>) {
         add(key, Type::Json);
+        out.back().textList = true;
     }
     void number(const char* key, double, Bounds b) {
         add(key, Type::Number);

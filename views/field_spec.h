@@ -18,6 +18,10 @@ struct FieldSpec {
     model::EntityKind refKind = model::EntityKind::Site;
     bool optional = false;
     std::string catalogCategory;
+    /// A Json field that is a list of texts (ids, catalog ids, choices): shown and typed as "a, b, c".
+    bool textList = false;
+    /// A Text field naming a site or a building (a link's end): picked by name, not typed as an id.
+    bool endpoint = false;
 
     /// The fields of every entity of a kind, in file order.
     static std::vector<FieldSpec> forKind(model::EntityKind kind);

@@ -8,6 +8,7 @@
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QPainter>
@@ -458,6 +459,12 @@ QRectF FloorPlanScene::selectIds(const QStringList& ids) {
         item->setSelected(true);
         bounds |= item->sceneBoundingRect();
     }
+    // A selected hall or building shows as such on the plan (issue 36: it had no highlight).
+    const QColor highlight = QGuiApplication::palette().color(QPalette::Highlight);
+    for (auto it = m_halls.begin(); it != m_halls.end(); ++it)
+        if (it->item) it->item->setHighlighted(ids.contains(it.key()), highlight);
+    for (auto it = m_buildingItems.begin(); it != m_buildingItems.end(); ++it)
+        if (it.value()) it.value()->setHighlighted(ids.contains(it.key()), highlight);
     m_syncing = wasSyncing;
     return bounds;
 }

@@ -79,6 +79,10 @@ InspectorPanel::InspectorPanel(const model::Catalog& catalog, QWidget* parent)
     m_form = new QWidget(scroll);
     m_layout = new QFormLayout(m_form);
     m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // At the dock's default width a long label goes above its field instead of squeezing it (a tariff of
+    // 0.045 read "045" and the Use default button was cut; issue 36).
+    m_layout->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(m_form);
     m_scroll = scroll;
     m_design = new DesignPropertiesForm(this);
@@ -187,7 +191,23 @@ void InspectorPanel::unitFor(const std::string& key, double typical, QString* un
     *scale = 1.0;
     *unit = QString();
     const QString& cur = m_units.currency;
-    if (endsWith(key, "_usd_per_kwh"))
+    // The magnitudes the creation forms use (app/gui/authoring/authoring_form.cpp), so that a value reads
+    // the same in the form that made it and in the inspector (issue 36: no raw 405000000000).
+    if (key == "model_params" || key == "active_params")
+        *unit = tr("B params"), *scale = 1e9;
+    else if (key == "tokens")
+        *unit = tr("T tokens"), *scale = 1e12;
+    else if (key == "global_batch_tokens")
+        *unit = tr("M tokens"), *scale = 1e6;
+    else if (key == "sequence_length")
+        *unit = tr("tokens");
+    else if (key == "node_failure_rate_per_day")
+        *unit = tr("/node/day");
+    else if (key == "node_failure_rate_gpus")
+        *unit = tr("GPUs/node");
+    else if (key == "route_length_m")
+        *unit = QStringLiteral("km"), *scale = 1e3;
+    else if (endsWith(key, "_usd_per_kwh"))
         *unit = cur + QStringLiteral("/kWh");
     else if (endsWith(key, "_usd_per_m_year"))
         *unit = cur + QStringLiteral("/m/yr");
@@ -229,6 +249,12 @@ QString InspectorPanel::shown(const Editor& e, const ojson& v) const {
         return s;
     }
     if (v.is_string()) return qs(v.get<std::string>());
+    if (e.spec.textList && v.is_array()) {
+        QStringList items;
+        for (const auto& x : v)
+            items << (x.is_string() ? qs(x.get<std::string>()) : qs(x.dump()));
+        return items.join(QStringLiteral(", "));
+    }
     return qs(v.dump());
 }
 
@@ -337,7 +363,27 @@ QWidget* InspectorPanel::makeEditor(Editor& e, const model::Document& doc) {
     case Type::Number:
     case Type::Integer:
     case Type::Json: {
+        if (e.spec.endpoint) {
+            // A link's end is a site or a building: picked by name (issue 36: no ids to type).
+            auto* combo = new QComboBox(m_form);
+            const auto add = [&](const auto& c, const QString& kindName) {
+                for (const auto& x : c)
+                    combo->addItem(
+                        QStringLiteral("%1 (%2)").arg(x.name.empty() ? qs(x.id) : qs(x.name), kindName),
+                        qs(x.id));
+            };
+            add(doc.project().sites, tr("site"));
+            add(doc.project().buildings, tr("building"));
+            connect(combo, &QComboBox::activated, this, [this, key, combo](int index) {
+                if (m_filling || index < 0) return;
+                emit editRequested(m_ids, key,
+                                   qs(ojson(combo->itemData(index).toString().toStdString()).dump()));
+            });
+            return combo;
+        }
         auto* line = new QLineEdit(m_form);
+        // Room for a typical value at the dock's default width.
+        line->setMinimumWidth(line->fontMetrics().horizontalAdvance(QStringLiteral("0000000.000")));
         line->setReadOnly(e.spec.key == "id");
         connect(line, &QLineEdit::editingFinished, this, [this, key] { commitText(key); });
         return line;
@@ -418,7 +464,7 @@ void InspectorPanel::addOptionalButtons(const Editor& e, QWidget* row) {
     overrideButton->setText(tr("Override"));
     overrideButton->setToolTip(tr("Give this entity its own value, starting from the default it uses now"));
     auto* clear = new QToolButton(row);
-    clear->setText(tr("Use default"));
+    clear->setText(tr("Reset"));
     clear->setToolTip(tr("Clear this entity's own value: the engine falls back to its default"));
     layout->addWidget(overrideButton);
     layout->addWidget(clear);
@@ -481,6 +527,13 @@ void InspectorPanel::commitText(const QString& key) {
         break;
     }
     case Type::Json:
+        if (e.spec.textList && !text.startsWith(QLatin1Char('['))) {
+            // "a, b, c" as shown.
+            value = ojson::array();
+            for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                if (!item.trimmed().isEmpty()) value.push_back(item.trimmed().toStdString());
+            break;
+        }
         try {
             value = model::parseJson(text.toStdString());
         } catch (const std::exception&) {

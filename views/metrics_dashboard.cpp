@@ -46,11 +46,14 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
                     {"goodput", QT_TR_NOOP("Goodput")},
                     {"tokens_per_mw", QT_TR_NOOP("Output tokens/s per provisioned MW")},
                     {"cost_per_gpu_hour", QT_TR_NOOP("Cost per GPU-hour")},
-                    {"cost_per_m_tokens", QT_TR_NOOP("Cost per M tokens")}};
+                    // One tile, one meaning (issue 36): a training job's and a service's cost per token are
+                    // different figures, each with its basis in the caption, never one tile switching.
+                    {"cost_per_m_training_tokens", QT_TR_NOOP("Training: cost per M tokens")},
+                    {"cost_per_m_output_tokens", QT_TR_NOOP("Serving: cost per M output tokens")}};
     int n = 0;
     for (const auto& t : tileDefs) {
         auto* tile = new MetricTile(tr(t.caption), this);
-        tiles->addWidget(tile, n / 2, n % 2);
+        tiles->addWidget(tile, n / kTileColumns, n % kTileColumns);
         m_tiles.insert(QString::fromLatin1(t.key), tile);
         ++n;
     }
@@ -191,21 +194,38 @@ void MetricsDashboard::showResults(const cost::Results& r) {
         m_figures.emplace(f.key, f);
     const auto fig = [&](const char* key) { return r.figure(key); };
 
-    setTile(QStringLiteral("gpus"), fig("inventory.gpus"));
+    const cost::Figure* gpus = fig("inventory.gpus");
+    const bool noGpus = !gpus || gpus->value <= 0;
+    setTile(QStringLiteral("gpus"), gpus);
     setTile(QStringLiteral("it_power"), fig("power.it_mw"));
     setTile(QStringLiteral("facility_power"), fig("power.facility_mw"));
     setTile(QStringLiteral("pue"), fig("power.pue"));
-    setTile(QStringLiteral("goodput"), fig("reliability.goodput"));
+    // Goodput is a training job's figure (interruptions, checkpoints, restarts); without a job the engine
+    // carries the assumption for the finance, which is not a property of this design to show as one.
+    const cost::Figure* goodput = fig("reliability.goodput");
+    setTile(QStringLiteral("goodput"), r.training.empty() ? nullptr : goodput,
+            goodput ? tr("Goodput is modelled for a training job; the design has none.\nThe finance uses "
+                         "the goodput assumption (%1).")
+                          .arg(m_units.formatFigure(*goodput))
+                    : tr("Goodput is modelled for a training job; the design has none."));
     setTile(QStringLiteral("tokens_per_mw"), fig("inference.output_tokens_per_s_per_mw"),
             tr("The design has no inference service."));
-    setTile(QStringLiteral("cost_per_gpu_hour"), fig("finance.cost_per_gpu_hour_usd"));
-    const cost::Figure* perToken = fig("inference.cost_per_million_output_tokens_usd");
-    if (!perToken) perToken = fig("training.cost_per_million_tokens_usd");
-    setTile(QStringLiteral("cost_per_m_tokens"), perToken,
-            tr("The design has no training job or inference service."));
+    // A design without GPUs has no GPU-hours: "—", not $0.0000.
+    const cost::Figure* perGpuHour = noGpus ? nullptr : fig("finance.cost_per_gpu_hour_usd");
+    setTile(QStringLiteral("cost_per_gpu_hour"), perGpuHour,
+            tr("The design has no GPUs yet: no GPU-hours to cost."));
+    const cost::Figure* perTrainingToken = noGpus ? nullptr : fig("training.cost_per_million_tokens_usd");
+    const cost::Figure* perOutputToken =
+        noGpus ? nullptr : fig("inference.cost_per_million_output_tokens_usd");
+    setTile(QStringLiteral("cost_per_m_training_tokens"), perTrainingToken,
+            tr("The design has no training job: no training tokens to cost."));
+    setTile(QStringLiteral("cost_per_m_output_tokens"), perOutputToken,
+            tr("The design has no inference service: no output tokens to cost."));
     m_rangeFigures.clear();
-    m_rangeFigures[QStringLiteral("cost_per_gpu_hour")] = "finance.cost_per_gpu_hour_usd";
-    if (perToken) m_rangeFigures[QStringLiteral("cost_per_m_tokens")] = perToken->key;
+    if (perGpuHour) m_rangeFigures[QStringLiteral("cost_per_gpu_hour")] = perGpuHour->key;
+    if (perTrainingToken)
+        m_rangeFigures[QStringLiteral("cost_per_m_training_tokens")] = perTrainingToken->key;
+    if (perOutputToken) m_rangeFigures[QStringLiteral("cost_per_m_output_tokens")] = perOutputToken->key;
     // The last ranges describe the design before this change: keep them visible but greyed until the
     // uncertainty run for the new state arrives.
     for (auto* t : m_tiles)
@@ -351,8 +371,13 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     setChain(m_chainCapex, tr("Capex"), fig("capex.total_usd"));
     setChain(m_chainAnnual, tr("annualized"), fig("finance.annualized_capex_usd"));
     setChain(m_chainTco, tr("TCO/yr"), fig("finance.tco_annual_usd"));
-    setChain(m_chainGpuHour, tr("per GPU-hour"), fig("finance.cost_per_gpu_hour_usd"));
-    setChain(m_chainTokens, tr("per M tokens"), perToken);
+    setChain(m_chainGpuHour, tr("per GPU-hour"), perGpuHour);
+    // The chain's last step names its basis: a service's output tokens when there is one, else a training
+    // job's tokens (the tiles above show both).
+    if (perOutputToken)
+        setChain(m_chainTokens, tr("per M output tokens"), perOutputToken);
+    else
+        setChain(m_chainTokens, tr("per M training tokens"), perTrainingToken);
 }
 
 QString MetricsDashboard::formatAs(const std::string& key, double value) const {
@@ -363,7 +388,8 @@ QString MetricsDashboard::formatAs(const std::string& key, double value) const {
     return m_units.formatFigure(f);
 }
 
-void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percentiles>& pct, int samples) {
+void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percentiles>& pct, int samples,
+                                       const std::vector<SkewDriver>& skew) {
     // The distribution is documented with cost::uncertainty (cost/scenarios.h): every assumption with a range
     // drawn from a triangular (low, base, high) distribution; percentiles by Hyndman & Fan definition 7.
     const QString method = tr("Uncertainty from %1 samples: every assumption with a range drawn from a "
@@ -376,6 +402,7 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
         return tr("P10 %1 · P50 %2 · P90 %3 · mean %4")
             .arg(formatAs(key, p.p10), formatAs(key, p.p50), formatAs(key, p.p90), formatAs(key, p.mean));
     };
+    m_skewText.clear();
     for (auto it = m_tiles.begin(); it != m_tiles.end(); ++it) {
         const auto f = m_rangeFigures.find(it.key());
         const auto p = f == m_rangeFigures.end() ? pct.end() : pct.find(f->second);
@@ -383,9 +410,20 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
             it.value()->setRange({}, {});
             continue;
         }
-        it.value()->setRange(
-            tr("P10–P90 %1 – %2").arg(formatAs(f->second, p->second.p10), formatAs(f->second, p->second.p90)),
-            method + QStringLiteral("\n") + describe(f->second, p->second));
+        // P50 beside the base (the tile's value): the centre of the distribution, then its spread.
+        QString text = tr("P50 %1 · P10–P90 %2 – %3")
+                           .arg(formatAs(f->second, p->second.p50), formatAs(f->second, p->second.p10),
+                                formatAs(f->second, p->second.p90));
+        QString tooltip = method + QStringLiteral("\n") + describe(f->second, p->second);
+        const auto base = m_figures.find(f->second);
+        if (f->second == "finance.cost_per_gpu_hour_usd" && base != m_figures.end()) {
+            m_skewText = skewSentence(f->second, base->second.value, p->second, skew);
+            if (!m_skewText.isEmpty()) {
+                text += QStringLiteral("\n") + m_skewText;
+                tooltip += QStringLiteral("\n\n") + skewExplanation();
+            }
+        }
+        it.value()->setRange(text, tooltip);
     }
     QStringList parts;
     for (const auto& [key, label] : {std::pair<std::string, QString>{"finance.tco_annual_usd", tr("TCO/yr")},
@@ -394,15 +432,48 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
         if (p == pct.end() || p->second.count == 0) continue;
         parts << QStringLiteral("%1 <b>%2</b>").arg(label, describe(key, p->second).toHtmlEscaped());
     }
-    m_uncertaintyLine->setText(parts.isEmpty() ? QString()
-                                               : tr("Uncertainty (%1 samples): ").arg(samples) +
-                                                     parts.join(QStringLiteral(" &nbsp;|&nbsp; ")));
+    QString line = parts.isEmpty() ? QString()
+                                   : tr("Uncertainty (%1 samples): ").arg(samples) +
+                                         parts.join(QStringLiteral(" &nbsp;|&nbsp; "));
+    if (!line.isEmpty() && !m_skewText.isEmpty())
+        line += QStringLiteral("<br>") + tr("Cost per GPU-hour: %1").arg(m_skewText.toHtmlEscaped());
+    m_uncertaintyLine->setText(line);
     m_uncertaintyLine->setToolTip(method);
     m_uncertaintyLine->setForegroundRole(QPalette::WindowText);
     m_uncertaintyLine->setVisible(!parts.isEmpty());
 }
 
+QString MetricsDashboard::skewExplanation() {
+    return tr("Which ranges skew it: each assumption's expected pull on the figure under its triangular "
+              "draw, [(base - low)(f(low) - f(base)) + (high - base)(f(high) - f(base))] / (3 (high - low)), "
+              "from the tornado's ends; lopsided ranges and curved responses pull the P50 away from the "
+              "base.");
+}
+
+QString MetricsDashboard::skewSentence(const std::string& key, double base, const cost::Percentiles& p,
+                                       const std::vector<SkewDriver>& skew) const {
+    const double gap = p.p50 - base;
+    // A gap under 1 % of the figure is the sampling noise of 300 draws, not a skew worth a sentence.
+    if (!(std::abs(gap) > 0.01 * std::abs(base))) return {};
+    const auto main = mainSkewDrivers(skew, gap);
+    QString where = gap > 0 ? tr("base %1 below P50").arg(formatAs(key, base))
+                            : tr("base %1 above P50").arg(formatAs(key, base));
+    if (p.p10 > base) where = tr("base %1 below P10").arg(formatAs(key, base));
+    if (p.p90 < base) where = tr("base %1 above P90").arg(formatAs(key, base));
+    if (main.empty()) return where;
+    QStringList names;
+    for (const auto& d : main)
+        names << QStringLiteral("%1 (%2%3)")
+                     .arg(d.label, d.shift > 0 ? QStringLiteral("+") : QString(), formatAs(key, d.shift));
+    return tr("%1: skewed by the ranges of %2").arg(where, names.join(QStringLiteral(", ")));
+}
+
+QString MetricsDashboard::skewText() const {
+    return m_skewText;
+}
+
 void MetricsDashboard::clearUncertainty(const QString& reason) {
+    m_skewText.clear();
     for (auto* t : m_tiles)
         t->setRange({}, {});
     m_uncertaintyLine->clear();

@@ -2,6 +2,7 @@
 #include "display_units.h"
 #include "evaluate.h"
 #include "scenarios.h"
+#include "uncertainty_skew.h"
 
 #include <QHash>
 #include <QWidget>
@@ -35,14 +36,20 @@ public:
     /// P10/P50/P90 of the headline figures (cost::uncertainty over `samples` draws) under the cost tiles and
     /// in a line below the chain. showResults() greys the ranges until the next call, since they belong to
     /// the design as it was before the edit.
-    void showUncertainty(const std::map<std::string, cost::Percentiles>& percentiles, int samples);
+    /// The cost per GPU-hour tile shows its P50 beside the base and, from `skew` (skewDrivers of its
+    /// tornado), which assumption ranges pull the distribution away from the base.
+    void showUncertainty(const std::map<std::string, cost::Percentiles>& percentiles, int samples,
+                         const std::vector<SkewDriver>& skew = {});
+    /// "base $2.62 below P50: skewed by the ranges of Utilization (+$0.21), ..." of the last
+    /// showUncertainty; empty when the base is within 1 % of the P50.
+    QString skewText() const;
     /// Hides the ranges (uncertainty could not be computed for this design); `reason` becomes the tooltip.
     void clearUncertainty(const QString& reason = {});
     /// The line under the chain ("Uncertainty (300 samples): TCO/yr P10 … P90 …"); empty when hidden.
     QString uncertaintyText() const;
 
     /// Tile keys: gpus, it_power, facility_power, pue, goodput, tokens_per_mw, cost_per_gpu_hour,
-    /// cost_per_m_tokens.
+    /// cost_per_m_training_tokens, cost_per_m_output_tokens.
     MetricTile* tile(const QString& key) const { return m_tiles.value(key); }
     int updateCount() const { return m_updates; }
     /// The capex pie's slices as shown: legend label and value (USD). Categories under kPieGroupShare of the
@@ -64,6 +71,10 @@ private:
     QString tooltipFor(const std::string& key) const;
     /// The figure `key` formatted with `value` in place of its own (same unit and display rules).
     QString formatAs(const std::string& key, double value) const;
+    QString skewSentence(const std::string& key, double base, const cost::Percentiles& p,
+                         const std::vector<SkewDriver>& skew) const;
+    static QString skewExplanation();
+    static constexpr int kTileColumns = 3;
 
     DisplayUnits m_units;
     QHash<QString, MetricTile*> m_tiles;
@@ -88,6 +99,7 @@ private:
     /// Tile key -> figure key of the tiles that show a P10–P90 range.
     std::map<QString, std::string> m_rangeFigures;
     int m_updates = 0;
+    QString m_skewText;
 };
 
 } // namespace ctwin::views

@@ -34,6 +34,13 @@ void OutlineItem::setGrid(double grid) {
     update();
 }
 
+void OutlineItem::setHighlighted(bool on, const QColor& colour) {
+    const QColor next = on ? colour : QColor();
+    if (next == m_highlight) return;
+    m_highlight = next;
+    update();
+}
+
 void OutlineItem::setRowLabels(std::vector<RowLabel> labels) {
     if (labels == m_rowLabels) return;
     m_rowLabels = std::move(labels);
@@ -83,19 +90,49 @@ void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     }
     painter->setPen(QPen(line, 0));
     painter->drawRect(m_rect);
+    if (m_highlight.isValid()) {
+        // Three pixels on screen whatever the zoom (a cosmetic pen).
+        QPen pen(m_highlight, 3);
+        pen.setCosmetic(true);
+        painter->setPen(pen);
+        painter->drawRect(m_rect);
+    }
     const bool hall = m_grid > 0.0;
     // A hall's title goes over its racks, so the scene draws it in the foreground (paintTitle).
     if (!hall) paintTitle(painter, lod);
-    if (hall && lod > 9.0)
-        for (const auto& l : m_rowLabels)
-            drawScreenText(painter, l.at - QPointF(0, 1.2), l.text, 10, line.darker(150));
+    if (hall && lod > 9.0) {
+        // A row name that would fall under the hall's title (the first row sits one aisle below the wall)
+        // moves right of it on screen (issue 36).
+        const QTransform t = painter->worldTransform();
+        const QRectF title = titleScreenRect(t, lod);
+        QFont f = painter->font();
+        f.setPixelSize(10);
+        const QFontMetricsF m(f);
+        for (const auto& l : m_rowLabels) {
+            QPointF at = l.at - QPointF(0, 1.2);
+            const QPointF screen = t.map(at);
+            const QRectF box(screen.x(), screen.y(), m.horizontalAdvance(l.text) + 4, m.height() + 3);
+            if (!title.isEmpty() && box.intersects(title))
+                at = t.inverted().map(QPointF(title.right() + 6, screen.y()));
+            drawScreenText(painter, at, l.text, 10, textColor(150));
+        }
+    }
+}
+
+QRectF OutlineItem::titleScreenRect(const QTransform& t, qreal lod) const {
+    if (m_rect.width() * lod <= 60 || m_title.isEmpty()) return {};
+    QFont f;
+    f.setPixelSize(m_grid > 0.0 ? 11 : 13);
+    const QFontMetricsF m(f);
+    const QPointF screen = t.map(m_rect.topLeft());
+    return QRectF(screen.x(), screen.y(), m.horizontalAdvance(m_title) + 6, m.height() + 3);
 }
 
 void OutlineItem::paintTitle(QPainter* painter, qreal lod) const {
     // Titles only when the outline is big enough on screen to hold them.
     if (m_rect.width() * lod <= 60) return;
     const bool hall = m_grid > 0.0;
-    drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, lineColor().darker(hall ? 130 : 160),
+    drawScreenText(painter, m_rect.topLeft(), m_title, hall ? 11 : 13, textColor(hall ? 130 : 160),
                    hall ? m_fill : QColor());
 }
 

@@ -32,6 +32,9 @@ public:
     void setFill(const QColor& fill);
     void setGrid(double grid);
     void setRowLabels(std::vector<RowLabel> labels);
+    /// A selected hall or building: drawn with a highlight border (the palette's highlight colour).
+    void setHighlighted(bool on, const QColor& colour = QColor());
+    bool highlighted() const { return m_highlight.isValid(); }
 
     QRectF boundingRect() const override { return m_rect; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -43,12 +46,20 @@ public:
 private:
     /// Outline, grid and text colour: a darker shade of the fill on light floors, a lighter one on dark.
     QColor lineColor() const { return m_fill.lightnessF() > 0.5 ? m_fill.darker(160) : m_fill.lighter(170); }
+    /// Titles and row names: dark grey on light floors; on dark floors a light grey, since a lighter shade
+    /// of a near-black fill is still near black (issue 36: labels invisible in the dark theme).
+    QColor textColor(int darker) const {
+        return m_fill.lightnessF() > 0.5 ? lineColor().darker(darker) : QColor(0xd0, 0xd4, 0xda);
+    }
+    /// Where the title is on screen (device pixels) when drawn with this transform; empty when not drawn.
+    QRectF titleScreenRect(const QTransform& t, qreal lod) const;
     QString m_id;
     QRectF m_rect;
     QString m_title;
     QColor m_fill;
     double m_grid;
     std::vector<RowLabel> m_rowLabels;
+    QColor m_highlight;
 };
 
 } // namespace ctwin::views

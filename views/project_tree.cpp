@@ -172,7 +172,12 @@ void ProjectTree::selectIds(const QStringList& ids) {
             it->setSelected(true);
             if (!first) first = it;
         }
-    if (first) scrollToItem(first);
+    if (first) {
+        // The current item follows (it is drawn as the focus); without this the previous current item
+        // kept looking chosen.
+        setCurrentItem(first, 0, QItemSelectionModel::NoUpdate);
+        scrollToItem(first);
+    }
     m_syncing = false;
 }
 

@@ -547,6 +547,12 @@ void SweepView::showResult() {
         m_lineChart->setTitle(tr("%1 over %2").arg(output, name0));
         styleChartForPalette(m_lineChart, palette());
         m_plots->setCurrentIndex(1);
+        // Both columns readable in full: the input as wide as its longest entry, the value takes the rest
+        // (issue 36: the value column was cut at the table's right edge).
+        m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+        m_table->horizontalHeader()->setMinimumSectionSize(
+            m_table->fontMetrics().horizontalAdvance(QStringLiteral("$0,000.0000")));
     } else {
         // 2-D: the grid itself, axis 0 down the rows and axis 1 across the columns.
         const auto& ax1 = r.axes[1];
@@ -555,6 +561,7 @@ void SweepView::showResult() {
         m_tableCaption->setText(tr("%1: rows %2, columns %3").arg(output, name0, name1));
         m_table->setRowCount(n0);
         m_table->setColumnCount(n1);
+        m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive); // after a 1-D table
         m_table->setHorizontalHeaderLabels(labels1);
         m_table->setVerticalHeaderLabels(labels0);
         m_table->verticalHeader()->show();

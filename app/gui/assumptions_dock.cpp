@@ -3,6 +3,7 @@
 #include "assumptions_panel.h"
 #include "document.h"
 #include "evaluate.h"
+#include "field_names.h"
 #include "gui/document_editor.h"
 #include "inspector_panel.h"
 #include "json_fast_parse.h"
@@ -11,6 +12,7 @@
 #include <QDockWidget>
 #include <QKeyEvent>
 #include <QMainWindow>
+#include <limits>
 
 namespace ctwin::app {
 
@@ -43,14 +45,25 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
                 // ranges, so they stay editable.
                 // (The panel has checked the value against its valid range and low <= base <= high.)
                 if (shown && value.base != shown->base) {
-                    const QStringList shadows = shadowingInputs(k);
+                    const QStringList shadows = shadowingInputs(k, kMaxShadowsNamed);
                     if (!shadows.isEmpty()) {
+                        const QStringList all = shadowingInputs(k, std::numeric_limits<qsizetype>::max());
+                        // The offer (issue 30 item 6): those entities follow the assumption from now on
+                        // (their own values cleared) and it takes the new value, as one undo step; their
+                        // ranges then follow the value they use (the resolver's relative range).
+                        m_offer = PendingOffer{key, value, shown, all};
                         m_panel->showError(
                             tr("Not applied: %1 is used by none of this design's entities, each of which "
-                               "sets "
-                               "its own value (%2). Edit those values in the inspector, or clear one of them "
-                               "so that it falls back to this assumption. The design is unchanged.")
-                                .arg(key, shadows.join(QStringLiteral(", "))));
+                               "sets its own value (%2). Apply the new value to them (their own values are "
+                               "cleared so that they follow this assumption; one undo step), edit those "
+                               "values in the inspector, or clear one of them so that it falls back to this "
+                               "assumption. The design is unchanged.")
+                                .arg(key, shadows.join(QStringLiteral(", ")) +
+                                              (all.size() > shadows.size()
+                                                   ? tr(" and %n more", nullptr,
+                                                        static_cast<int>(all.size() - shadows.size()))
+                                                   : QString())),
+                            tr("Apply to those %n entities", nullptr, static_cast<int>(all.size())));
                         refresh();
                         return;
                     }
@@ -61,6 +74,13 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
                     refresh();
                 }
             });
+    connect(m_panel, &views::AssumptionsPanel::offerAccepted, this, [this] {
+        if (!m_offer) return;
+        const PendingOffer offer = std::move(*m_offer);
+        m_offer.reset();
+        const QString error = applyToShadowingEntities(offer);
+        if (!error.isEmpty()) m_panel->showError(tr("Rejected: %1. The design is unchanged.").arg(error));
+    });
     connect(m_panel, &views::AssumptionsPanel::resetRequested, this, [this](const QString& key) {
         const QString error = m_editor.setAssumption(key, std::nullopt);
         if (!error.isEmpty()) m_panel->showError(tr("Cannot reset: %1").arg(error));
@@ -97,7 +117,25 @@ bool AssumptionsDock::eventFilter(QObject* watched, QEvent* event) {
     return true;
 }
 
-QStringList AssumptionsDock::shadowingInputs(const std::string& key) const {
+QString AssumptionsDock::applyToShadowingEntities(const PendingOffer& offer) {
+    const std::string key = offer.key.toStdString();
+    const std::string label = tr("Set %1 and apply it to %n entities that set their own value", nullptr,
+                                 static_cast<int>(offer.paths.size()))
+                                  .arg(views::fieldName(key))
+                                  .toStdString();
+    return m_editor.run(label, [&](model::Transaction& t) {
+        for (const QString& path : offer.paths) {
+            // COLLECTION.ID.FIELD (cost/input_resolver.h); an id may hold dots, the field does not.
+            const qsizetype first = path.indexOf(QLatin1Char('.')), last = path.lastIndexOf(QLatin1Char('.'));
+            if (first < 0 || last <= first) continue;
+            t.setProperty(path.mid(first + 1, last - first - 1).toStdString(),
+                          path.mid(last + 1).toStdString(), nullptr);
+        }
+        t.setAssumption(key, offer.value);
+    });
+}
+
+QStringList AssumptionsDock::shadowingInputs(const std::string& key, qsizetype limit) const {
     QStringList out;
     const model::Catalog* catalog = m_document.catalog();
     if (!catalog) return out;
@@ -114,7 +152,7 @@ QStringList AssumptionsDock::shadowingInputs(const std::string& key) const {
     if (used) return out;
     // The entity values that kept the assumption from being read: their own values, falling back to it.
     for (const auto& in : r.inputs)
-        if (in.fallback == path && out.size() < kMaxShadowsNamed &&
+        if (in.fallback == path && out.size() < limit &&
             (in.level == cost::InputLevel::Entity || in.level == cost::InputLevel::Override))
             out << QString::fromStdString(in.path);
     return out;
@@ -130,6 +168,7 @@ void AssumptionsDock::documentChanged(const model::ChangeSet& changes) {
 }
 
 void AssumptionsDock::documentReset() {
+    m_offer.reset();
     m_panel->clearError();
     refresh();
 }

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QStringList>
 #include <functional>
+#include <optional>
 
 class QDockWidget;
 class QMainWindow;
@@ -50,8 +51,19 @@ private:
     /// The entity values (override paths) that shadow assumption `key`: empty when the design reads the
     /// assumption (or cannot be evaluated); else each entity that would fall back to it and sets its own
     /// value (at most kMaxShadowsNamed).
-    QStringList shadowingInputs(const std::string& key) const;
+    QStringList shadowingInputs(const std::string& key, qsizetype limit) const;
     static constexpr qsizetype kMaxShadowsNamed = 12;
+    /// A refused base edit and the entity values (override paths) that shadow it, kept for the offer.
+    struct PendingOffer {
+        QString key;
+        model::Assumption value;
+        std::optional<model::Assumption> shown;
+        QStringList paths;
+    };
+    /// Clears the entity values of `offer` (they fall back to the assumption) and sets the assumption, in
+    /// one transaction and one undo entry; the reason on refusal.
+    QString applyToShadowingEntities(const PendingOffer& offer);
+    std::optional<PendingOffer> m_offer;
 
     model::Document& m_document;
     DocumentEditor& m_editor;

@@ -21,12 +21,15 @@ bool DialogPrompts::confirm(QWidget* parent, const QString& title, const QString
     return box.exec() == QMessageBox::Yes;
 }
 
-UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QString& name) {
+UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QString& name,
+                                                      bool saveIsDefault) {
     QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
                     tr("The design \"%1\" has unsaved changes.").arg(name),
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
     box.setInformativeText(tr("Save them before closing it?"));
-    box.setDefaultButton(QMessageBox::Save);
+    // KiCad and QGIS default to Save; not for a copy of a shipped reference, where one Enter must not
+    // lead anywhere near the reference (issue 36).
+    box.setDefaultButton(saveIsDefault ? QMessageBox::Save : QMessageBox::Cancel);
     switch (box.exec()) {
     case QMessageBox::Save:
         return SaveChoice::Save;

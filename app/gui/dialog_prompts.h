@@ -6,7 +6,7 @@ namespace ctwin::app {
 /// UserPrompts answered by the user through message boxes and file dialogs.
 class DialogPrompts : public UserPrompts {
 public:
-    SaveChoice askSaveChanges(QWidget* parent, const QString& documentName) override;
+    SaveChoice askSaveChanges(QWidget* parent, const QString& documentName, bool saveIsDefault) override;
     bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) override;
     void showError(QWidget* parent, const QString& title, const QString& message) override;
     bool confirm(QWidget* parent, const QString& title, const QString& question) override;

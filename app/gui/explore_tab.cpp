@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ctwin::app {
 
@@ -112,7 +113,8 @@ ExploreTab::ExploreTab(const model::Catalog& catalog, const model::AssumptionSet
         m_chart->addSeries(s);
         connect(s, &QScatterSeries::hovered, this, [this](const QPointF& p, bool on) {
             if (on)
-                QToolTip::showText(QCursor::pos(), pointText(p.x(), p.y()), m_chartView);
+                QToolTip::showText(QCursor::pos(), pointText(p.x() * m_xScale, p.y() * m_yScale),
+                                   m_chartView);
             else
                 QToolTip::hideText();
         });
@@ -349,6 +351,7 @@ void ExploreTab::replot() {
     m_feasibleSeries->clear();
     m_paretoSeries->clear();
     m_currentSeries->clear();
+    m_xScale = m_yScale = 1.0;
     for (QAbstractAxis* axis : m_chart->axes()) {
         m_chart->removeAxis(axis);
         delete axis;
@@ -359,36 +362,62 @@ void ExploreTab::replot() {
     auto grow = [&](double x, double y) {
         x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
     };
-    for (const auto& r : m_feasible) {
-        m_feasibleSeries->append(r.values[xi], r.values[yi]);
+    for (const auto& r : m_feasible)
         grow(r.values[xi], r.values[yi]);
-    }
-    for (const auto& r : m_result->pareto)
-        m_paretoSeries->append(r.values[xi], r.values[yi]);
-    // The open design, evaluated with the shipped defaults, when it has both figures.
+    // The open design, evaluated with the shipped defaults, when it has both figures; its figures also
+    // name the axes (label and unit, not the raw key; issue 36).
+    std::optional<QPointF> current;
+    QString xTitle = m_x->currentText(), yTitle = m_y->currentText();
     try {
         const auto results = cost::evaluate(m_currentProject(), *m_catalog, m_defaults);
         const auto* fx = results.figure(m_result->figureKeys[xi]);
         const auto* fy = results.figure(m_result->figureKeys[yi]);
+        const auto title = [](const cost::Figure& f) {
+            return f.unit.empty() ? QString::fromStdString(f.label)
+                                  : QStringLiteral("%1 (%2)").arg(QString::fromStdString(f.label),
+                                                                  QString::fromStdString(f.unit));
+        };
+        if (fx) xTitle = title(*fx);
+        if (fy) yTitle = title(*fy);
         if (fx && fy) {
-            m_currentSeries->append(fx->value, fy->value);
+            current = QPointF(fx->value, fy->value);
             grow(fx->value, fy->value);
         }
     } catch (const std::exception&) {
         // A design the engine cannot evaluate is simply not marked.
     }
     if (!(x0 <= x1)) return;
-    auto pad = [](double lo, double hi) {
-        return hi > lo ? (hi - lo) * 0.06 : std::max(1e-9, std::abs(hi) * 0.05);
+    // Large magnitudes in thousands, millions or billions, so that ticks read "1.5", not "1.5e+09".
+    const auto scaleFor = [](double lo, double hi, QString* suffix) {
+        const double m = std::max(std::abs(lo), std::abs(hi));
+        if (m >= 1e9) return *suffix = tr("billions"), 1e9;
+        if (m >= 1e6) return *suffix = tr("millions"), 1e6;
+        if (m >= 1e5) return *suffix = tr("thousands"), 1e3;
+        return 1.0;
+    };
+    QString xSuffix, ySuffix;
+    m_xScale = scaleFor(x0, x1, &xSuffix);
+    m_yScale = scaleFor(y0, y1, &ySuffix);
+    for (const auto& r : m_feasible)
+        m_feasibleSeries->append(r.values[xi] / m_xScale, r.values[yi] / m_yScale);
+    for (const auto& r : m_result->pareto)
+        m_paretoSeries->append(r.values[xi] / m_xScale, r.values[yi] / m_yScale);
+    if (current) m_currentSeries->append(current->x() / m_xScale, current->y() / m_yScale);
+    // A padded range that does not reach below 0 for figures that are never negative (a cost, a power):
+    // negative ticks on such an axis read as a bug.
+    const auto range = [](QValueAxis* axis, double lo, double hi) {
+        const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(1e-9, std::abs(hi) * 0.05);
+        axis->setRange(lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
+        axis->applyNiceNumbers();
+        if (lo >= 0 && axis->min() < 0) axis->setMin(0);
+        axis->setLabelFormat(QStringLiteral("%.4g"));
     };
     auto* ax = new QValueAxis;
-    ax->setRange(x0 - pad(x0, x1), x1 + pad(x0, x1));
-    ax->setLabelFormat(QStringLiteral("%.4g"));
-    ax->setTitleText(m_x->currentText());
+    range(ax, x0 / m_xScale, x1 / m_xScale);
+    ax->setTitleText(xSuffix.isEmpty() ? xTitle : tr("%1, %2").arg(xTitle, xSuffix));
     auto* ay = new QValueAxis;
-    ay->setRange(y0 - pad(y0, y1), y1 + pad(y0, y1));
-    ay->setLabelFormat(QStringLiteral("%.4g"));
-    ay->setTitleText(m_y->currentText());
+    range(ay, y0 / m_yScale, y1 / m_yScale);
+    ay->setTitleText(ySuffix.isEmpty() ? yTitle : tr("%1, %2").arg(yTitle, ySuffix));
     m_chart->addAxis(ax, Qt::AlignBottom);
     m_chart->addAxis(ay, Qt::AlignLeft);
     for (auto* s : {m_feasibleSeries, m_paretoSeries, m_currentSeries}) {

@@ -94,6 +94,8 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QChart* m_chart = nullptr;
+    /// The chart's values are the figures divided by these (1, 1e3, 1e6 or 1e9; see replot).
+    double m_xScale = 1.0, m_yScale = 1.0;
     QChartView* m_chartView = nullptr;
     QScatterSeries* m_feasibleSeries = nullptr;
     QScatterSeries* m_paretoSeries = nullptr;

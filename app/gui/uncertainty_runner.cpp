@@ -1,5 +1,7 @@
 #include "uncertainty_runner.h"
 
+#include "evaluate.h"
+
 #include <QMetaObject>
 #include <exception>
 
@@ -57,13 +59,21 @@ void UncertaintyRunner::work() {
             m_cancel = false;
         }
         std::map<std::string, cost::Percentiles> result;
+        std::vector<views::SkewDriver> skew;
         QString error;
+        const cost::ScenarioInput in{&job.project, &m_catalog, job.defaults};
         try {
-            const cost::ScenarioInput in{&job.project, &m_catalog, job.defaults};
             result = cost::uncertainty(in, job.outputs, kSamples, kSeed, &m_cancel);
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
+        // Which ranges skew it: the tornado's ends and the base values (a few milliseconds next to the
+        // samples). A design without a cost per GPU-hour has no tornado and no skew to explain.
+        if (error.isEmpty() && !m_cancel.load()) try {
+                const cost::Tornado t = cost::tornado(in, kSkewFigure);
+                skew = views::skewDrivers(t, cost::evaluate(job.project, m_catalog, job.defaults).inputs);
+            } catch (const std::exception&) {
+            }
         const bool cancelled = m_cancel.load();
         {
             std::lock_guard lock(m_mutex);
@@ -72,21 +82,22 @@ void UncertaintyRunner::work() {
         if (cancelled) continue;
         QMetaObject::invokeMethod(
             this,
-            [this, generation = job.generation, r = std::move(result), error]() mutable {
-                deliver(generation, std::move(r), error);
+            [this, generation = job.generation, r = std::move(result), k = std::move(skew), error]() mutable {
+                deliver(generation, std::move(r), std::move(k), error);
             },
             Qt::QueuedConnection);
     }
 }
 
 void UncertaintyRunner::deliver(std::uint64_t generation, std::map<std::string, cost::Percentiles> result,
-                                QString error) {
+                                std::vector<views::SkewDriver> skew, QString error) {
     if (generation != m_generation) return; // the design changed since this run started
     if (!error.isEmpty()) {
         emit failed(error);
         return;
     }
     m_last = std::move(result);
+    m_lastSkew = std::move(skew);
     m_lastGeneration = generation;
     emit finished();
 }

@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "project.h"
 #include "scenarios.h"
+#include "uncertainty_skew.h"
 
 #include <QObject>
 #include <QString>
@@ -45,6 +46,11 @@ public:
     std::uint64_t generation() const { return m_generation; }
     /// The last completed result and the generation it belongs to (empty map before the first).
     const std::map<std::string, cost::Percentiles>& last() const { return m_last; }
+    /// What pulls the cost per GPU-hour's distribution away from its base value (views::skewDrivers over
+    /// the tornado of finance.cost_per_gpu_hour_usd), largest first; empty when it has no tornado.
+    const std::vector<views::SkewDriver>& lastSkew() const { return m_lastSkew; }
+    /// The figure the skew drivers are computed for.
+    static constexpr const char* kSkewFigure = "finance.cost_per_gpu_hour_usd";
     std::uint64_t lastGeneration() const { return m_lastGeneration; }
 
 signals:
@@ -61,7 +67,8 @@ private:
         std::vector<std::string> outputs;
     };
     void work();
-    void deliver(std::uint64_t generation, std::map<std::string, cost::Percentiles> result, QString error);
+    void deliver(std::uint64_t generation, std::map<std::string, cost::Percentiles> result,
+                 std::vector<views::SkewDriver> skew, QString error);
 
     const model::Catalog m_catalog;
     mutable std::mutex m_mutex;
@@ -72,6 +79,7 @@ private:
     std::atomic<bool> m_cancel{false};
     std::uint64_t m_generation = 0; // UI thread only
     std::map<std::string, cost::Percentiles> m_last;
+    std::vector<views::SkewDriver> m_lastSkew;
     std::uint64_t m_lastGeneration = 0;
     std::thread m_worker; // last: starts after every member it uses exists
 };

@@ -14,8 +14,9 @@ class UserPrompts {
 public:
     enum class SaveChoice { Save, Discard, Cancel };
     virtual ~UserPrompts() = default;
-    /// "Save changes to <name> before <action>?"
-    virtual SaveChoice askSaveChanges(QWidget* parent, const QString& documentName) = 0;
+    /// "Save changes to <name> before <action>?" `saveIsDefault` false (an untitled copy of a shipped
+    /// reference design, a file the user did not create): Enter must not save, Cancel is the default.
+    virtual SaveChoice askSaveChanges(QWidget* parent, const QString& documentName, bool saveIsDefault) = 0;
     /// An autosave newer than the file exists: restore it?
     virtual bool askRestoreAutosave(QWidget* parent, const QString& documentName, const QString& savedAt) = 0;
     virtual void showError(QWidget* parent, const QString& title, const QString& message) = 0;

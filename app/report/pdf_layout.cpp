@@ -114,7 +114,9 @@ void PdfLayout::text(const QString& text, const QFont& font, const QColor& color
                      Align align) {
     const int flags = Qt::TextWordWrap | alignFlag(align) | Qt::AlignTop;
     const double h = textHeight(text, font, contentWidth(), flags);
-    reserve(h);
+    // Under a heading, a paragraph keeps room for what it introduces: heading and paragraph alone at the
+    // foot of a page, their table on the next, read as a stranded heading.
+    reserve(m_pending.empty() ? h : std::min(h + mm(25.0), m_bottom - m_top - 1.0));
     const QRectF rect(m_left, m_y, contentWidth(), h);
     addOp([=](QPainter& p) {
         p.setFont(font);
@@ -152,6 +154,9 @@ void PdfLayout::heading(const QString& t, double minRoomMm) {
 }
 
 void PdfLayout::subheading(const QString& t) {
+    // As heading(), on a smaller scale: a subheading near the foot of a page goes to the next one with its
+    // content rather than stand alone there (issue 36).
+    if (m_pending.empty() && m_y > m_top + 1.0 && m_bottom - m_y < mm(35.0)) newPage();
     const QFont f = font(10.5, true);
     const int flags = Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop;
     const double before = mm(2.0), h = textHeight(t, f, contentWidth(), flags), after = mm(2.0);
@@ -208,9 +213,9 @@ int cellFlags(const QString& text, const QFontMetricsF& fm, double width, PdfLay
 }
 } // namespace
 
-void PdfLayout::tableHeader(const Table& t, const std::vector<double>& widths, double height) {
+void PdfLayout::tableHeader(const Table& t, const std::vector<double>& widths, double height, double pt) {
     if (!t.header) return;
-    const QFont f = font(t.fontPt, true);
+    const QFont f = font(pt, true);
     const QFontMetricsF fm(f, &m_writer);
     const double pad = mm(1.2), vpad = mm(0.9);
     double x = m_left;
@@ -231,15 +236,74 @@ void PdfLayout::tableHeader(const Table& t, const std::vector<double>& widths, d
     });
 }
 
+std::vector<double> PdfLayout::columnMinima(const Table& t, double pt) const {
+    // What must not wrap: every word of a header (a title broken mid-word read "Joules pe r output t oken")
+    // and every right-aligned or centred cell whole (figures: a number never wraps); a left-aligned text
+    // cell only its longest word, and only up to 40 % of the width (a long identifier still wraps).
+    const QFontMetricsF bodyMetrics(font(pt), &m_writer), boldMetrics(font(pt, true), &m_writer);
+    static const QRegularExpression kSpace(QStringLiteral("\\s+"));
+    const double pad = mm(1.2), cap = 0.4 * contentWidth();
+    std::vector<double> minima(t.columns.size(), 0.0);
+    const auto longestWord = [&](const QString& text, const QFontMetricsF& fm) {
+        double w = 0;
+        for (const QString& word : text.split(kSpace, Qt::SkipEmptyParts))
+            w = std::max(w, fm.horizontalAdvance(word));
+        return w;
+    };
+    const auto widest = [&](const QString& text, const QFontMetricsF& fm) {
+        double w = 0;
+        for (const QString& line : text.split(QLatin1Char('\n')))
+            w = std::max(w, fm.horizontalAdvance(line));
+        return w;
+    };
+    for (size_t c = 0; c < t.columns.size(); ++c) {
+        if (t.header) minima[c] = longestWord(t.columns[c].title, boldMetrics);
+        const bool figure = t.columns[c].align != Align::Left;
+        for (const auto& row : t.rows) {
+            if (c >= static_cast<size_t>(row.cells.size())) continue;
+            const QString& cell = row.cells[static_cast<int>(c)];
+            const QFontMetricsF& fm = row.total ? boldMetrics : bodyMetrics;
+            minima[c] = std::max(minima[c], figure ? widest(cell, fm) : std::min(cap, longestWord(cell, fm)));
+        }
+        minima[c] += 2 * pad + 1.0;
+    }
+    return minima;
+}
+
 void PdfLayout::table(const Table& t) {
     if (t.columns.empty()) return;
     const double pad = mm(1.2), vpad = mm(0.9);
     const double weights = std::accumulate(t.columns.begin(), t.columns.end(), 0.0,
                                            [](double s, const Column& c) { return s + c.weight; });
+    // The table's font: its own size, or down to 6.5 pt in half points until the columns' minima fit.
+    double pt = t.fontPt;
+    std::vector<double> minima = columnMinima(t, pt);
+    const auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+    while (sum(minima) > contentWidth() && pt > 6.5 + 1e-9) {
+        pt -= 0.5;
+        minima = columnMinima(t, pt);
+    }
+    // Widths by weight, then each column raised to its minimum, the room taken from the columns with
+    // slack in proportion to it (issue 36: headers broken mid-word, numbers wrapped).
     std::vector<double> widths;
     for (const auto& c : t.columns)
         widths.push_back(contentWidth() * c.weight / weights);
-    const QFont body = font(t.fontPt), bold = font(t.fontPt, true);
+    if (sum(minima) <= contentWidth()) {
+        for (int pass = 0; pass < 8; ++pass) {
+            double deficit = 0, slack = 0;
+            for (size_t c = 0; c < widths.size(); ++c) {
+                if (widths[c] < minima[c])
+                    deficit += minima[c] - widths[c], widths[c] = minima[c];
+                else
+                    slack += widths[c] - minima[c];
+            }
+            if (deficit <= 0 || slack <= 0) break;
+            const double take = std::min(1.0, deficit / slack);
+            for (size_t c = 0; c < widths.size(); ++c)
+                if (widths[c] > minima[c]) widths[c] -= (widths[c] - minima[c]) * take;
+        }
+    }
+    const QFont body = font(pt), bold = font(pt, true);
     const QFontMetricsF bodyMetrics(body, &m_writer), boldMetrics(bold, &m_writer);
 
     auto heightOf = [&](const QString& raw, bool isBold, size_t c) {
@@ -266,14 +330,14 @@ void PdfLayout::table(const Table& t) {
     const double whole = headerHeight + std::accumulate(rowHeights.begin(), rowHeights.end(), 0.0);
     const bool keepTogether = whole <= kKeepTogetherShare * (m_bottom - m_top);
     reserve(keepTogether ? whole : headerHeight + (rowHeights.empty() ? 0.0 : rowHeights.front()));
-    tableHeader(t, widths, headerHeight);
+    tableHeader(t, widths, headerHeight, pt);
     m_y += headerHeight;
     for (size_t i = 0; i < t.rows.size(); ++i) {
         const auto& row = t.rows[i];
         const double h = rowHeights[i];
         if (m_y + h > m_bottom) {
             newPage();
-            tableHeader(t, widths, headerHeight);
+            tableHeader(t, widths, headerHeight, pt);
             m_y += headerHeight;
         }
         const QFont& f = row.total ? bold : body;

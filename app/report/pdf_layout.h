@@ -85,7 +85,9 @@ private:
     void flushPending();
     double textHeight(const QString& text, const QFont& font, double width, int flags) const;
     void addOp(Op op);
-    void tableHeader(const Table& table, const std::vector<double>& widths, double height);
+    void tableHeader(const Table& table, const std::vector<double>& widths, double height, double pointSize);
+    /// The narrowest each column may be at `pointSize` (device pixels, padding included).
+    std::vector<double> columnMinima(const Table& table, double pointSize) const;
 
     QPdfWriter& m_writer;
     double m_pxPerMm;

@@ -518,9 +518,10 @@ private:
         // tariff overrides).
         QString energyBasis;
         for (const auto& s : energyBySite(m_r))
-            energyBasis += QStringLiteral("%1%2: %3 MWh at %4 per kWh (%5)")
-                               .arg(energyBasis.isEmpty() ? QString() : QStringLiteral("; "), q(s.siteId),
-                                    human(std::round(s.mwhPerYear)), money(s.tariffUsdPerKwh), q(s.basis));
+            energyBasis +=
+                QStringLiteral("%1%2: %3 MWh at %4 per kWh (%5)")
+                    .arg(energyBasis.isEmpty() ? QString() : QStringLiteral("; "), siteName(s.siteId),
+                         human(std::round(s.mwhPerYear)), money(s.tariffUsdPerKwh), q(s.basis));
         if (energyBasis.isEmpty())
             energyBasis =
                 QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
@@ -689,6 +690,28 @@ private:
         entityInputs();
     }
 
+    /// A site by its name, as the reader knows it (issue 36: sites were named by id); the id when unnamed.
+    QString siteName(const std::string& id) const {
+        for (const auto& site : m_p.sites)
+            if (site.id == id && !site.name.empty()) return q(site.name);
+        return q(id);
+    }
+
+    /// "sites.site-wi.electricity_usd_per_kwh" as "Mount Pleasant: electricity_usd_per_kwh": the entity by
+    /// name, then the field.
+    QString inputName(const std::string& path) const {
+        const size_t first = path.find('.'), last = path.rfind('.');
+        if (first == std::string::npos || last == first) return q(path);
+        const std::string id = path.substr(first + 1, last - first - 1);
+        QString name = q(id);
+        if (const auto kind = model::entityKindFromCollectionKey(path.substr(0, first)))
+            m_p.withCollection(*kind, [&](const auto& c) {
+                for (const auto& e : c)
+                    if (e.id == id && !e.name.empty()) name = q(e.name);
+            });
+        return QStringLiteral("%1: %2").arg(name, q(path.substr(last + 1)));
+    }
+
     /// The entity values the engine read (site tariffs, shell costs, pinned PUEs, route lengths, MFUs): the
     /// value used and where it came from.
     void entityInputs() {
@@ -698,10 +721,10 @@ private:
                 true};
         for (const auto& i : m_r.inputs) {
             if (i.path.rfind("assumptions.", 0) == 0) continue;
-            t.rows.push_back(
-                {{q(i.path), human(i.value), q(i.unit), q(cost::inputLevelName(i.level)), q(i.source)},
-                 false,
-                 {}});
+            t.rows.push_back({{inputName(i.path), human(i.value), q(i.unit), q(cost::inputLevelName(i.level)),
+                               q(i.source)},
+                              false,
+                              {}});
         }
         if (t.rows.empty()) return;
         m_doc.paragraph(

@@ -18,8 +18,13 @@ public:
     bool confirmAnswer = true;
     QStringList confirmations;
 
-    SaveChoice askSaveChanges(QWidget*, const QString&) override {
+    /// What the last unsaved-changes question offered as its default button.
+    std::optional<bool> lastSaveIsDefault;
+    /// The folders and names the last save and report dialogs were opened with.
+    QString lastSaveSuggested, lastReportSuggested;
+    SaveChoice askSaveChanges(QWidget*, const QString&, bool saveIsDefault) override {
         ++saveQuestions;
+        lastSaveIsDefault = saveIsDefault;
         return saveChoice;
     }
     bool askRestoreAutosave(QWidget*, const QString&, const QString&) override {
@@ -34,11 +39,15 @@ public:
         return confirmAnswer;
     }
     QString openFileName(QWidget*, const QString&) override { return openPath; }
-    QString saveFileName(QWidget*, const QString&, bool) override { return savePath; }
+    QString saveFileName(QWidget*, const QString& suggested, bool) override {
+        lastSaveSuggested = suggested;
+        return savePath;
+    }
     QString reportPath;
     /// The format the user picks in the dialog; by default the one the path implies.
     std::optional<ctwin::app::ReportFormat> reportFormat;
-    std::optional<ReportTarget> reportTarget(QWidget*, const QString&) override {
+    std::optional<ReportTarget> reportTarget(QWidget*, const QString& suggested) override {
+        lastReportSuggested = suggested;
         if (reportPath.isEmpty()) return std::nullopt;
         return ReportTarget{reportPath,
                             reportFormat.value_or(ctwin::app::reportFormatForPath(reportPath.toStdString()))};

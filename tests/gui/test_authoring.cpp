@@ -371,7 +371,8 @@ private slots:
         for (const auto& r : results.rules)
             if (r.severity == ctwin::cost::Severity::Error) errors << QString::fromStdString(r.message);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
-        QVERIFY(w().dashboard()->tile("cost_per_m_tokens")->value() != QStringLiteral("—"));
+        QVERIFY(w().dashboard()->tile("cost_per_m_training_tokens")->value() != QStringLiteral("—"));
+        QVERIFY(w().dashboard()->tile("cost_per_m_output_tokens")->value() != QStringLiteral("—"));
         const QString fullCost = w().dashboard()->tile("cost_per_gpu_hour")->value();
         w().select({hall2});
         w().floorView()->fitAll();

@@ -97,15 +97,18 @@ private slots:
         }
         // The tile prints P10 and P90 of $/GPU-hour to display precision (2 decimals: 1 % is ample).
         auto* tile = window().dashboard()->tile("cost_per_gpu_hour");
-        QVERIFY2(tile->range().startsWith(QStringLiteral("P10–P90")), qPrintable(tile->range()));
+        // P50 beside the base, then P10–P90.
+        QVERIFY2(tile->range().startsWith(QStringLiteral("P50")), qPrintable(tile->range()));
         QVERIFY(!tile->rangeStale());
-        const QList<double> n = numbersIn(tile->range());
-        QVERIFY2(n.size() >= 4, qPrintable(tile->range())); // 10, 90, then the two values
+        const QList<double> n = numbersIn(tile->range().section(QLatin1Char('\n'), 0, 0));
+        QVERIFY2(n.size() >= 6, qPrintable(tile->range())); // 50, the P50, 10, 90, then the two values
         const auto& gpuHour = expected.at("finance.cost_per_gpu_hour_usd");
-        QVERIFY2(std::abs(n[2] - gpuHour.p10) <= 0.01 * gpuHour.p10, qPrintable(tile->range()));
-        QVERIFY2(std::abs(n[3] - gpuHour.p90) <= 0.01 * gpuHour.p90, qPrintable(tile->range()));
-        // A training-only design: the $/M tokens tile carries the training-token range too.
-        QVERIFY(!window().dashboard()->tile("cost_per_m_tokens")->range().isEmpty());
+        QVERIFY2(std::abs(n[1] - gpuHour.p50) <= 0.01 * gpuHour.p50, qPrintable(tile->range()));
+        QVERIFY2(std::abs(n[4] - gpuHour.p10) <= 0.01 * gpuHour.p10, qPrintable(tile->range()));
+        QVERIFY2(std::abs(n[5] - gpuHour.p90) <= 0.01 * gpuHour.p90, qPrintable(tile->range()));
+        // A training-only design: the training-token tile carries its range; the serving one has none.
+        QVERIFY(!window().dashboard()->tile("cost_per_m_training_tokens")->range().isEmpty());
+        QCOMPARE(window().dashboard()->tile("cost_per_m_output_tokens")->value(), QStringLiteral("—"));
         QVERIFY(window().dashboard()->tile("pue")->range().isEmpty());
         QVERIFY(window().dashboard()->uncertaintyText().contains("TCO/yr"));
     }

@@ -301,8 +301,10 @@ CampusScene::CampusScene() : m_vtk(std::make_unique<Vtk>()) {
 
     // Continuous metrics: a scalar bar at the right edge.
     v.scalarBar->SetOrientationToVertical();
-    v.scalarBar->SetPosition(0.90, 0.10);
-    v.scalarBar->SetWidth(0.09);
+    // Clear of the right edge: the labels precede the bar and the title is centred over it, so a bar at
+    // the very edge had its title and widest labels cut (issue 36).
+    v.scalarBar->SetPosition(0.84, 0.10);
+    v.scalarBar->SetWidth(0.12);
     v.scalarBar->SetHeight(0.62);
     v.scalarBar->SetVerticalTitleSeparation(6);
     v.scalarBar->SetBarRatio(0.3);
@@ -567,7 +569,10 @@ void CampusScene::refreshLegend() {
         for (const auto& s : legend.stops)
             ctf->AddRGBPoint(s.value, s.color.r / 255.0, s.color.g / 255.0, s.color.b / 255.0);
         v.scalarBar->SetLookupTable(ctf);
-        v.scalarBar->SetTitle(title.c_str());
+        // The unit on a line of its own: a one-line title is wider than the bar and was cut at the edge.
+        std::string twoLines = title;
+        if (const auto paren = twoLines.find(" ("); paren != std::string::npos) twoLines[paren] = '\n';
+        v.scalarBar->SetTitle(twoLines.c_str());
         v.scalarBar->SetVisibility(true);
     }
 }

@@ -73,8 +73,13 @@ AuthoringActions::AuthoringActions(QWidget* window, const model::Document& docum
 AuthoringActions::~AuthoringActions() = default;
 
 AuthoringContext AuthoringActions::context() const {
-    return AuthoringContext{m_doc,     m_editor,   m_undo,
-                            m_catalog, m_defaults, m_hooks.selection ? m_hooks.selection() : QStringList()};
+    return AuthoringContext{m_doc,
+                            m_editor,
+                            m_undo,
+                            m_catalog,
+                            m_defaults,
+                            m_hooks.selection ? m_hooks.selection() : QStringList(),
+                            m_hooks.current ? m_hooks.current() : QString()};
 }
 
 void AuthoringActions::populateInsertMenu(QMenu* menu) const {

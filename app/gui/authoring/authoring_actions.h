@@ -33,6 +33,9 @@ public:
         std::function<UserPrompts&()> prompts;
         /// Starts rename-in-place of an entity (the project tree's editor).
         std::function<void(const QString&)> startRename;
+        /// The hall (else building, else site) in view on the floor plan: the parent a new row, feed or
+        /// storage tier defaults to when nothing is selected (issue 36).
+        std::function<QString()> current;
     };
     AuthoringActions(QWidget* window, const model::Document& document, DocumentEditor& editor,
                      QUndoStack& undo, const model::Catalog& catalog, const model::AssumptionSet& defaults,

@@ -292,7 +292,13 @@ void AuthoringForm::addPicks(const std::string& key, const Options& options, con
     list->setMaximumHeight(std::min(140, 24 * static_cast<int>(options.size()) + 8));
     connect(list, &QListWidget::itemChanged, this, &AuthoringForm::edited);
     f.widget = list;
-    addRow(authoringLabel(key), list, {}, qs(key));
+    list->setToolTip(qs(key));
+    // The label at the top of its list, level with the first box (centred, it floated between the boxes;
+    // issue 36).
+    auto* label = new QLabel(authoringLabel(key));
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setContentsMargins(0, list->frameWidth() + 3, 0, 0);
+    m_layout->addRow(label, list);
     m_fields.push_back(std::move(f));
 }
 
@@ -303,6 +309,12 @@ void AuthoringForm::setFixed(const std::string& key, const ojson& value) {
 void AuthoringForm::addExtra(const QString& key, const QString& label, QWidget* widget) {
     widget->setObjectName(key);
     m_extras.insert(key, widget);
+    // A drop-down of long catalog names keeps to the dialog's width, as addChoice's do (the Row form's
+    // rack types ran past the dialog's edge; issue 36).
+    if (auto* combo = qobject_cast<QComboBox*>(widget)) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(24);
+    }
     if (auto* box = qobject_cast<QCheckBox*>(widget); box && label.isEmpty())
         m_layout->addRow(QString(), box);
     else

@@ -87,19 +87,52 @@ std::string enclosing(const model::Project& p, const model::EntityIndex& index, 
 
 } // namespace
 
-std::string selectedOf(const AuthoringContext& ctx, model::EntityKind kind) {
+namespace {
+
+/// The first entity of `kind` inside container `id` (a site's first building or hall, a building's first
+/// hall), in the design's order; empty when none.
+std::string firstInside(const model::Project& p, const model::EntityIndex& index, const std::string& id,
+                        model::EntityKind kind) {
+    using K = model::EntityKind;
+    const auto slot = index.find(id);
+    if (!slot) return {};
+    const auto buildingIn = [&](const std::string& b) { return enclosing(p, index, b, slot->kind) == id; };
+    switch (kind) {
+    case K::Building:
+        for (const auto& b : p.buildings)
+            if (slot->kind == K::Site && b.site == id) return b.id;
+        break;
+    case K::DataHall:
+        for (const auto& h : p.halls)
+            if ((slot->kind == K::Building || slot->kind == K::Site) && buildingIn(h.building)) return h.id;
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+std::string ofAny(const AuthoringContext& ctx, const QStringList& ids, model::EntityKind kind) {
     const auto& doc = ctx.document;
-    for (const QString& id : ctx.selection) {
+    for (const QString& id : ids) {
         // A CDU item ("<loop>#<n>") stands for its loop.
         const std::string e = id.section(QLatin1Char('#'), 0, 0).toStdString();
-        const std::string found = enclosing(doc.project(), doc.index(), e, kind);
+        std::string found = enclosing(doc.project(), doc.index(), e, kind);
+        if (found.empty()) found = firstInside(doc.project(), doc.index(), e, kind);
         if (!found.empty()) return found;
     }
     return {};
 }
 
+} // namespace
+
+std::string selectedOf(const AuthoringContext& ctx, model::EntityKind kind) {
+    return ofAny(ctx, ctx.selection, kind);
+}
+
 std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind) {
     std::string id = selectedOf(ctx, kind);
+    if (id.empty() && !ctx.current.isEmpty()) id = ofAny(ctx, {ctx.current}, kind);
     if (id.empty())
         ctx.document.project().withCollection(kind, [&](const auto& c) {
             if (!c.empty()) id = c.front().id;

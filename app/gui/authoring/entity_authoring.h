@@ -27,6 +27,9 @@ struct AuthoringContext {
     const model::Catalog& catalog;
     const model::AssumptionSet& defaults;
     QStringList selection;
+    /// What is in view when nothing is selected (the hall at the floor plan's centre): the default parent
+    /// after the selection.
+    QString current = {};
 };
 
 /// How one entity kind is made in the desktop app: the fields of its creation form and their defaults,
@@ -77,10 +80,12 @@ const EntityAuthoring* authoringFor(model::EntityKind kind);
 std::string uniqueId(const model::Document& doc, const std::string& base);
 /// "<title> <n>" with n one past the count of entities of the kind ("Hall 3").
 std::string nextName(const model::Document& doc, model::EntityKind kind, const std::string& title);
-/// The selected entity of a kind, or the one a selected entity lies in (a rack's hall), else empty.
+/// The selected entity of a kind, the one a selected entity lies in (a rack's hall), else the first one
+/// inside a selected container (a selected site's first building, a selected building's first hall); empty
+/// when none.
 std::string selectedOf(const AuthoringContext& ctx, model::EntityKind kind);
-/// selectedOf, else the first entity of the kind in the design (the default parent of a new entity), else
-/// empty.
+/// selectedOf, else the one of `ctx.current` (the hall in view), else the first entity of the kind in the
+/// design (the default parent of a new entity), else empty.
 std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind);
 /// Selected rack ids.
 QStringList selectedRacks(const AuthoringContext& ctx);

@@ -4,6 +4,7 @@
 #include "gui/document_editor.h"
 
 #include <QComboBox>
+#include <unordered_set>
 
 namespace ctwin::app {
 
@@ -44,14 +45,46 @@ public:
         const QStringList racks = selectedRacks(ctx);
         auto* assign = new QComboBox;
         assign->addItem(QObject::tr("No"), QString());
-        assign->addItem(
-            QObject::tr("As feed A of the %n selected racks", nullptr, static_cast<int>(racks.size())),
-            QStringLiteral("feed_a"));
-        assign->addItem(
-            QObject::tr("As feed B of the %n selected racks", nullptr, static_cast<int>(racks.size())),
-            QStringLiteral("feed_b"));
-        assign->setEnabled(!racks.isEmpty());
+        if (!racks.isEmpty()) {
+            assign->addItem(
+                QObject::tr("As feed A of the %n selected racks", nullptr, static_cast<int>(racks.size())),
+                QStringLiteral("feed_a"));
+            assign->addItem(
+                QObject::tr("As feed B of the %n selected racks", nullptr, static_cast<int>(racks.size())),
+                QStringLiteral("feed_b"));
+        } else {
+            // Rows made before their feeds (issue 36): offer the building's racks that lack a feed, so that
+            // they need not be re-assigned by hand; the side they all lack first is the default.
+            const int noA = static_cast<int>(unfedRacks(ctx, building, "feed_a").size());
+            const int noB = static_cast<int>(unfedRacks(ctx, building, "feed_b").size());
+            if (noA > 0)
+                assign->addItem(QObject::tr("As feed A of the %n racks of %1 without one", nullptr, noA)
+                                    .arg(QString::fromStdString(buildingName)),
+                                QStringLiteral("unfed:feed_a"));
+            if (noB > 0)
+                assign->addItem(QObject::tr("As feed B of the %n racks of %1 without one", nullptr, noB)
+                                    .arg(QString::fromStdString(buildingName)),
+                                QStringLiteral("unfed:feed_b"));
+            if (assign->count() > 1) assign->setCurrentIndex(1);
+        }
+        assign->setEnabled(assign->count() > 1);
         form.addExtra(QStringLiteral("assign"), QObject::tr("Assign racks"), assign);
+    }
+
+    /// The racks in `building` whose `field` (feed_a or feed_b) is empty.
+    static QStringList unfedRacks(const AuthoringContext& ctx, const std::string& building,
+                                  const std::string& field) {
+        const auto& p = ctx.document.project();
+        std::unordered_set<std::string> halls, rows;
+        for (const auto& h : p.halls)
+            if (h.building == building) halls.insert(h.id);
+        for (const auto& r : p.rows)
+            if (halls.count(r.hall)) rows.insert(r.id);
+        QStringList out;
+        for (const auto& r : p.racks)
+            if (rows.count(r.row) && (field == "feed_a" ? r.feedA : r.feedB).empty())
+                out << QString::fromStdString(r.id);
+        return out;
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
@@ -62,8 +95,14 @@ public:
 
     QString create(const ojson& entity, const AuthoringForm& form, AuthoringContext& ctx,
                    QString* newId) const override {
-        const std::string field = form.text(QStringLiteral("assign")).toStdString();
-        const QStringList racks = field.empty() ? QStringList() : selectedRacks(ctx);
+        std::string field = form.text(QStringLiteral("assign")).toStdString();
+        QStringList racks;
+        if (field.rfind("unfed:", 0) == 0) {
+            field = field.substr(6);
+            // The building as typed in the form, which may differ from the default.
+            racks = unfedRacks(ctx, entity.value("building", std::string()), field);
+        } else if (!field.empty())
+            racks = selectedRacks(ctx);
         std::string id;
         const QString error = ctx.editor.run(
             "Add power feed " + entity.value("name", std::string()) +
