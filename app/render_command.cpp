@@ -9,9 +9,11 @@
 #include "scene/campus_scene.h"
 #include "scene/color_metric.h"
 #include "scene/offscreen_renderer.h"
+#include "scene/site_map_basemap.h"
 #include "scene/site_map_scene.h"
 
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <ostream>
 
@@ -93,6 +95,9 @@ int renderToPng(const std::string& designPath, const std::string& view, const st
     std::string error;
     bool ok = false;
     if (map) {
+        // The basemap the build preprocessed from GSHHG, beside the catalog this command reads.
+        views::SiteMapBasemap::setSharedPath(
+            (std::filesystem::path(dataDirectory()) / "basemap" / "gshhg-low.ctmap").string());
         views::SiteMapScene scene;
         offscreen.attach(scene.renderer());
         scene.showProject(source);

@@ -66,7 +66,32 @@ Vec2 SiteMapBuilder::project(double latDeg, double lonDeg, double standardParall
             kEarthRadiusKm * (latDeg - standardParallelDeg) * kDeg};
 }
 
-SiteMapData SiteMapBuilder::build(const SceneSource& source) {
+bool SiteMapBuilder::clipSegment(std::array<double, 2>& a, std::array<double, 2>& b, double lon0, double lon1,
+                                 double lat0, double lat1) {
+    const double dx = b[0] - a[0], dy = b[1] - a[1];
+    double t0 = 0.0, t1 = 1.0;
+    // For each edge: p t <= q keeps the point inside.
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a[0] - lon0, lon1 - a[0], a[1] - lat0, lat1 - a[1]};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0) return false;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1) return false;
+    }
+    const std::array<double, 2> a0 = a;
+    if (t0 > 0.0) a = {a0[0] + t0 * dx, a0[1] + t0 * dy};
+    if (t1 < 1.0) b = {a0[0] + t1 * dx, a0[1] + t1 * dy};
+    return true;
+}
+
+SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasemap* basemap) {
     const auto& p = source.project;
     SiteMapData d;
 
@@ -122,6 +147,32 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source) {
         d.graticule.push_back({project(gLatMin, lon, lat0, lon0), project(gLatMax, lon, lat0, lon0)});
         const Vec2 at = project(gLatMin, lon, lat0, lon0);
         d.graticuleLabels.push_back({lonLabel(lon), {at[0], at[1] + extentKm * 0.015}});
+    }
+
+    // Basemap: each polyline clipped to the graticule's frame, cut where it leaves it, then projected.
+    if (basemap) {
+        d.basemapAttribution = basemap->attribution();
+        for (const auto& line : basemap->lines()) {
+            auto& out = line.kind == SiteMapBasemap::Kind::Country ? d.countryBorders
+                        : line.kind == SiteMapBasemap::Kind::State ? d.stateBorders
+                                                                   : d.coastlines;
+            bool open = false; // the last polyline of `out` ends at this line's previous point
+            for (std::size_t i = 1; i < line.points.size(); ++i) {
+                std::array<double, 2> a = line.points[i - 1], b = line.points[i];
+                if (!clipSegment(a, b, gLonMin, gLonMax, gLatMin, gLatMax)) {
+                    open = false;
+                    continue;
+                }
+                // Unclipped start (a unchanged) after an unclipped end: the same polyline goes on.
+                const bool continues = open && a == line.points[i - 1];
+                if (!continues) out.push_back({project(a[1], a[0], lat0, lon0)});
+                out.back().push_back(project(b[1], b[0], lat0, lon0));
+                open = b == line.points[i];
+            }
+        }
+    } else {
+        d.basemapProblem = SiteMapBasemap::sharedProblem();
+        if (d.basemapProblem.empty()) d.basemapProblem = "no basemap";
     }
 
     // Place sites; spread those that share coordinates around their common point.

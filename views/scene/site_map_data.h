@@ -50,6 +50,12 @@ struct SiteMapData {
     std::vector<MapSite> sites;
     std::vector<MapLink> links;
     std::vector<std::vector<Vec2>> graticule;
+    /// The basemap (SiteMapBasemap: GSHHG) clipped to the graticule's frame and projected: coastlines with
+    /// the larger lakes, country borders, and state or province borders.
+    std::vector<std::vector<Vec2>> coastlines, countryBorders, stateBorders;
+    /// The basemap's attribution, shown on the map; empty without a basemap, and then `basemapProblem` says
+    /// why (the caption shows it).
+    std::string basemapAttribution, basemapProblem;
     std::vector<MapText> graticuleLabels;
     std::vector<std::string> notices;
     /// xmin, xmax, ymin, ymax (km).

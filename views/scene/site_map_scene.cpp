@@ -113,7 +113,7 @@ void SiteMapScene::showData(SiteMapData data) {
 
 namespace {
 /// Height of the band at the bottom of the view kept for the caption (display pixels).
-constexpr double kCaptionBandPx = 30.0;
+constexpr double kCaptionBandPx = 48.0; // two caption lines
 } // namespace
 
 void SiteMapScene::rebuildActors() {
@@ -123,6 +123,38 @@ void SiteMapScene::rebuildActors() {
     v.siteNames.clear();
     v.linkLabels.clear();
     v.graticuleLabels.clear();
+
+    // Basemap (GSHHG): state borders faint, then country borders, then coastlines, under everything else.
+    const auto addLines = [&v](const std::vector<std::vector<Vec2>>& polylines, double z, const double rgb[3],
+                               double opacity, double width) {
+        if (polylines.empty()) return;
+        auto pts = vtkSmartPointer<vtkPoints>::New();
+        auto lines = vtkSmartPointer<vtkCellArray>::New();
+        for (const auto& line : polylines) {
+            lines->InsertNextCell(static_cast<int>(line.size()));
+            for (const auto& p : line)
+                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], z));
+        }
+        auto pd = vtkSmartPointer<vtkPolyData>::New();
+        pd->SetPoints(pts);
+        pd->SetLines(lines);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(pd);
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(rgb[0], rgb[1], rgb[2]);
+        actor->GetProperty()->SetOpacity(opacity);
+        actor->GetProperty()->SetLineWidth(static_cast<float>(width));
+        actor->GetProperty()->LightingOff();
+        v.renderer->AddActor(actor);
+    };
+    {
+        const double state[3] = {0.78, 0.66, 0.52}, country[3] = {0.93, 0.76, 0.55},
+                     coast[3] = {0.55, 0.80, 0.86};
+        addLines(m_data.stateBorders, -0.3, state, 0.45, 1.0);
+        addLines(m_data.countryBorders, -0.2, country, 0.8, 1.4);
+        addLines(m_data.coastlines, -0.1, coast, 0.95, 1.6);
+    }
 
     // Graticule.
     {
@@ -232,7 +264,12 @@ void SiteMapScene::rebuildActors() {
                   "Links: route km, "
                   "one-way latency at 4.9 us/km, capacity.",
                   m_data.standardParallelDeg, m_data.graticuleStepDeg);
-    v.caption->SetInput(caption);
+    // Second line: where the coastlines and borders come from (GSHHG's LGPL asks for attribution), or why
+    // there are none.
+    std::string captionText = caption;
+    captionText += "\n" + (m_data.basemapAttribution.empty() ? "No basemap: " + m_data.basemapProblem
+                                                             : m_data.basemapAttribution);
+    v.caption->SetInput(captionText.c_str());
     v.renderer->AddActor2D(v.caption);
     v.renderer->AddActor(v.preview);
     resetCamera();
