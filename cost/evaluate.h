@@ -38,6 +38,9 @@ struct BuildingPower {
     /// The tariff used (InputResolver::siteTariff; its provenance is Results::input of
     /// "sites.<siteId>.electricity_usd_per_kwh").
     units::MoneyPerEnergy tariff{};
+    /// Site-caused IT downtime a year of the building's power topology and its availability 1 - h/8,766 h
+    /// (Uptime Institute Tier figures, data/assumptions.json facility_downtime_hours_*; issue 30 item 1).
+    double downtimeHours = 0.0, availability = 1.0;
 };
 
 struct PowerResult {
@@ -59,6 +62,9 @@ struct PowerResult {
     double economizerHours = 0.0;
     /// Trim compressor capacity of the dry-cooler and tower plants, W of heat (design-day share).
     units::Power trimCompressor{};
+    /// IT-weighted facility availability over the buildings, sum(itPeak_b x A_b) / sum(itPeak_b); 1 without
+    /// buildings. Scales the GPU-hours sold (finance) and training goodput.
+    double facilityAvailability = 1.0;
     std::vector<BuildingPower> buildings;
     /// Each building's power chain sized on its redundancy topology (capex stage; cost/power_chain.h).
     std::vector<BuildingPowerChain> chains;
@@ -74,6 +80,10 @@ struct CapexResult {
     /// `compute` split into "gpus" (accelerator price x GPUs) and "cpus_hosts" (the rest of the rack less
     /// the scale-up trays): the two sum to byCategory["compute"].
     std::map<std::string, units::Money> computeBreakdown;
+    /// cpus_hosts by part (issue 30 item 5), from the rack types priced from their parts (model::rackParts):
+    /// cpus, memory, backend_nics, frontend_nics, power_supplies, liquid_cooling, system_integration; and
+    /// `unpriced`, the non-GPU content of rack types quoted as a whole. Sums to computeBreakdown cpus_hosts.
+    std::map<std::string, units::Money> rackPartsBreakdown;
     /// byCategory regrouped as kAnalystCapexCategories.
     std::map<std::string, units::Money> analystView;
     units::Money total{};
@@ -91,7 +101,8 @@ struct AssetClass {
     std::vector<units::Money> decliningBalance; // years 1..H, to the residual, every vintage (replacements)
     double residualFraction = 0;                // of capex, at the end of the life
     double maintenanceFraction = 0;             // of capex, per year
-    units::Money maintenance{};                 // per year
+    units::Money maintenance{};                 // per year, on capex less capitalised interest
+    units::Money capitalisedInterest{};         // interest during construction in `capex` (facility)
     units::Money economicCharge{};              // (C - S)·CRF(wacc, L) + S·wacc per year
     units::Money accountingCharge{};            // (C - S) / L per year
     std::vector<units::Money> replacement;      // years 1..H: capex of replacements at end of life
@@ -104,6 +115,11 @@ struct TcoView {
     units::Money capexCharge{}, tcoAnnual{};
     double costPerGpuHour = 0; // USD per GPU-hour
 };
+
+/// The keys of CapexResult::rackPartsBreakdown, in report order.
+inline constexpr const char* kRackPartKeys[] = {
+    "cpus",           "memory",         "backend_nics",       "frontend_nics",
+    "power_supplies", "liquid_cooling", "system_integration", "unpriced"};
 
 struct FinanceResult {
     std::vector<AssetClass> assetClasses;
@@ -130,6 +146,15 @@ struct FinanceResult {
     std::string gpuHourPriceSource;
     double timeToRevenueDays = 0;
     units::Money burnInCost{};
+    /// Construction (issue 30 item 4): its length, and the interest on the facility and land draws until
+    /// delivery at the WACC (finance.h interestDuringConstruction), capitalised into the facility class.
+    /// Cash flows, NPV, payback and break-even are valued at delivery (t = 0, end of construction); the
+    /// initial outflow is capex + IDC.
+    int constructionMonths = 0;
+    units::Money interestDuringConstruction{};
+    /// The construction draws (years from delivery, <= 0) the dated IRR uses.
+    std::vector<double> drawYears;
+    std::vector<units::Money> drawAmounts;
     /// Capital recovery and straight-line views; `tcoAnnual`, `costPerGpuHour` and `annualizedCapex` /
     /// `depreciationAnnual` hold the headline and the two capex charges.
     TcoView economic, accounting;

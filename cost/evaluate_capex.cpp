@@ -22,6 +22,9 @@ void evaluateCapex(EvalContext& c) {
         cat[k] = Money{};
     auto& split = r.capex.computeBreakdown;
     split["gpus"] = split["cpus_hosts"] = Money{};
+    auto& parts = r.capex.rackPartsBreakdown;
+    for (const char* k : kRackPartKeys)
+        parts[k] = Money{};
     for (const auto& line : bom.rackLines) {
         const auto& t = catalog.at(line.catalogId);
         const double scaleUp = t.kind == "compute" ? t.value("scale_up_network_price_usd") : 0.0;
@@ -47,6 +50,18 @@ void evaluateCapex(EvalContext& c) {
         }
         split["gpus"] += line.quantity * gpuPart * usd;
         split["cpus_hosts"] += line.quantity * (rackLessTrays - gpuPart) * usd;
+        // The non-GPU content by part for a rack priced from its parts (issue 30 item 5: its price is their
+        // sum, Catalog::derivePartsPrices, so the parts add up to rackLessTrays - gpuPart exactly); a rack
+        // quoted as a whole leaves it unpriced.
+        const auto rackParts =
+            t.kind == "compute" ? model::rackParts(catalog, t) : std::vector<model::RackPart>{};
+        if (rackParts.empty()) {
+            parts["unpriced"] += line.quantity * (rackLessTrays - gpuPart) * usd;
+            continue;
+        }
+        for (const auto& part : rackParts)
+            if (part.key != "gpus") parts[part.key] += line.quantity * part.count * part.unitPrice.base * usd;
+        parts["system_integration"] += line.quantity * t.value("system_integration_usd") * usd;
     }
     for (const auto& f : bom.fabrics)
         cat["scale_out_network"] += f.switchCost, cat["optics_cables"] += f.opticsCost;
@@ -132,6 +147,25 @@ void addCapexFigures(EvalContext& c) {
               "accelerator catalog price x GPUs per rack x racks", {{"gpus", bom.gpus}});
     addFigure(c, "capex.compute_breakdown.cpus_hosts", split.at("cpus_hosts").value(), "USD",
               "CPUs, memory and host trays", "rack price less scale-up trays less GPUs");
+    // cpus_hosts by part (issue 30 item 5): each part's count x its component's catalog price.
+    static const std::map<std::string, std::string> kPartLabel = {
+        {"cpus", "CPUs"},
+        {"memory", "Host memory"},
+        {"backend_nics", "Back-end NICs"},
+        {"frontend_nics", "Front-end NICs and DPUs"},
+        {"power_supplies", "Power supplies"},
+        {"liquid_cooling", "Liquid-cooling kits (cold plates, tray plumbing)"},
+        {"system_integration", "Boards, mechanics, assembly and margin"},
+        {"unpriced", "Not priced by part (racks quoted whole)"}};
+    for (const char* k : kRackPartKeys)
+        addFigure(
+            c, std::string("capex.compute_breakdown.parts.") + k, r.capex.rackPartsBreakdown.at(k).value(),
+            "USD", "Rack parts: " + kPartLabel.at(k),
+            std::string(k) == "unpriced"
+                ? "rack price less scale-up trays less GPUs, for rack types quoted whole"
+            : std::string(k) == "system_integration"
+                ? "racks x the rack type's system_integration_usd"
+                : "racks x count per rack x the component's catalog price (data/catalog/components.json)");
     static const std::map<std::string, std::string> kAnalystFormula = {
         {"gpus", "capex.compute_breakdown.gpus"},
         {"other_it", "capex.compute_breakdown.cpus_hosts"},

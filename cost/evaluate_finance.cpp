@@ -124,6 +124,21 @@ int checkedHorizonYears(EvalContext& c) {
     return horizonValid ? static_cast<int>(horizonValue) : 0;
 }
 
+/// The construction period in whole months (data/assumptions.json `whole`; the loaders, --set and the
+/// Assumptions dock refuse a fraction and a period longer than the horizon, validateScheduleAssumptions).
+/// A library caller that passes one anyway gets an Error rule; the schedule is still priced.
+int checkedConstructionMonths(EvalContext& c, int horizonYears) {
+    const double months = c.a.get("construction_months");
+    const bool valid =
+        std::isfinite(months) && months >= 0.0 && months == std::floor(months) && months <= 1200;
+    if (!valid || (horizonYears > 0 && months > 12.0 * horizonYears))
+        c.r.rules.push_back({Severity::Error, "construction_longer_than_horizon", c.p.info.id,
+                             "assumptions.construction_months (" + fmt(months, 1) +
+                                 ") must be a whole number of months, no longer than the horizon (" +
+                                 fmt(12.0 * horizonYears, 0) + " months)"});
+    return valid ? static_cast<int>(months) : 0;
+}
+
 /// Yearly cash flows over the horizon from the depreciation of each year, and what follows from them: NPV,
 /// IRR, payback on operating flows and the break-even price.
 void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
@@ -169,10 +184,23 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
         fin.opex.push_back(fin.opexAnnual);
         fin.tax.push_back(taxable.value() > 0 ? taxRate * taxable : Money{});
     }
-    fin.cashFlows = pricedCashFlows(r.capex.total, priced, price, taxRate);
+    // Valued at delivery (the end of construction): the construction draws compounded forward to it at the
+    // WACC are capex + interest during construction (finance.h interestDuringConstruction).
+    const Money initial = r.capex.total + fin.interestDuringConstruction;
+    fin.cashFlows = pricedCashFlows(initial, priced, price, taxRate);
     fin.npv = netPresentValue(wacc, fin.cashFlows);
     // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
-    if (c.wants("finance.irr")) fin.irr = internalRateOfReturn(fin.cashFlows);
+    // It is the rate of the money as it moves: the construction draws on their dates (not compounded at
+    // the WACC) and the yearly flows after delivery (XIRR on year fractions, finance.h).
+    if (c.wants("finance.irr")) {
+        std::vector<DatedFlow> dated;
+        dated.reserve(fin.drawYears.size() + h);
+        for (size_t i = 0; i < fin.drawYears.size(); ++i)
+            dated.push_back({fin.drawYears[i], -fin.drawAmounts[i]});
+        for (size_t y = 1; y < fin.cashFlows.size(); ++y)
+            dated.push_back({static_cast<double>(y), fin.cashFlows[y]});
+        fin.irr = internalRateOfReturnDated(dated);
+    }
     // Payback on operating cash flows (issue 30 item 4): the terminal value at the horizon (book value and
     // land) is not cash the operation has earned, and counting it made the payback move with the horizon.
     // Replacement capex and the residual value of the vintages it retires stay: they fall inside the horizon
@@ -184,7 +212,7 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
     // Break-even price (issue 30 item 4): the price that brings this NPV to zero; exact (NPV is piecewise
     // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
     if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
-        fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, r.capex.total, priced);
+        fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, initial, priced);
 }
 
 /// Maintenance provenance: the legacy single fraction when the design sets it, else the class's own.
@@ -271,6 +299,20 @@ void evaluateFinance(EvalContext& c) {
         return ac;
     };
     const Money itCapex = cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"];
+    const Money facilityCapex = cat["power"] + cat["cooling"] + cat["building"] - fin.land;
+    // Construction schedule (issue 30 item 4): facility drawn monthly, land at the start, IT and network on
+    // delivery; the interest on the draws until delivery at the WACC is capitalised into the facility class
+    // (IAS 23 / ASC 835-20: borrowing costs of a qualifying asset are part of its cost), so it is
+    // depreciated and charged like the building it paid for.
+    fin.constructionMonths = checkedConstructionMonths(c, horizon);
+    {
+        const auto draws = constructionDraws(
+            facilityCapex, fin.land, r.capex.total - facilityCapex - fin.land, fin.constructionMonths);
+        fin.interestDuringConstruction = interestDuringConstruction(wacc, draws);
+        fin.drawYears.clear(), fin.drawAmounts.clear();
+        for (const auto& d : draws)
+            fin.drawYears.push_back(d.years), fin.drawAmounts.push_back(d.amount);
+    }
     c.itLifeFromRacks = false;
     const double itLife = itUsefulLife(c, itCapex);
     fin.assetClasses = {
@@ -279,10 +321,12 @@ void evaluateFinance(EvalContext& c) {
         assetClass("network", cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"],
                    a.get("network_useful_life_years"), a.get("network_residual_fraction"),
                    maintenanceOf("network_maintenance_fraction")),
-        assetClass("facility", cat["power"] + cat["cooling"] + cat["building"] - fin.land,
+        assetClass("facility", facilityCapex + fin.interestDuringConstruction,
                    a.get("facility_useful_life_years"), a.get("facility_residual_fraction"),
                    maintenanceOf("facility_maintenance_fraction")),
     };
+    for (auto& ac : fin.assetClasses)
+        if (ac.name == "facility") ac.capitalisedInterest = fin.interestDuringConstruction;
     if (legacyMaintenance)
         r.rules.push_back({Severity::Info, "legacy_maintenance_fraction", p.info.id,
                            "assumptions.maintenance_fraction (" + fmt(a.get("maintenance_fraction") * 100, 1) +
@@ -303,7 +347,8 @@ void evaluateFinance(EvalContext& c) {
             decliningBalancePlan(ac.capex, ac.residualFraction, ac.lifeYears, dbFactor, horizon);
         ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
         ac.accountingCharge = straightLineCharge(ac.capex, ac.residualFraction, ac.lifeYears);
-        ac.maintenance = ac.maintenanceFraction * ac.capex;
+        // Maintenance is on the equipment and building, not on the interest capitalised with them.
+        ac.maintenance = ac.maintenanceFraction * (ac.capex - ac.capitalisedInterest);
         fin.economic.capexCharge += ac.economicCharge;
         fin.accounting.capexCharge += ac.accountingCharge;
         fin.maintenanceAnnual += ac.maintenance;
@@ -343,7 +388,9 @@ void evaluateFinance(EvalContext& c) {
     fin.opexAnnual = fin.energyAnnual + fin.maintenanceAnnual + fin.staffAnnual + fin.wanLeaseAnnual +
                      fin.insuranceAnnual + fin.propertyTaxAnnual;
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
-    fin.gpuHoursPerYear = c.sellableGpus * kHoursPerYear * c.utilization;
+    // GPU-hours sold: sellable GPUs x hours x utilization x facility availability (issue 30 item 1: an
+    // outage of the building's power topology idles its GPUs; Uptime Tier figures, evaluate_power.cpp).
+    fin.gpuHoursPerYear = c.sellableGpus * kHoursPerYear * c.utilization * r.power.facilityAvailability;
     for (TcoView* v : {&fin.economic, &fin.accounting}) {
         v->tcoAnnual = v->capexCharge + fin.opexAnnual;
         v->costPerGpuHour = safeDiv(v->tcoAnnual.value(), fin.gpuHoursPerYear);
@@ -437,17 +484,22 @@ void addFinanceFigures(EvalContext& c) {
                   (accounting ? "straight-line depreciation" : "annualized capex") + " + opex",
               {{"headline_is_accounting", accounting ? 1.0 : 0.0}});
     addFigure(c, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",
-              "TCO per year / (sellable GPUs x 8,766 h x utilization)",
-              {{"gpu_hours_per_year", fin.gpuHoursPerYear}}, {c.source("utilization")});
+              "TCO per year / (sellable GPUs x 8,766 h x utilization x facility availability)",
+              {{"gpu_hours_per_year", fin.gpuHoursPerYear},
+               {"facility_availability", r.power.facilityAvailability}},
+              {c.source("utilization")});
     addConventionFigures(c, itLifeSource);
     // The cash-flow figures need a valid horizon (rule horizon_not_whole_years otherwise).
     const bool flows = fin.cashFlows.size() > 1;
     if (flows)
         addFigure(
             c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
-            "discounted yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
+            "valued at delivery (end of construction): -(capex + interest during construction) + discounted "
+            "yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
             "- replacement capex + residual values + terminal value at the horizon",
-            {{"gpu_hour_price_usd", price}}, {priceSource, c.source("tax_rate")});
+            {{"gpu_hour_price_usd", price},
+             {"interest_during_construction_usd", fin.interestDuringConstruction.value()}},
+            {priceSource, c.source("tax_rate"), c.source("construction_months")});
     // The price the revenue uses (issue 30 item 4), with its basis: the catalog rental price of the design's
     // GPUs (GPU-weighted over the rack types) unless the design or an override sets one.
     if (flows)
@@ -475,12 +527,28 @@ void addFinanceFigures(EvalContext& c) {
              {"economic_cost_per_gpu_hour_usd", fin.economic.costPerGpuHour}},
             {c.source("wacc"), c.source("tax_rate"), c.source("delivery_to_revenue_days")});
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
-    if (flows && fin.irr) addFigure(c, "finance.irr", *fin.irr, "", "IRR", "rate where NPV = 0 (bisection)");
+    if (flows && fin.irr)
+        addFigure(c, "finance.irr", *fin.irr, "", "IRR",
+                  "rate where the NPV of the money as it moves is 0 (XIRR on year fractions, bisection): "
+                  "construction draws on their dates, then the yearly cash flows after delivery");
+    addFigure(c, "finance.construction_months", fin.constructionMonths, "months", "Construction period",
+              "groundbreaking to delivery: facility capex drawn in equal monthly amounts (mid-month), land "
+              "paid at the start, IT and network on delivery",
+              {}, {c.source("construction_months")});
+    addFigure(c, "finance.interest_during_construction_usd", fin.interestDuringConstruction.value(), "USD",
+              "Interest during construction (capitalised, at delivery)",
+              "sum over draws of draw x ((1 + wacc)^(years before delivery) - 1): facility/M per month at "
+              "mid-month over M months, land at the start; capitalised into the facility class (IAS 23)",
+              {{"wacc", wacc}, {"months", static_cast<double>(fin.constructionMonths)}},
+              {c.source("construction_months"), c.source("wacc")});
+    addFigure(c, "finance.capex_with_idc_usd", (r.capex.total + fin.interestDuringConstruction).value(),
+              "USD", "Capex with interest during construction (at delivery)",
+              "capex + interest during construction: the initial outflow of the cash flows at delivery");
     if (flows && fin.paybackYears)
-        addFigure(
-            c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
-            "years until the cumulative operating cash flow (revenue - opex - tax - replacement capex + "
-            "residual values of retired vintages; no terminal value) >= 0, interpolated within the year");
+        addFigure(c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
+                  "years after delivery until the cumulative operating cash flow (-(capex + interest during "
+                  "construction), then revenue - opex - tax - replacement capex + residual values of retired "
+                  "vintages; no terminal value) >= 0, interpolated within the year");
     Money replacement{}, salvage{}, terminal{};
     for (size_t y = 0; y < fin.replacementCapex.size(); ++y)
         replacement += fin.replacementCapex[y], salvage += fin.salvage[y], terminal += fin.terminalValue[y];

@@ -268,9 +268,25 @@ void sumFacilityPower(EvalContext& c) {
     r.power.pueAnnual = r.power.pue;
     r.power.puePeak =
         r.power.itPeak.value() > 0 ? r.power.facilityPeak.value() / r.power.itPeak.value() : 1.0;
+    // Facility availability weighted by each building's IT at full load (the GPUs an outage idles).
+    double weight = 0.0, weighted = 0.0;
+    for (const auto& bp : r.power.buildings)
+        weight += bp.itPeak.value(), weighted += bp.itPeak.value() * bp.availability;
+    r.power.facilityAvailability = weight > 0.0 ? weighted / weight : 1.0;
 }
 
 } // namespace
+
+const char* downtimeAssumptionOf(const std::string& powerTopology) {
+    // Uptime Institute Tier mapping (data/assumptions.json facility_downtime_hours_*): a single path with N
+    // components is Tier I, with redundant components Tier II; distributed redundant (any N of N+1
+    // systems, concurrently maintainable) Tier III; two active paths (fault tolerant) Tier IV.
+    if (powerTopology == "N") return "facility_downtime_hours_n";
+    if (powerTopology == "N+1") return "facility_downtime_hours_n_plus_1";
+    if (powerTopology == "3/2" || powerTopology == "4/3")
+        return "facility_downtime_hours_distributed_redundant";
+    return "facility_downtime_hours_2n";
+}
 
 void evaluatePower(EvalContext& c) {
     const model::Project& p = c.p;
@@ -413,6 +429,8 @@ void evaluatePower(EvalContext& c) {
             bp.tariff = inputs.siteTariff(*s->second);
         else
             bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
+        bp.downtimeHours = a.get(downtimeAssumptionOf(b.powerTopology));
+        bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
     }
     sumFacilityPower(c);
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
@@ -475,6 +493,25 @@ void addPowerFigures(EvalContext& c) {
               "(typical-year climate); equals power.pue",
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}},
               {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_spread_factor")});
+    {
+        // Availability per topology (issue 30 item 1), with the assumptions the buildings read.
+        std::vector<SourceRef> sources;
+        std::set<std::string> keys;
+        double hours = 0.0, weight = 0.0;
+        for (size_t i = 0; i < r.power.buildings.size(); ++i) {
+            const auto& bp = r.power.buildings[i];
+            hours += bp.itPeak.value() * bp.downtimeHours, weight += bp.itPeak.value();
+        }
+        for (const auto& b : c.p.buildings)
+            if (keys.insert(downtimeAssumptionOf(b.powerTopology)).second)
+                sources.push_back(c.source(downtimeAssumptionOf(b.powerTopology)));
+        addFigure(c, "power.facility_availability", r.power.facilityAvailability, "",
+                  "Facility availability (annual, by power topology)",
+                  "IT-weighted over buildings of 1 - site-caused downtime hours / 8,766 h, the hours by the "
+                  "building's power_topology (Uptime Institute Tier figures: N Tier I, N+1 Tier II, 3/2 and "
+                  "4/3 Tier III, 2N Tier IV); scales the GPU-hours sold and training goodput",
+                  {{"downtime_hours_per_year", weight > 0 ? hours / weight : 0.0}}, sources);
+    }
     addFigure(c, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
               "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
               "wet-bulb for towers and water-side economizers)",

@@ -114,6 +114,9 @@ double precisionFlops(const model::CatalogItem& accel, const std::string& precis
 // The stages, in the order evaluate() runs them. Each adds its design rules as it goes; figures are added
 // afterwards (add*Figures, same order) once every input has been resolved.
 void evaluatePower(EvalContext& c);     // evaluate_power.cpp    (SPEC.md §4.2)
+/// The assumption holding the site-caused downtime hours a year of a building power topology (Uptime
+/// Institute Tier mapping; evaluate_power.cpp).
+const char* downtimeAssumptionOf(const std::string& powerTopology);
 void evaluateCapex(EvalContext& c);     // evaluate_capex.cpp    (SPEC.md §4.4)
 void evaluateFinance(EvalContext& c);   // evaluate_finance.cpp  (SPEC.md §4.5)
 void evaluateTraining(EvalContext& c);  // evaluate_training.cpp (SPEC.md §4.6, §4.7)

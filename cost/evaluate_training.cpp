@@ -202,6 +202,8 @@ void evaluateTraining(EvalContext& c) {
                                "Training job " + job.name + " needs " + fmt(job.gpus) +
                                    " GPUs; the cluster sells " + fmt(c.sellableGpus)});
         if (!tr.estimate.feasible && tr.reliability.goodput <= 0)
+        // Site-caused facility downtime of the buildings' power topologies (issue 30 item 1).
+        applyFacilityAvailability(tr.reliability, r.power.facilityAvailability);
             r.rules.push_back(
                 {Severity::Error, "job_no_progress", job.id,
                  "Training job " + job.name + " makes no progress: failures and restarts use all its time"});
@@ -232,7 +234,10 @@ void evaluateTraining(EvalContext& c) {
                                "Training job " + job.name +
                                    ": the WAN gradient exchange stalls each step by " +
                                    fmt((tr.estimate.scaleAcrossSlowdown - 1) * 100, 1) + "%"});
-        tr.runCost = toHours(tr.estimate.time) * job.gpus * r.finance.costPerGpuHour * usd;
+        // The GPU-hour cost is per GPU-hour sold, i.e. per hour the facility is up (evaluate_finance.cpp);
+        // the wall-clock time includes the facility's downtime, which is not sold, hence x availability.
+        tr.runCost = toHours(tr.estimate.time) * job.gpus * r.finance.costPerGpuHour *
+                     r.power.facilityAvailability * usd;
         tr.costPerMillionTokens = safeDiv(tr.runCost.value(), job.tokens / 1e6);
         r.training.push_back(tr);
     }
@@ -269,11 +274,12 @@ void addTrainingFigures(EvalContext& c) {
                                                      c.source("rescheduling_minutes")};
         addFigure(c, "reliability.goodput", rel.goodput, "", "Goodput",
                   "1 - checkpoint overhead - failure loss (Daly 2006 with per-class restart and rollback) - "
-                  "SDC - stragglers",
+                  "SDC - stragglers - facility downtime (x power.facility_availability)",
                   {{"checkpoint_overhead", rel.checkpointOverhead},
                    {"failure_loss", rel.failureLoss},
                    {"sdc_loss", rel.sdcLoss},
-                   {"straggler_loss", rel.stragglerLoss}},
+                   {"straggler_loss", rel.stragglerLoss},
+                   {"facility_loss", rel.facilityLoss}},
                   relSources);
         addFigure(
             c, "reliability.interruptions_per_day", rel.interruptionsPerDay, "1/d", "Interruptions per day",

@@ -159,6 +159,75 @@ std::optional<double> internalRateOfReturn(const std::vector<units::Money>& cash
     return 0.5 * (lo + hi);
 }
 
+units::Money datedNetPresentValue(double rate, const std::vector<DatedFlow>& flows) {
+    if (!(rate > -1.0)) return 0.0 * units::usd;
+    units::Money npv = 0.0 * units::usd;
+    for (const auto& f : flows)
+        npv += f.amount * std::pow(1.0 + rate, -f.years);
+    return npv;
+}
+
+std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& flows) {
+    bool positive = false, negative = false, finite = true;
+    for (const auto& f : flows) {
+        positive = positive || f.amount.value() > 0.0;
+        negative = negative || f.amount.value() < 0.0;
+        finite = finite && std::isfinite(f.amount.value()) && std::isfinite(f.years);
+    }
+    if (!positive || !negative || !finite) return std::nullopt;
+    // The sign of sum a_i (1+r)^-t_i without overflow, as npvSign: multiplied by the positive (1+r)^t_min
+    // for r >= 0 every factor (1+r)^(t_min - t_i) lies in (0, 1], and multiplied by (1+r)^t_max for r < 0
+    // every factor (1+r)^(t_max - t_i) does too.
+    double tMin = flows.front().years, tMax = flows.front().years;
+    for (const auto& f : flows)
+        tMin = std::min(tMin, f.years), tMax = std::max(tMax, f.years);
+    auto sign = [&](double rate) {
+        const double growth = 1.0 + rate;
+        double sum = 0.0;
+        for (const auto& f : flows)
+            sum += f.amount.value() * std::pow(growth, rate >= 0.0 ? tMin - f.years : tMax - f.years);
+        return (sum > 0.0) - (sum < 0.0);
+    };
+    double lo = -0.99, hi = 10.0;
+    const int signLo = sign(lo), signHi = sign(hi);
+    if (signLo == 0) return lo;
+    if (signHi == 0) return hi;
+    if (signLo == signHi) return std::nullopt;
+    while (hi - lo > 1e-10) { // bisection: cannot diverge, as internalRateOfReturn
+        const double mid = 0.5 * (lo + hi);
+        const int s = sign(mid);
+        if (s == 0) return mid;
+        (s == signLo ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+std::vector<DatedFlow> constructionDraws(units::Money facility, units::Money land, units::Money atDelivery,
+                                         int months) {
+    std::vector<DatedFlow> draws;
+    if (months <= 0) {
+        draws.push_back({0.0, facility + land + atDelivery});
+        return draws;
+    }
+    draws.reserve(static_cast<std::size_t>(months) + 2);
+    draws.push_back({-months / 12.0, land}); // land is bought when construction starts
+    // Equal monthly draws, each at the middle of its month (a level draw schedule; the construction loan's
+    // usual monthly draw, SPEC.md §4.10 "capex drawn monthly").
+    const units::Money perMonth = facility / static_cast<double>(months);
+    for (int k = 1; k <= months; ++k)
+        draws.push_back({-(months - k + 0.5) / 12.0, perMonth});
+    draws.push_back({0.0, atDelivery}); // IT and network: paid on delivery
+    return draws;
+}
+
+units::Money interestDuringConstruction(double rate, const std::vector<DatedFlow>& draws) {
+    if (!(rate > -1.0) || !std::isfinite(rate)) return units::Money{};
+    units::Money idc{};
+    for (const auto& d : draws)
+        idc += d.amount * std::expm1(-d.years * std::log1p(rate)); // D·((1+r)^(-t) - 1), exact near r = 0
+    return idc;
+}
+
 std::optional<double> paybackYears(const std::vector<units::Money>& cashFlows) {
     if (cashFlows.empty() || !allFinite(cashFlows)) return std::nullopt;
     // Simple (undiscounted) payback: the first time the running sum of the flows reaches zero. Flows arrive

@@ -28,6 +28,34 @@ units::Money netPresentValue(double rate, const std::vector<units::Money>& cashF
 /// sign or no root lies in that range.
 std::optional<double> internalRateOfReturn(const std::vector<units::Money>& cashFlows);
 
+/// A cash flow at a time in years from the valuation date (negative before it).
+struct DatedFlow {
+    double years = 0.0;
+    units::Money amount{};
+};
+
+/// NPV at the valuation date of dated flows: sum_i amount_i · (1+r)^-t_i (present worth with continuous
+/// time exponents, as Excel's XNPV on year fractions; Newnan et al., present worth). A flow before the date
+/// (t < 0) is compounded forward. Zero when the rate is not > -1.
+units::Money datedNetPresentValue(double rate, const std::vector<DatedFlow>& flows);
+
+/// The rate where datedNetPresentValue = 0 (XIRR on year fractions), by bisection over (-0.99, 10) like
+/// internalRateOfReturn; nullopt when the flows do not change sign or no root lies in that range.
+std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& flows);
+
+/// The construction draw schedule (issue 30 item 4): the facility capex is drawn in equal monthly amounts
+/// over `months`, each at the middle of its month, land is paid when construction starts, and IT and network
+/// are paid at delivery (t = 0, the end of construction). Times are in years from delivery (all <= 0).
+/// A `months` of 0 (or not finite) puts everything at delivery.
+std::vector<DatedFlow> constructionDraws(units::Money facility, units::Money land, units::Money atDelivery,
+                                         int months);
+
+/// Interest during construction at the rate r: the draws compounded forward to delivery less the draws,
+/// sum_i D_i·((1+r)^(-t_i) - 1) (capitalised borrowing cost, IAS 23 / ASC 835-20, at the weighted average
+/// cost of capital). With the mid-month draws of constructionDraws, facility F over M months and land L:
+/// IDC = (F/M)·sum_{k=1..M} ((1+r)^((M - k + 0.5)/12) - 1) + L·((1+r)^(M/12) - 1).
+units::Money interestDuringConstruction(double rate, const std::vector<DatedFlow>& draws);
+
 /// Years until the cumulative cash flow turns non-negative, interpolated within the year; nullopt if never.
 /// Pass operating cash flows (finance.h PricedYear::operatingFlow): a terminal value at the horizon would
 /// make the payback depend on the horizon.

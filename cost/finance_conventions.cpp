@@ -1,11 +1,12 @@
 #include "finance_conventions.h"
 
+#include "finance.h"
+#include "input_error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-
-#include "finance.h"
-#include "input_error.h"
+#include <limits>
 
 namespace ctwin::cost {
 
@@ -135,6 +136,48 @@ void validateFinanceAssumptions(const model::AssumptionSet& merged, const std::s
                       : std::string("a maintenance fraction must lie between 0 and 1 of the capex a year")) +
                 ", found " + std::to_string(v));
     }
+}
+
+std::string scheduleAssumptionProblem(const model::AssumptionSet& merged, const std::string& key,
+                                      double value) {
+    if (key != "construction_months" && key != "horizon_years") return {};
+    auto current = [&](const char* k) {
+        const auto it = merged.find(k);
+        return it == merged.end() ? std::numeric_limits<double>::quiet_NaN() : it->second.base;
+    };
+    const double months = key == "construction_months" ? value : current("construction_months");
+    const double horizon = key == "horizon_years" ? value : current("horizon_years");
+    // Not finite, out of range or a horizon that is not a whole number of years: assumptionValueProblem
+    // and the horizon's own checks (horizon_not_whole_years) report those.
+    if (!std::isfinite(months) || !std::isfinite(horizon) || horizon < 1.0 || horizon != std::floor(horizon))
+        return {};
+    if (!(months > 12.0 * horizon)) return {};
+    auto whole = [](double v) { return std::to_string(static_cast<long long>(std::llround(v))); };
+    return "a construction period of " + whole(months) +
+           " months is longer than the horizon (horizon_years " + whole(horizon) + " = " +
+           whole(12.0 * horizon) +
+           " months): the cash flows start at delivery, so shorten the build (construction_months) or "
+           "lengthen the horizon (horizon_years)";
+}
+
+void validateScheduleAssumptions(const model::AssumptionSet& merged, const model::AssumptionSet& changed,
+                                 const std::string& origin) {
+    // Name the input that was changed (an override of the horizon names horizon_years), else the build.
+    const bool horizonChanged = changed.count("horizon_years") && !changed.count("construction_months");
+    const std::string key = horizonChanged ? "horizon_years" : "construction_months";
+    const std::string other = horizonChanged ? "construction_months" : "horizon_years";
+    auto find = [&](const std::string& k) -> const model::Assumption* {
+        if (const auto it = changed.find(k); it != changed.end()) return &it->second;
+        if (const auto it = merged.find(k); it != merged.end()) return &it->second;
+        return nullptr;
+    };
+    const auto* mine = find(key);
+    const auto* theirs = find(other);
+    if (!mine || !theirs) return;
+    // scheduleAssumptionProblem reads the other key from the set it is given: a one-entry set holds it.
+    const model::AssumptionSet context{{other, *theirs}};
+    if (const std::string problem = scheduleAssumptionProblem(context, key, mine->base); !problem.empty())
+        throw model::InputError(model::InputLocation{origin, "assumption", key, "", "base"}, problem);
 }
 
 } // namespace ctwin::cost

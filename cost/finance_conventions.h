@@ -79,4 +79,18 @@ inline const std::vector<std::string> kFinanceFractionAssumptions = {
 /// the merged set came from (file or option) for the message.
 void validateFinanceAssumptions(const model::AssumptionSet& merged, const std::string& origin);
 
+/// The problem with giving `key` the base `value` in `merged` when it is construction_months or
+/// horizon_years and the construction period would be longer than the horizon (construction_months >
+/// 12 x horizon_years); empty otherwise (other keys, or no problem). The Assumptions dock asks this before
+/// it applies an edit, as assumptionValueProblem.
+std::string scheduleAssumptionProblem(const model::AssumptionSet& merged, const std::string& key,
+                                      double value);
+
+/// Throws model::InputError naming `construction_months` (field "base") when the construction period is
+/// longer than the horizon (construction_months > 12 x horizon_years; scheduleAssumptionProblem), or
+/// `horizon_years` when `changed` shortens the horizon. Values in `changed` (an override set) win over
+/// `merged`; either key may be absent (nothing to check).
+void validateScheduleAssumptions(const model::AssumptionSet& merged, const model::AssumptionSet& changed,
+                                 const std::string& origin);
+
 } // namespace ctwin::cost

@@ -291,6 +291,7 @@ std::shared_ptr<const model::AssumptionSet> designAssumptions(const model::Proje
     auto merged =
         std::make_shared<model::AssumptionSet>(model::mergeAssumptions(defaults, project.assumptions));
     validateFinanceAssumptions(*merged, "design assumptions"); // fractions in [0, 1] (finance_conventions.h)
+    validateScheduleAssumptions(*merged, {}, "design assumptions"); // build no longer than the horizon
     return merged;
 }
 
@@ -336,6 +337,8 @@ InputResolver::InputResolver(const model::Project& project,
     }
     // The merged set passed validateFinanceAssumptions (designAssumptions): only changed entries can fail.
     validateFinanceAssumptions(changed, "--set");
+    if (changed.count("construction_months") || changed.count("horizon_years"))
+        validateScheduleAssumptions(*merged, changed, "--set"); // build no longer than the horizon
     m_assumptions = AssumptionValues(std::move(merged), std::move(changed));
 }
 

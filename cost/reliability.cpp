@@ -933,4 +933,12 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     return r;
 }
 
+void applyFacilityAvailability(ReliabilityResult& r, double availability) {
+    const double a = std::isnan(availability) ? 1.0 : std::clamp(availability, 0.0, 1.0);
+    r.facilityAvailability = a;
+    r.facilityLoss = r.goodput * (1.0 - a);
+    r.goodput *= a;
+    r.lostGpuHoursPerDay = r.jobGpus * 24.0 * (1.0 - r.goodput);
+}
+
 } // namespace ctwin::cost

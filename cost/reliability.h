@@ -196,6 +196,9 @@ struct ReliabilityResult {
     double goodput = 0;
     /// Shares of wall-clock time lost, summing to 1 - goodput.
     double checkpointOverhead = 0, failureLoss = 0, sdcLoss = 0, stragglerLoss = 0;
+    /// Share lost to site-caused facility downtime (applyFacilityAvailability; 0 from analyzeReliability).
+    double facilityLoss = 0;
+    double facilityAvailability = 1;
     double lostGpuHoursPerDay = 0; // N × 24 h × (1 - goodput)
     std::vector<ClassImpact> classes;
     FailureProcess process;
@@ -255,6 +258,13 @@ ReliabilityInput reliabilityInputFor(const model::Project& project, const model:
 /// goodput, lost GPU-hours and the per-class table. Never throws; bad inputs give design-rule errors and
 /// finite numbers (goodput 0 when the job cannot progress).
 ReliabilityResult analyzeReliability(const ReliabilityInput& in);
+
+/// The job's goodput with the facility's availability A (the IT-weighted share of the year its buildings'
+/// power and cooling are up, Uptime Tier figures; evaluate_power.cpp): goodput x A, the difference booked
+/// as facilityLoss so the losses still sum to 1 - goodput, and lostGpuHoursPerDay recomputed. A facility
+/// outage is counted as lost wall-clock time only; the rollback it also causes is not modelled (an
+/// optimistic bound). A outside [0, 1] or not finite is clamped (NaN counts as 1).
+void applyFacilityAvailability(ReliabilityResult& r, double availability);
 
 /// Bounds of the checkpoint interval used: at least one second (numerical floor, well under one optimizer
 /// step) and at least the background write of an asynchronous checkpoint; at most one day (policy:

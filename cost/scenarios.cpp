@@ -94,6 +94,9 @@ const std::map<std::string, Better>& figurePreferences() {
             {"finance.irr", Better::HigherIsBetter},
             {"finance.payback_years", Better::LowerIsBetter},
             {"finance.break_even_gpu_hour_usd", Better::LowerIsBetter},
+            {"finance.construction_months", Better::LowerIsBetter},
+            {"finance.interest_during_construction_usd", Better::LowerIsBetter},
+            {"finance.capex_with_idc_usd", Better::LowerIsBetter},
             {"finance.time_to_revenue_days", Better::LowerIsBetter},
             {"finance.burn_in_cost_usd", Better::LowerIsBetter},
             {"reliability.goodput", Better::HigherIsBetter},
@@ -109,6 +112,8 @@ const std::map<std::string, Better>& figurePreferences() {
             {"training.scale_across_slowdown", Better::LowerIsBetter},
             {"training.mfu_effective", Better::HigherIsBetter},
             {"training.expert_slowdown", Better::LowerIsBetter},
+            {"training.collective_efficiency", Better::HigherIsBetter},
+            {"training.routing_slowdown", Better::LowerIsBetter},
             {"training.fleet.gpus", Better::Neither},
             {"training.fleet.run_cost_usd", Better::LowerIsBetter},
             {"training.fleet.gpu_days", Better::LowerIsBetter},
@@ -146,6 +151,9 @@ const std::map<std::string, Better>& figurePreferences() {
         // Issue 13: the GPU split, the analyst view and both TCO conventions are costs; the terminal value
         // and the residual values sold are worth more when higher.
         t["capex.compute_breakdown.gpus"] = t["capex.compute_breakdown.cpus_hosts"] = Better::LowerIsBetter;
+        for (const char* k : kRackPartKeys)
+            t[std::string("capex.compute_breakdown.parts.") + k] = Better::LowerIsBetter;
+        t["power.facility_availability"] = Better::HigherIsBetter;
         for (const auto& g : kAnalystCapexCategories)
             t["capex.analyst_view." + g] = Better::LowerIsBetter;
         t["finance.maintenance_annual_usd"] = Better::LowerIsBetter;

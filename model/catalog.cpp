@@ -30,17 +30,27 @@ struct KindSchema {
 
 // Required fields per category and kind: the contract of data/FORMAT.md §1.
 const std::vector<KindSchema>& schemas() {
+    // clang-format off
     static const std::vector<KindSchema> s = {
         {"accelerators", "gpu",
          {"bf16_flops", "fp8_flops", "fp4_flops", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
           "scale_up_bandwidth_bytes_per_s", "tdp_w", "price_usd"},
          {"vendor"}},
+        // price_usd: a quote for the whole rack, or (with system_integration_usd and the part attributes cpu,
+        // memory, backend_nic, frontend_nic, psu, cooling_kit) the sum of its parts, derived when the catalog
+        // is built (Catalog::derivePartsPrices; issue 30 item 5). checkRackPrice requires one of the two.
         {"racks", "compute",
          {"gpus", "cpus", "servers", "backend_nics", "backend_nic_bit_per_s", "frontend_nics",
           "frontend_nic_bit_per_s", "scale_up_domain_gpus", "power_load_w", "power_idle_w", "liquid_fraction",
-          "price_usd", "scale_up_network_price_usd", "weight_kg", "width_m", "depth_m", "psus",
-          "useful_life_years"},
+          "scale_up_network_price_usd", "weight_kg", "width_m", "depth_m", "psus", "useful_life_years"},
          {"accelerator"}},
+        // Rack components (issue 30 item 5): each priced with a dated source and its basis (checkPriceBasis).
+        {"components", "cpu", {"price_usd"}, {"price_basis"}},
+        {"components", "memory", {"price_usd_per_gb"}, {"price_basis"}},
+        {"components", "nic", {"price_usd", "bit_per_s"}, {"price_basis"}},
+        {"components", "dpu", {"price_usd", "bit_per_s"}, {"price_basis"}},
+        {"components", "psu", {"price_usd", "power_w"}, {"price_basis"}},
+        {"components", "cooling_kit", {"price_usd"}, {"price_basis"}},
         {"switches", "switch",
          {"capacity_bit_per_s", "ports", "port_bit_per_s", "power_w", "price_usd", "rack_units",
           "useful_life_years"},
@@ -102,6 +112,7 @@ const std::vector<KindSchema>& schemas() {
           "linear_attention_layers", "linear_state_elements", "context_length"},
          true},
     };
+    // clang-format on
     return s;
 }
 
@@ -136,6 +147,87 @@ std::string CatalogItem::attribute(const std::string& key) const {
 Catalog::Catalog(std::vector<CatalogItem> items) : m_items(std::move(items)) {
     m_index.reserve(m_items.size());
     for (size_t i = 0; i < m_items.size(); ++i) m_index.emplace(m_items[i].id, i);
+    derivePartsPrices();
+}
+
+namespace {
+
+// The parts a rack type is priced from (issue 30 item 5), in report order: the rack value holding the count,
+// the rack attribute naming the component, the component's price field. The liquid-cooling kit (cold plates,
+// tray manifolds and quick disconnects) is counted per compute tray (server).
+struct PartSpec {
+    const char* key;
+    const char* label;
+    const char* countField;
+    const char* attribute;
+    const char* priceField;
+};
+constexpr PartSpec kPartSpecs[] = {
+    {"gpus", "GPUs", "gpus", "accelerator", "price_usd"},
+    {"cpus", "CPUs", "cpus", "cpu", "price_usd"},
+    {"memory", "host memory (per GB)", "memory_gb", "memory", "price_usd_per_gb"},
+    {"backend_nics", "back-end NICs", "backend_nics", "backend_nic", "price_usd"},
+    {"frontend_nics", "front-end NICs and DPUs", "frontend_nics", "frontend_nic", "price_usd"},
+    {"power_supplies", "power supplies", "psus", "psu", "price_usd"},
+    {"liquid_cooling", "liquid-cooling kits (cold plates, tray plumbing)", "servers", "cooling_kit",
+     "price_usd"},
+};
+
+} // namespace
+
+std::vector<RackPart> rackParts(const Catalog& catalog, const CatalogItem& rack) {
+    std::vector<RackPart> parts;
+    if (rack.category != "racks" || !rack.find("system_integration_usd")) return parts;
+    for (const auto& spec : kPartSpecs) {
+        const std::string id = rack.attribute(spec.attribute);
+        if (id.empty()) continue;
+        const auto where = InputLocation{"", "catalog item", rack.id, rack.name, spec.attribute};
+        const auto* component = catalog.find(id);
+        if (!component) throw InputError(where, "refers to unknown component '" + id + "'");
+        const auto* price = component->find(spec.priceField);
+        if (!price)
+            throw InputError(where,
+                             "component '" + id + "' has no " + spec.priceField + " to price the rack with");
+        const auto* count = rack.find(spec.countField);
+        if (!count)
+            throw InputError(InputLocation{"", "catalog item", rack.id, rack.name, spec.countField},
+                             std::string("the rack lists a ") + spec.attribute + " but not how many (" +
+                                 spec.countField + ")");
+        parts.push_back(RackPart{spec.key, spec.label, spec.countField, id, count->base, *price});
+    }
+    return parts;
+}
+
+void Catalog::derivePartsPrices() {
+    // A rack that lists its parts (system_integration_usd present) costs their sum (issue 30 item 5):
+    //   price = sum_parts count x unit price + scale-up trays + system integration,
+    // with low and high the sums of the lows and of the highs (the parts' ranges taken as fully correlated:
+    // the widest honest envelope). The derived value replaces any price_usd the item carried (a stored
+    // catalog or an earlier derivation), so deriving again is idempotent.
+    for (auto& rack : m_items) {
+        if (rack.category != "racks" || !rack.find("system_integration_usd")) continue;
+        CatalogValue price;
+        std::string text = "Sum of parts (issue 30 item 5): ";
+        bool estimate = false;
+        for (const auto& part : rackParts(*this, rack)) {
+            price.base += part.count * part.unitPrice.base;
+            price.low += part.count * part.unitPrice.low;
+            price.high += part.count * part.unitPrice.high;
+            estimate = estimate || part.unitPrice.estimate;
+            text += part.label + " " + std::to_string(static_cast<long long>(part.count)) + " x " +
+                    part.componentId + "; ";
+        }
+        for (const char* field : {"scale_up_network_price_usd", "system_integration_usd"})
+            if (const auto* v = rack.find(field)) {
+                price.base += v->base, price.low += v->low, price.high += v->high;
+                estimate = estimate || v->estimate;
+                text += std::string(field) + "; ";
+            }
+        text += "each part's price and source in data/catalog/components.json and accelerators.json";
+        price.source = text;
+        price.estimate = estimate;
+        rack.values["price_usd"] = price;
+    }
 }
 
 const CatalogItem* Catalog::find(std::string_view id) const {
@@ -237,6 +329,35 @@ void checkWanOptic(const CatalogItem& item, const std::string& file) {
                          "the amplified reach must be at least the unamplified reach_m");
 }
 
+// A rack type is priced by a quote (price_usd) or by its parts (system_integration_usd); a file that gives
+// both would have its quote silently replaced by the derived sum, so it is refused (issue 30 item 5). A
+// stored catalog carries the derived price_usd beside the parts and is not checked here (fromFile false).
+void checkRackPrice(const CatalogItem& item, const std::string& file, bool fromFile) {
+    const bool quoted = item.find("price_usd") != nullptr,
+               parts = item.find("system_integration_usd") != nullptr;
+    if (!quoted && !parts)
+        throw InputError(
+            itemLocation(file, item, "price_usd"),
+            "a rack type needs a price: price_usd (a quote for the rack) or system_integration_usd "
+            "with its parts (cpu, memory, backend_nic, frontend_nic, psu, cooling_kit)");
+    if (fromFile && quoted && parts)
+        throw InputError(
+            itemLocation(file, item, "price_usd"),
+            "this rack is priced from its parts (system_integration_usd is set): price_usd is their "
+            "sum; remove it, or keep the quote as quoted_price_usd");
+}
+
+// Where a price was seen (issue 30 item 5): list (the vendor's published price), contract (hyperscaler or
+// volume contract), street (reseller and secondary-market listings), analyst (an analyst's estimate of the
+// transaction price) or estimate (derived here from other figures).
+void checkPriceBasis(const CatalogItem& item, const std::string& file) {
+    static const std::set<std::string> kBases = {"list", "contract", "street", "analyst", "estimate"};
+    const std::string basis = item.attribute("price_basis");
+    if (!basis.empty() && !kBases.count(basis))
+        throw InputError(itemLocation(file, item, "price_basis"),
+                         "unknown price basis '" + basis + "' (list, contract, street, analyst or estimate)");
+}
+
 } // namespace
 
 void checkCatalogItem(const CatalogItem& item, const std::string& file) {
@@ -269,6 +390,8 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
     if (item.category == "accelerators") checkAcceleratorEfficiencies(item, file);
     if (item.category == "serving_engines") checkServingEngine(item, file);
     if (item.category == "wan" && item.kind == "optic") checkWanOptic(item, file);
+    if (item.category == "racks" && item.kind == "compute") checkRackPrice(item, file, false);
+    checkPriceBasis(item, file);
 }
 
 std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const std::string& file) {
@@ -319,6 +442,7 @@ std::vector<CatalogItem> catalogItemsFromJson(const nlohmann::json& doc, const s
             item.values[field] = std::move(v);
         }
         checkCatalogItem(item, file);
+        if (item.category == "racks" && item.kind == "compute") checkRackPrice(item, file, true);
         items.push_back(std::move(item));
     }
     return items;
@@ -335,6 +459,19 @@ void checkCatalogReferences(const Catalog& catalog, const std::string& file) {
             if (!a || a->category != "accelerators")
                 throw InputError(itemLocation(file, item, "accelerator"),
                                  "refers to unknown accelerator '" + acc + "'");
+            // A rack's NICs cannot run faster than the NIC it lists (issue 36: GB200 trays ship ConnectX-7 at
+            // 400 Gb/s): the back-end and front-end bit rates are at most the component's bit_per_s.
+            for (const auto& [attribute, field] :
+                 {std::pair<const char*, const char*>{"backend_nic", "backend_nic_bit_per_s"},
+                  {"frontend_nic", "frontend_nic_bit_per_s"}}) {
+                const auto* nic = catalog.find(item.attribute(attribute));
+                const auto* own = item.find(field);
+                const auto* rate = nic ? nic->find("bit_per_s") : nullptr;
+                if (rate && own && own->base > rate->base)
+                    throw InputError(itemLocation(file, item, field),
+                                     "faster than its " + std::string(attribute) + " '" + nic->id + "' (" +
+                                         std::to_string(std::llround(rate->base / 1e9)) + " Gb/s)");
+            }
         }
     }
 }

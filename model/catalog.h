@@ -25,9 +25,30 @@ public:
     bool empty() const { return m_items.empty(); }
 
 private:
+    /// Prices every rack type that lists its parts from them (rackParts); called by the constructor, so a
+    /// loaded catalog, a stored one and an overlaid one all price racks the same way.
+    void derivePartsPrices();
     std::vector<CatalogItem> m_items;
     std::unordered_map<std::string, size_t> m_index;
 };
+
+/// One priced part of a rack type whose price is the sum of its parts (issue 30 item 5): `count` units of the
+/// catalog component `componentId` at `unitPrice` each (USD; memory per GB).
+struct RackPart {
+    std::string key;         ///< figure key: gpus, cpus, memory, backend_nics, frontend_nics, power_supplies,
+                             ///< liquid_cooling
+    std::string label;       ///< for reports
+    std::string countField;  ///< the rack's value holding the count (gpus, cpus, memory_gb, ...)
+    std::string componentId; ///< the rack attribute's value: the component's catalog id
+    double count = 0.0;
+    CatalogValue unitPrice;
+};
+
+/// The parts of a rack type priced from its components: empty when the rack does not list them (it has no
+/// `system_integration_usd`; its `price_usd` is then a quote for the whole rack). A part whose attribute is
+/// absent or empty is not in the rack (e.g. no liquid-cooling kit on an air-cooled server). Throws InputError
+/// naming the rack and the attribute when a listed component is not in the catalog or lacks its price.
+std::vector<RackPart> rackParts(const Catalog& catalog, const CatalogItem& rack);
 
 /// Parses one catalog file (`{"category":..., "items":[...]}`) and checks every item against the field
 /// schema of its category and kind. Errors name the file, the item and the field.

@@ -72,6 +72,8 @@ private slots:
     void breakEvenPrice();
     void breakEvenPriceZeroesNpv();
     void breakEvenPriceUndefined();
+    void constructionDrawsAndInterest();
+    void datedInternalRateOfReturn();
     void badInputsStayFinite();
 };
 
@@ -476,6 +478,57 @@ void TestFinance::badInputsStayFinite() {
     // Non-finite flows give no IRR and no payback rather than a NaN rate.
     QVERIFY(!cost::internalRateOfReturn(dollars({-100, nan, 60})).has_value());
     QVERIFY(!cost::paybackYears(dollars({-100, inf})).has_value());
+}
+
+// Construction (issue 30 item 4): facility $1,200 drawn over 12 months at mid-month, land $100 at the
+// start, $500 of IT on delivery, r = 10 %. Draws: land at t = -1, 100 a month at t = -(12 - k + 0.5)/12
+// (k = 1..12: -11.5/12 ... -0.5/12), IT at 0. IDC = 100 x sum_k (1.1^((12.5 - k)/12) - 1) + 100 x 0.1
+// = 59.043733095694241 + 10 = 69.043733095694241 (Python decimal, 40 digits). Tolerance 1e-9.
+// No construction: one draw at delivery and no interest; r = 0: no interest.
+void TestFinance::constructionDrawsAndInterest() {
+    const auto draws =
+        cost::constructionDraws(1200.0 * units::usd, 100.0 * units::usd, 500.0 * units::usd, 12);
+    QCOMPARE(draws.size(), size_t(14));
+    QCOMPARE(draws.front().years, -1.0);
+    QCOMPARE(draws.front().amount.value(), 100.0);
+    QVERIFY(std::abs(draws[1].years - (-11.5 / 12.0)) < 1e-15);
+    QVERIFY(std::abs(draws[12].years - (-0.5 / 12.0)) < 1e-15);
+    QCOMPARE(draws.back().years, 0.0);
+    QCOMPARE(draws.back().amount.value(), 500.0);
+    double total = 0;
+    for (const auto& d : draws)
+        total += d.amount.value();
+    QVERIFY(std::abs(total - 1800.0) < 1e-9); // the draws are the capex, nothing more
+    QVERIFY(std::abs(cost::interestDuringConstruction(0.10, draws).value() - 69.043733095694241) < 1e-9);
+    QCOMPARE(cost::interestDuringConstruction(0.0, draws).value(), 0.0);
+    const auto none = cost::constructionDraws(1200.0 * units::usd, 100.0 * units::usd, 500.0 * units::usd, 0);
+    QCOMPARE(none.size(), size_t(1));
+    QCOMPARE(none.front().amount.value(), 1800.0);
+    QCOMPARE(cost::interestDuringConstruction(0.10, none).value(), 0.0);
+    // A rate of -1 or NaN: no interest rather than a NaN.
+    QCOMPARE(cost::interestDuringConstruction(-1.0, draws).value(), 0.0);
+    QCOMPARE(cost::interestDuringConstruction(std::nan(""), draws).value(), 0.0);
+}
+
+// XIRR on year fractions: -1,000 at t = -1 and +1,210 at t = +1 is 10 % exactly (1,000 x 1.1^2 = 1,210);
+// -1,000 at -0.5 and +1,100 at +0.5 is 10 % too (one year apart). Its NPV at the root is zero, and at 10 %
+// the dated NPV of the first pair is -1,000 x 1.1 + 1,210 / 1.1 = 0. One-signed flows have no IRR.
+// Tolerance 1e-9 on the rate (bisection stops at 1e-10).
+void TestFinance::datedInternalRateOfReturn() {
+    using F = cost::DatedFlow;
+    auto irr = cost::internalRateOfReturnDated({F{-1.0, -1000.0 * units::usd}, F{1.0, 1210.0 * units::usd}});
+    QVERIFY(irr);
+    QVERIFY(std::abs(*irr - 0.10) < 1e-9);
+    QVERIFY(std::abs(
+                cost::datedNetPresentValue(0.10, {F{-1.0, -1000.0 * units::usd}, F{1.0, 1210.0 * units::usd}})
+                    .value()) < 1e-9);
+    irr = cost::internalRateOfReturnDated({F{-0.5, -1000.0 * units::usd}, F{0.5, 1100.0 * units::usd}});
+    QVERIFY(irr);
+    QVERIFY(std::abs(*irr - 0.10) < 1e-9);
+    QVERIFY(!cost::internalRateOfReturnDated({F{-1.0, 1000.0 * units::usd}, F{1.0, 1210.0 * units::usd}}));
+    QVERIFY(!cost::internalRateOfReturnDated({}));
+    QVERIFY(!cost::internalRateOfReturnDated(
+        {F{-1.0, -1000.0 * units::usd}, F{std::nan(""), 1210.0 * units::usd}}));
 }
 
 QTEST_APPLESS_MAIN(TestFinance)

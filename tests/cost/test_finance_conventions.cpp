@@ -138,46 +138,54 @@ private slots:
     // ---- The engine on the Llama 3 reference ----
     //
     // Capex categories (evaluate --json, after the power-chain topology and end-of-row front end of issues 13
-    // and 19, and the chain sized on the loads with feeds at 125 % of their racks, issue 30): compute
-    // 542,720,000, scale_up 20,480,000, scale_out 64,350,000, optics 22,489,200, storage 5,000,000, power
+    // and 19, the chain sized on the loads with feeds at 125 % of their racks, and the rack priced from its
+    // parts, issue 30): compute 545,398,784 (1,024 racks x (552,616 - 20,000 scale-up), rackPartsPriceLlama3
+    // below), scale_up 20,480,000, scale_out 64,350,000, optics 22,489,200, storage 5,000,000, power
     // 114,900,000, cooling 47,335,100, building 114,503,975 (of which land 8,000,000), integration
-    // 16,896,000; total 948,674,275.
-    // Classes: IT = 542.72 + 20.48 + 5 + 16.896 = 585,096,000 (life 5.5, residual 10 %, support 4 %);
-    // network = 64.35 + 22.4892 = 86,839,200 (life 6, residual 5 %, support 6 %);
-    // facility = 114.9 + 47.3351 + 114.503975 - 8 = 268,739,075 (life 15, residual 0, maintenance 2 %).
-    // WACC 9 %.
-    //   economic:   IT 526,586,400 x CRF(9 %, 5.5) + 58,509,600 x 0.09 = 130,816,747.3
+    // 16,976,363.52; total 951,433,422.52.
+    // Construction (issue 30 item 4): 18 months, facility F = 114.9 + 47.3351 + 114.503975 - 8 = 268,739,075
+    // drawn in equal monthly amounts at mid-month, land at the start, at WACC 9 %:
+    //   IDC = F/18 x sum_{k=1..18} (1.09^((18.5 - k)/12) - 1) + 8,000,000 x (1.09^1.5 - 1)
+    //       = 18,142,126.2 + 1,103,947.3 = 19,246,073.5, capitalised into the facility class.
+    // Availability (issue 30 item 1): 2N = Uptime Tier IV, 0.4 h/yr down: A = 1 - 0.4/8,766 = 0.999954369.
+    // Classes: IT = 545.398784 + 20.48 + 5 + 16.97636352 = 587,855,147.52 (life 5.5, residual 10 %, support
+    // 4 %); network = 64.35 + 22.4892 = 86,839,200 (life 6, residual 5 %, support 6 %); facility = F + IDC =
+    // 287,985,148.5 (life 15, residual 0, maintenance 2 % of F: not of the interest).
+    //   economic:   IT 529,069,632.8 x CRF(9 %, 5.5) + 58,785,514.8 x 0.09 = 131,433,642.1
     //               network 82,497,240 x CRF(9 %, 6) + 4,341,960 x 0.09 = 18,781,043.3
-    //               facility 268,739,075 x CRF(9 %, 15) = 33,339,469.4; land 8,000,000 x 0.09 = 720,000
-    //               capex charge 183,657,259.9
-    //   accounting: 526,586,400/5.5 + 82,497,240/6 + 268,739,075/15 = 95,742,981.8 + 13,749,540.0 +
-    //               17,915,938.3 = 127,408,460.2
-    //   maintenance 23,403,840 + 5,210,352 + 5,374,781.5 = 33,988,973.5
-    //   insurance (issue 30 item 4) 0.25 % x (948,674,275 - land 8,000,000) = 2,351,685.6875
-    //   property tax 1 % x 948,674,275 = 9,486,742.75
-    //   opex = energy 14,698,194.6 + maintenance 33,988,973.5 + staff 2,366,755.0 + insurance 2,351,685.7
-    //          + property tax 9,486,742.8 = 62,892,351.5 (51,053,923.1 before insurance and property tax)
-    //   economic TCO 183,657,259.9 + 62,892,351.5 = 246,549,611.4 -> / (16,384 x 8,766 x 0.85 =
-    //          122,078,822.4 GPU-h) = $2.019594/GPU-h (was $1.922620)
-    //   accounting TCO 127,408,460.2 + 62,892,351.5 = 190,300,811.6 -> $1.558836/GPU-h (was $1.461862)
+    //               facility 287,985,148.5 x CRF(9 %, 15) = 35,727,115.7; land 8,000,000 x 0.09 = 720,000
+    //               capex charge 186,661,801.1
+    //   accounting: 529,069,632.8/5.5 + 82,497,240/6 + 287,985,148.5/15 = 129,143,028.6
+    //   maintenance 23,514,205.9 + 5,210,352 + 5,374,781.5 = 34,099,339.4
+    //   insurance 0.25 % x (951,433,422.52 - land 8,000,000) = 2,358,583.5563
+    //   property tax 1 % x 951,433,422.52 = 9,514,334.2252
+    //   opex = energy 14,698,194.6 + maintenance 34,099,339.4 + staff 2,366,755.0 + insurance 2,358,583.6
+    //          + property tax 9,514,334.2 = 63,037,206.8
+    //   GPU-hours 16,384 x 8,766 x 0.85 x A = 122,073,251.8
+    //   economic TCO 186,661,801.1 + 63,037,206.8 = 249,699,007.9 -> $2.045485/GPU-h (was $2.019594 before
+    //          construction, availability and the parts-priced rack)
+    //   accounting TCO 129,143,028.6 + 63,037,206.8 = 192,180,235.4 -> $1.574303/GPU-h (was $1.558836)
+    // (Python, /tmp/calc/chain.py of the session note, independent of the engine.)
     void llama3Conventions() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
-        CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.it.capex_charge_usd"), 130816747.3, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.it.capex_charge_usd"), 131433642.1, 1.0);
         CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.network.capex_charge_usd"), 18781043.3, 1.0);
-        CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.facility.capex_charge_usd"), 33339469.4, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.facility.capex_charge_usd"), 35727115.7, 1.0);
         CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.land.capex_charge_usd"), 720000.0, 1e-3);
         CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.land.capex_charge_usd"), 0.0, 0.0);
-        CTWIN_NEAR(fig(r, "finance.accounting.capex_charge_usd"), 127408460.2, 1.0);
-        CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.it.maintenance_usd"), 23403840.0, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.accounting.capex_charge_usd"), 129143028.6, 1.0);
+        CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.it.maintenance_usd"), 23514205.9008, 1e-3);
         CTWIN_NEAR(fig(r, "finance.economic.annual_by_class.network.maintenance_usd"), 5210352.0, 1e-3);
-        CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 33988973.5, 1.0);
-        CTWIN_NEAR(fig(r, "finance.insurance_annual_usd"), 2351685.6875, 1e-3);
-        CTWIN_NEAR(fig(r, "finance.property_tax_annual_usd"), 9486742.75, 1e-3);
-        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 62892351.5, 1.0);
-        CTWIN_NEAR(fig(r, "finance.economic.tco_annual_usd"), 246549611.4, 1.0);
-        CTWIN_NEAR(fig(r, "finance.accounting.tco_annual_usd"), 190300811.6, 1.0);
-        CTWIN_NEAR(fig(r, "finance.economic.cost_per_gpu_hour_usd"), 2.019594, 1e-6);
-        CTWIN_NEAR(fig(r, "finance.accounting.cost_per_gpu_hour_usd"), 1.558836, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 34099339.4, 1.0);
+        CTWIN_NEAR(fig(r, "finance.insurance_annual_usd"), 2358583.5563, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.property_tax_annual_usd"), 9514334.2252, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 63037206.8, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.tco_annual_usd"), 249699007.9, 1.0);
+        CTWIN_NEAR(fig(r, "finance.accounting.tco_annual_usd"), 192180235.4, 1.0);
+        CTWIN_NEAR(fig(r, "finance.economic.cost_per_gpu_hour_usd"), 2.045485, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.interest_during_construction_usd"), 19246073.5, 1.0);
+        CTWIN_NEAR(fig(r, "power.facility_availability"), 1.0 - 0.4 / 8766.0, 1e-12);
+        CTWIN_NEAR(fig(r, "finance.accounting.cost_per_gpu_hour_usd"), 1.574303, 1e-6);
         // Default headline: economic.
         QCOMPARE(r.finance.convention, std::string("economic"));
         QCOMPARE(fig(r, "finance.tco_annual_usd"), fig(r, "finance.economic.tco_annual_usd"));
@@ -186,47 +194,44 @@ private slots:
         QCOMPARE(fig(r, "finance.depreciation_annual_usd"), fig(r, "finance.accounting.capex_charge_usd"));
     }
 
-    // Cash flows (issue 19 item 1), horizon 5, tax 21 %, price $2.35 (issue 30: the catalog's H100
-    // committed-contract rental price, data/catalog/accelerators.json; was the shipped $2.50), opex
-    // 62,892,351.5 (llama3Conventions, with insurance and property tax):
-    //   revenue year 1 = 0.917864476386037 x 122,078,822.4 x 2.35 = 263,321,763.8 (286,885,232.6 less the
-    //   30 days to revenue); later years 286,885,232.6. depreciation 127,408,460.2 a year (no class reaches
-    //   its end of life by year 5). tax year 1 = 0.21 x (263,321,763.8 - 62,892,351.5 - 127,408,460.2) =
-    //   15,334,400.0; later 0.21 x 96,584,420.9 = 20,282,728.4. terminal value at 5 =
-    //   books: IT 585,096,000 x (1 - 5/5.5 x 0.9) = 106,381,090.9, network 86,839,200 x (1 - 5/6 x 0.95) =
-    //   18,091,500.0, facility 268,739,075 x (1 - 5/15) = 179,159,383.3, plus land 8,000,000 = 311,631,974.2.
-    //   flows: -948,674,275; 185,095,012.4; 203,710,152.7 (x3); 203,710,152.7 + 311,631,974.2 = 515,342,127.0
-    //   NPV at 9 % = 29,148,468.6; IRR 10.0044 % (bisection in Python). Before issue 19 (and the power-chain
-    //   and cooling changes): NPV -245,717,242.9, IRR 0.095 %; before issue 30 126,445,834.5, 13.3658 %; at
-    //   $2.50 without insurance and property tax 120,704,808.8, 13.1200 %.
+    // Cash flows (issue 19 item 1), horizon 5, tax 21 %, price $2.35 (the catalog's H100 committed-contract
+    // rental price), opex 63,037,206.8 (llama3Conventions), valued at delivery (issue 30 item 4: the initial
+    // outflow is capex + IDC = 951,433,422.52 + 19,246,073.5 = 970,679,496.0):
+    //   revenue year 1 = 0.917864476386037 x 122,073,251.8 x 2.35 = 263,309,748.2 (286,872,141.8 less the
+    //   30 days to revenue); later years 286,872,141.8. depreciation 129,143,028.6 a year. terminal value at
+    //   5 = books: IT 587,855,147.52 x (1 - 5/5.5 x 0.9) = 106,882,754.1, network 86,839,200 x (1 - 5/6 x
+    //   0.95) = 18,091,500.0, facility 287,985,148.5 x (1 - 5/15) = 191,990,099.0, plus land 8,000,000 =
+    //   324,964,353.1.
+    //   flows: -970,679,496.0; 185,335,343.8; 203,949,634.7 (x3); 203,949,634.7 + 324,964,353.1 =
+    //   528,913,987.8. NPV at 9 % = 16,740,659.7 (Python). IRR (XIRR: the 18 monthly facility draws and
+    //   the land on their dates, IT and network at delivery, then the yearly flows) = 9.5248 % (bisection in
+    //   Python). Before construction and availability: NPV 29,148,468.6, IRR 10.0044 %.
     void llama3CashFlows() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
         const auto& f = r.finance;
         QCOMPARE(f.cashFlows.size(), size_t(6));
-        CTWIN_NEAR(f.revenue[0].value(), 263321763.8, 1.0);
-        CTWIN_NEAR(f.revenue[1].value(), 286885232.6, 1.0);
-        CTWIN_NEAR(f.cashFlows[1].value(), 185095012.4, 1.0);
-        CTWIN_NEAR(f.cashFlows[3].value(), 203710152.7, 1.0);
-        CTWIN_NEAR(f.cashFlows[5].value(), 515342127.0, 1.0);
-        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 311631974.2, 1.0);
+        CTWIN_NEAR(f.revenue[0].value(), 263309748.2, 1.0);
+        CTWIN_NEAR(f.revenue[1].value(), 286872141.8, 1.0);
+        CTWIN_NEAR(f.cashFlows[0].value(), -970679496.0, 1.0);
+        CTWIN_NEAR(f.cashFlows[1].value(), 185335343.8, 1.0);
+        CTWIN_NEAR(f.cashFlows[3].value(), 203949634.7, 1.0);
+        CTWIN_NEAR(f.cashFlows[5].value(), 528913987.8, 1.0);
+        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 324964353.1, 1.0);
         CTWIN_NEAR(fig(r, "finance.replacement_capex_usd"), 0.0, 0.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 29148468.6, 2.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), 16740659.7, 2.0);
         QVERIFY(f.irr);
-        CTWIN_NEAR(*f.irr, 0.100044, 1e-6);
+        CTWIN_NEAR(*f.irr, 0.095248, 1e-6);
     }
 
     // The issue's case (old conventions: a single 4 % maintenance, no residual values, revenue from day 0)
     // with only the terminal value switched on: zero residuals, 0 days to revenue, legacy maintenance 4 % of
-    // capex less land (0.04 x 940,674,275 = 37,626,971.0). Depreciation 585,096,000/5.5 + 86,839,200/6 +
-    // 268,739,075/15 = 106,381,090.9 + 14,473,200.0 + 17,915,938.3 = 138,770,229.2; opex = energy
-    // 14,698,194.6 + 37,626,971.0 + staff 2,366,755.0 + insurance 2,351,685.7 + property tax 9,486,742.8 =
-    // 66,530,349.0 (issue 30); revenue 122,078,822.4 x $2.35 (catalog H100 price) = 286,885,232.6; tax 0.21 x
-    // (286,885,232.6 - 66,530,349.0 - 138,770,229.2) = 17,132,777.4; flow 203,222,106.2 a year; terminal =
-    // 585,096,000 x 0.5/5.5 + 86,839,200 x 1/6 + 268,739,075 x 10/15 + 8,000,000 = 53,190,545.5 +
-    // 14,473,200.0 + 179,159,383.3 + 8,000,000 = 254,823,128.8 (book value plus land at cost). NPV at 9 % =
-    // 7,406,396.6 (Python; 100,052,828.9 at $2.50 without insurance and property tax). On the design before
-    // the power-chain and cooling changes this case gave -21,589,399 against the issue's "NPV ~ -$27M with
-    // the residual book value".
+    // capex less land and less capitalised interest (0.04 x 943,433,422.52 = 37,737,336.9). Depreciation
+    // 587,855,147.52/5.5 + 86,839,200/6 + 287,985,148.5/15; revenue 122,073,251.8 x $2.35 = 286,872,141.8;
+    // flow 203,472,123.1 a year; terminal = 587,855,147.52 x 0.5/5.5 + 86,839,200 x 1/6 + 287,985,148.5 x
+    // 10/15 + 8,000,000 = 267,904,676.1 (book value plus land at cost). NPV at 9 % = -5,124,237.7 (Python;
+    // 7,406,396.6 before construction and availability, 100,052,828.9 at $2.50 without insurance and
+    // property tax). On the design before the power-chain and cooling changes this case gave -21,589,399
+    // against the issue's "NPV ~ -$27M with the residual book value".
     void llama3IssueCaseWithOnlyTerminalValue() {
         auto p = llama3();
         p.assumptions["maintenance_fraction"] = model::Assumption{0.04, 0.02, 0.08, "1/year", "test", true};
@@ -234,11 +239,11 @@ private slots:
                                       cost::InputOverrides{{"assumptions.it_residual_fraction", 0.0, "test"},
                                                            {"assumptions.network_residual_fraction", 0.0, "test"},
                                                            {"assumptions.delivery_to_revenue_days", 0.0, "test"}});
-        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 254823128.8, 1.0);
-        CTWIN_NEAR(r.finance.cashFlows[1].value(), 203222106.2, 1.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 7406396.6, 2.0);
+        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 267904676.1, 1.0);
+        CTWIN_NEAR(r.finance.cashFlows[1].value(), 203472123.1, 1.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), -5124237.7, 2.0);
         // The legacy single fraction overrides all three, and says so.
-        CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 37626971.0, 1.0);
+        CTWIN_NEAR(fig(r, "finance.maintenance_annual_usd"), 37737336.9, 1.0);
         bool said = false;
         for (const auto& rule : r.rules)
             said = said || rule.rule == "legacy_maintenance_fraction";
@@ -246,28 +251,25 @@ private slots:
     }
 
     // Horizon 7: IT (5.5 years) and network (6 years) reach their end of life inside the horizon; both are
-    // replaced in year 6 (5.5 -> end of year 6, end-of-period; 6.0 -> year 6): replacement 585,096,000 +
-    // 86,839,200 = 671,935,200, selling the old vintages for 58,509,600 + 4,341,960 = 62,851,560.
-    // Flow year 6 = 203,710,152.7 (llama3CashFlows) - 671,935,200 + 62,851,560 = -405,373,487.3. Terminal at
-    // 7: IT vintage 2
-    // (from 5.5) 585,096,000 x (1 - 1.5/5.5 x 0.9) = 441,481,527.3; network vintage 2 (from 6)
-    // 86,839,200 x (1 - 1/6 x 0.95) = 73,089,660.0; facility 268,739,075 x 8/15 = 143,327,506.7; land
-    // 8,000,000; total 665,898,693.9. Year 7 flow 203,710,152.7 + 665,898,693.9 = 869,608,846.6 (years 6 and
-    // 7 depreciate each vintage for its service time in the year, so their tax equals the other years'). NPV
-    // 60,603,920.7 (Python, the same flows; 179,392,216.8 at $2.50 without insurance and property tax).
+    // replaced in year 6 (5.5 -> end of year 6, end-of-period; 6.0 -> year 6): replacement 587,855,147.52 +
+    // 86,839,200 = 674,694,347.52, selling the old vintages for 58,785,514.75 + 4,341,960 = 63,127,474.75.
+    // Flow year 6 = 203,949,634.7 (llama3CashFlows) - 674,694,347.5 + 63,127,474.8 = -407,617,238.0.
+    // Terminal at 7: IT vintage 2 (from 5.5) 587,855,147.52 x (1 - 1.5/5.5 x 0.9), network vintage 2 (from
+    // 6) 86,839,200 x (1 - 1/6 x 0.95), facility 287,985,148.5 x 8/15, land 8,000,000: 678,245,168.7. NPV
+    // 45,078,054.4 (Python, the same flows; 60,603,920.7 before construction and availability).
     void llama3ReplacementInsideLongerHorizon() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults,
                                       cost::InputOverrides{{"assumptions.horizon_years", 7.0, "test"}});
         QCOMPARE(r.finance.cashFlows.size(), size_t(8));
-        CTWIN_NEAR(r.finance.replacementCapex[5].value(), 671935200.0, 1e-3);
-        CTWIN_NEAR(r.finance.salvage[5].value(), 62851560.0, 1e-3);
-        CTWIN_NEAR(r.finance.cashFlows[6].value(), -405373487.3, 1.0);
-        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 665898693.9, 1.0);
-        CTWIN_NEAR(fig(r, "finance.npv_usd"), 60603920.7, 2.0);
+        CTWIN_NEAR(r.finance.replacementCapex[5].value(), 674694347.52, 1e-3);
+        CTWIN_NEAR(r.finance.salvage[5].value(), 63127474.752, 1e-3);
+        CTWIN_NEAR(r.finance.cashFlows[6].value(), -407617238.0, 1.0);
+        CTWIN_NEAR(fig(r, "finance.terminal_value_usd"), 678245168.7, 1.0);
+        CTWIN_NEAR(fig(r, "finance.npv_usd"), 45078054.4, 2.0);
     }
 
     // project.tco_convention = "accounting": the headline and everything downstream follow. Training run cost
-    // = hours x GPUs x cost per GPU-hour, so it scales by 1.558836 / 2.019594 = 0.771856.
+    // = hours x GPUs x cost per GPU-hour x availability, so it scales by 1.574303 / 2.045485 = 0.769645.
     void accountingHeadlineFlowsDownstream() {
         auto p = llama3();
         const auto econ = cost::evaluate(p, m_catalog, m_defaults);
@@ -275,30 +277,31 @@ private slots:
         const auto acct = cost::evaluate(p, m_catalog, m_defaults);
         QCOMPARE(acct.finance.convention, std::string("accounting"));
         QCOMPARE(fig(acct, "finance.tco_annual_usd"), fig(acct, "finance.accounting.tco_annual_usd"));
-        CTWIN_NEAR(fig(acct, "finance.cost_per_gpu_hour_usd"), 1.558836, 1e-6);
+        CTWIN_NEAR(fig(acct, "finance.cost_per_gpu_hour_usd"), 1.574303, 1e-6);
         QVERIFY(!econ.training.empty());
         CTWIN_NEAR(acct.training.front().runCost.value() / econ.training.front().runCost.value(),
-                   1.558836 / 2.019594, 1e-6);
+                   fig(acct, "finance.cost_per_gpu_hour_usd") / fig(econ, "finance.cost_per_gpu_hour_usd"),
+                   1e-12);
         // Both views are reported whatever the headline.
         QCOMPARE(fig(acct, "finance.economic.tco_annual_usd"), fig(econ, "finance.economic.tco_annual_usd"));
     }
 
     // ---- Capex: GPU-level split and analyst view (issue 13 item 4) ----
-    // Llama 3: 1,024 racks x 16 H100 x $27,500 = 450,560,000; cpus_hosts = compute 542,720,000 - 450,560,000
-    // = 92,160,000 (1,024 x (550,000 - 20,000 - 440,000) = 1,024 x 90,000). Analyst view: networking =
-    // 20,480,000 + 64,350,000 + 22,489,200 + 0 = 107,319,200; shell = 114,503,975 - 8,000,000 =
-    // 106,503,975; other = 16,896,000 + 8,000,000 = 24,896,000. Exact (integers in doubles).
+    // Llama 3: 1,024 racks x 16 H100 x $24,000 = 393,216,000; cpus_hosts = compute 545,398,784 - 393,216,000
+    // = 152,182,784 (the rack's parts, rackPartsPriceLlama3). Analyst view: networking = 20,480,000 +
+    // 64,350,000 + 22,489,200 + 0 = 107,319,200; shell = 114,503,975 - 8,000,000 = 106,503,975; other =
+    // 16,976,363.52 + 8,000,000 = 24,976,363.52. Exact up to the cents of the integration fraction.
     void capexSplitAndAnalystView() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults);
-        QCOMPARE(fig(r, "capex.compute_breakdown.gpus"), 450560000.0);
-        QCOMPARE(fig(r, "capex.compute_breakdown.cpus_hosts"), 92160000.0);
-        QCOMPARE(fig(r, "capex.by_category_usd.compute"), 542720000.0);
-        QCOMPARE(fig(r, "capex.analyst_view.gpus"), 450560000.0);
-        QCOMPARE(fig(r, "capex.analyst_view.other_it"), 92160000.0);
+        QCOMPARE(fig(r, "capex.compute_breakdown.gpus"), 393216000.0);
+        QCOMPARE(fig(r, "capex.compute_breakdown.cpus_hosts"), 152182784.0);
+        QCOMPARE(fig(r, "capex.by_category_usd.compute"), 545398784.0);
+        QCOMPARE(fig(r, "capex.analyst_view.gpus"), 393216000.0);
+        QCOMPARE(fig(r, "capex.analyst_view.other_it"), 152182784.0);
         QCOMPARE(fig(r, "capex.analyst_view.networking"), 107319200.0);
         QCOMPARE(fig(r, "capex.analyst_view.shell"), 106503975.0);
-        QCOMPARE(fig(r, "capex.analyst_view.other"), 24896000.0);
-        QCOMPARE(fig(r, "capex.total_usd"), 948674275.0);
+        CTWIN_NEAR(fig(r, "capex.analyst_view.other"), 24976363.52, 1e-6);
+        CTWIN_NEAR(fig(r, "capex.total_usd"), 951433422.52, 1e-6);
     }
 
     // Every shipped reference: the split sums to compute and the analyst view to the total (relative 1e-12).
@@ -364,29 +367,30 @@ private slots:
 
     // llama3 at horizon 7: the IT class (life 5.5) is replaced at 5.5, so its declining balance restarts
     // (before, it stayed at zero after the first vintage). IT year 7 is the new vintage's deduction for [6,
-    // 7] = half of its first life year
-    // ([5.5, 6.5]) plus half of its second ([6.5, 7.5]): basis 526,586,400, rate 2/5.5: year 1 191,485,963.6,
-    // year 2 (remaining 4.5, max(335,100,436.4 x 2/5.5, 335,100,436.4/4.5)) = 121,854,704.1; year 7 =
-    // 0.5 x (191,485,963.6 + 121,854,704.1) = 156,670,333.9. Tolerance 1 USD.
+    // 7] = half of its first life year ([5.5, 6.5]) plus half of its second ([6.5, 7.5]): basis
+    // 529,069,632.8 (0.9 x 587,855,147.52), rate 2/5.5: year 1 192,388,957.4, year 2 (remaining 4.5,
+    // max(336,680,675.4 x 2/5.5, 336,680,675.4/4.5)) = 122,429,336.5; year 7 = 0.5 x (192,388,957.4 +
+    // 122,429,336.5) = 157,409,146.9. Tolerance 1 USD.
     void llama3DecliningBalanceReplacement() {
         const auto r = cost::evaluate(llama3(), m_catalog, m_defaults,
                                       cost::InputOverrides{{"assumptions.horizon_years", 7.0, "test"}});
         const auto& it = r.finance.assetClasses.front();
         QCOMPARE(it.name, std::string("it"));
         QCOMPARE(it.decliningBalance.size(), size_t(7));
-        CTWIN_NEAR(it.decliningBalance[6].value(), 156670333.9, 1.0);
+        CTWIN_NEAR(it.decliningBalance[6].value(), 157409146.9, 1.0);
     }
 
     // Break-even price (issue 30 item 4) on llama3. At the break-even every year is taxed (the kinks, where
-    // taxable income crosses zero, lie at (opex + depreciation) / GPU-hours ~ $1.46-1.59), so NPV is affine
+    // taxable income crosses zero, lie at (opex + depreciation) / GPU-hours ~ $1.47-1.60), so NPV is affine
     // in the price there and the root has a closed form:
-    //   NPV(P) = -capex + sum_t d_t [(1 - tau)(g_t P - opex - dep_t) + dep_t] + d_H x terminal = 0,
-    //   P = (capex - sum_t d_t (dep_t - (1 - tau)(opex + dep_t)) - d_H terminal) / ((1 - tau) sum_t d_t g_t),
-    // d_t = 1.09^-t, g_t the GPU-hours sold in year t. With the figures of llama3CashFlows above (capex
-    // 948,674,275, opex 62,892,351.5 with insurance and property tax, depreciation 127,408,460.2, terminal
-    // 311,631,974.2, g_1 = 112,051,814.4, g_2..5 = 122,078,822.4, tau 0.21): P = $2.270762/GPU-h (Python)
-    // against the economic $2.019594 (without insurance and property tax $2.171873 vs $1.922620; on the capex
-    // before issue 30's power chain, $2.156266 vs $1.910879: the issue's "$2.16 vs $1.91"). The check
+    //   NPV(P) = -(capex + IDC) + sum_t d_t [(1 - tau)(g_t P - opex - dep_t) + dep_t] + d_H x terminal = 0,
+    //   P = (capex + IDC - sum_t d_t (dep_t - (1 - tau)(opex + dep_t)) - d_H terminal) / ((1 - tau) sum_t d_t
+    //   g_t),
+    // d_t = 1.09^-t, g_t the GPU-hours sold in year t. With the figures of llama3CashFlows above (capex +
+    // IDC 970,679,496.0, opex 63,037,206.8, depreciation 129,143,028.6, terminal 324,964,353.1, g_1 =
+    // 112,046,701.4, g_2..5 = 122,073,251.8, tau 0.21): P = $2.304490/GPU-h (Python) against the economic
+    // $2.045485 (before construction, availability and the parts-priced rack $2.270762 vs $2.019594; on the
+    // capex before issue 30's power chain, $2.156266 vs $1.910879: the issue's "$2.16 vs $1.91"). The check
     // recomputes the closed form from this evaluation's own components to 1e-9 relative, and NPV at that
     // price is zero within 1 USD.
     void llama3BreakEvenPrice() {
@@ -395,7 +399,7 @@ private slots:
         const double tau = m_defaults.at("tax_rate").base, rate = m_defaults.at("wacc").base;
         const double price = f.gpuHourPrice; // the catalog's H100 price, $2.35
         CTWIN_NEAR(price, 2.35, 1e-12);
-        double fixed = r.capex.total.value(), slope = 0;
+        double fixed = r.capex.total.value() + f.interestDuringConstruction.value(), slope = 0;
         for (size_t t = 0; t < f.revenue.size(); ++t) {
             const double d = std::pow(1 + rate, -static_cast<double>(t + 1));
             double dep = 0;
@@ -407,7 +411,7 @@ private slots:
             slope += d * (1 - tau) * g;
         }
         const double expected = fixed / slope;
-        CTWIN_NEAR(expected, 2.270762, 1e-6);
+        CTWIN_NEAR(expected, 2.304490, 1e-6);
         const double breakEven = fig(r, "finance.break_even_gpu_hour_usd");
         CTWIN_NEAR(breakEven, expected, 1e-9 * expected);
         QVERIFY(breakEven > fig(r, "finance.economic.cost_per_gpu_hour_usd")); // after tax, later revenue
@@ -420,12 +424,12 @@ private slots:
         // evaluateFigures (the scenario tools) gives the same number: test_figures_lean, every reference.
     }
 
-    // Payback on operating cash flows (issue 30 item 4). On llama3 (figures of llama3CashFlows): flows
-    // -948,674,275; 185,095,012.4; 203,710,152.7 x 4, no terminal value; cumulative after 4 years
-    // -152,448,804.4, so payback = 4 + 152,448,804.4 / 203,710,152.7 = 4.748361 years (with the terminal
-    // value in year 5 it would be 4.30). The check recomputes 4 + deficit / flow from this evaluation's own
-    // flows less the terminal value, to 1e-9 years. Horizon 8 (IT and network replaced in year 6) gives the
-    // same payback.
+    // Payback on operating cash flows (issue 30 item 4), counted from delivery. On llama3 (figures of
+    // llama3CashFlows): flows -970,679,496.0; 185,335,343.8; 203,949,634.7 x 4, no terminal value;
+    // cumulative after 4 years -173,495,247.9, so payback = 4 + 173,495,247.9 / 203,949,634.7 = 4.850677
+    // years (4.748361 before construction and availability). The check recomputes 4 + deficit / flow from
+    // this evaluation's own flows less the terminal value, to 1e-9 years. Horizon 8 (IT and network replaced
+    // in year 6) gives the same payback.
     void paybackIgnoresTerminalValueAndHorizon() {
         const auto r5 = cost::evaluate(llama3(), m_catalog, m_defaults);
         const auto& f = r5.finance;
@@ -436,13 +440,13 @@ private slots:
         const double year5 = f.cashFlows[5].value() - f.terminalValue[4].value();
         QVERIFY(f.terminalValue[4].value() > 1e8);
         CTWIN_NEAR(fig(r5, "finance.payback_years"), 4.0 - cumulative / year5, 1e-9);
-        CTWIN_NEAR(fig(r5, "finance.payback_years"), 4.748361, 1e-6);
+        CTWIN_NEAR(fig(r5, "finance.payback_years"), 4.850677, 1e-6);
         const auto r8 = cost::evaluate(llama3(), m_catalog, m_defaults,
                                        cost::InputOverrides{{"assumptions.horizon_years", 8.0, "test"}});
         CTWIN_NEAR(fig(r8, "finance.payback_years"), fig(r5, "finance.payback_years"), 1e-9);
         // A design that does not pay back from operations gets no payback, whatever its terminal value: at
-        // $2.00/GPU-h the five operating flows (154.1M + 4 x 170.0M = 833.9M at the figures above) fall short
-        // of the capex, which the terminal value used to cover in year 5.
+        // $2.00/GPU-h the five operating flows (154.4M + 4 x 170.2M = 835.1M) fall short of capex + IDC
+        // (970.7M), which the terminal value (325.0M) used to cover in year 5.
         const auto low =
             cost::evaluate(llama3(), m_catalog, m_defaults,
                            cost::InputOverrides{{"assumptions.gpu_hour_price_usd", 2.0, "test"}});
@@ -451,6 +455,98 @@ private slots:
         for (const auto& cf : low.finance.cashFlows)
             withTerminal += cf.value();
         QVERIFY(withTerminal > 0); // the old rule would have called it paid back
+    }
+
+    // Construction schedule (issue 30 item 4) on llama3, facility F = 268,739,075, land 8,000,000, WACC 9 %:
+    //   12 months: IDC = F/12 x sum_k (1.09^((12.5 - k)/12) - 1) + 8,000,000 x 0.09 = 12,638,981.9
+    //   30 months: 33,067,755.9 (Python, the formula of llama3Conventions' comment)
+    //   0 months: no interest; the initial outflow is the capex itself.
+    // The longer build costs more, lowers NPV (valued at delivery) and raises the break-even; IT and network
+    // carry no interest (paid on delivery), so the IT class's capex does not move. Tolerance 1 USD.
+    void constructionPeriodAddsInterest() {
+        auto at = [&](double months) {
+            return cost::evaluate(llama3(), m_catalog, m_defaults,
+                                  cost::InputOverrides{{"assumptions.construction_months", months, "test"}});
+        };
+        const auto none = at(0), year = at(12), base = at(18), long30 = at(30);
+        CTWIN_NEAR(fig(none, "finance.interest_during_construction_usd"), 0.0, 0.0);
+        CTWIN_NEAR(none.finance.cashFlows[0].value(), -none.capex.total.value(), 1e-6);
+        CTWIN_NEAR(fig(year, "finance.interest_during_construction_usd"), 12638981.9, 1.0);
+        CTWIN_NEAR(fig(long30, "finance.interest_during_construction_usd"), 33067755.9, 1.0);
+        CTWIN_NEAR(fig(long30, "finance.capex_with_idc_usd"), long30.capex.total.value() + 33067755.9, 1.0);
+        QVERIFY(fig(none, "finance.npv_usd") > fig(base, "finance.npv_usd"));
+        QVERIFY(fig(base, "finance.npv_usd") > fig(long30, "finance.npv_usd"));
+        QVERIFY(fig(long30, "finance.break_even_gpu_hour_usd") >
+                fig(none, "finance.break_even_gpu_hour_usd"));
+        QCOMPARE(long30.finance.assetClasses.front().capex.value(),
+                 none.finance.assetClasses.front().capex.value());
+        // The facility class carries the interest; its maintenance does not.
+        const auto& facility = long30.finance.assetClasses.back();
+        QCOMPARE(facility.name, std::string("facility"));
+        CTWIN_NEAR(facility.capitalisedInterest.value(), 33067755.9, 1.0);
+        CTWIN_NEAR(facility.maintenance.value(), none.finance.assetClasses.back().maintenance.value(), 1e-6);
+    }
+
+    // Availability per power topology (issue 30 item 1; Uptime Tier figures, data/assumptions.json): N is
+    // Tier I (28.8 h/yr down), 3/2 and 4/3 Tier III (1.6 h), 2N Tier IV (0.4 h). The GPU-hours sold and the
+    // training goodput scale by A = 1 - h/8,766 h: N against 2N by (1 - 28.8/8,766)/(1 - 0.4/8,766) =
+    // 0.996760062060783, 3/2 by 0.999863101213836 (Python). Tolerance 1e-12 relative. The reliability model
+    // itself does not depend on the topology, so the ratio is exact.
+    void availabilityFollowsTopology() {
+        const auto twoN = cost::evaluate(llama3(), m_catalog, m_defaults);
+        for (const auto& [topology, ratio] : {std::pair<const char*, double>{"N", 0.996760062060783},
+                                              {"3/2", 0.999863101213836},
+                                              {"4/3", 0.999863101213836}}) {
+            auto p = llama3();
+            for (auto& b : p.buildings)
+                b.powerTopology = topology;
+            const auto r = cost::evaluate(p, m_catalog, m_defaults);
+            CTWIN_NEAR(r.finance.gpuHoursPerYear / twoN.finance.gpuHoursPerYear, ratio, 1e-12);
+            CTWIN_NEAR(fig(r, "reliability.goodput") / fig(twoN, "reliability.goodput"), ratio, 1e-12);
+            CTWIN_NEAR(fig(r, "power.facility_availability") / fig(twoN, "power.facility_availability"),
+                       ratio, 1e-12);
+            QVERIFY(r.training.front().reliability.facilityLoss > 0);
+        }
+        // Run cost = wall-clock hours x GPUs x cost per GPU-hour sold x availability (the downtime is not
+        // sold): the same run costs cost_per_gpu_hour x availability per wall-clock GPU-hour.
+        const auto& t = twoN.training.front();
+        CTWIN_NEAR(t.runCost.value(),
+                   units::toHours(t.estimate.time) * llama3().trainingJobs.front().gpus *
+                       fig(twoN, "finance.cost_per_gpu_hour_usd") * fig(twoN, "power.facility_availability"),
+                   1e-6 * t.runCost.value());
+    }
+
+    // Bad input: a construction period longer than the horizon is refused naming the field, in the design,
+    // in --set and when --set shortens the horizon under it; a fractional month count is refused.
+    void constructionLongerThanHorizonIsRefused() {
+        auto expectRefusal = [&](const model::Project& p, const cost::InputOverrides& o, const char* field) {
+            try {
+                (void)cost::evaluate(p, m_catalog, m_defaults, o);
+                QFAIL(qPrintable(QString("accepted; expected a refusal naming %1").arg(field)));
+            } catch (const model::InputError& e) {
+                const QString what = QString::fromUtf8(e.what());
+                QVERIFY2(what.contains(field) && what.contains("base"), e.what());
+            }
+        };
+        auto p = llama3();
+        p.assumptions["construction_months"] = model::Assumption{72, 12, 90, "months", "test", true};
+        expectRefusal(p, {}, "construction_months");
+        expectRefusal(llama3(), {{"assumptions.construction_months", 61, "--set"}}, "construction_months");
+        expectRefusal(llama3(), {{"assumptions.horizon_years", 1, "--set"}}, "horizon_years");
+        try { // a fraction of a month: the `whole` check names the override
+            (void)cost::evaluate(llama3(), m_catalog, m_defaults,
+                                 {{"assumptions.construction_months", 13.5, "--set"}});
+            QFAIL("13.5 months was accepted");
+        } catch (const model::InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("construction_months"), e.what());
+        }
+        // 60 months in a 5-year horizon is allowed (the build ends as the horizon starts).
+        const auto ok = cost::evaluate(llama3(), m_catalog, m_defaults,
+                                       {{"assumptions.construction_months", 60, "--set"}});
+        QVERIFY(ok.figure("finance.npv_usd"));
+        QVERIFY(cost::scheduleAssumptionProblem(m_defaults, "horizon_years", 1).find("18 months") !=
+                std::string::npos);
+        QVERIFY(cost::scheduleAssumptionProblem(m_defaults, "wacc", 1).empty());
     }
 
     // The horizon is a whole number of years >= 1 (issue 30 item 4): a fraction in the design, in --set or in
@@ -512,9 +608,11 @@ private slots:
     // The IT class's life comes from the rack type's useful_life_years (issue 30 item 4). llama3's IT capex:
     // racks 542,720,000 + scale-up 20,480,000 + integration 16,896,000 = 580,096,000 with the rack life, and
     // storage 5,000,000 with it_useful_life_years (5.5). Rack life 4: straight-line IT charge = 0.9 x
-    // (580,096,000 / 4 + 5,000,000 / 5.5) = 0.9 x 145,933,090.9 = 131,339,781.8 (was 0.9 x 585,096,000 / 5.5
-    // = 95,742,981.8); effective life 585,096,000 / 145,933,090.9 = 4.009344. Tolerance 1 USD, 1e-6 years. A
-    // design that sets it_useful_life_years (5) applies it to all IT: 0.9 x 585,096,000 / 5 = 105,317,280.
+    // (582,855,147.52 / 4 + 5,000,000 / 5.5) = 0.9 x 146,622,877.79 = 131,960,590.0 (was 0.9 x
+    // 587,855,147.52 / 5.5 = 96,194,478.7); effective life 587,855,147.52 / 146,622,877.79 = 4.009300.
+    // Tolerance 1 USD, 1e-6 years. A design that sets it_useful_life_years (5) applies it to all IT: 0.9 x
+    // 587,855,147.52 / 5 = 105,813,926.55. (Racks 545,398,784 + scale-up 20,480,000 + integration
+    // 16,976,363.52 = 582,855,147.52 with the rack life.)
     void rackUsefulLifeSetsItLife() {
         std::vector<model::CatalogItem> items = m_catalog.items();
         const auto project = llama3();
@@ -525,8 +623,8 @@ private slots:
             if (item.id == rackType) item.values["useful_life_years"].base = 4.0;
         const model::Catalog shorter(items);
         const auto r = cost::evaluate(project, shorter, m_defaults);
-        CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.it.capex_charge_usd"), 131339781.8, 1.0);
-        CTWIN_NEAR(r.finance.assetClasses.front().lifeYears, 4.009344, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.accounting.annual_by_class.it.capex_charge_usd"), 131960590.0, 1.0);
+        CTWIN_NEAR(r.finance.assetClasses.front().lifeYears, 4.009300, 1e-6);
         const auto* f = r.figure("finance.accounting.annual_by_class.it.capex_charge_usd");
         QVERIFY(f);
         bool named = false;
@@ -542,12 +640,12 @@ private slots:
         p.assumptions["it_useful_life_years"] = model::Assumption{5, 4, 6, "years", "test", true};
         CTWIN_NEAR(fig(cost::evaluate(p, shorter, m_defaults),
                        "finance.accounting.annual_by_class.it.capex_charge_usd"),
-                   105317280.0, 1e-3);
+                   105813926.5536, 1e-3);
         // So does an override.
         const auto o =
             cost::evaluate(project, shorter, m_defaults,
                            cost::InputOverrides{{"assumptions.it_useful_life_years", 5.0, "test"}});
-        CTWIN_NEAR(fig(o, "finance.accounting.annual_by_class.it.capex_charge_usd"), 105317280.0, 1e-3);
+        CTWIN_NEAR(fig(o, "finance.accounting.annual_by_class.it.capex_charge_usd"), 105813926.5536, 1e-3);
     }
 
     // ---- Bad input: exit 3 (InputError) naming the field ----
@@ -607,13 +705,15 @@ private slots:
     // accelerators.json rental_usd_per_gpu_hour): H100 $2.35 (low 1.70, high 3.99), GB200 $3.60 (2.64,
     // 10.50), GB300 $4.45 (3.25, 9.00), Rubin $5.45 (3.25, 11.00). Revenue of a full year (year 2) =
     // GPU-hours sold x price, GPU-hours = sellable GPUs (inventory less hot spares) x 8,766 h x utilization
-    // 0.85:
-    //   llama3    16,384 x 8,766 x 0.85 = 122,078,822.4 x 2.35 = 286,885,232.64
-    //   neocloud 100,080 (102,096 - 2,016 spares) -> 745,706,088 x 3.60 = 2,684,541,916.8
-    //   two-site  70,560 (72,000 - 1,440)         -> 525,749,616 x 3.60 = 1,892,698,617.6
-    //   agentic   20,736 (21,168 - 432)           -> 154,506,009.6 x 4.45 = 687,551,742.72
-    //   campus   352,800 (360,000 - 7,200)        -> 2,628,748,080 x 4.45 = 11,697,928,956
-    //   vera-rubin   504                          -> 3,755,354.4 x 5.45 = 20,466,681.48
+    // 0.85 x facility availability (issue 30 item 1: 2N buildings 1 - 0.4/8,766; two-site has one N building
+    // (28.8 h) and one 2N of equal IT, 1 - 14.6/8,766):
+    //   llama3    16,384 x 8,766 x 0.85 = 122,078,822.4 x A = 122,073,251.84
+    //   neocloud 100,080 (102,096 - 2,016 spares) -> 745,706,088 x A = 745,672,060.8
+    //   two-site  70,560 (72,000 - 1,440)         -> 525,749,616 x A(two-site) = 524,873,966.4
+    //   agentic   20,736 (21,168 - 432)           -> 154,506,009.6 x A = 154,498,959.36
+    //   campus   352,800 (360,000 - 7,200)        -> 2,628,748,080 x A = 2,628,628,128
+    //   vera-rubin   504                          -> 3,755,354.4 x A = 3,755,183.04
+    // at H100 $2.35, GB200 $3.60, GB300 $4.45, Rubin $5.45.
     // Tolerance 1e-9 relative. The input assumptions.gpu_hour_price_usd reports the catalog value and range
     // at level "default", so the tornado and the uncertainty vary it over the catalog range.
     void catalogRentalPriceOnEveryReference() {
@@ -623,12 +723,12 @@ private slots:
             const char* accelerator;
         };
         const Case cases[] = {
-            {"llama3-16k-h100", 122078822.4, 2.35, 1.70, 3.99, "h100-sxm"},
-            {"neocloud-100k-gb200", 745706088.0, 3.60, 2.64, 10.50, "gb200"},
-            {"two-site-wan", 525749616.0, 3.60, 2.64, 10.50, "gb200"},
-            {"agentic-inference-gb300", 154506009.6, 4.45, 3.25, 9.00, "gb300"},
-            {"campus-1gw", 2628748080.0, 4.45, 3.25, 9.00, "gb300"},
-            {"vera-rubin-504", 3755354.4, 5.45, 3.25, 11.00, "rubin"},
+            {"llama3-16k-h100", 122073251.84, 2.35, 1.70, 3.99, "h100-sxm"},
+            {"neocloud-100k-gb200", 745672060.8, 3.60, 2.64, 10.50, "gb200"},
+            {"two-site-wan", 524873966.4, 3.60, 2.64, 10.50, "gb200"},
+            {"agentic-inference-gb300", 154498959.36, 4.45, 3.25, 9.00, "gb300"},
+            {"campus-1gw", 2628628128.0, 4.45, 3.25, 9.00, "gb300"},
+            {"vera-rubin-504", 3755183.04, 5.45, 3.25, 11.00, "rubin"},
         };
         for (const auto& k : cases) {
             const auto p = model::loadProjectJson(kData + "/reference/" + k.name + ".json", &m_catalog);
@@ -682,8 +782,8 @@ private slots:
         QVERIFY(!design.finance.gpuHourPriceFromCatalog);
         CTWIN_NEAR(fig(design, "finance.gpu_hour_price_usd"), 3.0, 0.0);
         QCOMPARE(design.input("assumptions.gpu_hour_price_usd")->level, cost::InputLevel::Design);
-        // Revenue of year 2 = 122,078,822.4 x 3.0 = 366,236,467.2.
-        CTWIN_NEAR(design.finance.revenue[1].value(), 366236467.2, 1e-3);
+        // Revenue of year 2 = 122,073,251.84 x 3.0 = 366,219,755.52.
+        CTWIN_NEAR(design.finance.revenue[1].value(), 366219755.52, 1e-3);
         const auto set =
             cost::evaluate(llama3(), m_catalog, m_defaults,
                            cost::InputOverrides{{"assumptions.gpu_hour_price_usd", 2.0, "--set"}});
@@ -761,15 +861,16 @@ private slots:
         }
     }
 
-    // Insurance and property tax enter the break-even price: at zero rates llama3's break-even falls back to
-    // the $2.171873 of the opex without them (llama3BreakEvenPrice's comment), and NPV rises.
+    // Insurance and property tax enter the break-even price: at zero rates llama3's opex is 63,037,206.8 -
+    // 2,358,583.6 - 9,514,334.2 = 51,164,289.0 and the break-even falls to $2.205308 (Python, the closed form
+    // of llama3BreakEvenPrice), and NPV rises.
     void insuranceAndTaxEnterBreakEven() {
         const auto r = cost::evaluate(
             llama3(), m_catalog, m_defaults,
             cost::InputOverrides{{"assumptions.insurance_rate_of_capex_per_year", 0.0, "t"},
                                  {"assumptions.property_tax_rate_of_capex_per_year", 0.0, "t"}});
-        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 51053923.1, 1.0);
-        CTWIN_NEAR(fig(r, "finance.break_even_gpu_hour_usd"), 2.171873, 1e-6);
+        CTWIN_NEAR(fig(r, "finance.opex_annual_usd"), 51164289.0, 1.0);
+        CTWIN_NEAR(fig(r, "finance.break_even_gpu_hour_usd"), 2.205308, 1e-6);
         QVERIFY(fig(r, "finance.npv_usd") >
                 fig(cost::evaluate(llama3(), m_catalog, m_defaults), "finance.npv_usd"));
     }

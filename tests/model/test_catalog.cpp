@@ -1,13 +1,13 @@
 // The catalog: every shipped file loads and checks; the SQLite catalog database round-trips; bad catalog
 // input names file, item and field; failure rates reproduce the Llama 3 calibration.
-#include <QTemporaryDir>
-#include <QtTest>
-
-#include <nlohmann/json.hpp>
-
 #include "catalog.h"
 #include "catalog_database.h"
 #include "input_error.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
 
 using namespace ctwin::model;
 
@@ -172,6 +172,103 @@ private slots:
         const Catalog back = ctwin::store::loadCatalogDatabase(db);
         QCOMPARE(back.items().size(), c.items().size());
         for (size_t i = 0; i < c.items().size(); ++i) QVERIFY(back.items()[i] == c.items()[i]);
+    }
+
+    // Rack price from its parts (issue 30 item 5), every shipped rack type: price_usd = sum of count x
+    // component price + scale-up trays + system integration (low and high the sums of lows and highs), and
+    // the sum lands within 1 % of the analyst quote it replaced (quoted_price_usd). Hand check, GB200 NVL72:
+    // 72 x 32,000 + 36 x 4,500 + 17,280 GB x 5 + 72 x 2,200 + 36 x 2,500 + 36 x 1,100 + 18 x 2,260 +
+    // 350,000 + 170,000 = 2,304,000 + 162,000 + 86,400 + 158,400 + 90,000 + 39,600 + 40,680 + 520,000 =
+    // 3,401,080 against the quote 3,400,000 (+0.03 %). HGX H100 (2 servers): 16 x 24,000 + 4 x 10,710 +
+    // 4,096 x 6 + 20 x 2,200 + 12 x 600 + 20,000 + 30,000 = 552,616 (+0.48 %). Exact in doubles.
+    void rackPriceIsTheSumOfItsParts() {
+        const Catalog c = loadCatalogDirectory(kCatalogDir);
+        QCOMPARE(c.at("gb200-nvl72").value("price_usd"), 3401080.0);
+        QCOMPARE(c.at("hgx-h100-2srv").value("price_usd"), 552616.0);
+        for (const auto* rack : c.byCategory("racks")) {
+            const auto parts = rackParts(c, *rack);
+            QVERIFY2(!parts.empty(), rack->id.c_str()); // every shipped rack type lists its parts
+            double base = rack->value("scale_up_network_price_usd") + rack->value("system_integration_usd");
+            double low =
+                rack->find("scale_up_network_price_usd")->low + rack->find("system_integration_usd")->low;
+            double high =
+                rack->find("scale_up_network_price_usd")->high + rack->find("system_integration_usd")->high;
+            for (const auto& part : parts) {
+                base += part.count * part.unitPrice.base;
+                low += part.count * part.unitPrice.low;
+                high += part.count * part.unitPrice.high;
+                QVERIFY2(!part.unitPrice.source.empty(), part.componentId.c_str());
+            }
+            const auto& price = *rack->find("price_usd");
+            QVERIFY2(std::abs(price.base - base) <= 1e-9 * base, rack->id.c_str());
+            QVERIFY2(std::abs(price.low - low) <= 1e-9 * low && std::abs(price.high - high) <= 1e-9 * high,
+                     rack->id.c_str());
+            const double quote = rack->value("quoted_price_usd");
+            QVERIFY2(
+                std::abs(base - quote) <= 0.01 * quote,
+                qPrintable(QString("%1: parts %2 vs quote %3").arg(rack->id.c_str()).arg(base).arg(quote)));
+            QVERIFY2(price.source.find("Sum of parts") != std::string::npos, rack->id.c_str());
+        }
+        // Every component names where its price was seen.
+        for (const auto* part : c.byCategory("components"))
+            QVERIFY2(!part->attribute("price_basis").empty(), part->id.c_str());
+        // An overlay-like change of a part's price moves the rack: +1,000 per Grace CPU = +36,000 per NVL72.
+        auto items = c.items();
+        for (auto& item : items)
+            if (item.id == "grace-cpu") item.values["price_usd"].base += 1000;
+        const Catalog dearer(items);
+        QCOMPARE(dearer.at("gb200-nvl72").value("price_usd"), 3401080.0 + 36000.0);
+        // Deriving again (a stored catalog that carries the derived price) changes nothing.
+        const Catalog again(c.items());
+        QVERIFY(again.at("gb200-nvl72") == c.at("gb200-nvl72"));
+    }
+
+    // Bad parts: an unknown component, a quote beside the parts, an unknown price basis, a NIC faster than
+    // the component it names; each message names the item and the field.
+    void badRackParts() {
+        const Catalog c = loadCatalogDirectory(kCatalogDir);
+        auto items = c.items();
+        for (auto& item : items)
+            if (item.id == "gb200-nvl72") item.attributes["cpu"] = "grace-typo";
+        try {
+            const Catalog broken(items);
+            QFAIL("a rack with an unknown component was priced");
+        } catch (const InputError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("gb200-nvl72") != std::string::npos && msg.find("cpu") != std::string::npos &&
+                         msg.find("grace-typo") != std::string::npos,
+                     e.what());
+        }
+        auto rack = nlohmann::json::parse(R"({"category": "racks", "items": [{"id": "r", "name": "R",
+            "kind": "compute", "attributes": {"accelerator": "h100-sxm"}, "values": {}}]})");
+        for (const char* f : {"gpus", "cpus", "servers", "backend_nics", "backend_nic_bit_per_s",
+                              "frontend_nics", "frontend_nic_bit_per_s", "scale_up_domain_gpus",
+                              "power_load_w", "power_idle_w", "liquid_fraction", "scale_up_network_price_usd",
+                              "weight_kg", "width_m", "depth_m", "psus", "useful_life_years"})
+            rack["items"][0]["values"][f] = {{"base", 1}, {"low", 1}, {"high", 1}, {"source", "x"}};
+        expectError(rack, {"'r'", "price_usd", "needs a price"});
+        auto both = rack;
+        both["items"][0]["values"]["price_usd"] = {{"base", 1}, {"low", 1}, {"high", 1}, {"source", "x"}};
+        both["items"][0]["values"]["system_integration_usd"] = {
+            {"base", 1}, {"low", 1}, {"high", 1}, {"source", "x"}};
+        expectError(both, {"'r'", "price_usd", "priced from its parts"});
+        auto basis = rack;
+        basis["items"][0]["values"]["price_usd"] = {{"base", 1}, {"low", 1}, {"high", 1}, {"source", "x"}};
+        basis["items"][0]["attributes"]["price_basis"] = "rumour";
+        expectError(basis, {"'r'", "price_basis", "rumour"});
+        items = c.items();
+        for (auto& item : items)
+            if (item.id == "gb200-nvl72")
+                item.values["backend_nic_bit_per_s"].base = 8e11; // ConnectX-7 is 400G
+        try {
+            checkCatalogReferences(Catalog(items), "racks.json");
+            QFAIL("an 800G NIC rate on a ConnectX-7 rack was accepted");
+        } catch (const InputError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("backend_nic_bit_per_s") != std::string::npos &&
+                         msg.find("cx7-400g") != std::string::npos,
+                     e.what());
+        }
     }
 
     void badCatalogInput() {
