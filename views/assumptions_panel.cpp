@@ -2,6 +2,7 @@
 
 #include "assumption_values.h"
 #include "field_names.h"
+#include "finance_conventions.h"
 
 #include <QAbstractItemDelegate>
 #include <QApplication>
@@ -238,6 +239,14 @@ bool AssumptionsPanel::editCell(const QString& key, Column column, const QString
     if (!(next.low <= next.base && next.base <= next.high))
         return refuse(tr("low %1, base %2, high %3 must satisfy low <= base <= high.")
                           .arg(shown(next.low), shown(next.base), shown(next.high)));
+    // A build no longer than the horizon (cost::scheduleAssumptionProblem, as the loader and --set).
+    if (column == Base) {
+        model::AssumptionSet context;
+        for (const char* k : {"construction_months", "horizon_years"})
+            if (const auto* a = effective(QString::fromLatin1(k))) context.emplace(k, *a);
+        if (const std::string why = cost::scheduleAssumptionProblem(context, key.toStdString(), x); !why.empty())
+            return refuse(QString::fromStdString(why) + QLatin1Char('.'));
+    }
     if (next == *current) {
         clearError();
         return true;
