@@ -89,6 +89,70 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     in.expertCommOverlap = a.get("moe_alltoall_overlap");
 }
 
+/// Issue 29 item 4: the routing of the back-end fabric a job's collectives cross. Of the back-end fabrics
+/// serving a building of the job's sites, the one with the lowest collective efficiency (the collective runs
+/// at its slowest link); none: the reference's efficiency (no adjustment).
+struct JobRouting {
+    std::string fabricId, mode = "none";
+    double flowsPerPort = 0, endpointsPerLeaf = 0, uplinksPerLeaf = 0;
+    double efficiency = 0, alltoall = 0; // DP/PP collectives; expert all-to-all (one flow set per peer)
+    bool measured = false;               // the fabric's collective_efficiency replaced the model
+    std::vector<SourceRef> sources;
+};
+
+JobRouting jobRouting(const EvalContext& c, const model::TrainingJob& job, double remotePeers) {
+    const double reference = referenceCollectiveEfficiency();
+    JobRouting best;
+    best.efficiency = best.alltoall = reference;
+    bool found = false;
+    const auto siteOf = [&](const std::string& building) {
+        const auto b = c.buildings.find(building);
+        return b != c.buildings.end() ? b->second->site : std::string();
+    };
+    const auto servesJob = [&](const model::Fabric& f) {
+        if (job.sites.empty()) return true;
+        if (f.buildings.empty()) return true;
+        for (const auto& b : f.buildings)
+            if (std::find(job.sites.begin(), job.sites.end(), siteOf(b)) != job.sites.end()) return true;
+        return false;
+    };
+    for (const auto& f : c.p.fabrics) {
+        if (f.role != "backend" || !servesJob(f)) continue;
+        const auto bom = std::find_if(c.bom.fabrics.begin(), c.bom.fabrics.end(),
+                                      [&](const FabricBom& b) { return b.fabricId == f.id; });
+        if (bom == c.bom.fabrics.end() || !(bom->perPlane.leaves > 0)) continue;
+        JobRouting r;
+        r.fabricId = f.id, r.mode = f.routing;
+        r.endpointsPerLeaf = bom->perPlane.endpointLinks / bom->perPlane.leaves;
+        r.uplinksPerLeaf = bom->perPlane.leafSpineLinks / bom->perPlane.leaves;
+        const Routing routing = f.routing == "adaptive" ? Routing::Adaptive
+                                : f.routing == "spray"  ? Routing::Spray
+                                                        : Routing::Ecmp;
+        double modeEfficiency = 1.0;
+        if (routing == Routing::Ecmp) {
+            r.flowsPerPort = f.flowsPerPort ? *f.flowsPerPort : c.a.get("collective_flows_per_port");
+            if (!f.flowsPerPort) r.sources.push_back(c.source("collective_flows_per_port"));
+        } else {
+            const char* key =
+                routing == Routing::Adaptive ? "adaptive_routing_efficiency" : "packet_spray_efficiency";
+            modeEfficiency = c.a.get(key);
+            r.sources.push_back(c.source(key));
+        }
+        if (f.collectiveEfficiency) {
+            // A measured bus bandwidth stands for every collective the fabric carries.
+            r.efficiency = r.alltoall = *f.collectiveEfficiency, r.measured = true;
+        } else {
+            r.efficiency = collectiveEfficiency(routing, r.flowsPerPort, r.endpointsPerLeaf, r.uplinksPerLeaf,
+                                                modeEfficiency);
+            // All-to-all: each port carries one set of flows per remote peer (GShard-style dispatch).
+            r.alltoall = collectiveEfficiency(routing, r.flowsPerPort * std::max(1.0, remotePeers),
+                                              r.endpointsPerLeaf, r.uplinksPerLeaf, modeEfficiency);
+        }
+        if (!found || r.efficiency < best.efficiency) best = r, found = true;
+    }
+    return best;
+}
+
 void evaluateTraining(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -138,6 +202,8 @@ void evaluateTraining(EvalContext& c) {
         const ReliabilityOptions options = reliabilityOptionsFor(job, a);
         auto analyze = [&] { return analyzeReliability(reliabilityInputFor(p, catalog, bom, job, options)); };
         tr.reliability = c.memo ? *c.memo->reliability(bom, jobIndex, options, analyze) : analyze();
+        // Site-caused facility downtime of the buildings' power topologies (issue 30 item 1).
+        applyFacilityAvailability(tr.reliability, r.power.facilityAvailability);
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
         const auto* rack =
@@ -176,6 +242,26 @@ void evaluateTraining(EvalContext& c) {
                                                       : WanSync::PerChunk;
         addExpertInputs(job, rack, acc, a, in, r.rules);
         addParallelismRules(job, in, r.rules);
+        // Back-end routing (issue 29 item 4): the NIC carries the data-parallel and pipeline traffic at the
+        // fabric's collective efficiency, relative to the MFU reference's fabric.
+        setExpertLinks(in, rack, acc);
+        if (!(in.hiddenSize > 0)) {
+            // Pipeline activations need the hidden size: the job's, else N ≈ 12·L·h² (Kaplan et al. 2020).
+            if (job.hiddenSize)
+                in.hiddenSize = *job.hiddenSize;
+            else if (job.layers && *job.layers > 0)
+                in.hiddenSize = std::sqrt(in.activeParams / (12.0 * *job.layers));
+        }
+        {
+            const double group = double(std::max(1, job.tp)) * std::max(1, job.ep);
+            const double inDomain =
+                std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
+            const JobRouting routing = jobRouting(c, job, (job.ep - 1.0) * (1.0 - inDomain));
+            in.collectiveEfficiency = routing.efficiency;
+            in.alltoallEfficiency = routing.alltoall;
+            in.referenceCollectiveEfficiency = referenceCollectiveEfficiency();
+            if (job.pp > 1 && in.hiddenSize > 0) in.pipelineP2pOverlap = a.get("pp_p2p_overlap");
+        }
         if (in.sites > 1) {
             double slowest = 0;
             Time latency{};
@@ -202,8 +288,6 @@ void evaluateTraining(EvalContext& c) {
                                "Training job " + job.name + " needs " + fmt(job.gpus) +
                                    " GPUs; the cluster sells " + fmt(c.sellableGpus)});
         if (!tr.estimate.feasible && tr.reliability.goodput <= 0)
-        // Site-caused facility downtime of the buildings' power topologies (issue 30 item 1).
-        applyFacilityAvailability(tr.reliability, r.power.facilityAvailability);
             r.rules.push_back(
                 {Severity::Error, "job_no_progress", job.id,
                  "Training job " + job.name + " makes no progress: failures and restarts use all its time"});
@@ -305,9 +389,10 @@ void addTrainingFigures(EvalContext& c) {
         const auto& t = r.training.front();
         addFigure(c, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
                   "6·N·D x recomputation factor x expert slowdown / (GPUs x peak x MFU x goodput) x "
-                  "(1 - reference bubble) / (1 - pipeline bubble) x scale-across slowdown",
+                  "(1 - reference bubble) / (1 - pipeline bubble) x routing slowdown x scale-across slowdown",
                   {{"flops", t.estimate.flops},
                    {"recomputation_factor", t.estimate.recomputeFactor},
+                   {"routing_slowdown", t.estimate.routingSlowdown},
                    {"slowdown", t.estimate.scaleAcrossSlowdown},
                    {"pipeline_bubble", t.estimate.pipelineBubble}},
                   {c.source("mfu"), c.source("goodput")});
@@ -330,7 +415,7 @@ void addTrainingFigures(EvalContext& c) {
         addFigure(
             c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
             "MFU / recomputation factor / expert slowdown / (1 - reference bubble) x (1 - pipeline bubble) "
-            "/ scale-across slowdown",
+            "/ routing slowdown / scale-across slowdown",
             {{"recomputation_factor", t.estimate.recomputeFactor},
              {"expert_slowdown", t.estimate.expertSlowdown}},
             {c.source("mfu"), c.source("mfu_pipeline_bubble"),
@@ -347,6 +432,47 @@ void addTrainingFigures(EvalContext& c) {
              {"scale_out_share", t.estimate.expertScaleOutShare}},
             {c.source("moe_alltoall_overlap"), "DeepSeek-AI, 'DeepSeek-V3 Technical Report', 2024, sections "
                                                "3.2-3.3 (dispatch/combine volume)"});
+        {
+            // Issue 29 item 4: the job's back-end routing (its details recomputed for the provenance).
+            const auto& job = c.p.trainingJobs.front();
+            const JobRouting routing = jobRouting(c, job, (job.ep - 1.0) * t.estimate.expertScaleOutShare);
+            std::vector<SourceRef> sources = {
+                "Meta, 'The Llama 3 Herd of Models', 2024, section 3.3.1 (the MFU reference's fabric: E-ECMP "
+                "over 16 flows between two GPUs, 16 GPUs per ToR, 1:1 in a pod)",
+                "Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale', SIGCOMM "
+                "2024 "
+                "(ECMP's low flow entropy; E-ECMP with QP scaling up to 40% faster AllReduce)",
+                "Mitzenmacher & Upfal, 'Probability and Computing', 2005, section 5.4 (balls into bins, "
+                "Poisson approximation)"};
+            sources.insert(sources.end(), routing.sources.begin(), routing.sources.end());
+            const std::string fabric =
+                routing.fabricId.empty() ? std::string("no back-end fabric serves the job: the reference's")
+                                         : "back-end fabric " + routing.fabricId + " (" + routing.mode + ")";
+            addFigure(c, "training.collective_efficiency", t.estimate.collectiveEfficiency, "",
+                      "Collective efficiency (routing)",
+                      fabric + (routing.measured
+                                    ? ": its measured collective_efficiency"
+                                    : ": ECMP min(1, f / E[max uplink load]), λ = f x d / u flows per "
+                                      "uplink over the leaf's u uplinks (balls into bins, Poisson "
+                                      "approximation); adaptive and spray: the mode's efficiency x "
+                                      "min(1, u / d)"),
+                      {{"flows_per_port", routing.flowsPerPort},
+                       {"endpoints_per_leaf", routing.endpointsPerLeaf},
+                       {"uplinks_per_leaf", routing.uplinksPerLeaf},
+                       {"reference_efficiency", t.estimate.referenceCollectiveEfficiency},
+                       {"alltoall_efficiency", t.estimate.alltoallEfficiency}},
+                      sources);
+            addFigure(c, "training.routing_slowdown", t.estimate.routingSlowdown, "", "Routing slowdown",
+                      "(pipelined step + exposed data-parallel and pipeline communication at the collective "
+                      "efficiency - the same at the reference's) / pipelined step; exposed: the gradient "
+                      "release stall (wan_sync) and (1 - pp_p2p_overlap) of the stage-to-stage sends",
+                      {{"step_dp_comm_seconds", t.estimate.stepDataParallelCommTime.value()},
+                       {"step_pp_comm_seconds", t.estimate.stepPipelineCommTime.value()},
+                       {"step_routing_delta_seconds", t.estimate.stepRoutingDelta.value()}},
+                      {c.source("pp_p2p_overlap"),
+                       "Narayanan et al., SC 2021, section 4.1 (pipeline sends split over the TP ranks)",
+                       "Patarasuk & Yuan, JPDC 69(2), 2009 (ring all-reduce volume)"});
+        }
         addFigure(c, "training.run_cost_usd", t.runCost.value(), "USD", "Run cost",
                   "hours x GPUs x cost per GPU-hour");
         addFigure(c, "training.cost_per_million_tokens_usd", t.costPerMillionTokens, "USD/M tok",

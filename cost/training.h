@@ -14,6 +14,42 @@ enum class WanSync {
     PerChunk,       // each model chunk's gradients when its last backward ends (Megatron-Core default)
 };
 
+/// How a fabric spreads flows over its equal-cost paths (issue 29 item 4).
+enum class Routing {
+    Ecmp,     // static hash of each flow's header onto one uplink (RoCE E-ECMP hashes the QP as well)
+    Adaptive, // the switch picks the least-loaded uplink per flowlet or packet (InfiniBand AR, Spectrum-X)
+    Spray,    // per-packet spraying over every path, reordered at the NIC (Ultra Ethernet, REPS)
+};
+
+/// Expected maximum load of `links` links when flows are hashed onto them at random, `flowsPerLink` per
+/// link on average (balls into bins). Stated approximation: the loads as independent Poisson(λ) variables
+/// (Mitzenmacher & Upfal, "Probability and Computing", 2005, §5.4, the Poisson approximation of balls and
+/// bins; Raab & Steger, "Balls into Bins — A Simple and Tight Analysis", RANDOM 1998, for its asymptotics),
+/// E[max] = Σ_{t≥0} (1 − F_λ(t)^links), F_λ the Poisson CDF. Within 3% of the exact multinomial value for
+/// 2-64 links and within 0.1% from 4 flows per link (tests/cost/test_training_routing.cpp).
+double expectedMaxLinkLoad(double flowsPerLink, double links);
+
+/// Collective bus-bandwidth efficiency of a leaf's uplinks: achieved cross-leaf bandwidth per endpoint port
+/// over its line rate, for `endpointsPerLeaf` ports each with `flowsPerPort` concurrent equal flows over
+/// `uplinksPerLeaf` uplinks of the same speed. A synchronous collective step ends with its slowest flow; a
+/// flow on the leaf's hottest uplink gets 1 / L_max of it, so (flows at line rate ask 1/f each):
+/// - ECMP: min(1, f / E[L_max]) with λ = f·d/u flows per uplink over u uplinks (expectedMaxLinkLoad). For a
+///   non-blocking leaf this is λ / E[max], the balls-into-bins imbalance; under-subscribed uplinks (Meta's
+///   2x RTSW uplinks) lower it, oversubscribed ones raise it.
+/// - adaptive and spray: `modeEfficiency` x min(1, u/d) (the load spread evenly, at the mode's measured
+///   efficiency).
+/// One switch tier (no uplinks) or no endpoints: 1, there is nothing to hash. Only the leaf→spine stage is
+/// counted; the spine→core stage of a 3-tier fabric hashes again (left out: most collective traffic of a
+/// job placed pod by pod stays in its pod).
+double collectiveEfficiency(Routing routing, double flowsPerPort, double endpointsPerLeaf,
+                            double uplinksPerLeaf, double modeEfficiency);
+
+/// The MFU reference's collective efficiency: Llama 3 405B's RoCE fabric (Meta, "The Llama 3 Herd of
+/// Models", 2024, §3.3.1): E-ECMP with the collective library opening 16 flows between two GPUs, 16 GPUs
+/// under each ToR with full bisection bandwidth in a pod (1:1): collectiveEfficiency(Ecmp, 16, 16, 16) =
+/// 16 / E[max of 16 Poisson(16)] = 0.683.
+double referenceCollectiveEfficiency();
+
 /// What a pre-training time estimate needs (SPEC.md §4.7).
 struct TrainingInput {
     double activeParams = 0;   // N: parameters active per token (MoE: active, dense: all)
@@ -57,6 +93,17 @@ struct TrainingInput {
     units::DataRate scaleUpBandwidth{};  // per GPU, per direction, achieved
     units::DataRate scaleOutBandwidth{}; // per GPU back-end NIC, achieved
     double expertCommOverlap = 0;        // share of the all-to-all hidden behind compute (0..1)
+    // ---- Back-end routing (issue 29 item 4); the defaults (both efficiencies 1) change nothing ----
+    /// Collective bus-bandwidth efficiency of the job's back-end fabric for its data-parallel and pipeline
+    /// traffic (collectiveEfficiency) and that of the MFU reference's fabric: the MFU already contains the
+    /// reference's communication at its efficiency, so only the difference is charged.
+    double collectiveEfficiency = 1, referenceCollectiveEfficiency = 1;
+    /// The same for the expert all-to-all's scale-out part (more flows per port: one per remote peer). The
+    /// MFU reference is dense, so this one is absolute.
+    double alltoallEfficiency = 1;
+    double gradientReduceBytesPerParam = 2; // BF16 gradients reduced over the data-parallel group
+    double pipelineActivationBytes = 2;     // BF16 activations and their gradients between stages
+    double pipelineP2pOverlap = 0;          // share of the stage-to-stage sends hidden behind compute (0..1)
 };
 
 /// Activation recomputation modes (Korthikanti et al., "Reducing Activation Recomputation in Large
@@ -88,7 +135,15 @@ struct TrainingEstimate {
     units::Time stepExpertExposedTime{}; // its part not hidden behind compute, added to the busy step
     double expertScaleOutShare = 0;      // share of all-to-all peers outside the scale-up domain
     double expertSlowdown = 1;           // (busy compute + exposed all-to-all) / busy compute
-    double effectiveMfu = 0;          // end-to-end MFU of the job: busy MFU x (1 - bubble) / slowdown
+    /// Data-parallel gradient exchange and pipeline sends per GPU per step over the back-end NIC at line
+    /// rate (before the routing efficiency and overlap).
+    units::Time stepDataParallelCommTime{}, stepPipelineCommTime{};
+    /// Exposed communication at the job's efficiency minus at the reference's (negative: better routing).
+    units::Time stepRoutingDelta{};
+    double routingSlowdown = 1; // (pipelined step + routing delta) / pipelined step
+    /// The efficiencies applied (TrainingInput, 1 when not a number in (0, 1]).
+    double collectiveEfficiency = 1, referenceCollectiveEfficiency = 1, alltoallEfficiency = 1;
+    double effectiveMfu = 0; // end-to-end MFU: busy MFU x (1 - bubble) / routing and scale-across slowdowns
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)
 };
@@ -115,7 +170,16 @@ double trainingFlops(double activeParams, double tokens);
 ///   "DeepSeek-V3 Technical Report", 2024, §3.2.2 and §3.3: FP8 dispatch, BF16 combine). A GPU carries
 ///   B/(dp·tp) tokens (sequence parallel) through moeLayers/pp layers per step. Peers inside the scale-up
 ///   domain (tp·ep GPUs, up to the domain) are reached over NVLink, the rest over the back-end NIC; the
-///   slower path sets the time. The part not overlapped (expertCommOverlap) lengthens the busy step.
+///   slower path sets the time. The part not overlapped (expertCommOverlap) lengthens the busy step. The
+///   back-end path runs at alltoallEfficiency of the NIC.
+/// - Routing (issue 29 item 4): per GPU and step, the data-parallel gradient exchange (ring all-reduce,
+///   2·(d−1)/d of its gradient shard, d = dp / sites replicas in its site, shard = (active + (all − active)
+///   / ep) / (tp·pp) parameters; Patarasuk & Yuan 2009) is released piece by piece through the cooldown as
+///   the WAN exchange (wanSync) and stalls the step by max(0, max(X/n, X − (n−1)Δ) − w); the pipeline
+///   sends 2·m·v messages of microbatch × sequence × hidden / tp activations (forward activations and
+///   backward gradients, split over the TP ranks; Narayanan et al. 2021, §4.1), of which
+///   1 − pipelineP2pOverlap is exposed. Both at NIC rate × efficiency; the step pays the exposed time at
+///   the job's efficiency minus that at the reference's (routingSlowdown).
 TrainingEstimate estimateTraining(const TrainingInput& in);
 
 /// The links an expert all-to-all uses, from the catalog (issue 29 item 2): the rack type's scale-up domain

@@ -1,9 +1,10 @@
 #pragma once
-#include <string>
-#include <vector>
-
 #include "field_traits.h"
 #include "units.h"
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace ctwin::model {
 
@@ -35,6 +36,17 @@ struct Fabric {
     /// end_of_row for front-end and storage fabrics (a few ports per rack). Rail-optimised leaves are shared
     /// across the fabric whatever the placement; it then sets their reach (auto: middle of row).
     std::string leafPlacement = "auto";
+    /// How the leaves spread flows over their equal-cost uplinks (issue 29 item 4): "ecmp" (a static hash per
+    /// flow; RoCE E-ECMP hashes the queue pair too), "adaptive" (the switch picks the least-loaded uplink per
+    /// flowlet or packet: InfiniBand adaptive routing, Spectrum-X) or "spray" (per-packet spraying reordered
+    /// at the NIC: Ultra Ethernet). It sets the collective efficiency of a back-end's training traffic.
+    std::string routing = "ecmp";
+    /// Concurrent flows (queue pairs) per endpoint port that ECMP hashes; absent: the
+    /// collective_flows_per_port assumption (Llama 3's 16).
+    std::optional<double> flowsPerPort;
+    /// A measured collective bus-bandwidth efficiency (busbw / line rate, e.g. from nccl-tests) that replaces
+    /// the routing model's; absent: computed from the routing, flows and the leaf's ports.
+    std::optional<double> collectiveEfficiency;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -50,6 +62,10 @@ struct Fabric {
         v.flag("rail_optimized", railOptimized);
         v.choice("optics_policy", opticsPolicy, {"standard", "lpo", "cpo"});
         v.choice("leaf_placement", leafPlacement, {"auto", "top_of_rack", "middle_of_row", "end_of_row"});
+        v.choice("routing", routing, {"ecmp", "adaptive", "spray"});
+        v.optionalNumber("flows_per_port", flowsPerPort, fieldRange(kKind, "flows_per_port"));
+        v.optionalNumber("collective_efficiency", collectiveEfficiency,
+                         fieldRange(kKind, "collective_efficiency"));
     }
 };
 

@@ -91,6 +91,10 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
             // FP4 training (mfu_fp4_ratio on accelerators with an FP4 peak; no shipped job trains in FP4).
             job.precision = "fp4";
         }
+        // Back-end routing (issue 29 item 4): the shipped fabrics hash with ECMP; adaptive routing and packet
+        // spraying (their efficiency assumptions) on alternate references.
+        for (auto& f : group.fabrics)
+            f.routing = out.size() % 2 == 0 ? "adaptive" : "spray";
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;

@@ -1,5 +1,5 @@
 // How a fabric is made: a Clos network (role, switch, planes, tiers, per-tier oversubscription, breakout,
-// optics policy, buildings in scope) with a live preview of what it costs before OK: the engine's
+// optics policy, routing, buildings in scope) with a live preview of what it costs before OK: the engine's
 // bill of materials (cost::deriveBillOfMaterials) of a copy of the design with the candidate fabric.
 #include "authoring_form.h"
 #include "bill_of_materials.h"
@@ -9,6 +9,7 @@
 #include "input_resolver.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QTimer>
 #include <cmath>
 
@@ -72,9 +73,30 @@ public:
         form.addField("breakout", 1);
         form.addField("rail_optimized", false);
         form.addField("optics_policy", "standard");
-        form.addNote(
-            QObject::tr("No building ticked: every building of the design is in scope. Oversubscription: "
-                        "one downlink:uplink ratio per tier boundary, comma-separated (2 tiers: one)."));
+        form.addField("routing", "ecmp");
+        // The ratios follow the tier count (issue 36): one per tier boundary, the ones typed kept and a new
+        // boundary non-blocking (1), so switching to 3 tiers leaves "1, 1" rather than a refused "1".
+        if (auto* tiers = qobject_cast<QLineEdit*>(form.editor("tiers")))
+            QObject::connect(tiers, &QLineEdit::textChanged, &form, [&form](const QString& text) {
+                bool ok = false;
+                const int count = text.trimmed().toInt(&ok);
+                if (!ok || count < 1 || count > 3) return; // the tiers field refuses it itself
+                QStringList ratios;
+                for (const QString& r :
+                     form.text("oversubscription").split(QLatin1Char(','), Qt::SkipEmptyParts))
+                    ratios << r.trimmed();
+                if (ratios.size() == count - 1) return;
+                while (ratios.size() > count - 1)
+                    ratios.removeLast();
+                while (ratios.size() < count - 1)
+                    ratios << QStringLiteral("1");
+                form.setText("oversubscription", ratios.join(QStringLiteral(", ")));
+            });
+        form.addNote(QObject::tr(
+            "No building ticked: every building of the design is in scope. Oversubscription: "
+            "one downlink:uplink ratio per tier boundary, comma-separated (2 tiers: one; it "
+            "follows the tiers). Routing: how leaves spread flows over their uplinks (ECMP hash, "
+            "adaptive, packet spraying); it sets the collective efficiency of training traffic."));
         QLabel* label = form.addPreview();
         auto* timer = new QTimer(&form);
         timer->setSingleShot(true);
