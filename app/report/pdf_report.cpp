@@ -628,6 +628,10 @@ private:
         if (m_r.figure("training.time_days"))
             t.rows.push_back(
                 {{"Time to train", fig("training.time_days"), "includes the goodput loss"}, false, {}});
+        // Issue 29 item 4: the back-end routing's collective efficiency and what it costs the step.
+        for (const char* key : {"training.collective_efficiency", "training.routing_slowdown"})
+            if (const auto* f = m_r.figure(key))
+                t.rows.push_back({{q(f->label), q(formatFigure(*f)), q(f->provenance.formula)}, false, {}});
         t.rows.push_back(
             {{"Time to revenue", fig("finance.time_to_revenue_days"), "delivery to paying workload"},
              false,
