@@ -22,6 +22,7 @@
 #include "gui/settings_dialog.h"
 #include "gui/theme.h"
 #include "gui/uncertainty_runner.h"
+#include "gui/usd_export_action.h"
 #include "input_error.h"
 #include "inspector_panel.h"
 #include "main_window.h"
@@ -225,6 +226,17 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
     file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
                     QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
+    // The campus as OpenUSD ASCII for facility twins (issue 33 item 4), the writer `render --out X.usda`
+    // uses.
+    file->addAction(tr("Export Open&USD campus (.usda)..."), this, [this] {
+        if (evaluationPending()) evaluateNow();
+        const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path();
+        const QString written =
+            exportCampusUsd(this, *m_prompts, {m_document.project(), m_catalog, &m_results},
+                            dir + QLatin1Char('/') + QString::fromStdString(m_document.project().info.id) +
+                                QStringLiteral(".usda"));
+        if (!written.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(written), 3000);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -19,6 +19,7 @@ namespace ctwin::app {
 
 int renderToGltf(const std::string& designPath, const std::string& view, const std::string& outPath,
                  std::ostream& err) {
+    if (renderFormat(outPath) == "usda") return renderToUsd(designPath, view, outPath, err);
     std::optional<views::ColorMetric> metric;
     if (const int rc = campusViewMetric(view, metric, err)) return rc;
     if (!metric) {
