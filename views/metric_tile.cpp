@@ -25,6 +25,9 @@ MetricTile::MetricTile(const QString& caption, QWidget* parent) : QFrame(parent)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_range->setFont(small);
     m_range->setVisible(false);
+    // Long captions and ranges wrap inside the tile rather than widen its column of the grid.
+    m_caption->setWordWrap(true);
+    m_range->setWordWrap(true);
     layout->addWidget(m_caption);
     layout->addWidget(m_value);
     layout->addWidget(m_range);

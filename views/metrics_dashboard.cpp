@@ -419,7 +419,16 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
         if (f->second == "finance.cost_per_gpu_hour_usd" && base != m_figures.end()) {
             m_skewText = skewSentence(f->second, base->second.value, p->second, skew);
             if (!m_skewText.isEmpty()) {
-                text += QStringLiteral("\n") + m_skewText;
+                // On the tile only the names (it is one column of a grid); the line under the chain has
+                // each one's pull.
+                QStringList names;
+                for (const auto& d : mainSkewDrivers(skew, p->second.p50 - base->second.value))
+                    names << d.label;
+                text += QStringLiteral("\n") + (names.isEmpty()
+                                                    ? m_skewText.section(QLatin1Char(':'), 0, 0)
+                                                    : tr("%1: skewed by %2")
+                                                          .arg(m_skewText.section(QLatin1Char(':'), 0, 0),
+                                                               names.join(QStringLiteral(", "))));
                 tooltip += QStringLiteral("\n\n") + skewExplanation();
             }
         }
@@ -464,7 +473,8 @@ QString MetricsDashboard::skewSentence(const std::string& key, double base, cons
     QStringList names;
     for (const auto& d : main)
         names << QStringLiteral("%1 (%2%3)")
-                     .arg(d.label, d.shift > 0 ? QStringLiteral("+") : QString(), formatAs(key, d.shift));
+                     .arg(d.label, d.shift > 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                          m_units.formatMoney(std::abs(d.shift)));
     return tr("%1: skewed by the ranges of %2").arg(where, names.join(QStringLiteral(", ")));
 }
 

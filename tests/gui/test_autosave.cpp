@@ -9,6 +9,7 @@
 #include "design_json.h"
 #include "gui/autosave.h"
 #include "gui/document_editor.h"
+#include "gui/message_bar.h"
 #include "gui/session_owner.h"
 #include "main_window.h"
 #include "scripted_prompts.h"
@@ -297,8 +298,11 @@ private slots:
         QVERIFY(w->openFile(m_design));
         QCOMPARE(answers->restoreQuestions, 0); // the file's own autosave is gone; the other is not asked yet
         w->noteLeftBehindAutosaves();
-        QVERIFY2(w->statusBar()->currentMessage().contains("File > Recover"),
-                 qPrintable(w->statusBar()->currentMessage()));
+        // Named in the message bar above the plan, with Recover (issue 36: not one status-bar line).
+        QVERIFY2(w->messageBar()->text().contains("File &gt; Recover") &&
+                     w->messageBar()->text().contains("untitled design"),
+                 qPrintable(w->messageBar()->text()));
+        QVERIFY(w->messageBar()->buttonTexts().contains("Recover..."));
         auto* recover = w->findChild<QAction*>(QStringLiteral("recoverAction"));
         QVERIFY(recover);
         recover->trigger();

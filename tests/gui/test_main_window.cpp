@@ -131,7 +131,11 @@ private slots:
             const QString gpus = window().dashboard()->tile("gpus")->value();
             QVERIFY2(gpus != QStringLiteral("—") && !gpus.isEmpty(), qPrintable(f));
             QVERIFY(!window().isModified());
-            QVERIFY(window().windowTitle().contains(QFileInfo(f).fileName()));
+            // A shipped reference opens as an untitled copy (issue 36), titled by the design's name.
+            QVERIFY(window().filePath().isEmpty());
+            QCOMPARE(window().referenceOrigin(), f);
+            QVERIFY2(window().windowTitle().contains(QStringLiteral("copy of a shipped reference")),
+                     qPrintable(window().windowTitle()));
         }
     }
 
