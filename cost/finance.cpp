@@ -193,7 +193,7 @@ std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& fl
     if (signLo == 0) return lo;
     if (signHi == 0) return hi;
     if (signLo == signHi) return std::nullopt;
-    while (hi - lo > 1e-10) { // bisection: cannot diverge, as internalRateOfReturn
+    while (hi - lo > 1e-13) { // bisection: cannot diverge, as internalRateOfReturn; ~47 steps
         const double mid = 0.5 * (lo + hi);
         const int s = sign(mid);
         if (s == 0) return mid;
@@ -210,12 +210,16 @@ std::vector<DatedFlow> constructionDraws(units::Money facility, units::Money lan
         return draws;
     }
     draws.reserve(static_cast<std::size_t>(months) + 2);
-    draws.push_back({-months / 12.0, land}); // land is bought when construction starts
+    // Dates in whole days before delivery, a year of 365 days: the actual/365 convention of XIRR (Excel,
+    // LibreOffice), so the finance report's XIRR over these dates recalculates to the engine's IRR. A month
+    // is 365/12 days, rounded to the day.
+    const auto monthsBefore = [](double m) { return -std::round(m * 365.0 / 12.0) / 365.0; };
+    draws.push_back({monthsBefore(months), land}); // land is bought when construction starts
     // Equal monthly draws, each at the middle of its month (a level draw schedule; the construction loan's
     // usual monthly draw, SPEC.md §4.10 "capex drawn monthly").
     const units::Money perMonth = facility / static_cast<double>(months);
     for (int k = 1; k <= months; ++k)
-        draws.push_back({-(months - k + 0.5) / 12.0, perMonth});
+        draws.push_back({monthsBefore(months - k + 0.5), perMonth});
     draws.push_back({0.0, atDelivery}); // IT and network: paid on delivery
     return draws;
 }

@@ -45,15 +45,17 @@ std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& fl
 
 /// The construction draw schedule (issue 30 item 4): the facility capex is drawn in equal monthly amounts
 /// over `months`, each at the middle of its month, land is paid when construction starts, and IT and network
-/// are paid at delivery (t = 0, the end of construction). Times are in years from delivery (all <= 0).
+/// are paid at delivery (t = 0, the end of construction). Times are in years from delivery (all <= 0), in
+/// whole days of a 365-day year (XIRR's actual/365): m months before delivery is -round(365·m/12)/365.
 /// A `months` of 0 (or not finite) puts everything at delivery.
 std::vector<DatedFlow> constructionDraws(units::Money facility, units::Money land, units::Money atDelivery,
                                          int months);
 
 /// Interest during construction at the rate r: the draws compounded forward to delivery less the draws,
 /// sum_i D_i·((1+r)^(-t_i) - 1) (capitalised borrowing cost, IAS 23 / ASC 835-20, at the weighted average
-/// cost of capital). With the mid-month draws of constructionDraws, facility F over M months and land L:
-/// IDC = (F/M)·sum_{k=1..M} ((1+r)^((M - k + 0.5)/12) - 1) + L·((1+r)^(M/12) - 1).
+/// cost of capital). With the mid-month draws of constructionDraws, facility F over M months and land L,
+/// d(m) = round(365·m/12) days: IDC = (F/M)·sum_{k=1..M} ((1+r)^(d(M - k + 0.5)/365) - 1) +
+/// L·((1+r)^(d(M)/365) - 1).
 units::Money interestDuringConstruction(double rate, const std::vector<DatedFlow>& draws);
 
 /// Years until the cumulative cash flow turns non-negative, interpolated within the year; nullopt if never.

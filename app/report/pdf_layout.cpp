@@ -86,6 +86,18 @@ void PdfLayout::addOp(Op op) {
 }
 
 void PdfLayout::newPage() {
+    // What waits for the next block (a heading and its paragraph) stays on this page when it fits: a
+    // page break asked for after it must not leave this page empty behind it.
+    if (!m_pending.empty()) {
+        double pending = 0;
+        for (const auto& p : m_pending)
+            pending += p.height;
+        if (m_y + pending <= m_bottom || m_y <= m_top + 1.0) flushPending();
+    }
+    startPage();
+}
+
+void PdfLayout::startPage() {
     m_pages.emplace_back();
     m_y = m_top;
 }
@@ -94,7 +106,7 @@ void PdfLayout::reserve(double height) {
     double pending = 0;
     for (const auto& p : m_pending)
         pending += p.height;
-    if (m_y + pending + height > m_bottom && m_y > m_top + 1.0) newPage();
+    if (m_y + pending + height > m_bottom && m_y > m_top + 1.0) startPage(); // what waits goes along
     flushPending();
 }
 
@@ -114,9 +126,21 @@ void PdfLayout::text(const QString& text, const QFont& font, const QColor& color
                      Align align) {
     const int flags = Qt::TextWordWrap | alignFlag(align) | Qt::AlignTop;
     const double h = textHeight(text, font, contentWidth(), flags);
-    // Under a heading, a paragraph keeps room for what it introduces: heading and paragraph alone at the
-    // foot of a page, their table on the next, read as a stranded heading.
-    reserve(m_pending.empty() ? h : std::min(h + mm(25.0), m_bottom - m_top - 1.0));
+    // Under a heading, a paragraph keeps with what follows it too: heading and paragraph alone at the foot
+    // of a page, their table on the next, read as a stranded heading (issue 36). It waits with the heading
+    // and goes wherever the next block goes.
+    if (!m_pending.empty() && h < 0.3 * (m_bottom - m_top)) {
+        m_pending.push_back({h + mm(spaceAfterMm), [=, this](double y) {
+                                 const QRectF rect(m_left, y, contentWidth(), h);
+                                 addOp([=](QPainter& p) {
+                                     p.setFont(font);
+                                     p.setPen(color);
+                                     p.drawText(rect, flags, text);
+                                 });
+                             }});
+        return;
+    }
+    reserve(h);
     const QRectF rect(m_left, m_y, contentWidth(), h);
     addOp([=](QPainter& p) {
         p.setFont(font);
@@ -131,6 +155,9 @@ void PdfLayout::paragraph(const QString& t) {
 }
 
 void PdfLayout::heading(const QString& t, double minRoomMm) {
+    // A new section: what the last one left waiting (its heading and paragraph with no block after them)
+    // is placed first.
+    if (!m_pending.empty()) reserve(0.0);
     // A section starts on a new page when little of this one is left: better than a heading with a few
     // lines under it at the foot of a page.
     if (m_pending.empty() && m_y > m_top + 1.0 && m_bottom - m_y < mm(minRoomMm)) newPage();

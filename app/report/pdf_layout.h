@@ -82,6 +82,8 @@ private:
         std::function<void(double y)> place;
     };
     void reserve(double height);
+    /// A new page, with no regard to what waits for the next block (newPage places that first).
+    void startPage();
     void flushPending();
     double textHeight(const QString& text, const QFont& font, double width, int flags) const;
     void addOp(Op op);

@@ -731,6 +731,8 @@ private:
                               {}});
         }
         if (t.rows.empty()) return;
+        // A subheading keeps the paragraph with its table (it was left alone at a page foot).
+        m_doc.subheading("Entity values");
         m_doc.paragraph(
             QStringLiteral("Entity values the figures use: each entity's own value, an override, or "
                            "the assumption it falls back to."));

@@ -196,6 +196,11 @@ private:
     int flowRow(int year) const { return kFlowHeader + 1 + year; } // year 0..H
     int npvRow() const { return flowRow(m_horizon) + 2; }
     int irrRow() const { return npvRow() + 1; }
+    // The construction draws and dated flows (writeConstructionDraws), two rows below the payback.
+    int drawHeaderRow() const { return irrRow() + 3; }
+    int xirrRow(int i) const { return drawHeaderRow() + 1 + i; } // the draws, then years 1..H
+    int xirrCount() const { return static_cast<int>(m_r.finance.drawYears.size()) + m_horizon; }
+    int idcRow() const { return xirrRow(xirrCount()); }
     std::string cashCell(int row, int col = 1) const { return onSheet("Cash flow", cell(row, col, true)); }
 
     std::optional<std::string> assumptionCell(const std::string& key) const {
@@ -585,12 +590,13 @@ private:
                    "Terminal value (USD)", "Net cash flow (USD)", "Cumulative (USD)"});
         const std::string hours = cell(kGpuHoursRow, 1, true), priceRef = cell(kPriceRow, 1, true),
                           opexRef = cell(kOpexRow, 1, true), taxRef = cell(kTaxRateRow, 1, true);
+        const double drawInterest = writeConstructionDraws(ws);
         double cumulative = 0;
         for (int y = 0; y <= m_horizon; ++y) {
             const int r = flowRow(y);
             const auto R = [&](int col) { return cell(r, col); };
             const size_t i = static_cast<size_t>(y > 0 ? y - 1 : 0);
-            const double capex = y == 0 ? m_r.capex.total.value() : 0.0;
+            const double capex = y == 0 ? m_r.capex.total.value() + fin.interestDuringConstruction.value() : 0.0;
             const double revenue = y == 0 ? 0.0 : fin.revenue[i].value();
             const double opex = y == 0 ? 0.0 : fin.opex[i].value();
             const double tax = y == 0 ? 0.0 : fin.tax[i].value();
@@ -605,7 +611,9 @@ private:
             cumulative += net;
             number(ws, r, 0, y, m_b.general);
             if (y == 0) {
-                formula(ws, r, 1, capexTotal(), capex, m_b.usd);
+                // Valued at delivery: capex plus the interest during construction of the draw table below.
+                live(ws, r, 1, capexTotal() + "+" + cell(idcRow(), 3), capex + drawInterest,
+                     capex + fin.interestDuringConstruction.value(), m_b.usd);
                 for (int col = 2; col <= 8; ++col)
                     number(ws, r, col, 0.0, m_b.usd);
             } else {
@@ -644,10 +652,18 @@ private:
                     fin.npv.value(), m_b.usdTotal);
         else
             formula(ws, npvRow(), 1, first, fin.npv.value(), m_b.usdTotal);
-        text(ws, irrRow(), 0, "IRR", m_b.bold);
-        if (fin.irr)
-            formula(ws, irrRow(), 1, "IRR(" + first + ":" + last + ")", *fin.irr, m_b.percentTotal);
-        else
+        text(ws, irrRow(), 0, "IRR (XIRR on the dated flows below)", m_b.bold);
+        if (fin.irr) {
+            // XIRR wants calendar dates: the days from delivery are moved onto an arbitrary date (serial
+            // 36526, 2000-01-01); XIRR reads only the days between them, over 365-day years (as the engine,
+            // cost::constructionDraws). An array formula for the sum inside the argument.
+            const std::string values = cell(xirrRow(0), 2) + ":" + cell(xirrRow(xirrCount() - 1), 2),
+                              days = cell(xirrRow(0), 1) + ":" + cell(xirrRow(xirrCount() - 1), 1);
+            const std::string f = "XIRR(" + values + "," + days + "+36526," + cell(kWaccRow, 1, true) + ")";
+            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow()), 1,
+                                              static_cast<lxw_row_t>(irrRow()), 1, f.c_str(), m_b.percentTotal,
+                                              *fin.irr);
+        } else
             text(ws, irrRow(), 1, "none (cash flows do not change sign)");
         text(ws, irrRow() + 1, 0, "Payback (years)", m_b.bold);
         if (fin.paybackYears && m_horizon > 0) {
@@ -677,6 +693,55 @@ private:
         columnWidth(ws, 0, 0, 30);
         columnWidth(ws, 1, 10, 17);
         worksheet_set_row(ws, static_cast<lxw_row_t>(kFlowHeader), 30, nullptr);
+    }
+
+    /// The construction draws (issue 30 item 4) below the payback: land at the start, the facility in monthly
+    /// draws, IT and network on delivery, each with its days from delivery and its value at delivery at the
+    /// WACC; their sum less the draws is the interest during construction (row idcRow()). Then the yearly
+    /// flows on their days, the dated flows the IRR cell's XIRR reads. Returns the interest the table sums to.
+    double writeConstructionDraws(lxw_worksheet* ws) {
+        const auto& fin = m_r.finance;
+        if (fin.drawYears.empty()) return 0.0;
+        const int header = drawHeaderRow();
+        headerRow(m_b, ws, header,
+                  {"Construction draws and dated flows", "Days from delivery", "Amount (USD)",
+                   "Value at delivery at WACC (USD)"});
+        const std::string waccRef = cell(kWaccRow, 1, true);
+        const size_t n = fin.drawYears.size();
+        double atDelivery = 0, drawn = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const int r = xirrRow(static_cast<int>(i));
+            const double days = -std::round(-fin.drawYears[i] * 365.0); // whole days, as the engine's
+            const double amount = -fin.drawAmounts[i].value();
+            std::string label;
+            if (n == 1)
+                label = "Capex on delivery";
+            else if (i == 0)
+                label = "Land, at the start of construction";
+            else if (i + 1 == n)
+                label = "IT and network, on delivery";
+            else
+                label = "Facility draw, month " + std::to_string(i);
+            text(ws, r, 0, label);
+            number(ws, r, 1, days, m_b.general);
+            number(ws, r, 2, amount, m_b.usd);
+            const double value = amount * std::pow(1.0 + assumption("wacc"), -days / 365.0);
+            formula(ws, r, 3, cell(r, 2) + "*(1+" + waccRef + ")^(-" + cell(r, 1) + "/365)", value, m_b.usd);
+            atDelivery += value, drawn += amount;
+        }
+        for (int y = 1; y <= m_horizon; ++y) {
+            const int r = xirrRow(static_cast<int>(n) + y - 1);
+            text(ws, r, 0, "Net cash flow, year " + std::to_string(y));
+            number(ws, r, 1, 365.0 * y, m_b.general);
+            formula(ws, r, 2, cell(flowRow(y), 9), fin.cashFlows[static_cast<size_t>(y)].value(), m_b.usd);
+        }
+        const double interest = drawn - atDelivery; // amounts are negative: compounded forward, more negative
+        text(ws, idcRow(), 0, "Interest during construction (USD)", m_b.bold);
+        const std::string draws = cell(xirrRow(0), 2) + ":" + cell(xirrRow(static_cast<int>(n) - 1), 2),
+                          values = cell(xirrRow(0), 3) + ":" + cell(xirrRow(static_cast<int>(n) - 1), 3);
+        live(ws, idcRow(), 3, "SUM(" + draws + ")-SUM(" + values + ")", interest,
+             fin.interestDuringConstruction.value(), m_b.usdTotal);
+        return interest;
     }
 
     void writeSummary(lxw_worksheet* ws) {

@@ -481,25 +481,26 @@ void TestFinance::badInputsStayFinite() {
 }
 
 // Construction (issue 30 item 4): facility $1,200 drawn over 12 months at mid-month, land $100 at the
-// start, $500 of IT on delivery, r = 10 %. Draws: land at t = -1, 100 a month at t = -(12 - k + 0.5)/12
-// (k = 1..12: -11.5/12 ... -0.5/12), IT at 0. IDC = 100 x sum_k (1.1^((12.5 - k)/12) - 1) + 100 x 0.1
-// = 59.043733095694241 + 10 = 69.043733095694241 (Python decimal, 40 digits). Tolerance 1e-9.
-// No construction: one draw at delivery and no interest; r = 0: no interest.
+// start, $500 of IT on delivery, r = 10 %. Dates in whole days of a 365-day year (XIRR's actual/365), m
+// months before delivery = round(365 m / 12) days: land at 365 days (t = -1), 100 a month at
+// round(365 (12.5 - k) / 12) = 350, 319, 289, 259, 228, 198, 167, 137, 106, 76, 46, 15 days, IT at 0.
+// IDC = 100 x sum_k (1.1^(d_k/365) - 1) + 100 x 0.1 = 69.044044843689909903 (Python decimal, 40 digits).
+// Tolerance 1e-9. No construction: one draw at delivery and no interest; r = 0: no interest.
 void TestFinance::constructionDrawsAndInterest() {
     const auto draws =
         cost::constructionDraws(1200.0 * units::usd, 100.0 * units::usd, 500.0 * units::usd, 12);
     QCOMPARE(draws.size(), size_t(14));
     QCOMPARE(draws.front().years, -1.0);
     QCOMPARE(draws.front().amount.value(), 100.0);
-    QVERIFY(std::abs(draws[1].years - (-11.5 / 12.0)) < 1e-15);
-    QVERIFY(std::abs(draws[12].years - (-0.5 / 12.0)) < 1e-15);
+    QCOMPARE(draws[1].years, -350.0 / 365.0);
+    QCOMPARE(draws[12].years, -15.0 / 365.0);
     QCOMPARE(draws.back().years, 0.0);
     QCOMPARE(draws.back().amount.value(), 500.0);
     double total = 0;
     for (const auto& d : draws)
         total += d.amount.value();
     QVERIFY(std::abs(total - 1800.0) < 1e-9); // the draws are the capex, nothing more
-    QVERIFY(std::abs(cost::interestDuringConstruction(0.10, draws).value() - 69.043733095694241) < 1e-9);
+    QVERIFY(std::abs(cost::interestDuringConstruction(0.10, draws).value() - 69.044044843689909903) < 1e-9);
     QCOMPARE(cost::interestDuringConstruction(0.0, draws).value(), 0.0);
     const auto none = cost::constructionDraws(1200.0 * units::usd, 100.0 * units::usd, 500.0 * units::usd, 0);
     QCOMPARE(none.size(), size_t(1));

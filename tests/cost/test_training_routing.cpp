@@ -6,6 +6,7 @@
 #include "design_json.h"
 #include "evaluate.h"
 #include "input_error.h"
+#include "input_resolver.h"
 #include "training.h"
 
 #include <QtTest>
@@ -108,6 +109,7 @@ private slots:
     void sprayBeatsTheReference();
     void alltoallAtItsEfficiency();
     void designRoutingMovesTime();
+    void sensitivityToolsReachIt();
     void badRoutingInputsRefused_data();
     void badRoutingInputsRefused();
 };
@@ -275,6 +277,35 @@ void TestTrainingRouting::designRoutingMovesTime() {
     const auto oneFlow = evaluateJson(j);
     CTWIN_COMPARE_REL(figure(oneFlow, "training.collective_efficiency"), 0.2098652043, 1e-8);
     QVERIFY(figure(oneFlow, "training.time_days") > figure(base, "training.time_days"));
+}
+
+void TestTrainingRouting::sensitivityToolsReachIt() {
+    // The tornado, sweeps and --set reach the routing through the assumptions (collective_flows_per_port
+    // for ECMP fabrics without their own flows) and the fabric's numeric fields (override paths).
+    const auto p = test_support::reference("neocloud-100k-gb200");
+    const auto base = cost::evaluate(p, test_support::catalog(), test_support::defaults());
+    {
+        const cost::InputResolver in(p, test_support::defaults(),
+                                     {{"assumptions.collective_flows_per_port", 1}});
+        const auto r = cost::evaluate(in, test_support::catalog());
+        CTWIN_COMPARE_REL(figure(r, "training.collective_efficiency"), 0.2098652043, 1e-8);
+        QVERIFY(figure(r, "training.time_days") > figure(base, "training.time_days"));
+        QVERIFY(in.assumptions().wasRead("collective_flows_per_port"));
+    }
+    {
+        const cost::InputResolver in(p, test_support::defaults(),
+                                     {{"fabrics.be.collective_efficiency", 0.9}});
+        const auto r = cost::evaluate(in, test_support::catalog());
+        QCOMPARE(figure(r, "training.collective_efficiency"), 0.9);
+        QVERIFY(figure(r, "training.time_days") < figure(base, "training.time_days"));
+    }
+    // A value outside (0, 1] is refused by --set as by the loader, naming the path.
+    try {
+        const cost::InputResolver in(p, test_support::defaults(), {{"fabrics.be.collective_efficiency", 0}});
+        QFAIL("collective_efficiency 0 accepted as an override");
+    } catch (const model::InputError& e) {
+        QVERIFY2(std::string(e.what()).find("collective_efficiency") != std::string::npos, e.what());
+    }
 }
 
 void TestTrainingRouting::badRoutingInputsRefused_data() {
