@@ -184,8 +184,8 @@ private:
     std::string capexTotal() const { return onSheet("Capex", cell(capexTotalRow(), kCapexValueCol, true)); }
 
     // Depreciation: rows of the asset-class block, then the straight-line schedule.
-    static constexpr int kDepCapexRow = 1, kDepLifeRow = 2, kDepSlRow = 3, kDepCrfRow = 4, kDepResidualRow = 5,
-                         kDepSlHeader = 7;
+    static constexpr int kDepCapexRow = 1, kDepLifeRow = 2, kDepSlRow = 3, kDepCrfRow = 4,
+                         kDepResidualRow = 5, kDepSlHeader = 7;
     int depTotalCol() const { return 1 + m_classes; }
     int depSlYearRow(int year) const { return kDepSlHeader + year; } // year 1..H
 
@@ -334,7 +334,8 @@ private:
                 formula(ws, r, kCapexValueCol, f->second, v, m_b.usd);
             else
                 number(ws, r, kCapexValueCol, v, m_b.inputUsd);
-            formula(ws, r, kCapexShareCol, "IF(" + totalRef + "<>0," + cell(r, kCapexValueCol) + "/" + totalRef + ",0)",
+            formula(ws, r, kCapexShareCol,
+                    "IF(" + totalRef + "<>0," + cell(r, kCapexValueCol) + "/" + totalRef + ",0)",
                     c.total.value() != 0 ? v / c.total.value() : 0.0, m_b.percent);
             ++r;
         }
@@ -400,13 +401,13 @@ private:
             else
                 number(ws, kDepResidualRow, col, ac.residualFraction, m_b.percent);
             const std::string basis = "(" + cap + "-" + cap + "*" + res + ")";
-            // Straight line to the residual value: (cost - residual) / life (IRS Publication 946); a zero life
-            // writes the basis off at once (finance_conventions.cpp).
+            // Straight line to the residual value: (cost - residual) / life (IRS Publication 946); a zero
+            // life writes the basis off at once (finance_conventions.cpp).
             const double sl = ac.accountingCharge.value();
             slSum += sl;
-            live(ws, kDepSlRow, col,
-                 "IF(" + lifeCell + ">0," + basis + "/" + lifeCell + "," + basis + ")",
-                 life > 0 ? (capex - capex * ac.residualFraction) / life : capex - capex * ac.residualFraction,
+            live(ws, kDepSlRow, col, "IF(" + lifeCell + ">0," + basis + "/" + lifeCell + "," + basis + ")",
+                 life > 0 ? (capex - capex * ac.residualFraction) / life
+                          : capex - capex * ac.residualFraction,
                  sl, m_b.usd);
             // Capital recovery net of residual: (C - S) r / (1 - (1+r)^-n) + S r; (C - S)/n at r = 0 (Newnan
             // et al., EUAC with salvage; finance_conventions.h).
@@ -414,13 +415,13 @@ private:
             crfSum += crf;
             if (wacc && waccValue > -1.0) {
                 const std::string w = *wacc;
-                const double mine =
-                    life > 0 ? cost::capitalRecoveryFactor(waccValue, life) * (capex - capex * ac.residualFraction) +
-                                   waccValue * capex * ac.residualFraction
-                             : 0.0;
+                const double mine = life > 0 ? cost::capitalRecoveryFactor(waccValue, life) *
+                                                       (capex - capex * ac.residualFraction) +
+                                                   waccValue * capex * ac.residualFraction
+                                             : 0.0;
                 live(ws, kDepCrfRow, col,
-                     "IF(" + lifeCell + ">0,IF(" + w + "=0," + basis + "/" + lifeCell + "," + basis + "*" + w +
-                         "/(1-(1+" + w + ")^(-" + lifeCell + ")))+" + cap + "*" + res + "*" + w + ",0)",
+                     "IF(" + lifeCell + ">0,IF(" + w + "=0," + basis + "/" + lifeCell + "," + basis + "*" +
+                         w + "/(1-(1+" + w + ")^(-" + lifeCell + ")))+" + cap + "*" + res + "*" + w + ",0)",
                      mine, crf, m_b.usd);
             } else {
                 number(ws, kDepCrfRow, col, crf, m_b.usd);
@@ -596,7 +597,8 @@ private:
             const int r = flowRow(y);
             const auto R = [&](int col) { return cell(r, col); };
             const size_t i = static_cast<size_t>(y > 0 ? y - 1 : 0);
-            const double capex = y == 0 ? m_r.capex.total.value() + fin.interestDuringConstruction.value() : 0.0;
+            const double capex =
+                y == 0 ? m_r.capex.total.value() + fin.interestDuringConstruction.value() : 0.0;
             const double revenue = y == 0 ? 0.0 : fin.revenue[i].value();
             const double opex = y == 0 ? 0.0 : fin.opex[i].value();
             const double tax = y == 0 ? 0.0 : fin.tax[i].value();
@@ -605,15 +607,17 @@ private:
                 for (const auto& ac : fin.assetClasses)
                     dep += i < ac.straightLine.size() ? ac.straightLine[i].value() : 0.0;
             const double net = fin.cashFlows[static_cast<size_t>(y)].value();
-            const double replacement =
-                y == 0 || i >= fin.replacementCapex.size() ? 0.0 : (fin.replacementCapex[i] - fin.salvage[i]).value();
-            const double terminal = y == 0 || i >= fin.terminalValue.size() ? 0.0 : fin.terminalValue[i].value();
+            const double replacement = y == 0 || i >= fin.replacementCapex.size()
+                                           ? 0.0
+                                           : (fin.replacementCapex[i] - fin.salvage[i]).value();
+            const double terminal =
+                y == 0 || i >= fin.terminalValue.size() ? 0.0 : fin.terminalValue[i].value();
             cumulative += net;
             number(ws, r, 0, y, m_b.general);
             if (y == 0) {
                 // Valued at delivery: capex plus the interest during construction of the draw table below.
-                live(ws, r, 1, capexTotal() + "+" + cell(idcRow(), 3), capex + drawInterest,
-                     capex + fin.interestDuringConstruction.value(), m_b.usd);
+                live(ws, r, 1, capexTotal() + "+" + cell(idcRow(), 3), m_r.capex.total.value() + drawInterest,
+                     capex, m_b.usd);
                 for (int col = 2; col <= 8; ++col)
                     number(ws, r, col, 0.0, m_b.usd);
             } else {
@@ -661,8 +665,8 @@ private:
                               days = cell(xirrRow(0), 1) + ":" + cell(xirrRow(xirrCount() - 1), 1);
             const std::string f = "XIRR(" + values + "," + days + "+36526," + cell(kWaccRow, 1, true) + ")";
             worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow()), 1,
-                                              static_cast<lxw_row_t>(irrRow()), 1, f.c_str(), m_b.percentTotal,
-                                              *fin.irr);
+                                              static_cast<lxw_row_t>(irrRow()), 1, f.c_str(),
+                                              m_b.percentTotal, *fin.irr);
         } else
             text(ws, irrRow(), 1, "none (cash flows do not change sign)");
         text(ws, irrRow() + 1, 0, "Payback (years)", m_b.bold);
@@ -698,7 +702,8 @@ private:
     /// The construction draws (issue 30 item 4) below the payback: land at the start, the facility in monthly
     /// draws, IT and network on delivery, each with its days from delivery and its value at delivery at the
     /// WACC; their sum less the draws is the interest during construction (row idcRow()). Then the yearly
-    /// flows on their days, the dated flows the IRR cell's XIRR reads. Returns the interest the table sums to.
+    /// flows on their days, the dated flows the IRR cell's XIRR reads. Returns the interest the table sums
+    /// to.
     double writeConstructionDraws(lxw_worksheet* ws) {
         const auto& fin = m_r.finance;
         if (fin.drawYears.empty()) return 0.0;
@@ -792,8 +797,8 @@ private:
                                  }()};
             if (key == "finance.annualized_capex_usd")
                 return std::pair{onSheet("Depreciation", cell(kDepCrfRow, depTotalCol(), true)) + "+" +
-                                     onSheet("Depreciation", cell(kDepCapexRow, depTotalCol() + 2, true)) + "*" +
-                                     cashCell(kWaccRow),
+                                     onSheet("Depreciation", cell(kDepCapexRow, depTotalCol() + 2, true)) +
+                                     "*" + cashCell(kWaccRow),
                                  [&] {
                                      double s = assumption("wacc") * fin.land.value();
                                      for (const auto& ac : fin.assetClasses)
@@ -808,10 +813,10 @@ private:
             const char* chargeKey = fin.convention == "accounting" ? "finance.depreciation_annual_usd"
                                                                    : "finance.annualized_capex_usd";
             if (key == "finance.tco_annual_usd" && rowOf.count(chargeKey))
-                return std::pair{cell(rowOf[chargeKey], 2) + "+" + cashCell(kOpexRow),
-                                 (fin.convention == "accounting" ? fin.depreciationAnnual : fin.annualizedCapex)
-                                         .value() +
-                                     fin.opexAnnual.value()};
+                return std::pair{
+                    cell(rowOf[chargeKey], 2) + "+" + cashCell(kOpexRow),
+                    (fin.convention == "accounting" ? fin.depreciationAnnual : fin.annualizedCapex).value() +
+                        fin.opexAnnual.value()};
             if (key == "finance.cost_per_gpu_hour_usd" && !tcoRef.empty())
                 return std::pair{"IF(" + cashCell(kGpuHoursRow) + ">0," + tcoRef + "/" +
                                      cashCell(kGpuHoursRow) + ",0)",

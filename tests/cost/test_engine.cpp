@@ -1,16 +1,15 @@
 // The engine end to end: golden hand-checked figures on a small design with a fixed test catalog, Clos
 // sizing against known limits, the Llama 3 reference's fabric counts, and property tests.
-#include <QtTest>
-
-#include <cmath>
-#include <nlohmann/json.hpp>
-
 #include "../test_support.h"
 #include "catalog.h"
 #include "clos_sizing.h"
 #include "design_json.h"
 #include "evaluate.h"
 #include "results_json.h"
+
+#include <QtTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
 
 using namespace ctwin;
 using ojson = nlohmann::ordered_json;
@@ -25,7 +24,8 @@ model::CatalogItem item(std::string id, std::string category, std::string kind,
     model::CatalogItem it;
     it.id = std::move(id), it.name = it.id, it.category = std::move(category), it.kind = std::move(kind);
     it.attributes = std::move(attributes);
-    for (const auto& [k, v] : values) it.values[k] = model::CatalogValue{v, v, v, "test catalog", false};
+    for (const auto& [k, v] : values)
+        it.values[k] = model::CatalogValue{v, v, v, "test catalog", false};
     return it;
 }
 
@@ -33,19 +33,41 @@ model::CatalogItem item(std::string id, std::string category, std::string kind,
 model::Catalog testCatalog() {
     return model::Catalog({
         item("t-gpu", "accelerators", "gpu",
-             {{"bf16_flops", 1e15}, {"fp8_flops", 2e15}, {"fp4_flops", 0}, {"hbm_bytes", 1e11},
-              {"hbm_bandwidth_bytes_per_s", 4e12}, {"scale_up_bandwidth_bytes_per_s", 9e11}, {"tdp_w", 1000},
+             {{"bf16_flops", 1e15},
+              {"fp8_flops", 2e15},
+              {"fp4_flops", 0},
+              {"hbm_bytes", 1e11},
+              {"hbm_bandwidth_bytes_per_s", 4e12},
+              {"scale_up_bandwidth_bytes_per_s", 9e11},
+              {"tdp_w", 1000},
               {"price_usd", 25000}},
              {{"vendor", "test"}}),
         item("t-rack", "racks", "compute",
-             {{"gpus", 8}, {"cpus", 2}, {"servers", 1}, {"backend_nics", 8}, {"backend_nic_bit_per_s", 4e11},
-              {"frontend_nics", 1}, {"frontend_nic_bit_per_s", 1e11}, {"scale_up_domain_gpus", 8},
-              {"power_load_w", 10000}, {"power_idle_w", 2000}, {"liquid_fraction", 0.5}, {"price_usd", 300000},
-              {"scale_up_network_price_usd", 30000}, {"weight_kg", 1000}, {"width_m", 0.6}, {"depth_m", 1.2},
-              {"psus", 4}, {"useful_life_years", 5}},
+             {{"gpus", 8},
+              {"cpus", 2},
+              {"servers", 1},
+              {"backend_nics", 8},
+              {"backend_nic_bit_per_s", 4e11},
+              {"frontend_nics", 1},
+              {"frontend_nic_bit_per_s", 1e11},
+              {"scale_up_domain_gpus", 8},
+              {"power_load_w", 10000},
+              {"power_idle_w", 2000},
+              {"liquid_fraction", 0.5},
+              {"price_usd", 300000},
+              {"scale_up_network_price_usd", 30000},
+              {"weight_kg", 1000},
+              {"width_m", 0.6},
+              {"depth_m", 1.2},
+              {"psus", 4},
+              {"useful_life_years", 5}},
              {{"accelerator", "t-gpu"}}),
         item("t-cdu", "cooling", "cdu",
-             {{"capacity_w", 100000}, {"pump_power_w", 1000}, {"price_usd", 50000}, {"width_m", 0.6}, {"depth_m", 1.2}}),
+             {{"capacity_w", 100000},
+              {"pump_power_w", 1000},
+              {"price_usd", 50000},
+              {"width_m", 0.6},
+              {"depth_m", 1.2}}),
         item("t-plant", "cooling", "plant", {{"cop", 5}, {"capex_usd_per_w", 1}}, {{"type", "chiller"}}),
         item("t-ups", "power", "ups", {{"efficiency", 0.95}, {"capex_usd_per_w", 0.5}}),
     });
@@ -54,7 +76,8 @@ model::Catalog testCatalog() {
 model::AssumptionSet testAssumptions() {
     model::AssumptionSet a;
     auto set = [&](const char* k, double v) { a[k] = model::Assumption{v, v, v, "", "test", false}; };
-    set("electricity_usd_per_kwh", 0.10), set("wacc", 0.08), set("tax_rate", 0), set("it_useful_life_years", 5);
+    set("electricity_usd_per_kwh", 0.10), set("wacc", 0.08), set("tax_rate", 0),
+        set("it_useful_life_years", 5);
     set("network_useful_life_years", 5), set("facility_useful_life_years", 20), set("utilization", 0.5);
     set("mfu", 0.4), set("goodput", 0.9), set("maintenance_fraction", 0.01), set("staff_usd_per_mw_year", 0);
     set("horizon_years", 5), set("building_shell_usd_per_w", 2), set("integration_fraction", 0.1);
@@ -65,7 +88,8 @@ model::AssumptionSet testAssumptions() {
     set("spare_swap_minutes", 1), set("straggler_loss", 0.01), set("sdc_extra_rollback_intervals", 1);
     // Cooling plant (cost/cooling_plant.h): t-plant has no climate values, so it runs at its fixed COP 5.
     set("climate_hourly_spread_factor", 1), set("compressor_cop_max_factor", 2);
-    set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18), set("air_chilled_water_delta_t_k", 6);
+    set("crah_fan_power_fraction", 0.05), set("air_chilled_water_supply_c", 18),
+        set("air_chilled_water_delta_t_k", 6);
     set("global_batch_tokens", 16777216), set("sequence_length", 8192), set("mfu_pipeline_bubble", 0);
     set("mfu_fp8_ratio", 0.685), set("mfu_fp4_ratio", 0.45), set("cdu_repair_hours", 24);
     set("moe_alltoall_overlap", 0.5);
@@ -75,6 +99,14 @@ model::AssumptionSet testAssumptions() {
     // Insurance 0.2 % of capex less land and property tax 1 % of capex a year (issue 30 item 4), round
     // numbers for the golden figures.
     set("insurance_rate_of_capex_per_year", 0.002), set("property_tax_rate_of_capex_per_year", 0.01);
+    // No construction period and no facility downtime (issue 30), so the golden figures keep their capex at
+    // t = 0 and every hour sold.
+    set("construction_months", 0), set("facility_downtime_hours_n", 0),
+        set("facility_downtime_hours_n_plus_1", 0);
+    set("facility_downtime_hours_distributed_redundant", 0), set("facility_downtime_hours_2n", 0);
+    // Fabric routing and pipeline overlap (issue 29 item 4) at their data/assumptions.json base values.
+    set("collective_flows_per_port", 16), set("adaptive_routing_efficiency", 0.92);
+    set("packet_spray_efficiency", 0.97), set("pp_p2p_overlap", 0.5);
     return a;
 }
 
@@ -91,8 +123,13 @@ ojson smallDesign(int racks = 4) {
                          "redundancy": "N+1", "delta_t_k": 10, "plant": "t-plant"}],
       "rows": [{"id": "row", "name": "Row", "hall": "h"}], "racks": []})");
     for (int i = 0; i < racks; ++i)
-        j["racks"].push_back({{"id", "r" + std::to_string(i)}, {"name", "R" + std::to_string(i)}, {"row", "row"},
-                              {"rack_type", "t-rack"}, {"x_m", 0.6 * i}, {"feed_a", "f"}, {"cooling_loop", "l"}});
+        j["racks"].push_back({{"id", "r" + std::to_string(i)},
+                              {"name", "R" + std::to_string(i)},
+                              {"row", "row"},
+                              {"rack_type", "t-rack"},
+                              {"x_m", 0.6 * i},
+                              {"feed_a", "f"},
+                              {"cooling_loop", "l"}});
     return j;
 }
 
@@ -105,7 +142,8 @@ double fig(const cost::Results& r, const std::string& key) {
 void allFinite(const ojson& j) {
     if (j.is_number()) QVERIFY(std::isfinite(j.get<double>()));
     if (j.is_structured())
-        for (const auto& e : j) allFinite(e);
+        for (const auto& e : j)
+            allFinite(e);
 }
 
 } // namespace
@@ -131,9 +169,9 @@ private slots:
         in.endpointsPerRack = {65536};
         s = cost::sizeClos(in);
         QCOMPARE(s.maxEndpoints, 65536.0);
-        QCOMPARE(s.leaves, 2048.0);         // 65,536 / 32
-        QCOMPARE(s.spines, 2048.0);         // 65,536 uplinks / 32 down ports
-        QCOMPARE(s.cores, 1024.0);          // 2,048 x 32 up / 64
+        QCOMPARE(s.leaves, 2048.0); // 65,536 / 32
+        QCOMPARE(s.spines, 2048.0); // 65,536 uplinks / 32 down ports
+        QCOMPARE(s.cores, 1024.0);  // 2,048 x 32 up / 64
         QVERIFY(!s.exceedsTierLimit);
         in.endpointsPerRack = {65537};
         QVERIFY(cost::sizeClos(in).exceedsTierLimit);
@@ -176,11 +214,11 @@ private slots:
     }
 
     void llama3ReferenceFabric() {
-        // Llama 3 RoCE cluster (REFERENCES.md): 1,024 racks x 16 GPUs at 400G, one ToR per rack, 51.2T switches
-        // as 128 x 400G (breakout 2), 1:1 into the spine, 1:7 at aggregation.
-        // Leaves: 1,024 ToRs with 16 down and 16 up each -> 16,384 leaf-spine links.
-        // Spine at 1:7: d2 = floor(128 x 7/8) = 112 down, 16 up -> ceil(16,384 / 112) = 147 spines.
-        // Spine-core links: ceil(16,384 / 7) = 2,341 -> ceil(2,341 / 128) = 19 cores. Total 1,190 per plane.
+        // Llama 3 RoCE cluster (REFERENCES.md): 1,024 racks x 16 GPUs at 400G, one ToR per rack, 51.2T
+        // switches as 128 x 400G (breakout 2), 1:1 into the spine, 1:7 at aggregation. Leaves: 1,024 ToRs
+        // with 16 down and 16 up each -> 16,384 leaf-spine links. Spine at 1:7: d2 = floor(128 x 7/8) = 112
+        // down, 16 up -> ceil(16,384 / 112) = 147 spines. Spine-core links: ceil(16,384 / 7) = 2,341 ->
+        // ceil(2,341 / 128) = 19 cores. Total 1,190 per plane.
         const auto& catalog = test_support::catalog();
         const auto p = test_support::reference("llama3-16k-h100");
         const auto r = cost::evaluate(p, catalog, test_support::defaults());
@@ -204,7 +242,8 @@ private slots:
         auto near = [&](const char* key, double expected, double relTol) {
             const double v = fig(r, key);
             QVERIFY2(std::abs(v - expected) <= relTol * std::max(1.0, std::abs(expected)),
-                     (std::string(key) + " = " + std::to_string(v) + ", expected " + std::to_string(expected)).c_str());
+                     (std::string(key) + " = " + std::to_string(v) + ", expected " + std::to_string(expected))
+                         .c_str());
         };
         near("inventory.gpus", 32, tol);
         near("inventory.cdus", 2, tol);
@@ -262,8 +301,10 @@ private slots:
 
     void doublingRacksDoublesGpuCapex() {
         const auto catalog = testCatalog();
-        const auto r4 = cost::evaluate(model::projectFromJson(smallDesign(4), "a.json", &catalog), catalog, testAssumptions());
-        const auto r8 = cost::evaluate(model::projectFromJson(smallDesign(8), "b.json", &catalog), catalog, testAssumptions());
+        const auto r4 = cost::evaluate(model::projectFromJson(smallDesign(4), "a.json", &catalog), catalog,
+                                       testAssumptions());
+        const auto r8 = cost::evaluate(model::projectFromJson(smallDesign(8), "b.json", &catalog), catalog,
+                                       testAssumptions());
         QCOMPARE(fig(r8, "capex.by_category_usd.compute"), 2 * fig(r4, "capex.by_category_usd.compute"));
         QCOMPARE(fig(r8, "inventory.gpus"), 2 * fig(r4, "inventory.gpus"));
     }
@@ -280,13 +321,15 @@ private slots:
         const auto p = model::loadProjectJson(file.toStdString(), &catalog);
         const auto r = cost::evaluate(p, catalog, test_support::defaults());
         double sum = 0;
-        for (const auto& c : cost::kCapexCategories) sum += r.capex.share(c);
+        for (const auto& c : cost::kCapexCategories)
+            sum += r.capex.share(c);
         QVERIFY(std::abs(sum - 1.0) < 1e-12);
         allFinite(cost::resultsToJson(r));
         QVERIFY(fig(r, "power.pue") > 1.0 && fig(r, "power.pue") < 2.0);
         QVERIFY(fig(r, "finance.cost_per_gpu_hour_usd") > 0);
         for (const auto& rule : r.rules)
-            QVERIFY2(rule.severity != cost::Severity::Error, (file.toStdString() + ": " + rule.message).c_str());
+            QVERIFY2(rule.severity != cost::Severity::Error,
+                     (file.toStdString() + ": " + rule.message).c_str());
     }
 
     void zeroUtilizationIsFinite() {
@@ -304,7 +347,8 @@ private slots:
         auto expectRule = [&](const ojson& design, model::AssumptionSet a, const std::string& ruleId) {
             const auto r = cost::evaluate(model::projectFromJson(design, "bad.json", &catalog), catalog, a);
             allFinite(cost::resultsToJson(r));
-            const bool found = std::any_of(r.rules.begin(), r.rules.end(), [&](const auto& x) { return x.rule == ruleId; });
+            const bool found =
+                std::any_of(r.rules.begin(), r.rules.end(), [&](const auto& x) { return x.rule == ruleId; });
             QVERIFY2(found, ruleId.c_str());
         };
         expectRule(smallDesign(0), testAssumptions(), "no_gpus");
@@ -315,10 +359,12 @@ private slots:
         expectRule(overloaded, testAssumptions(), "loop_over_capacity");
         auto link = smallDesign();
         link["sites"].push_back({{"id", "s2"}, {"name", "S2"}});
-        link["links"] = ojson::array({{{"id", "w"}, {"name", "W"}, {"from", "s"}, {"to", "s2"}, {"capacity_bit_per_s", 1e12}}});
+        link["links"] = ojson::array(
+            {{{"id", "w"}, {"name", "W"}, {"from", "s"}, {"to", "s2"}, {"capacity_bit_per_s", 1e12}}});
         expectRule(link, testAssumptions(), "link_zero_length");
         auto job = smallDesign();
-        job["training_jobs"] = ojson::array({{{"id", "j"}, {"name", "J"}, {"model_params", 1e9}, {"tokens", 1e12}, {"gpus", 64}}});
+        job["training_jobs"] = ojson::array(
+            {{{"id", "j"}, {"name", "J"}, {"model_params", 1e9}, {"tokens", 1e12}, {"gpus", 64}}});
         expectRule(job, testAssumptions(), "job_too_large");
     }
 };

@@ -8,9 +8,9 @@
 #include "input_error.h"
 
 #include <QtTest>
-#include <map>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <sstream>
 
 using namespace ctwin;
@@ -119,20 +119,20 @@ private slots:
     }
 
     void backEndFitsTheSwitchRadix() {
-        // 102,024 GPUs x one 800G NIC: one 800G plane on 102.4T switches (radix 128) reaches 128^2/2 = 8,192
-        // endpoints in 2 tiers, too few; 2 planes x 400G (radix 256): 32,768, too few; 4 planes x 200G (radix
-        // 512): 131,072 >= 102,024. Fewest tiers first, then fewest planes: 4 planes, 2 tiers (the neocloud
-        // reference's shape).
+        // 102,024 GPUs x one 400G ConnectX-7 NIC (data/catalog/racks.json gb200-nvl72): one 400G plane on
+        // 102.4T switches (radix 256) reaches 256^2/2 = 32,768 endpoints in 2 tiers, too few; 2 planes x 200G
+        // (radix 512): 131,072 >= 102,024. Fewest tiers first, then fewest planes: 2 planes, 2 tiers (the
+        // neocloud reference's shape).
         const auto p = generate(target(100000, "gb200-nvl72", "dry_cooler", 4, 2));
         QCOMPARE(p.fabrics.size(), size_t(2));
         const auto& be = p.fabrics[0];
         QCOMPARE(be.role, std::string("backend"));
-        QCOMPARE(be.planes, 4);
+        QCOMPARE(be.planes, 2);
         QCOMPARE(be.tiers, 2);
         QCOMPARE(be.breakout, 4);
         QCOMPARE(be.portBitPerS, 2e11);
         QCOMPARE(be.oversubscription, std::vector<double>{1.0});
-        // Forcing 3 tiers with 1:4 at the top: [1, 4], one 800G plane (3 tiers of radix 128 reach 524,288).
+        // Forcing 3 tiers with 1:4 at the top: [1, 4], one 400G plane (3 tiers of radix 256 reach 4,194,304).
         auto s = target(100000, "gb200-nvl72", "dry_cooler", 4, 2);
         s.target->tiers = 3;
         s.target->oversubscription = 4.0;
@@ -231,20 +231,26 @@ private slots:
         QTest::addColumn<int>("halls");
         // 100,000 GB200: 1,389 + 28 spares = 1,417 racks x 132 kW = 187.04 MW / 36.25 MW = 5.16 -> 6 halls
         // (by racks 1,417 / 384 = 3.7 -> 4); 6 halls / 4 per building -> 2 buildings of 3.
-        QTest::newRow("100K GB200") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 0 << 0 << 2 << 6;
+        QTest::newRow("100K GB200") << "gb200-nvl72"
+                                    << "dry_cooler" << 100000.0 << 0 << 0 << 2 << 6;
         // 16,384 H100 on 16-GPU racks: 1,024 + ceil(20.48) = 21 spares = 1,045 racks x 20.4 kW = 21.3 MW
         // -> 1 hall by load, 1,045 / 384 = 2.72 -> 3 halls by racks: one building of 3 halls (the shipped
         // llama3-16k-h100 layout).
-        QTest::newRow("16K H100 air") << "hgx-h100-2srv" << "air" << 16384.0 << 0 << 0 << 1 << 3;
+        QTest::newRow("16K H100 air") << "hgx-h100-2srv"
+                                      << "air" << 16384.0 << 0 << 0 << 1 << 3;
         // 360,000 GB300: 5,000 + 100 spares = 5,100 racks x 145 kW = 739.5 MW / 36.25 = 20.4 -> 21 halls;
         // ceil(21 / 4) = 6 buildings of ceil(21 / 6) = 4 halls.
-        QTest::newRow("1 GW GB300") << "gb300-nvl72" << "tower" << 360000.0 << 0 << 0 << 6 << 24;
+        QTest::newRow("1 GW GB300") << "gb300-nvl72"
+                                    << "tower" << 360000.0 << 0 << 0 << 6 << 24;
         // 720 GB200 = 10 + 1 spare racks: one hall.
-        QTest::newRow("small") << "gb200-nvl72" << "tower" << 720.0 << 0 << 0 << 1 << 1;
+        QTest::newRow("small") << "gb200-nvl72"
+                               << "tower" << 720.0 << 0 << 0 << 1 << 1;
         // Buildings given (3): the 6 halls spread as 2 per building.
-        QTest::newRow("buildings given") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 3 << 0 << 3 << 6;
+        QTest::newRow("buildings given") << "gb200-nvl72"
+                                         << "dry_cooler" << 100000.0 << 3 << 0 << 3 << 6;
         // Halls per building given (1): 6 buildings of 1 hall.
-        QTest::newRow("halls given") << "gb200-nvl72" << "dry_cooler" << 100000.0 << 0 << 1 << 6 << 6;
+        QTest::newRow("halls given") << "gb200-nvl72"
+                                     << "dry_cooler" << 100000.0 << 0 << 1 << 6 << 6;
     }
     void buildingsAndHallsFollowTheTargetByDefault() {
         QFETCH(QString, rack);

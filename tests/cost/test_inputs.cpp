@@ -2,6 +2,7 @@
 // override grammar and its errors, provenance, entity-level ranges in tornado, the economizer model, and
 // "every input matters": every field of every entity kind and every assumption moves some engine output
 // or is listed as display-only with a reason.
+#include "../store/legacy_ctwin.h"
 #include "../test_support.h"
 #include "design_file.h"
 #include "entity_references.h"
@@ -11,7 +12,6 @@
 #include "results_json.h"
 #include "scenarios.h"
 #include "sqlite_handle.h"
-#include "../store/legacy_ctwin.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -95,6 +95,12 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         // spraying (their efficiency assumptions) on alternate references.
         for (auto& f : group.fabrics)
             f.routing = out.size() % 2 == 0 ? "adaptive" : "spray";
+        // N+1 and distributed-redundant power chains (issue 30: facility_downtime_hours_n_plus_1 and
+        // _distributed_redundant) on alternate references; the shipped buildings are N or 2N, which the
+        // unaltered references keep covering.
+        static const char* const kTopologies[] = {"N+1", "3/2", "4/3"};
+        for (auto& b : group.buildings)
+            b.powerTopology = kTopologies[(out.size() / 3) % 3];
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
@@ -524,7 +530,8 @@ void TestInputs::everyEntityFieldMatters() {
                     for (auto& e : c) {
                         Perturber one;
                         one.target = key, one.cat = &catalog(), one.design = &base;
-                        model::forEachReference(e, [&](const char*, const std::string& id, auto) { one.inUse.insert(id); });
+                        model::forEachReference(
+                            e, [&](const char*, const std::string& id, auto) { one.inUse.insert(id); });
                         e.visitFields(one);
                         probe.found = one.found, probe.shape = one.shape, probe.changed |= one.changed;
                     }

@@ -93,7 +93,8 @@ private slots:
                                  "agentic-inference-gb300", "vera-rubin-504"}) {
             const auto r = evaluateJson(readJson(name));
             for (const auto& rule : r.rules)
-                QVERIFY2(rule.severity != cost::Severity::Error, (std::string(name) + ": " + rule.message).c_str());
+                QVERIFY2(rule.severity != cost::Severity::Error,
+                         (std::string(name) + ": " + rule.message).c_str());
         }
     }
 
@@ -111,12 +112,14 @@ private slots:
         }
     }
 
-    /// neocloud back-end: 1,418 GB200 racks x 72 ConnectX 800G NICs = 102,096 NIC-side 800G modules. The
-    /// rail-optimised leaves sit mid-row, so the reach (half a row + 5 m) picks the 800G multimode SR8 at
-    /// 15 W (REFERENCES.md), not the 17 W single-mode module the reviewer assumed (102,096 x 17 W =
-    /// 1.74 MW): 102,096 x 15 W = 1,531,440 W that the compute trays already power. The back-end's
-    /// network power was 12,728,336 W (baseline /tmp/base); now 12,728,336 - 1,531,440 = 11,196,896 W.
-    /// The modules are still priced.
+    /// neocloud back-end: 1,418 GB200 racks x 72 ConnectX-7 400G NICs (one per GPU, data/catalog/racks.json)
+    /// = 102,096 NIC-side 400G modules. The rail-optimised leaves sit mid-row, so the reach (half a row + 5
+    /// m) picks the 400G multimode SR4 at 8 W: 102,096 x 8 W = 816,768 W that the compute trays already
+    /// power. The back-end's network power is the switches and the switch-side modules only: 2 planes x (399
+    /// leaves
+    /// + 200 spines) = 1,198 sw-102t at 2,500 W, 51,048 leaf-down 800G SR8 at 15 W (4 x 200G breakout) and
+    /// 102,096 leaf-up and spine modules at 18 W (the leaf-to-spine reach picks the 800G 2xFR4): 2,995,000 +
+    /// 765,720 + 1,837,728 = 5,598,448 W. The NIC-side modules are still priced.
     void nicSideOpticsPoweredByTheTrays() {
         const auto r = evaluateJson(readJson("neocloud-100k-gb200"));
         const auto& be = fabric(r, "be");
@@ -125,8 +128,8 @@ private slots:
         QVERIFY(nic != be.lines.end());
         QVERIFY(nic->hostPowered);
         QCOMPARE(nic->quantity, 102096.0);
-        QCOMPARE(nic->unitPower.value(), 15.0);
-        CTWIN_COMPARE_REL(be.power.value(), 11196896.0, 1e-12);
+        QCOMPARE(nic->unitPower.value(), 8.0);
+        CTWIN_COMPARE_REL(be.power.value(), 5598448.0, 1e-12);
         double priced = 0;
         for (const auto& l : be.lines)
             if (l.catalogId != be.lines.front().catalogId) priced += l.cost().value();
@@ -156,7 +159,8 @@ private slots:
         QCOMPARE(found.size(), size_t(1));
         QCOMPARE(found[0].severity, cost::Severity::Error);
         QCOMPARE(found[0].entity, std::string("wan-wi-atl"));
-        QVERIFY2(found[0].message.find("route_length_m 1000.0 km") != std::string::npos, found[0].message.c_str());
+        QVERIFY2(found[0].message.find("route_length_m 1000.0 km") != std::string::npos,
+                 found[0].message.c_str());
         QVERIFY2(found[0].message.find("1072.4 km") != std::string::npos, found[0].message.c_str());
         QVERIFY(shortRoute.hasErrors());
 

@@ -352,8 +352,11 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     // job's reliability model), mfu_fp4_ratio (an FP8 job), global_batch_tokens and sequence_length (its job
     // sets both); moe_alltoall_overlap (issue 29) counts: its MoE job has the expert figures.
     // gpu_hour_price_usd counts with the GB200 catalog rental range ($2.64-10.50 around $3.60) in place of
-    // the shipped default's (InputResolver::derivedDefault).
-    QCOMPARE(ranged, size_t(40));
+    // the shipped default's (InputResolver::derivedDefault). Issues 29 and 30 added four more that neocloud
+    // reads: construction_months, facility_downtime_hours_2n (its buildings are 2N; the other three
+    // topologies' hours go unread), collective_flows_per_port (its back-end routes by ECMP; the adaptive and
+    // spray efficiencies go unread) and pp_p2p_overlap (its job is pipelined).
+    QCOMPARE(ranged, size_t(44));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);
@@ -446,7 +449,8 @@ void TestScenarios::tornadoMatchesDirectEvaluation() {
 // cumulative cash flow never turns non-negative: that end is marked undefined and holds the base value.
 void TestScenarios::tornadoMarksUndefinedEnds() {
     auto p = design("llama3-16k-h100");
-    p.assumptions["gpu_hour_price_usd"] = model::Assumption{2.5, 0.5, 4.0, "USD/GPU-hour", "test: wide range", true};
+    p.assumptions["gpu_hour_price_usd"] =
+        model::Assumption{2.5, 0.5, 4.0, "USD/GPU-hour", "test: wide range", true};
     const auto t = cost::tornado(input(p), "finance.payback_years");
     const cost::TornadoBar* price = nullptr;
     for (const auto& b : t.bars)
@@ -456,7 +460,8 @@ void TestScenarios::tornadoMarksUndefinedEnds() {
     QVERIFY(!price->definedAtLow);
     QCOMPARE(price->outputAtLow, t.base);
     QVERIFY(price->definedAtHigh);
-    CTWIN_COMPARE_REL(price->outputAtHigh, *direct(p, {{"gpu_hour_price_usd", 4.0}}).finance.paybackYears, 1e-12);
+    CTWIN_COMPARE_REL(price->outputAtHigh, *direct(p, {{"gpu_hour_price_usd", 4.0}}).finance.paybackYears,
+                      1e-12);
 }
 
 void TestScenarios::tornadoRejectsBadOutputs() {

@@ -250,14 +250,15 @@ void TestTrainingRouting::alltoallAtItsEfficiency() {
 }
 
 void TestTrainingRouting::designRoutingMovesTime() {
-    // neocloud: rail-optimised back-end "be", 4 planes of 200G, sw-102t with breakout 4 (radix 512, 256 down
-    // and 256 up at 1:1), 102,096 endpoint ports a plane on 400 leaves: d = u = 255.24 per leaf. ECMP at the
-    // default 16 flows: 16 / E[max of 255.24 Poisson(16)] = 0.5632480175 (python3, the same sum).
+    // neocloud: rail-optimised back-end "be", 2 planes of 200G (one 400G ConnectX-7 per GPU), sw-102t with
+    // breakout 4 (radix 512, 256 down and 256 up at 1:1), 102,096 endpoint ports a plane on 399 leaves:
+    // d = u = 102,096 / 399 = 255.8797 per leaf. ECMP at the default 16 flows: 16 / E[max of 255.8797
+    // Poisson(16)] = 0.5631700521 (python3, the same sum).
     auto j = readReference("neocloud-100k-gb200");
     const auto base = evaluateJson(j);
-    CTWIN_COMPARE_REL(figure(base, "training.collective_efficiency"), 0.5632480175, 1e-8);
-    CTWIN_COMPARE_REL(base.figure("training.collective_efficiency")->provenance.inputs[1].second, 255.24,
-                      1e-9);
+    CTWIN_COMPARE_REL(figure(base, "training.collective_efficiency"), 0.5631700521, 1e-8);
+    CTWIN_COMPARE_REL(base.figure("training.collective_efficiency")->provenance.inputs[1].second,
+                      102096.0 / 399.0, 1e-9);
     // Spraying: 0.97 (packet_spray_efficiency) on a non-blocking leaf; faster than ECMP.
     fabricJson(j, "be")["routing"] = "spray";
     const auto spray = evaluateJson(j);
@@ -269,13 +270,13 @@ void TestTrainingRouting::designRoutingMovesTime() {
     const auto measured = evaluateJson(j);
     QCOMPARE(figure(measured, "training.collective_efficiency"), 0.5);
     QVERIFY(figure(measured, "training.time_days") > figure(base, "training.time_days"));
-    // Fewer flows on ECMP slow it further (one flow per port: 1 / E[max of 255.24 Poisson(1)] =
-    // 0.2098652043).
+    // Fewer flows on ECMP slow it further (one flow per port: 1 / E[max of 255.8797 Poisson(1)] =
+    // 0.2098037186).
     fabricJson(j, "be").erase("collective_efficiency");
     fabricJson(j, "be")["routing"] = "ecmp";
     fabricJson(j, "be")["flows_per_port"] = 1;
     const auto oneFlow = evaluateJson(j);
-    CTWIN_COMPARE_REL(figure(oneFlow, "training.collective_efficiency"), 0.2098652043, 1e-8);
+    CTWIN_COMPARE_REL(figure(oneFlow, "training.collective_efficiency"), 0.2098037186, 1e-8);
     QVERIFY(figure(oneFlow, "training.time_days") > figure(base, "training.time_days"));
 }
 
@@ -288,7 +289,7 @@ void TestTrainingRouting::sensitivityToolsReachIt() {
         const cost::InputResolver in(p, test_support::defaults(),
                                      {{"assumptions.collective_flows_per_port", 1}});
         const auto r = cost::evaluate(in, test_support::catalog());
-        CTWIN_COMPARE_REL(figure(r, "training.collective_efficiency"), 0.2098652043, 1e-8);
+        CTWIN_COMPARE_REL(figure(r, "training.collective_efficiency"), 0.2098037186, 1e-8);
         QVERIFY(figure(r, "training.time_days") > figure(base, "training.time_days"));
         QVERIFY(in.assumptions().wasRead("collective_flows_per_port"));
     }
