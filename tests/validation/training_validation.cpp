@@ -18,13 +18,18 @@
 //    predicted minutes = cost::estimateTraining(tokens, layout) compared with that raw mean (the RCP
 //    scaling factor is a convergence allowance, not compute). Model parameters from the point (dense: all
 //    active; MoE: active_params).
+//  - hfu (Megatron-LM SC21 Table 1, full recomputation): the same as mfu, against the model-FLOPs MFU the
+//    point derives from the published hardware teraFLOP/s (derived.mfu_model_flops).
 //  - recomputation pairs (Korthikanti et al.): the ratio of full- to selective-recomputation iteration
 //    time for the same model and layout against cost::recomputationTimeFactor(full) / (selective).
-// Points whose accelerator is not in the catalog (A100, H800) are skipped with the reason.
+// A run's recomputation (full / none) scales its time against the MFU assumption's selective convention
+// (cost::recomputationTimeFactor). Points whose accelerator is not in the catalog are skipped with the
+// reason.
 #include "catalog.h"
 #include "design_json.h"
 #include "training.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -54,6 +59,19 @@ const std::map<std::string, std::string> kKnownGaps = {
     {"mlperf-train51-llama31-405b-gb200x512-nvidia-nvfp4",
      "FP4 MFU ratio (mfu_fp4_ratio 0.45) is calibrated on large runs; the 512-GPU NVFP4 run is 27% slower "
      "than predicted while the 2,560- and 5,120-GPU runs are within 16% (+27%)"},
+    {"megascale-175b-a100x12288-tp8-pp8-dp192",
+     "MegaScale (Jiang et al. 2024) changes the model and optimizer (parallel attention/MLP block, "
+     "sliding-window "
+     "attention, LAMB at 4x the batch) and overlaps its communication; the engine models the standard "
+     "Megatron-LM stack, whose baseline row on the same 12,288 GPUs it holds within 5% (-22%)"},
+    {"megascale-175b-a100x3072-tp8-pp8-dp48",
+     "MegaScale's algorithmic and overlap optimisations, as the 12,288-GPU row (-25%)"},
+    {"deepseek-v3-h800x2048-pp16-ep64-zero1-fp8-pretrain",
+     "DeepSeek-V3's FP8 pre-training ran at ~17% of the FP8 dense peak in 6N FLOPs (342.6 TFLOP/s per GPU); "
+     "the "
+     "engine's FP8 MFU (mfu x mfu_fp8_ratio = 0.274) comes from dense Llama-class runs, and 6N with N = 37B "
+     "active leaves out MLA's attention FLOPs (128 heads, ~+14% at 4K causal tokens) and the MTP module "
+     "(-43%)"},
     {"mlperf-train60-deepseekv3-671b-gb200x8192-nvidia-mxfp8",
      "strong scaling of a 3-minute MoE run: 32x the GPUs of the GB300 x 256 run (within 3%) give 10.4x its "
      "speed; the engine has no fixed per-step cost (optimizer, small per-GPU batch) and MLPerf's evaluation "
@@ -73,6 +91,12 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_number()) return std::nullopt;
     return it->get<double>();
+}
+
+/// A string field, or `fallback` when it is absent or null (the file writes unknowns as null).
+std::string text(const nlohmann::json& j, const char* key, const std::string& fallback = {}) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
 double peakFor(const model::CatalogItem& acc, const std::string& precision) {
@@ -102,7 +126,7 @@ cost::TrainingInput inputFor(const nlohmann::json& p, const model::AssumptionSet
     in.modelParams = params;
     in.gpus = p.at("gpus").get<double>();
     in.peakFlopsPerGpu = peak * units::hertz;
-    in.mfu = mfuFor(a, p.value("precision", std::string("bf16")));
+    in.mfu = mfuFor(a, text(p, "precision", "bf16"));
     in.goodput = 1.0;
     const auto& par = p.at("parallelism");
     in.pp = static_cast<int>(number(par, "pp").value_or(1.0));
@@ -112,6 +136,13 @@ cost::TrainingInput inputFor(const nlohmann::json& p, const model::AssumptionSet
     in.globalBatchTokens = number(p, "global_batch_tokens").value_or(0.0);
     in.microbatchSequences = static_cast<int>(number(p, "micro_batch_size").value_or(1.0));
     in.mfuPipelineBubble = a.at("mfu_pipeline_bubble").base;
+    // The run's activation recomputation relative to the MFU assumption's (selective), as
+    // evaluate_training.cpp applies a job's `recomputation`; unstated -> selective (factor 1).
+    const std::string mode = text(p, "recomputation");
+    if (mode == "full" || mode == "none")
+        in.recomputeFactor = cost::recomputationTimeFactor(
+            mode == "full" ? cost::Recomputation::Full : cost::Recomputation::None, in.activeParams,
+            number(m, "layers").value_or(0.0), in.sequenceLength);
     return in;
 }
 
@@ -129,7 +160,7 @@ void addExperts(const nlohmann::json& p, const model::Catalog& catalog, const mo
     if (!experts || !k || !h || !layers || in.ep <= 1) return;
     in.experts = static_cast<int>(*experts), in.activeExperts = static_cast<int>(*k);
     in.hiddenSize = *h, in.moeLayers = *layers;
-    const std::string precision = p.value("precision", std::string("bf16"));
+    const std::string precision = text(p, "precision", "bf16");
     in.dispatchBytes = precision.rfind("bf16", 0) == 0 ? 2.0 : 1.0;
     in.combineBytes = 2.0;
     const model::CatalogItem* rack = nullptr;
@@ -190,7 +221,7 @@ int main(int argc, char** argv) {
             // Korthikanti pairs: selective vs full iteration time of one model and layout.
             if (id.rfind("korthikanti-", 0) == 0) {
                 const auto t = number(p.at("measured"), "iteration_time_s");
-                const std::string mode = p.value("recomputation", std::string());
+                const std::string mode = text(p, "recomputation");
                 const std::string key = id.substr(0, id.find("-a100"));
                 if (t && (mode == "selective" || mode == "full")) {
                     (mode == "selective" ? recompute[key].first : recompute[key].second) = *t;
@@ -198,31 +229,49 @@ int main(int argc, char** argv) {
                 }
                 continue;
             }
-            const std::string acc = p.value("accelerator", std::string());
+            const std::string acc = text(p, "accelerator");
             const auto* item = catalog.find(acc);
             if (!item) {
                 skipped.emplace_back(id, "accelerator '" + acc + "' is not in the catalog");
                 continue;
             }
-            const double peak = peakFor(*item, p.value("precision", std::string("bf16")));
+            const double peak = peakFor(*item, text(p, "precision", "bf16"));
             if (!(peak > 0)) {
-                skipped.emplace_back(id,
-                                     "no catalog peak for precision " + p.value("precision", std::string()));
+                skipped.emplace_back(id, "no catalog peak for precision " + text(p, "precision"));
                 continue;
             }
             cost::TrainingInput in = inputFor(p, a, peak);
             addExperts(p, catalog, *item, a, in);
-            if (kind == "mfu") {
-                const auto mfu = number(p.at("measured"), "mfu");
+            if (kind == "mfu" || kind == "hfu") {
+                // hfu rows (Megatron-LM SC21 Table 1) publish hardware FLOPs with full recomputation; the
+                // point's derived.mfu_model_flops is the same throughput in model FLOPs (6N per token).
+                const auto mfu = kind == "mfu"           ? number(p.at("measured"), "mfu")
+                                 : p.contains("derived") ? number(p.at("derived"), "mfu_model_flops")
+                                                         : std::nullopt;
                 if (!mfu) continue;
                 in.tokens = 1e12;
                 const auto e = cost::estimateTraining(in);
                 rows.push_back({id, kind, "MFU", *mfu, e.effectiveMfu});
             } else if (kind == "time_to_train") {
                 const auto run = mlperfRun(p);
+                const auto& meas = p.at("measured");
+                const auto tokens = number(meas, "pretraining_tokens");
+                const auto days =
+                    p.contains("derived") ? number(p.at("derived"), "pretraining_wall_days") : std::nullopt;
+                if (!run && tokens && days) {
+                    // A published pre-training run (DeepSeek-V3): wall days = GPU-hours / GPUs / 24. Expert
+                    // parallelism nests inside data parallelism (the engine's convention, as a job's ep), so
+                    // the dense data-parallel degree is GPUs / (tp x pp).
+                    in.dp = in.gpus / (std::max(1, in.tp) * std::max(1, in.pp));
+                    in.tokens = *tokens;
+                    const auto e = cost::estimateTraining(in);
+                    rows.push_back({id, kind, "days", *days, e.time.value() / 86400.0});
+                    continue;
+                }
                 if (!run) {
                     skipped.emplace_back(id,
-                                         "no per-run samples or tokens (not an MLPerf time-to-train point)");
+                                         "no per-run samples or tokens (not an MLPerf time-to-train point) "
+                                         "and no pre-training tokens and wall days");
                     continue;
                 }
                 in.tokens = run->first;
