@@ -1,9 +1,4 @@
 #pragma once
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "assumption_values.h"
 #include "bill_of_materials.h"
 #include "catalog.h"
@@ -12,10 +7,15 @@
 #include "inference.h"
 #include "input_resolver.h"
 #include "power_chain.h"
-#include "reliability.h"
 #include "project.h"
+#include "reliability.h"
 #include "training.h"
 #include "units.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace ctwin::cost {
 
@@ -44,13 +44,13 @@ struct BuildingPower {
 };
 
 struct PowerResult {
-    units::Power itPeak{};       // all racks at load (spares at idle), network, storage, WAN
-    units::Power itOperating{};  // at the workload's utilization
+    units::Power itPeak{};      // all racks at load (spares at idle), network, storage, WAN
+    units::Power itOperating{}; // at the workload's utilization
     units::Power compute{}, network{}, storage{}, wan{};
     /// Compute IT at full load: racks at load, spares idle; no network, storage or WAN (issue 13 item 6).
     units::Power computePeak{};
     units::Power pumps{}, plant{}, losses{}, misc{};
-    units::Power facility{};     // operating
+    units::Power facility{}; // operating
     units::Power facilityPeak{};
     double pue = 1.0;
     /// pue is the annual figure (energy): pueAnnual == pue. puePeak: facility / IT at full load on the
@@ -72,8 +72,8 @@ struct PowerResult {
 
 /// The analyst view of capex (issue 13 item 4), in report order; evaluate_capex.cpp maps the ten
 /// categories onto it (the view sums to the same total).
-inline const std::vector<std::string> kAnalystCapexCategories = {
-    "gpus", "other_it", "networking", "storage", "power", "cooling", "shell", "other"};
+inline const std::vector<std::string> kAnalystCapexCategories = {"gpus",  "other_it", "networking", "storage",
+                                                                 "power", "cooling",  "shell",      "other"};
 
 struct CapexResult {
     std::map<std::string, units::Money> byCategory;
@@ -124,10 +124,11 @@ inline constexpr const char* kRackPartKeys[] = {
 struct FinanceResult {
     std::vector<AssetClass> assetClasses;
     units::Money annualizedCapex{}, depreciationAnnual{};
-    units::Money energyAnnual{}, maintenanceAnnual{}, staffAnnual{}, wanLeaseAnnual{}, opexAnnual{}, tcoAnnual{};
+    units::Money energyAnnual{}, maintenanceAnnual{}, staffAnnual{}, wanLeaseAnnual{}, opexAnnual{},
+        tcoAnnual{};
     units::Energy facilityEnergyAnnual{};
     double gpuHoursPerYear = 0;
-    double costPerGpuHour = 0; // USD per GPU-hour
+    double costPerGpuHour = 0;           // USD per GPU-hour
     std::vector<units::Money> cashFlows; // year 0..horizon
     std::vector<units::Money> revenue, opex, tax;
     units::Money npv{};
@@ -138,6 +139,7 @@ struct FinanceResult {
     std::optional<double> breakEvenGpuHour;
     /// Insurance and property tax, yearly, included in opexAnnual (issue 30 item 4).
     units::Money insuranceAnnual{}, propertyTaxAnnual{};
+    units::Money softwareAnnual{}; // software licences per installed GPU a year
     /// The GPU-hour price the revenue uses: the GPU-weighted catalog rental price of the design's GPUs, or
     /// assumptions.gpu_hour_price_usd when the design or an override sets it (cost/evaluate_finance.cpp).
     double gpuHourPrice = 0;
@@ -174,15 +176,15 @@ struct TrainingResult {
 struct InferenceResult {
     std::string serviceId;
     ServiceSizing sizing;
-    std::vector<DecodePoint> curve;       // at the chosen replica size
-    double prefillAttentionShare = 0;     // prefill attention FLOPs per token / 2·active params
+    std::vector<DecodePoint> curve;               // at the chosen replica size
+    double prefillAttentionShare = 0;             // prefill attention FLOPs per token / 2·active params
     double outputTokensPerSecondPerMw = 0;        // per provisioned (peak facility) MW
     double totalTokensPerSecondPerMw = 0;         // input + output, per provisioned MW
     double outputTokensPerSecondPerAverageMw = 0; // per average (operating) facility MW
     double totalTokensPerSecondPerAverageMw = 0;
-    double costPerMillionInputTokens = 0;  // prefill GPU-time share / new (uncached) input tokens
-    double costPerMillionOutputTokens = 0; // decode GPU-time share / output tokens
-    double costPerRequest = 0;             // all the service's GPU time / requests
+    double costPerMillionInputTokens = 0;   // prefill GPU-time share / new (uncached) input tokens
+    double costPerMillionOutputTokens = 0;  // decode GPU-time share / output tokens
+    double costPerRequest = 0;              // all the service's GPU time / requests
     double costPerMillionBlendedTokens = 0; // all its GPU time / (input incl. cached + output) tokens
     double joulesPerToken = 0;
 };
@@ -216,7 +218,8 @@ ReliabilityOptions reliabilityOptionsFor(const model::TrainingJob& job, const As
 /// Never throws for a design that loaded; infeasible designs get design-rule errors and finite numbers.
 /// `bom`, when given, must come from deriveBillOfMaterials of the same inputs except those for which
 /// overrideAffectsBillOfMaterials is false (scenario tools reuse it across such variations).
-Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom = nullptr);
+Results evaluate(const InputResolver& inputs, const model::Catalog& catalog,
+                 const BillOfMaterials* bom = nullptr);
 /// evaluate() that derives the bill of materials (no `bom` given) from `compiled` (cost/compiled_design.h:
 /// the design compiled before, valid while no override changes it; overrideAffectsCompiledDesign).
 Results evaluate(const InputResolver& inputs, const model::Catalog& catalog, const BillOfMaterials* bom,
@@ -234,11 +237,11 @@ std::vector<std::optional<double>> evaluateFigures(const InputResolver& inputs, 
                                                    const std::vector<std::string>& keys,
                                                    EvaluationMemo* memo = nullptr);
 /// evaluate() of the design with `defaults` (data/assumptions.json) under its own assumptions block.
-Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
-                 const BillOfMaterials* bom = nullptr);
+Results evaluate(const model::Project& project, const model::Catalog& catalog,
+                 const model::AssumptionSet& defaults, const BillOfMaterials* bom = nullptr);
 /// evaluate() with overrides (command line, scenario). Throws InputError for a bad override and, after the
 /// evaluation, for an override nothing read (InputResolver::requireOverridesUsed).
-Results evaluate(const model::Project& project, const model::Catalog& catalog, const model::AssumptionSet& defaults,
-                 const InputOverrides& overrides);
+Results evaluate(const model::Project& project, const model::Catalog& catalog,
+                 const model::AssumptionSet& defaults, const InputOverrides& overrides);
 
 } // namespace ctwin::cost

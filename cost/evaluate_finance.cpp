@@ -329,7 +329,8 @@ void evaluateFinance(EvalContext& c) {
         if (ac.name == "facility") ac.capitalisedInterest = fin.interestDuringConstruction;
     if (legacyMaintenance)
         r.rules.push_back({Severity::Info, "legacy_maintenance_fraction", p.info.id,
-                           "assumptions.maintenance_fraction (" + fmt(a.get("maintenance_fraction") * 100, 1) +
+                           "assumptions.maintenance_fraction (" +
+                               fmt(a.get("maintenance_fraction") * 100, 1) +
                                "%) overrides the IT, network and facility maintenance fractions"});
     const auto h = static_cast<size_t>(horizon);
     fin.replacementCapex.assign(h, Money{});
@@ -385,8 +386,11 @@ void evaluateFinance(EvalContext& c) {
     // both lines, are the same every year.
     fin.insuranceAnnual = a.get("insurance_rate_of_capex_per_year") * (r.capex.total - fin.land);
     fin.propertyTaxAnnual = a.get("property_tax_rate_of_capex_per_year") * r.capex.total;
+    // Software licences are sold per installed GPU (NVIDIA AI Enterprise licenses each GPU, spares
+    // included), so every GPU of the bill counts, not only the sellable ones.
+    fin.softwareAnnual = a.get("software_usd_per_gpu_year") * bom.gpus * usd;
     fin.opexAnnual = fin.energyAnnual + fin.maintenanceAnnual + fin.staffAnnual + fin.wanLeaseAnnual +
-                     fin.insuranceAnnual + fin.propertyTaxAnnual;
+                     fin.insuranceAnnual + fin.propertyTaxAnnual + fin.softwareAnnual;
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
     // GPU-hours sold: sellable GPUs x hours x utilization x facility availability (issue 30 item 1: an
     // outage of the building's power topology idles its GPUs; Uptime Tier figures, evaluate_power.cpp).
@@ -455,12 +459,13 @@ void addFinanceFigures(EvalContext& c) {
               "facility power x 8,766 h x tariff of the building's site",
               {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);
     addFigure(c, "finance.opex_annual_usd", fin.opexAnnual.value(), "USD/yr", "Opex",
-              "energy + maintenance + staff + WAN leases + insurance + property tax",
+              "energy + maintenance + staff + WAN leases + insurance + property tax + software licences",
               {{"maintenance_usd", fin.maintenanceAnnual.value()},
                {"staff_usd", fin.staffAnnual.value()},
                {"wan_lease_usd", fin.wanLeaseAnnual.value()},
                {"insurance_usd", fin.insuranceAnnual.value()},
-               {"property_tax_usd", fin.propertyTaxAnnual.value()}},
+               {"property_tax_usd", fin.propertyTaxAnnual.value()},
+               {"software_usd", fin.softwareAnnual.value()}},
               maintenanceSources);
     addFigure(c, "finance.insurance_annual_usd", fin.insuranceAnnual.value(), "USD/yr", "Insurance",
               "(capex - land) x insurance rate per year (property insurance on the replacement cost; land is "
@@ -475,12 +480,15 @@ void addFinanceFigures(EvalContext& c) {
         {{"taxed_value_usd", r.capex.total.value()},
          {"rate_per_year", a.get("property_tax_rate_of_capex_per_year")}},
         {c.source("property_tax_rate_of_capex_per_year")});
+    addFigure(c, "finance.software_annual_usd", fin.softwareAnnual.value(), "USD/yr", "Software licences",
+              "installed GPUs (spares included) x software licences per GPU per year",
+              {{"gpus", r.bom.gpus}, {"usd_per_gpu_year", a.get("software_usd_per_gpu_year")}},
+              {c.source("software_usd_per_gpu_year")});
     addFigure(c, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
               "sum over asset classes of capex x maintenance fraction", {}, maintenanceSources);
     const bool accounting = fin.convention == "accounting";
     addFigure(c, "finance.tco_annual_usd", fin.tcoAnnual.value(), "USD/yr", "TCO per year",
-              std::string(accounting ? "accounting" : "economic") +
-                  " convention (project.tco_convention): " +
+              std::string(accounting ? "accounting" : "economic") + " convention (project.tco_convention): " +
                   (accounting ? "straight-line depreciation" : "annualized capex") + " + opex",
               {{"headline_is_accounting", accounting ? 1.0 : 0.0}});
     addFigure(c, "finance.cost_per_gpu_hour_usd", fin.costPerGpuHour, "USD/GPU-h", "Cost per GPU-hour",

@@ -86,6 +86,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"finance.opex_annual_usd", Better::LowerIsBetter},
             {"finance.insurance_annual_usd", Better::LowerIsBetter},
             {"finance.property_tax_annual_usd", Better::LowerIsBetter},
+            {"finance.software_annual_usd", Better::LowerIsBetter},
             // An input echoed as a figure (the price the revenue uses): neither better nor worse.
             {"finance.gpu_hour_price_usd", Better::Neither},
             {"finance.tco_annual_usd", Better::LowerIsBetter},
@@ -402,11 +403,12 @@ std::vector<Move> tcoMoves(const Results& r, const Results& base) {
     const auto& f = r.finance;
     const auto& b = base.finance;
     const auto charge = [](const FinanceResult& x) { return x.tcoAnnual - x.opexAnnual; };
-    return {{f.convention == "accounting" ? "depreciation" : "annualized capex", (charge(f) - charge(b)).value()},
-            {"energy", (f.energyAnnual - b.energyAnnual).value()},
-            {"maintenance", (f.maintenanceAnnual - b.maintenanceAnnual).value()},
-            {"staff", (f.staffAnnual - b.staffAnnual).value()},
-            {"WAN leases", (f.wanLeaseAnnual - b.wanLeaseAnnual).value()}};
+    return {
+        {f.convention == "accounting" ? "depreciation" : "annualized capex", (charge(f) - charge(b)).value()},
+        {"energy", (f.energyAnnual - b.energyAnnual).value()},
+        {"maintenance", (f.maintenanceAnnual - b.maintenanceAnnual).value()},
+        {"staff", (f.staffAnnual - b.staffAnnual).value()},
+        {"WAN leases", (f.wanLeaseAnnual - b.wanLeaseAnnual).value()}};
 }
 
 double figureValue(const Results& r, const std::string& key) {

@@ -1,12 +1,12 @@
 #include "field_names.h"
 
+#include "assumption_values.h"
+
 #include <QHash>
 #include <QLocale>
 #include <cmath>
 #include <map>
 #include <string_view>
-
-#include "assumption_values.h"
 
 namespace ctwin::views {
 
@@ -68,6 +68,7 @@ const QHash<QString, QString>& names() {
         {"staff_usd_per_mw_year", QStringLiteral("staff cost per MW")},
         {"insurance_rate_of_capex_per_year", QStringLiteral("insurance (share of capex)")},
         {"property_tax_rate_of_capex_per_year", QStringLiteral("property tax (share of capex)")},
+        {"software_usd_per_gpu_year", QStringLiteral("software licences per GPU-year")},
         {"climate_hourly_spread_factor", QStringLiteral("hourly climate spread (x fitted)")},
         {"horizon_years", QStringLiteral("horizon")},
         {"building_shell_usd_per_w", QStringLiteral("building shell cost")},

@@ -189,16 +189,15 @@ private:
                 .arg(name(), human(bom.gpus), human(bom.racks), human(bom.sites), human(bom.buildings),
                      fig("power.it_mw"), q(formatPercent(assumption("utilization"))),
                      fig("power.facility_mw"), fig("power.pue"));
-        text +=
-            QStringLiteral(
-                "It costs %1 to build (%2 per GPU) and %3 to own and run, which is %4 per sold GPU-hour "
-                "(headline: %5 convention; the %6 convention gives %7 per GPU-hour). ")
-                .arg(fig("capex.total_usd"), fig("capex.per_gpu_usd"), fig("finance.tco_annual_usd"),
-                     money(m_r.finance.costPerGpuHour), q(m_r.finance.convention),
-                     m_r.finance.convention == "economic" ? QStringLiteral("accounting")
-                                                          : QStringLiteral("economic"),
-                     money(m_r.finance.convention == "economic" ? m_r.finance.accounting.costPerGpuHour
-                                                                : m_r.finance.economic.costPerGpuHour));
+        text += QStringLiteral(
+                    "It costs %1 to build (%2 per GPU) and %3 to own and run, which is %4 per sold GPU-hour "
+                    "(headline: %5 convention; the %6 convention gives %7 per GPU-hour). ")
+                    .arg(fig("capex.total_usd"), fig("capex.per_gpu_usd"), fig("finance.tco_annual_usd"),
+                         money(m_r.finance.costPerGpuHour), q(m_r.finance.convention),
+                         m_r.finance.convention == "economic" ? QStringLiteral("accounting")
+                                                              : QStringLiteral("economic"),
+                         money(m_r.finance.convention == "economic" ? m_r.finance.accounting.costPerGpuHour
+                                                                    : m_r.finance.economic.costPerGpuHour));
         text +=
             QStringLiteral(
                 "At a GPU-hour price of %1 (%5) the net present value over %2 years at a WACC of %3 is %4. ")
@@ -285,13 +284,16 @@ private:
     void analystView() {
         const auto& c = m_r.capex;
         m_doc.subheading("Capex, analyst view");
-        m_doc.paragraph(QStringLiteral(
-            "The same capex grouped as analyst models present it. GPUs are the catalog accelerator price x "
-            "GPU count (%1); other IT is the rest of the rack less its scale-up trays (%2). Networking is "
-            "scale-up + scale-out switches + optics and cables + scale-across; shell is the building less "
-            "site land; other is integration and land. The groups sum to the total.")
-                            .arg(millionsText(c.computeBreakdown, "gpus"),
-                                 millionsText(c.computeBreakdown, "cpus_hosts")));
+        m_doc.paragraph(
+            QStringLiteral("The same capex grouped as analyst models present it. GPUs are the catalog "
+                           "accelerator price x "
+                           "GPU count (%1); other IT is the rest of the rack less its scale-up trays (%2). "
+                           "Networking is "
+                           "scale-up + scale-out switches + optics and cables + scale-across; shell is the "
+                           "building less "
+                           "site land; other is integration and land. The groups sum to the total.")
+                .arg(millionsText(c.computeBreakdown, "gpus"),
+                     millionsText(c.computeBreakdown, "cpus_hosts")));
         Table t{{{"Group", 3.2},
                  {"Capex ($M)", 1.4, Align::Right},
                  {"Share", 1.0, Align::Right},
@@ -303,11 +305,11 @@ private:
         for (const auto& g : cost::kAnalystCapexCategories) {
             auto it = c.analystView.find(g);
             const double v = it == c.analystView.end() ? 0.0 : it->second.value();
-            t.rows.push_back({{q(analystCategoryLabel(g)), millions(v),
-                               q(formatPercent(total != 0 ? v / total : 0.0)),
-                               human(std::round(m_r.bom.gpus > 0 ? v / m_r.bom.gpus : 0.0))},
-                              false,
-                              {}});
+            t.rows.push_back(
+                {{q(analystCategoryLabel(g)), millions(v), q(formatPercent(total != 0 ? v / total : 0.0)),
+                  human(std::round(m_r.bom.gpus > 0 ? v / m_r.bom.gpus : 0.0))},
+                 false,
+                 {}});
         }
         t.rows.push_back(
             {{"Total", millions(total), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
@@ -325,7 +327,8 @@ private:
         m_doc.paragraph(
             QStringLiteral(
                 "Capex depreciates by asset class over its useful life to its residual value: straight line "
-                "((cost - residual) / life per year, a fractional last year takes the remainder) and declining "
+                "((cost - residual) / life per year, a fractional last year takes the remainder) and "
+                "declining "
                 "balance at %1 / life of the book value, switching to straight line when that is larger (IRS "
                 "Publication 946). An asset class that reaches its end of life inside the horizon is sold at "
                 "its residual value and replaced at the same price; the straight-line schedule includes the "
@@ -445,17 +448,17 @@ private:
             const double row[8] = {capex, rev, opex, tax, replacement, terminal, cf, pv};
             for (int k = 0; k < 8; ++k)
                 sums[k] += row[k];
-            t.rows.push_back({{QString::number(y), millions(capex), millions(rev), millions(opex),
-                               millions(tax), millions(replacement), millions(terminal), millions(cf),
-                               millions(cum), millions(pv)},
-                              false,
-                              {}});
+            t.rows.push_back(
+                {{QString::number(y), millions(capex), millions(rev), millions(opex), millions(tax),
+                  millions(replacement), millions(terminal), millions(cf), millions(cum), millions(pv)},
+                 false,
+                 {}});
         }
-        t.rows.push_back({{"Total", millions(sums[0]), millions(sums[1]), millions(sums[2]),
-                           millions(sums[3]), millions(sums[4]), millions(sums[5]), millions(sums[6]), "",
-                           millions(sums[7])},
-                          true,
-                          {}});
+        t.rows.push_back(
+            {{"Total", millions(sums[0]), millions(sums[1]), millions(sums[2]), millions(sums[3]),
+              millions(sums[4]), millions(sums[5]), millions(sums[6]), "", millions(sums[7])},
+             true,
+             {}});
         m_doc.table(t);
         m_doc.paragraph(
             QStringLiteral("NPV: %1.  IRR: %2.  Payback: %3.")
@@ -480,7 +483,8 @@ private:
                 "token) uses the %2 convention (the design's project.tco_convention).")
                 .arg(q(formatPercent(assumption("wacc"))),
                      econHeadline ? QStringLiteral("economic") : QStringLiteral("accounting")));
-        const QString econTitle = econHeadline ? QStringLiteral("Economic (headline)") : QStringLiteral("Economic");
+        const QString econTitle =
+            econHeadline ? QStringLiteral("Economic (headline)") : QStringLiteral("Economic");
         const QString acctTitle =
             econHeadline ? QStringLiteral("Accounting") : QStringLiteral("Accounting (headline)");
         Table t{{{"Item per year", 1.7},
@@ -525,9 +529,10 @@ private:
         if (energyBasis.isEmpty())
             energyBasis =
                 QStringLiteral("%1 MWh").arg(human(std::round(fin.facilityEnergyAnnual.value() / 3.6e9)));
-        t.rows.push_back({{"Energy", money(fin.energyAnnual.value()), money(fin.energyAnnual.value()), energyBasis},
-                          false,
-                          {}});
+        t.rows.push_back(
+            {{"Energy", money(fin.energyAnnual.value()), money(fin.energyAnnual.value()), energyBasis},
+             false,
+             {}});
         t.rows.push_back(
             {{"Staff", money(fin.staffAnnual.value()), money(fin.staffAnnual.value()),
               QStringLiteral("%1 per MW of IT per year").arg(money(assumption("staff_usd_per_mw_year")))},
@@ -537,18 +542,38 @@ private:
                            "scale-across links"},
                           false,
                           {}});
+        // Insurance, property tax and software licences (issue 30 item 4): opex lines like the others, so the
+        // rows add up to the TCO.
+        t.rows.push_back(
+            {{"Insurance", money(fin.insuranceAnnual.value()), money(fin.insuranceAnnual.value()),
+              QStringLiteral("%1 of capex less land per year")
+                  .arg(q(formatPercent(assumption("insurance_rate_of_capex_per_year"))))},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Property tax", money(fin.propertyTaxAnnual.value()), money(fin.propertyTaxAnnual.value()),
+              QStringLiteral("%1 of capex per year")
+                  .arg(q(formatPercent(assumption("property_tax_rate_of_capex_per_year"))))},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Software licences", money(fin.softwareAnnual.value()), money(fin.softwareAnnual.value()),
+              QStringLiteral("%1 per installed GPU per year")
+                  .arg(money(assumption("software_usd_per_gpu_year")))},
+             false,
+             {}});
         t.rows.push_back({{"TCO per year", money(fin.economic.tcoAnnual.value()),
                            money(fin.accounting.tcoAnnual.value()), "capex charge + opex"},
                           true,
                           {}});
-        t.rows.push_back({{"Cost per GPU-hour", money(fin.economic.costPerGpuHour),
-                           money(fin.accounting.costPerGpuHour),
-                           QStringLiteral("TCO per year / %1 GPU-hours sold (sellable GPUs x 8,766 h x %2 "
-                                          "utilization)")
-                               .arg(human(std::round(fin.gpuHoursPerYear)),
-                                    q(formatPercent(assumption("utilization"))))},
-                          true,
-                          {}});
+        t.rows.push_back(
+            {{"Cost per GPU-hour", money(fin.economic.costPerGpuHour), money(fin.accounting.costPerGpuHour),
+              QStringLiteral("TCO per year / %1 GPU-hours sold (sellable GPUs x 8,766 h x %2 "
+                             "utilization x %3 facility availability)")
+                  .arg(human(std::round(fin.gpuHoursPerYear)), q(formatPercent(assumption("utilization"))),
+                       q(formatPercent(m_r.power.facilityAvailability, 4)))},
+             true,
+             {}});
         m_doc.table(t);
 
         if (!m_r.training.empty()) {

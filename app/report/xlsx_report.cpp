@@ -573,14 +573,16 @@ private:
             number(ws, kMaintenanceRow, 1, fin.maintenanceAnnual.value(), m_b.usd);
         driver(kStaffRow, "Staff per year (USD)", std::nullopt, fin.staffAnnual.value(), m_b.usd);
         driver(kWanRow, "WAN leases per year (USD)", std::nullopt, fin.wanLeaseAnnual.value(), m_b.usd);
-        // Insurance and property tax (issue 30 item 4) in the free row above the cash-flow table.
-        driver(kInsuranceTaxRow, "Insurance and property tax per year (USD)", std::nullopt,
-               (fin.insuranceAnnual + fin.propertyTaxAnnual).value(), m_b.usd);
+        // Insurance, property tax and software licences (issue 30 item 4) in the free row above the
+        // cash-flow table.
+        driver(kInsuranceTaxRow, "Insurance, property tax and software licences per year (USD)", std::nullopt,
+               (fin.insuranceAnnual + fin.propertyTaxAnnual + fin.softwareAnnual).value(), m_b.usd);
         text(ws, kOpexRow, 0, "Opex per year (USD)", m_b.bold);
         live(ws, kOpexRow, 1,
              "SUM(" + cell(kEnergyRow, 1) + ":" + cell(kWanRow, 1) + ")+" + cell(kInsuranceTaxRow, 1),
              fin.energyAnnual.value() + fin.maintenanceAnnual.value() + fin.staffAnnual.value() +
-                 fin.wanLeaseAnnual.value() + fin.insuranceAnnual.value() + fin.propertyTaxAnnual.value(),
+                 fin.wanLeaseAnnual.value() + fin.insuranceAnnual.value() + fin.propertyTaxAnnual.value() +
+                 fin.softwareAnnual.value(),
              fin.opexAnnual.value(), m_b.usdTotal);
         driver(kTaxRateRow, "Tax rate", assumptionCell("tax_rate"), taxRate, m_b.percent);
         driver(kWaccRow, "WACC", assumptionCell("wacc"), wacc, m_b.percent);

@@ -107,6 +107,7 @@ model::AssumptionSet testAssumptions() {
     // Fabric routing and pipeline overlap (issue 29 item 4) at their data/assumptions.json base values.
     set("collective_flows_per_port", 16), set("adaptive_routing_efficiency", 0.92);
     set("packet_spray_efficiency", 0.97), set("pp_p2p_overlap", 0.5);
+    set("software_usd_per_gpu_year", 0); // no software licences (issue 30 item 4)
     return a;
 }
 

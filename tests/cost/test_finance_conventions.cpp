@@ -912,6 +912,27 @@ private slots:
         QVERIFY(fig(r, "finance.npv_usd") >
                 fig(cost::evaluate(llama3(), m_catalog, m_defaults), "finance.npv_usd"));
     }
+
+    // Software licences (issue 30 item 4): per installed GPU, spares included. Shipped base 0 (an open-source
+    // stack); at the NVIDIA AI Enterprise list price, $4,500/GPU-year, neocloud's 102,096 installed GPUs
+    // (2,016 of them spares) pay 459,432,000 a year, opex rises by exactly that, and the economic $/GPU-h by
+    // 459,432,000 / 745,672,060.8 GPU-hours sold = 0.6161314 (the GPU-hours of
+    // catalogRentalPriceOnEveryReference).
+    void softwareLicencesPerInstalledGpu() {
+        const auto p = model::loadProjectJson(kData + "/reference/neocloud-100k-gb200.json", &m_catalog);
+        const auto base = cost::evaluate(p, m_catalog, m_defaults);
+        QCOMPARE(fig(base, "finance.software_annual_usd"), 0.0);
+        const auto r =
+            cost::evaluate(p, m_catalog, m_defaults,
+                           cost::InputOverrides{{"assumptions.software_usd_per_gpu_year", 4500.0, "t"}});
+        CTWIN_NEAR(fig(r, "finance.software_annual_usd"), 459432000.0, 1e-3);
+        CTWIN_NEAR(fig(r, "finance.opex_annual_usd") - fig(base, "finance.opex_annual_usd"), 459432000.0,
+                   1e-3);
+        CTWIN_NEAR(fig(r, "finance.economic.cost_per_gpu_hour_usd") -
+                       fig(base, "finance.economic.cost_per_gpu_hour_usd"),
+                   0.6161314, 1e-6);
+        QVERIFY(fig(r, "finance.break_even_gpu_hour_usd") > fig(base, "finance.break_even_gpu_hour_usd"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestFinanceConventions)

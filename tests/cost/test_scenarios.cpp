@@ -355,8 +355,9 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     // the shipped default's (InputResolver::derivedDefault). Issues 29 and 30 added four more that neocloud
     // reads: construction_months, facility_downtime_hours_2n (its buildings are 2N; the other three
     // topologies' hours go unread), collective_flows_per_port (its back-end routes by ECMP; the adaptive and
-    // spray efficiencies go unread) and pp_p2p_overlap (its job is pipelined).
-    QCOMPARE(ranged, size_t(44));
+    // spray efficiencies go unread) and pp_p2p_overlap (its job is pipelined); and software_usd_per_gpu_year
+    // (issue 30 item 4: base 0, high $4,500).
+    QCOMPARE(ranged, size_t(45));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);
