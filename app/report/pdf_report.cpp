@@ -547,13 +547,13 @@ private:
         t.rows.push_back(
             {{"Insurance", money(fin.insuranceAnnual.value()), money(fin.insuranceAnnual.value()),
               QStringLiteral("%1 of capex less land per year")
-                  .arg(q(formatPercent(assumption("insurance_rate_of_capex_per_year"))))},
+                  .arg(q(formatPercent(assumption("insurance_rate_of_capex_per_year"), 2)))},
              false,
              {}});
         t.rows.push_back(
             {{"Property tax", money(fin.propertyTaxAnnual.value()), money(fin.propertyTaxAnnual.value()),
               QStringLiteral("%1 of capex per year")
-                  .arg(q(formatPercent(assumption("property_tax_rate_of_capex_per_year"))))},
+                  .arg(q(formatPercent(assumption("property_tax_rate_of_capex_per_year"), 2)))},
              false,
              {}});
         t.rows.push_back(
