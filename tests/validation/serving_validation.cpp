@@ -11,8 +11,8 @@
 // cost::acceleratorSpecOf and the model preset through cost::servedModelForPoint (the functions
 // `clustertwin-cli calibrate` uses), the point's serving engine profile (engine_catalog_id, else trt-llm for
 // TensorRT-LLM and NIM, vllm for vLLM), weight bytes by precision (fp8 1, fp4 0.5 bytes per parameter) unless
-// the point states weight_bytes_per_param, and the KV-cache bytes the source ran (kv_bytes_per_element, 2 when
-// absent); attention runs at FP8 with a 1-byte KV cache on FP8 hardware (cost::attentionPrecisionOf).
+// the point states weight_bytes_per_param, and the KV-cache bytes the source ran (kv_bytes_per_element, 2
+// when absent); attention runs at FP8 with a 1-byte KV cache on FP8 hardware (cost::attentionPrecisionOf).
 //
 // A replica is tp × pp GPUs (pp null = 1). Each kind of point is predicted with the engine's own end-to-end
 // figure for that condition; every kind includes prefill's GPU-time share (co-located serving,
@@ -24,6 +24,10 @@
 //    tokens/s/user as target and the stated replica size: chooseReplica/bestDecodePoint pick the largest
 //    whole batch whose predicted per-user speed is >= the measured one; predicted tokens/s/GPU =
 //    requests/s × OSL / GPUs. The per-user column then shows the engine's speed at that batch.
+//  - offline with a stated request count (TRT-LLM performance overview: 3,000 requests at 1024/1024, 1,500
+//    at 8192/1024 and 1024/8192, 1,000 at 32768/1024 and 1024/32768): as fixed concurrency with the
+//    request count, i.e. one wave at that batch when it is below the largest batch that fits (predictPoint
+//    clamps it there otherwise).
 //  - offline (per-user null, TRT-LLM tables, MLPerf Offline): cost::sizeService with a zero per-user target,
 //    i.e. the largest batch whose KV at ISL + OSL fits next to the weights (maxDecodeBatch); same per-GPU
 //    formula. The per-user column shows the engine's speed at that batch (nothing measured to compare).
@@ -45,8 +49,8 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -64,9 +68,10 @@ struct ValidationPoint {
     std::optional<int> tp, pp, ep;
     int gpus = 0;
     std::optional<double> inputTokens, outputTokens, concurrency, perUser;
+    std::optional<double> numRequests; // requests of an offline run, when the source states them
     double perGpu = 0;
-    std::string engine;          // serving_engines catalog id
-    double kvBytesPerElement = 2; // KV-cache dtype the source ran
+    std::string engine;             // serving_engines catalog id
+    double kvBytesPerElement = 2;   // KV-cache dtype the source ran
     double weightBytesPerParam = 0; // 0 = by precision
 };
 
@@ -109,6 +114,7 @@ std::vector<ValidationPoint> loadPoints(const std::string& file) {
         p.inputTokens = optionalNumber(j, "input_tokens");
         p.outputTokens = optionalNumber(j, "output_tokens");
         p.concurrency = optionalNumber(j, "concurrency");
+        p.numRequests = optionalNumber(j, "num_requests");
         p.perUser = optionalNumber(j, "tokens_per_s_per_user");
         p.perGpu = j.at("tokens_per_s_per_gpu").get<double>();
         p.engine = optionalText(j, "engine_catalog_id");
@@ -143,7 +149,7 @@ struct Result {
     double prefillFraction = 0;
     bool dataParallelAttention = false, memoryBound = false;
     cost::DecodePoint step; // the decode operating point (step parts in the table)
-    bool reached = true; // the measured per-user speed or concurrency is within the engine's reach
+    bool reached = true;    // the measured per-user speed or concurrency is within the engine's reach
     double gpuError() const { return perGpu / point->perGpu - 1.0; }
     std::optional<double> userError() const {
         if (!point->perUser) return std::nullopt;
@@ -195,16 +201,32 @@ Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const m
     mp.kvBytesPerElement = vp.kvBytesPerElement;
     mp.weightBytesPerParam = vp.weightBytesPerParam;
     const cost::ServedModel m = cost::servedModelForPoint(preset, mp);
-    cost::AcceleratorSpec a =
-        cost::acceleratorSpecOf(acc, vp.precision, cost::attentionPrecisionOf(acc, "auto", vp.kvBytesPerElement));
+    cost::AcceleratorSpec a = cost::acceleratorSpecOf(
+        acc, vp.precision, cost::attentionPrecisionOf(acc, "auto", vp.kvBytesPerElement));
     a.engine = cost::engineProfileOf(engine);
     const double decodeContext = mp.inputTokens + mp.outputTokens / 2.0; // as sizeService and predictPoint
     const double peakContext = mp.inputTokens + mp.outputTokens;
 
-    if (vp.concurrency) {
-        r.kind = Kind::Concurrency;
+    // An offline run of a finite request set (trtllm-bench: every request queued at once, throughput = output
+    // tokens / makespan) never runs a batch above its request count: when the requests per replica are fewer
+    // than the largest batch that fits, the whole run is one wave at that batch, which is the fixed-
+    // concurrency case with concurrency = the request count (each request's time = its share of the
+    // prefill + OSL decode steps at that batch). With more requests it is the steady state below.
+    std::optional<double> offlineWave;
+    if (!vp.concurrency && !vp.perUser && vp.numRequests && *vp.numRequests > 0) {
+        cost::ServiceDemand steady;
+        steady.inputTokens = mp.inputTokens;
+        steady.outputTokens = mp.outputTokens;
+        steady.gpus = vp.gpus;
+        steady.disaggregated = false;
+        steady.tensorParallel = r.replicaGpus;
+        const double perReplica = *vp.numRequests * r.replicaGpus / vp.gpus;
+        if (perReplica < cost::sizeService(m, a, steady).decode.batch) offlineWave = vp.numRequests;
+    }
+    if (vp.concurrency || offlineWave) {
+        r.kind = vp.concurrency ? Kind::Concurrency : Kind::Offline;
         // Requests in flight on the whole system, shared evenly by its replicas (as calibrate's JSON reader).
-        mp.concurrency = *vp.concurrency * r.replicaGpus / vp.gpus;
+        mp.concurrency = (vp.concurrency ? *vp.concurrency : *offlineWave) * r.replicaGpus / vp.gpus;
         if (!(mp.tokensPerSecondPerUser > 0)) mp.tokensPerSecondPerUser = 1; // only feeds userMismatch
         const cost::PointPrediction pp = cost::predictPoint(m, a, mp);
         r.batch = pp.batch;
@@ -216,9 +238,9 @@ Result predict(const ValidationPoint& vp, const model::CatalogItem& acc, const m
         r.dataParallelAttention = d.dataParallelAttention;
         r.memoryBound = d.memoryBound;
         r.step = d;
-        const double ps = cost::coLocatedPrefillSeconds(m, a, r.replicaGpus, cost::AttentionParallel::Auto,
-                                                        mp.inputTokens, mp.inputTokens, mp.outputTokens,
-                                                        std::max(1.0, pp.batch));
+        const double ps =
+            cost::coLocatedPrefillSeconds(m, a, r.replicaGpus, cost::AttentionParallel::Auto, mp.inputTokens,
+                                          mp.inputTokens, mp.outputTokens, std::max(1.0, pp.batch));
         const double ds = d.tokensPerSecondPerGpu > 0 ? mp.outputTokens / d.tokensPerSecondPerGpu : 0.0;
         r.prefillFraction = ps + ds > 0 ? ps / (ps + ds) : 0.0;
     } else {
@@ -299,7 +321,8 @@ void printText(const std::vector<Result>& results, const std::vector<Skipped>& s
                const Summary& user) {
     std::cout << "## Evaluated points (" << results.size() << ")\n\n"
               << "| id | accelerator | model | ISL/OSL | conc | measured tok/s/GPU | predicted | error | "
-                 "measured tok/s/user | predicted | error | kind | batch (max) | attn | prefill share | step ms: compute / "
+                 "measured tok/s/user | predicted | error | kind | batch (max) | attn | prefill share | step "
+                 "ms: compute / "
                  "memory / comm / overhead |\n"
               << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---|\n";
     for (const auto& r : results) {
@@ -388,10 +411,10 @@ struct KnownGap {
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 constexpr KnownGap kKnownGaps[] = {
     {"trtllm-llama33-70b-h100-tp2-fp8-8192-1024", -0.31, kNone},
-    {"trtllm-dsr1-b200-dep4-fp4-1024-1024", 0.93, kNone},
+    {"trtllm-dsr1-b200-dep4-fp4-1024-1024", 0.67, kNone},
     {"trtllm-dsr1-b200-dep4-fp4-8192-1024", 0.41, kNone},
-    {"trtllm-dsr1-h200-dep8-fp8-1024-1024", 0.99, kNone},
-    {"trtllm-gptoss120b-b200-dep2-fp4-1024-1024", 1.04, kNone},
+    {"trtllm-dsr1-h200-dep8-fp8-1024-1024", 0.92, kNone},
+    {"trtllm-gptoss120b-b200-dep2-fp4-1024-1024", 0.85, kNone},
     {"trtllm-gptoss120b-h200-tp1-fp8-1024-1024", 1.11, kNone},
     {"trtllm-gptoss120b-h100-dep4-fp8-32768-1024", 0.35, kNone},
     {"trtllm-gptoss120b-gb200-tp1-fp4-32768-1024", 0.86, kNone},
@@ -420,7 +443,8 @@ int check(const std::vector<Result>& results) {
                 fail(id + ": tokens/s per user " + percent(u) + ", worse than the recorded " +
                      percent(gap->userError));
         } else if (gap && !std::isnan(gap->userError) && u) {
-            fail(id + ": tokens/s per user now within ±30% (" + percent(u) + "); clear its userError in kKnownGaps");
+            fail(id + ": tokens/s per user now within ±30% (" + percent(u) +
+                 "); clear its userError in kKnownGaps");
         }
         if (!gap) {
             if (!within(e)) fail(id + ": tokens/s per GPU " + percent(e) + " is outside ±30%");
@@ -429,17 +453,19 @@ int check(const std::vector<Result>& results) {
         if (within(e)) {
             fail(id + ": now within ±30% (" + percent(e) + "); remove it from kKnownGaps");
         } else if (std::abs(std::log1p(e)) > std::abs(std::log1p(gap->error)) + 0.05) {
-            fail(id + ": tokens/s per GPU " + percent(e) + ", worse than the recorded " + percent(gap->error));
+            fail(id + ": tokens/s per GPU " + percent(e) + ", worse than the recorded " +
+                 percent(gap->error));
         }
     }
     for (const auto& g : kKnownGaps) {
-        const bool seen = std::any_of(results.begin(), results.end(),
-                                      [&](const Result& r) { return r.point->id == g.id; });
+        const bool seen =
+            std::any_of(results.begin(), results.end(), [&](const Result& r) { return r.point->id == g.id; });
         if (!seen) fail(std::string(g.id) + ": listed in kKnownGaps but not evaluated");
     }
-    if (results.size() < 15) fail("only " + std::to_string(results.size()) + " points evaluated (at least 15)");
-    std::cerr << results.size() << " points evaluated, " << std::size(kKnownGaps) << " known gaps, " << failures
-              << " failures\n";
+    if (results.size() < 15)
+        fail("only " + std::to_string(results.size()) + " points evaluated (at least 15)");
+    std::cerr << results.size() << " points evaluated, " << std::size(kKnownGaps) << " known gaps, "
+              << failures << " failures\n";
     return failures;
 }
 
@@ -469,7 +495,8 @@ int main(int argc, char** argv) {
                 skipped.push_back({&p, why});
                 continue;
             }
-            Result r = predict(p, catalog.at(p.accelerator), catalog.at(p.modelCatalogId), catalog.at(p.engine));
+            Result r =
+                predict(p, catalog.at(p.accelerator), catalog.at(p.modelCatalogId), catalog.at(p.engine));
             if (!(r.perGpu > 0)) {
                 skipped.push_back(
                     {&p, "the engine predicts nothing: the weights and one sequence's KV do not fit "
