@@ -1,8 +1,7 @@
-#include "evaluate_stages.h"
-#include "power_chain.h"
-
 #include "climate.h"
 #include "cooling_plant.h"
+#include "evaluate_stages.h"
+#include "power_chain.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +19,7 @@ namespace {
 /// of their rating (125 % sizing), and data-centre IT load is continuous.
 constexpr double kContinuousLoadShare = 0.8;
 
-/// Feed, row and building loads against their ratings, and the feeds against the topology (issue 30
+/// Feed, row, hall and building loads against their ratings, and the feeds against the topology (issue 30
 /// item 1). Loads are at full IT power (racks at load, spares idle), the basis of every rating.
 void addDistributionRules(EvalContext& c) {
     const model::Project& p = c.p;
@@ -66,6 +65,27 @@ void addDistributionRules(EvalContext& c) {
                                mw(rowLoad[i]) + " at full load, more than one " + item->id +
                                " run carries (" + mw(run->base) +
                                ", catalog module_w); split the row or feed it from more runs per path"});
+    }
+    // Halls: the IT load of their racks at full power against the hall's rated critical IT power, where the
+    // design states one: over it an Error, above 80 % a Warning (the continuous-load share of the feeds).
+    std::vector<double> hallLoad(p.halls.size(), 0.0);
+    for (const auto& k : cd.classes)
+        if (k.hall != CompiledDesign::kNone && static_cast<size_t>(k.hall) < hallLoad.size())
+            hallLoad[static_cast<size_t>(k.hall)] += cd.classPeakW(k);
+    for (size_t i = 0; i < p.halls.size(); ++i) {
+        const auto& h = p.halls[i];
+        if (!h.powerCapacity || hallLoad[i] <= 0) continue;
+        const double rating = h.powerCapacity->value();
+        const std::string who = "Data hall " + (h.name.empty() ? h.id : h.name) + " (power_capacity_w): ";
+        if (hallLoad[i] > rating * (1 + 1e-9))
+            r.rules.push_back({Severity::Error, "hall_over_rating", h.id,
+                               who + "its racks draw " + mw(hallLoad[i]) + " at full load but it is rated " +
+                                   mw(rating) + "; raise power_capacity_w or move racks to another hall"});
+        else if (hallLoad[i] > kContinuousLoadShare * rating)
+            r.rules.push_back({Severity::Warning, "hall_above_continuous_rating", h.id,
+                               who + "its racks draw " + mw(hallLoad[i]) + " at full load, " +
+                                   fmt(100 * hallLoad[i] / rating) + " % of its " + mw(rating) +
+                                   " rating; keep continuous load within 80 %"});
     }
     // Topology against the feeds: a redundant topology (2N, 3/2, 4/3) feeds every rack from two systems.
     std::vector<double> singleCorded(p.buildings.size(), 0.0);
@@ -396,7 +416,8 @@ void evaluatePower(EvalContext& c) {
         plantCapex += cooling.plantCapexUsd * usd;
         r.power.trimCompressor += cooling.trimCompressorW * watt;
         if (airPlantItem)
-            plantCapex += airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), 1.0) * usd;
+            plantCapex +=
+                airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), 1.0) * usd;
         bp.facilityOperating =
             facilityAt(bp.itOperating, loadScale, false, chain, pumps, plantPower, losses, miscP);
         {
@@ -418,7 +439,8 @@ void evaluatePower(EvalContext& c) {
         } else {
             r.power.pumps += pumps, r.power.plant += plantPower, r.power.losses += losses,
                 r.power.misc += miscP;
-            r.power.plantLiquid += bp.plantLiquid, r.power.plantAir += bp.plantAir, r.power.crahFans += bp.crahFans;
+            r.power.plantLiquid += bp.plantLiquid, r.power.plantAir += bp.plantAir,
+                r.power.crahFans += bp.crahFans;
         }
         bp.pue = bp.itOperating.value() > 0 ? bp.facilityOperating.value() / bp.itOperating.value() : 1.0;
         bp.puePeak = bp.itPeak.value() > 0 ? bp.facilityPeak.value() / bp.itPeak.value() : 1.0;
@@ -512,18 +534,19 @@ void addPowerFigures(EvalContext& c) {
                   "4/3 Tier III, 2N Tier IV); scales the GPU-hours sold and training goodput",
                   {{"downtime_hours_per_year", weight > 0 ? hours / weight : 0.0}}, sources);
     }
-    addFigure(c, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
-              "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
-              "wet-bulb for towers and water-side economizers)",
-              {{"facility_peak_mw", toMw(r.power.facilityPeak)}, {"it_peak_mw", toMw(r.power.itPeak)}},
-              {"ASHRAE Handbook-Fundamentals 2021 ch. 14 climatic design conditions (data/climate.json)"});
+    addFigure(
+        c, "power.pue_peak", r.power.puePeak, "", "PUE (peak, design day)",
+        "facility power / IT power at full load on the ASHRAE 0.4% design day (dry-bulb for dry coolers, "
+        "wet-bulb for towers and water-side economizers)",
+        {{"facility_peak_mw", toMw(r.power.facilityPeak)}, {"it_peak_mw", toMw(r.power.itPeak)}},
+        {"ASHRAE Handbook-Fundamentals 2021 ch. 14 climatic design conditions (data/climate.json)"});
     addFigure(c, "power.facility_peak_mw", toMw(r.power.facilityPeak), "MW", "Facility power at peak",
               "IT at full load + pumps + plant on the design day + losses + misc (sizes buildings)");
     addFigure(c, "power.plant_liquid_mw", toMw(r.power.plantLiquid), "MW", "Liquid-loop plant power",
               "sum over loops of (liquid heat + pump work) x annual 1/COP of the loop's plant");
     addFigure(c, "power.plant_air_mw", toMw(r.power.plantAir), "MW", "Air-side chilled-water plant power",
-              "(air heat + CRAH fan heat) x annual 1/COP of plant-chiller at air_chilled_water_supply_c",
-              {}, {c.source("air_chilled_water_supply_c")});
+              "(air heat + CRAH fan heat) x annual 1/COP of plant-chiller at air_chilled_water_supply_c", {},
+              {c.source("air_chilled_water_supply_c")});
     addFigure(c, "power.crah_fans_mw", toMw(r.power.crahFans), "MW", "CRAH fan power",
               "air heat (IT not carried by liquid loops) x crah_fan_power_fraction", {},
               {c.source("crah_fan_power_fraction")});

@@ -13,7 +13,9 @@
 
 #include <QtTest>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace ctwin;
@@ -36,8 +38,10 @@ model::CatalogItem item(std::string id, std::string category, std::string kind,
 /// 1.5 MW (UPS); a 1 MW rack so rack power weights are round.
 const model::Catalog& testCatalog() {
     static const model::Catalog c({
-        item("x", "power", "transformer", {{"efficiency", 0.99}, {"capex_usd_per_w", 0.3}, {"module_w", 3e6}}),
-        item("s", "power", "switchgear", {{"efficiency", 0.998}, {"capex_usd_per_w", 0.45}, {"module_w", 3e6}}),
+        item("x", "power", "transformer",
+             {{"efficiency", 0.99}, {"capex_usd_per_w", 0.3}, {"module_w", 3e6}}),
+        item("s", "power", "switchgear",
+             {{"efficiency", 0.998}, {"capex_usd_per_w", 0.45}, {"module_w", 3e6}}),
         item("u", "power", "ups", {{"efficiency", 0.96}, {"capex_usd_per_w", 0.75}, {"module_w", 1.5e6}}),
         item("b", "power", "busway", {{"efficiency", 0.995}, {"capex_usd_per_w", 0.2}}),
         item("g", "power", "generator", {{"efficiency", 1.0}, {"capex_usd_per_w", 0.7}, {"module_w", 3e6}}),
@@ -106,7 +110,8 @@ class TestPowerChain : public QObject {
 private slots:
     void topologyUnitsByHand() {
         // L = 10 MW on 1.5 MW modules: N = ceil(6.67) = 7; N+1 = 8; 2N = 14;
-        // 3/2: three systems of L/2 = 5 MW -> ceil(3.33) = 4 each -> 12; 4/3: four of 3.33 MW -> 3 each -> 12.
+        // 3/2: three systems of L/2 = 5 MW -> ceil(3.33) = 4 each -> 12; 4/3: four of 3.33 MW -> 3 each
+        // -> 12.
         QCOMPARE(cost::topologyUnits("N", 10e6, 1.5e6), 7.0);
         QCOMPARE(cost::topologyUnits("N+1", 10e6, 1.5e6), 8.0);
         QCOMPARE(cost::topologyUnits("2N", 10e6, 1.5e6), 14.0);
@@ -311,6 +316,54 @@ private slots:
                              [](const auto& r) { return r.rule == "racks_single_corded"; }));
     }
 
+    /// A data hall with a rated critical IT power (issue 30 item 1): its racks at full load over it are an
+    /// Error naming the hall and power_capacity_w, above 80 % a Warning, unrated no rule. Hand check on
+    /// two-site-wan's first hall: its racks' peak is the sum over its racks of power_load_w (sellable) and
+    /// power_idle_w (hot spares), from the catalog rack type.
+    void hallOverloadRules() {
+        auto p = test_support::reference("two-site-wan");
+        const auto& hall = p.halls.front();
+        double load = 0;
+        int racks = 0;
+        std::map<std::string, std::string> rowHall;
+        for (const auto& row : p.rows)
+            rowHall[row.id] = row.hall;
+        for (const auto& r : p.racks) {
+            if (rowHall[r.row] != hall.id) continue;
+            const auto* t = test_support::catalog().find(r.rackType);
+            QVERIFY(t);
+            load += r.spare ? t->value("power_idle_w") : t->value("power_load_w");
+            ++racks;
+        }
+        QVERIFY(racks > 0 && load > 0);
+        auto rule = [&](const cost::Results& r, const std::string& name) {
+            return std::find_if(r.rules.begin(), r.rules.end(),
+                                [&](const auto& x) { return x.rule == name && x.entity == hall.id; });
+        };
+        const auto unrated = cost::evaluate(p, test_support::catalog(), test_support::defaults());
+        QVERIFY(rule(unrated, "hall_over_rating") == unrated.rules.end());
+        QVERIFY(rule(unrated, "hall_above_continuous_rating") == unrated.rules.end());
+        p.halls.front().powerCapacity = 0.5 * load * units::watt;
+        auto r = cost::evaluate(p, test_support::catalog(), test_support::defaults());
+        auto it = rule(r, "hall_over_rating");
+        QVERIFY(it != r.rules.end());
+        QCOMPARE(it->severity, cost::Severity::Error);
+        QVERIFY2(it->message.find("power_capacity_w") != std::string::npos, it->message.c_str());
+        // The message states the load by hand: load / 1e6 MW to two decimals.
+        char mw[32];
+        std::snprintf(mw, sizeof mw, "%.2f MW", load / 1e6);
+        QVERIFY2(it->message.find(mw) != std::string::npos, (it->message + " lacks " + mw).c_str());
+        p.halls.front().powerCapacity = 1.1 * load * units::watt; // 91 %
+        r = cost::evaluate(p, test_support::catalog(), test_support::defaults());
+        QVERIFY(rule(r, "hall_over_rating") == r.rules.end());
+        it = rule(r, "hall_above_continuous_rating");
+        QVERIFY(it != r.rules.end());
+        QCOMPARE(it->severity, cost::Severity::Warning);
+        p.halls.front().powerCapacity = 2.0 * load * units::watt; // 50 %
+        r = cost::evaluate(p, test_support::catalog(), test_support::defaults());
+        QVERIFY(rule(r, "hall_above_continuous_rating") == r.rules.end());
+    }
+
     /// A feed over its rating is an Error naming the feed and capacity_w; above 80 % a Warning (NEC).
     void feedOverloadRules() {
         auto p = test_support::reference("two-site-wan");
@@ -460,8 +513,8 @@ private slots:
         // Every listed topology loads.
         for (const auto& t : cost::kPowerTopologies) {
             j["buildings"][0]["power_topology"] = t;
-            QCOMPARE(model::projectFromJson(j, "ok.json", &test_support::catalog()).buildings[0].powerTopology,
-                     t);
+            QCOMPARE(
+                model::projectFromJson(j, "ok.json", &test_support::catalog()).buildings[0].powerTopology, t);
         }
         // Absent: the documented default 2N.
         j["buildings"][0].erase("power_topology");
@@ -481,9 +534,9 @@ private slots:
             peak += rp.spare ? rack.value("power_idle_w") : rack.value("power_load_w");
         // Compute peak = sum of rack load (spares idle).
         CTWIN_COMPARE_REL(r.figure("power.it_compute_peak_mw")->value, peak / 1e6, 1e-12);
-        CTWIN_COMPARE_REL(r.figure("power.it_total_peak_mw")->value,
-                          (peak + r.power.network.value() + r.power.storage.value() + r.power.wan.value()) / 1e6,
-                          1e-12);
+        CTWIN_COMPARE_REL(
+            r.figure("power.it_total_peak_mw")->value,
+            (peak + r.power.network.value() + r.power.storage.value() + r.power.wan.value()) / 1e6, 1e-12);
         CTWIN_COMPARE_REL(r.figure("power.it_total_mw")->value,
                           r.figure("power.it_compute_mw")->value + r.figure("power.network_mw")->value +
                               (r.power.storage + r.power.wan).value() / 1e6,
