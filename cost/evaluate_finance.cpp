@@ -414,6 +414,30 @@ void evaluateFinance(EvalContext& c) {
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
 }
 
+/// Insurance, property tax and software licences (issue 30 item 4), each a figure with its basis.
+static void addOpexLineFigures(EvalContext& c) {
+    const AssumptionValues& a = c.a;
+    const Results& r = c.r;
+    const auto& fin = r.finance;
+    addFigure(c, "finance.insurance_annual_usd", fin.insuranceAnnual.value(), "USD/yr", "Insurance",
+              "(capex - land) x insurance rate per year (property insurance on the replacement cost; land is "
+              "not insured)",
+              {{"insured_value_usd", (r.capex.total - fin.land).value()},
+               {"rate_per_year", a.get("insurance_rate_of_capex_per_year")}},
+              {c.source("insurance_rate_of_capex_per_year")});
+    addFigure(
+        c, "finance.property_tax_annual_usd", fin.propertyTaxAnnual.value(), "USD/yr", "Property tax",
+        "capex (land included) x property tax rate per year (real and tangible personal property, after "
+        "typical abatements)",
+        {{"taxed_value_usd", r.capex.total.value()},
+         {"rate_per_year", a.get("property_tax_rate_of_capex_per_year")}},
+        {c.source("property_tax_rate_of_capex_per_year")});
+    addFigure(c, "finance.software_annual_usd", fin.softwareAnnual.value(), "USD/yr", "Software licences",
+              "installed GPUs (spares included) x software licences per GPU per year",
+              {{"gpus", r.bom.gpus}, {"usd_per_gpu_year", a.get("software_usd_per_gpu_year")}},
+              {c.source("software_usd_per_gpu_year")});
+}
+
 void addFinanceFigures(EvalContext& c) {
     const AssumptionValues& a = c.a;
     Results& r = c.r;
@@ -467,23 +491,7 @@ void addFinanceFigures(EvalContext& c) {
                {"property_tax_usd", fin.propertyTaxAnnual.value()},
                {"software_usd", fin.softwareAnnual.value()}},
               maintenanceSources);
-    addFigure(c, "finance.insurance_annual_usd", fin.insuranceAnnual.value(), "USD/yr", "Insurance",
-              "(capex - land) x insurance rate per year (property insurance on the replacement cost; land is "
-              "not insured)",
-              {{"insured_value_usd", (r.capex.total - fin.land).value()},
-               {"rate_per_year", a.get("insurance_rate_of_capex_per_year")}},
-              {c.source("insurance_rate_of_capex_per_year")});
-    addFigure(
-        c, "finance.property_tax_annual_usd", fin.propertyTaxAnnual.value(), "USD/yr", "Property tax",
-        "capex (land included) x property tax rate per year (real and tangible personal property, after "
-        "typical abatements)",
-        {{"taxed_value_usd", r.capex.total.value()},
-         {"rate_per_year", a.get("property_tax_rate_of_capex_per_year")}},
-        {c.source("property_tax_rate_of_capex_per_year")});
-    addFigure(c, "finance.software_annual_usd", fin.softwareAnnual.value(), "USD/yr", "Software licences",
-              "installed GPUs (spares included) x software licences per GPU per year",
-              {{"gpus", r.bom.gpus}, {"usd_per_gpu_year", a.get("software_usd_per_gpu_year")}},
-              {c.source("software_usd_per_gpu_year")});
+    addOpexLineFigures(c);
     addFigure(c, "finance.maintenance_annual_usd", fin.maintenanceAnnual.value(), "USD/yr", "Maintenance",
               "sum over asset classes of capex x maintenance fraction", {}, maintenanceSources);
     const bool accounting = fin.convention == "accounting";

@@ -469,6 +469,41 @@ private:
         chart("cash_flow");
     }
 
+    /// The opex lines that both conventions share (staff, WAN leases, insurance, property tax, software
+    /// licences), one row each with its basis.
+    void addOpexRows(Table& t) const {
+        const auto& fin = m_r.finance;
+        t.rows.push_back(
+            {{"Staff", money(fin.staffAnnual.value()), money(fin.staffAnnual.value()),
+              QStringLiteral("%1 per MW of IT per year").arg(money(assumption("staff_usd_per_mw_year")))},
+             false,
+             {}});
+        t.rows.push_back({{"WAN leases", money(fin.wanLeaseAnnual.value()), money(fin.wanLeaseAnnual.value()),
+                           "scale-across links"},
+                          false,
+                          {}});
+        // Insurance, property tax and software licences (issue 30 item 4): opex lines like the others, so the
+        // rows add up to the TCO.
+        t.rows.push_back(
+            {{"Insurance", money(fin.insuranceAnnual.value()), money(fin.insuranceAnnual.value()),
+              QStringLiteral("%1 of capex less land per year")
+                  .arg(q(formatPercent(assumption("insurance_rate_of_capex_per_year"), 2)))},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Property tax", money(fin.propertyTaxAnnual.value()), money(fin.propertyTaxAnnual.value()),
+              QStringLiteral("%1 of capex per year")
+                  .arg(q(formatPercent(assumption("property_tax_rate_of_capex_per_year"), 2)))},
+             false,
+             {}});
+        t.rows.push_back(
+            {{"Software licences", money(fin.softwareAnnual.value()), money(fin.softwareAnnual.value()),
+              QStringLiteral("%1 per installed GPU per year")
+                  .arg(money(assumption("software_usd_per_gpu_year")))},
+             false,
+             {}});
+    }
+
     void tco() {
         const auto& fin = m_r.finance;
         const bool econHeadline = fin.convention != "accounting";
@@ -533,35 +568,7 @@ private:
             {{"Energy", money(fin.energyAnnual.value()), money(fin.energyAnnual.value()), energyBasis},
              false,
              {}});
-        t.rows.push_back(
-            {{"Staff", money(fin.staffAnnual.value()), money(fin.staffAnnual.value()),
-              QStringLiteral("%1 per MW of IT per year").arg(money(assumption("staff_usd_per_mw_year")))},
-             false,
-             {}});
-        t.rows.push_back({{"WAN leases", money(fin.wanLeaseAnnual.value()), money(fin.wanLeaseAnnual.value()),
-                           "scale-across links"},
-                          false,
-                          {}});
-        // Insurance, property tax and software licences (issue 30 item 4): opex lines like the others, so the
-        // rows add up to the TCO.
-        t.rows.push_back(
-            {{"Insurance", money(fin.insuranceAnnual.value()), money(fin.insuranceAnnual.value()),
-              QStringLiteral("%1 of capex less land per year")
-                  .arg(q(formatPercent(assumption("insurance_rate_of_capex_per_year"), 2)))},
-             false,
-             {}});
-        t.rows.push_back(
-            {{"Property tax", money(fin.propertyTaxAnnual.value()), money(fin.propertyTaxAnnual.value()),
-              QStringLiteral("%1 of capex per year")
-                  .arg(q(formatPercent(assumption("property_tax_rate_of_capex_per_year"), 2)))},
-             false,
-             {}});
-        t.rows.push_back(
-            {{"Software licences", money(fin.softwareAnnual.value()), money(fin.softwareAnnual.value()),
-              QStringLiteral("%1 per installed GPU per year")
-                  .arg(money(assumption("software_usd_per_gpu_year")))},
-             false,
-             {}});
+        addOpexRows(t);
         t.rows.push_back({{"TCO per year", money(fin.economic.tcoAnnual.value()),
                            money(fin.accounting.tcoAnnual.value()), "capex charge + opex"},
                           true,
