@@ -196,6 +196,7 @@ void addFigures(EvalContext& c) {
     addFinanceFigures(c);
     addTrainingFigures(c);
     addInferenceFigures(c);
+    addEnvironmentFigures(c);
 }
 
 } // namespace

@@ -37,6 +37,16 @@ const CatalogItem* rackTypeWithMostGpus(const EvalContext& c) {
     return best;
 }
 
+/// A service's serving racks as a power mix (cost/power_envelope.h): prefill and decode by their share of
+/// GPU time, each at its GPU draw and clock-bound share (assumptions).
+std::vector<PowerPhase> servicePowerMix(const EvalContext& c, double prefillFraction) {
+    const double pf = std::clamp(prefillFraction, 0.0, 1.0);
+    return {PowerPhase{pf, c.a.get("inference_prefill_power_draw"),
+                       c.a.get("inference_prefill_clock_bound_share")},
+            PowerPhase{1.0 - pf, c.a.get("inference_decode_power_draw"),
+                       c.a.get("inference_decode_clock_bound_share")}};
+}
+
 /// Where a service's bad field is reported.
 model::InputLocation serviceField(const model::InferenceService& s, const char* field) {
     return model::InputLocation{"design", "inference service", s.id, s.name, field};
@@ -49,19 +59,20 @@ AcceleratorSpec serviceSpec(const model::InferenceService& s, const CatalogItem*
                             const CatalogItem& engine, Results& r) {
     AcceleratorSpec spec;
     if (acc) {
-        spec = acceleratorSpecOf(*acc, s.precision, attentionPrecisionOf(*acc, s.attentionPrecision, s.kvBytesPerElement));
+        spec = acceleratorSpecOf(*acc, s.precision,
+                                 attentionPrecisionOf(*acc, s.attentionPrecision, s.kvBytesPerElement));
         spec.domainGpus = static_cast<int>(rack->value("scale_up_domain_gpus"));
         spec.hostMemoryPerGpu = bytes(kHostMemoryPerGpuBytes);
         // Back-end NICs per GPU carry the prefill -> decode KV hand-off (line rate).
-        spec.scaleOutBandwidth = bytesPerSecond(
-            safeDiv(rack->value("backend_nics") * rack->value("backend_nic_bit_per_s") / 8.0, rack->value("gpus")));
+        spec.scaleOutBandwidth = bytesPerSecond(safeDiv(
+            rack->value("backend_nics") * rack->value("backend_nic_bit_per_s") / 8.0, rack->value("gpus")));
         if (!nativePrecision(*acc, s.precision))
-            r.rules.push_back({Severity::Info, "precision_dequantized", s.id,
-                               "Inference service " + s.name + ": " + acc->name + " has no native " + s.precision +
-                                   "; the weights are read at " + fmt(s.weightBytesPerParam, 2) +
-                                   " bytes/param and dequantized, the math runs at its " +
-                                   (nativePrecision(*acc, "fp8") ? std::string("fp8") : std::string("bf16")) +
-                                   " peak"});
+            r.rules.push_back(
+                {Severity::Info, "precision_dequantized", s.id,
+                 "Inference service " + s.name + ": " + acc->name + " has no native " + s.precision +
+                     "; the weights are read at " + fmt(s.weightBytesPerParam, 2) +
+                     " bytes/param and dequantized, the math runs at its " +
+                     (nativePrecision(*acc, "fp8") ? std::string("fp8") : std::string("bf16")) + " peak"});
     }
     spec.engine = engineProfileOf(engine);
     return spec;
@@ -69,8 +80,9 @@ AcceleratorSpec serviceSpec(const model::InferenceService& s, const CatalogItem*
 
 /// The service's demand on the engine; a stated tensor parallelism is checked against the scale-up domain
 /// and the shapes engines accept (replicaShapeProblem).
-ServiceDemand serviceDemand(const model::InferenceService& s, const ServedModel& m, const AcceleratorSpec& spec,
-                            const CatalogItem* acc, const CatalogItem* rack, double nvmeLeft) {
+ServiceDemand serviceDemand(const model::InferenceService& s, const ServedModel& m,
+                            const AcceleratorSpec& spec, const CatalogItem* acc, const CatalogItem* rack,
+                            double nvmeLeft) {
     ServiceDemand d;
     d.inputTokens = s.inputTokens;
     d.outputTokens = s.outputTokens;
@@ -81,7 +93,8 @@ ServiceDemand serviceDemand(const model::InferenceService& s, const ServedModel&
     if (s.tensorParallel > 0 && acc) {
         if (s.tensorParallel > spec.domainGpus)
             throw model::InputError(serviceField(s, "tensor_parallel"),
-                                    fmt(s.tensorParallel) + " GPUs per replica exceed the scale-up domain of " +
+                                    fmt(s.tensorParallel) +
+                                        " GPUs per replica exceed the scale-up domain of " +
                                         fmt(spec.domainGpus) + " GPUs (" + rack->id + ")");
         // Engines shard heads and experts whole (replicaShapeProblem); an MoE with known experts may use
         // either attention mode, so only a size neither accepts is refused.
@@ -106,23 +119,26 @@ ServiceDemand serviceDemand(const model::InferenceService& s, const ServedModel&
 void addServiceRules(const EvalContext& c, const model::InferenceService& s, const InferenceResult& ir,
                      const CatalogItem* preset, int domainGpus, Results& r) {
     if (ir.sizing.decode.replicaGpus == 0 || ir.curve.empty())
-        r.rules.push_back({Severity::Error, "model_does_not_fit", s.id,
-                           "Inference service " + s.name + ": the weights do not fit in one scale-up domain's HBM"});
+        r.rules.push_back(
+            {Severity::Error, "model_does_not_fit", s.id,
+             "Inference service " + s.name + ": the weights do not fit in one scale-up domain's HBM"});
     else if (!ir.sizing.meetsTarget && ir.sizing.poolsFit)
         r.rules.push_back({Severity::Warning, "tokens_per_user_target", s.id,
                            "Inference service " + s.name + " cannot reach " + fmt(s.targetTokensPerSPerUser) +
                                " tokens/s per user on this hardware"});
     if (!ir.sizing.poolsFit)
         r.rules.push_back({Severity::Error, "disaggregated_pools_do_not_fit", s.id,
-                           "Inference service " + s.name + " (field gpus): disaggregated prefill and decode "
-                           "pools need at least two whole scale-up domains of " + fmt(domainGpus) +
-                               " GPUs; gpus = " + fmt(s.gpus)});
+                           "Inference service " + s.name +
+                               " (field gpus): disaggregated prefill and decode "
+                               "pools need at least two whole scale-up domains of " +
+                               fmt(domainGpus) + " GPUs; gpus = " + fmt(s.gpus)});
     if (!ir.sizing.kvFits)
         r.rules.push_back({Severity::Error, "kv_does_not_fit", s.id,
                            "Inference service " + s.name + " (field concurrent_sessions): the KV cache of " +
-                               fmt(s.concurrentSessions) + " sessions (" + fmt(ir.sizing.kvTotal.value() / 1e12, 1) +
-                               " TB) exceeds HBM, host DRAM and installed NVMe; " + fmt(ir.sizing.sessionsServed) +
-                               " sessions can be served"});
+                               fmt(s.concurrentSessions) + " sessions (" +
+                               fmt(ir.sizing.kvTotal.value() / 1e12, 1) +
+                               " TB) exceeds HBM, host DRAM and installed NVMe; " +
+                               fmt(ir.sizing.sessionsServed) + " sessions can be served"});
     if (preset && preset->find("context_length") &&
         std::max(s.inputTokens + s.outputTokens, s.sessionContextTokens) > preset->value("context_length"))
         r.rules.push_back({Severity::Warning, "context_exceeds_model", s.id,
@@ -130,14 +146,14 @@ void addServiceRules(const EvalContext& c, const model::InferenceService& s, con
                                fmt(preset->value("context_length")) + " tokens"});
     if (s.gpus > c.sellableGpus)
         r.rules.push_back({Severity::Error, "service_too_large", s.id,
-                           "Inference service " + s.name + " needs " + fmt(s.gpus) + " GPUs; the cluster sells " +
-                               fmt(c.sellableGpus)});
+                           "Inference service " + s.name + " needs " + fmt(s.gpus) +
+                               " GPUs; the cluster sells " + fmt(c.sellableGpus)});
 }
 
 /// Tokens per MW and the service's costs from its sizing, the cluster's cost per GPU-hour and the facility
 /// power per GPU (provisioned peak and average).
-void priceService(const model::InferenceService& s, double costPerGpuHour, double peakPerGpu, double averagePerGpu,
-                  InferenceResult& ir) {
+void priceService(const model::InferenceService& s, double costPerGpuHour, double peakPerGpu,
+                  double averagePerGpu, InferenceResult& ir) {
     const double costPerSecond = s.gpus * costPerGpuHour / 3600.0;
     const double provisionedW = s.gpus * peakPerGpu;
     const double averageW = s.gpus * averagePerGpu;
@@ -148,7 +164,8 @@ void priceService(const model::InferenceService& s, double costPerGpuHour, doubl
     ir.totalTokensPerSecondPerAverageMw = safeDiv(totalTokens, averageW / 1e6);
     // GPU time splits between prefill (the new, uncached input tokens) and decode (output tokens); each
     // pays its share. Cached input tokens take no prefill compute: they pay only through the request.
-    const double newInputPerSecond = ir.sizing.inputTokensPerSecond * (1.0 - std::clamp(s.prefixCacheHitRate, 0.0, 1.0));
+    const double newInputPerSecond =
+        ir.sizing.inputTokensPerSecond * (1.0 - std::clamp(s.prefixCacheHitRate, 0.0, 1.0));
     ir.costPerMillionInputTokens =
         safeDiv(costPerSecond * ir.sizing.prefillFraction, newInputPerSecond) * 1e6;
     // All-in: every GPU-second of the service over what it delivers.
@@ -194,7 +211,8 @@ void evaluateInference(EvalContext& c) {
             throw model::InputError(serviceField(s, "serving_engine"),
                                     "unknown serving engine profile '" + s.servingEngine +
                                         "' (catalog category serving_engines)");
-        if (preset && preset->find("experts") && preset->value("experts") > 0 && s.activeParams && !(*s.activeParams > 0))
+        if (preset && preset->find("experts") && preset->value("experts") > 0 && s.activeParams &&
+            !(*s.activeParams > 0))
             throw model::InputError(serviceField(s, "active_params"),
                                     "0 would serve the mixture-of-experts preset " + preset->id +
                                         " as a dense model; leave it empty for the preset's " +
@@ -202,13 +220,42 @@ void evaluateInference(EvalContext& c) {
                                         "B active parameters or state the active count");
         const AcceleratorSpec spec = serviceSpec(s, acc, servingRack, *engine, r);
         const double resolvedActive = c.inputs.serviceActiveParams(s);
-        const std::optional<double> statedActive =
-            (s.activeParams || resolvedActive != s.modelParams) ? std::optional<double>(resolvedActive) : std::nullopt;
+        const std::optional<double> statedActive = (s.activeParams || resolvedActive != s.modelParams)
+                                                       ? std::optional<double>(resolvedActive)
+                                                       : std::nullopt;
         const ServedModel m = servedModelOf(s, preset, statedActive);
-        ir.sizing = sizeService(m, spec, serviceDemand(s, m, spec, acc, servingRack, nvmeLeft));
+        const ServiceDemand demand = serviceDemand(s, m, spec, acc, servingRack, nvmeLeft);
+        ir.sizing = sizeService(m, spec, demand);
+        // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h): the serving racks'
+        // mean draw over prefill and decode at the operating point must fit the cap; when it does not, the
+        // controller lowers the SM clock, the compute peaks fall with it (HBM bandwidth and the engine's
+        // host-side overhead do not) and the service is sized again at that clock, so the per-user target
+        // still holds.
+        const std::vector<PowerPhase> mix = servicePowerMix(c, ir.sizing.prefillFraction);
+        CapOutcome cap;
+        AcceleratorSpec usedSpec = spec;
+        const double uncappedOutput = ir.sizing.outputTokensPerSecond;
+        if (c.oversubscription > 1.0 && acc) {
+            cap = capMix(mix, 1.0 / c.oversubscription, c.powerCurve);
+            if (cap.binds()) {
+                usedSpec.flops *= cap.clock;
+                usedSpec.attentionFlops *= cap.clock;
+                ir.sizing = sizeService(m, usedSpec, demand);
+                if (!cap.reachable)
+                    r.rules.push_back({Severity::Error, "power_cap_unreachable", s.id,
+                                       "Inference service " + s.name + ": at power_oversubscription_ratio " +
+                                           fmt(c.oversubscription, 2) + " the serving racks' cap (" +
+                                           fmt(100.0 / c.oversubscription) +
+                                           " % of full load) is below their draw at the lowest SM clock; "
+                                           "lower the ratio"});
+            }
+        }
+        c.inferenceCaps.push_back(cap);
+        c.inferenceUncappedOutput.push_back(uncappedOutput);
+        c.inferenceBusyDrawShare.push_back(mixRackPower(mix, cap.clock, c.powerCurve));
         nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
         const double context = std::max(s.inputTokens, s.sessionContextTokens);
-        ir.curve = decodeCurve(m, spec, ir.sizing.decode.replicaGpus, context + s.outputTokens / 2.0,
+        ir.curve = decodeCurve(m, usedSpec, ir.sizing.decode.replicaGpus, context + s.outputTokens / 2.0,
                                context + s.outputTokens,
                                ir.sizing.decode.dataParallelAttention ? AttentionParallel::Data
                                                                       : AttentionParallel::Tensor);
@@ -232,23 +279,26 @@ void addInferenceFigures(EvalContext& c) {
               "Output tokens/s per GPU (first service, prefill and decode time included)",
               "requests/s x output tokens / GPUs");
     addFigure(c, "inference.decode_tokens_per_second_per_gpu", d.tokensPerSecondPerGpu, "tok/s/GPU",
-              "Decode tokens/s per GPU while decoding (first service)", "batch / (decode step x replica GPUs)",
-              {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
-    addFigure(c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
-              "Tokens/s per user, co-located prefill included (first service)",
-              "(1 - prefill share of GPU time, incl. the data-parallel ranks a prompt holds) / decode step time at "
-              "the operating batch",
-              {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}, {"prefill_share", d.prefillShare}});
+              "Decode tokens/s per GPU while decoding (first service)",
+              "batch / (decode step x replica GPUs)", {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}});
+    addFigure(
+        c, "inference.tokens_per_second_per_user", d.tokensPerSecondPerUser, "tok/s",
+        "Tokens/s per user, co-located prefill included (first service)",
+        "(1 - prefill share of GPU time, incl. the data-parallel ranks a prompt holds) / decode step time at "
+        "the operating batch",
+        {{"batch", d.batch}, {"replica_gpus", d.replicaGpus}, {"prefill_share", d.prefillShare}});
     addFigure(c, "inference.replica_gpus", d.replicaGpus, "GPUs", "GPUs per decode replica (TP/EP)",
               "replica size with the most tokens/s/GPU at the per-user target, within the scale-up domain, "
               "dividing the heads (TP) or experts (EP)");
-    addFigure(c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms", "Decode step: compute",
-              "2 x (dense + routed active params x expert-parallel hot-rank factor) x batch / (GPUs x "
-              "weight-precision peak x efficiency) + attention FLOPs x batch / (GPUs x attention-precision peak x "
-              "efficiency)");
-    addFigure(c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
-              "(dense weights + KV read) per GPU / (HBM bandwidth x efficiency) + routed experts touched per GPU / "
-              "(HBM bandwidth x the serving engine's grouped-GEMM efficiency)");
+    addFigure(
+        c, "inference.decode_step_compute_ms", d.computeTime.value() * 1e3, "ms", "Decode step: compute",
+        "2 x (dense + routed active params x expert-parallel hot-rank factor) x batch / (GPUs x "
+        "weight-precision peak x efficiency) + attention FLOPs x batch / (GPUs x attention-precision peak x "
+        "efficiency)");
+    addFigure(
+        c, "inference.decode_step_memory_ms", d.memoryTime.value() * 1e3, "ms", "Decode step: memory",
+        "(dense weights + KV read) per GPU / (HBM bandwidth x efficiency) + routed experts touched per GPU / "
+        "(HBM bandwidth x the serving engine's grouped-GEMM efficiency)");
     addFigure(c, "inference.decode_step_communication_ms", d.commTime.value() * 1e3, "ms",
               "Decode step: communication",
               "2 x layers x (latency + bytes x expert-parallel hot-rank factor / (NVLink per direction x "
@@ -266,11 +316,11 @@ void addInferenceFigures(EvalContext& c) {
     addFigure(c, "inference.total_tokens_per_s_per_mw", i.totalTokensPerSecondPerMw, "tok/s/MW",
               "Input + output tokens/s per provisioned MW (first service)",
               "(input + output) tokens/s / (GPUs x peak facility power per GPU)");
-    addFigure(c, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw, "tok/s/MW",
-              "Output tokens/s per average MW (first service)",
+    addFigure(c, "inference.output_tokens_per_s_per_average_mw", i.outputTokensPerSecondPerAverageMw,
+              "tok/s/MW", "Output tokens/s per average MW (first service)",
               "output tokens/s / (GPUs x average facility power per GPU)");
-    addFigure(c, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw, "tok/s/MW",
-              "Input + output tokens/s per average MW (first service)",
+    addFigure(c, "inference.total_tokens_per_s_per_average_mw", i.totalTokensPerSecondPerAverageMw,
+              "tok/s/MW", "Input + output tokens/s per average MW (first service)",
               "(input + output) tokens/s / (GPUs x average facility power per GPU)");
     addFigure(c, "inference.cost_per_million_input_tokens_usd", i.costPerMillionInputTokens, "USD/M tok",
               "$/M new input tokens (prefill GPU-time share)",
@@ -278,13 +328,35 @@ void addInferenceFigures(EvalContext& c) {
     addFigure(c, "inference.cost_per_million_output_tokens_usd", i.costPerMillionOutputTokens, "USD/M tok",
               "$/M output tokens (decode GPU-time share only)", "GPU cost x decode share / output tokens/s");
     addFigure(c, "inference.cost_per_request_usd", i.costPerRequest, "USD",
-              "Cost per request, all-in (prefill + decode GPU time)", "GPU cost per second / requests per second");
+              "Cost per request, all-in (prefill + decode GPU time)",
+              "GPU cost per second / requests per second");
     addFigure(c, "inference.cost_per_million_blended_tokens_usd", i.costPerMillionBlendedTokens, "USD/M tok",
               "$/M blended tokens, all-in (input incl. cached + output)",
               "GPU cost per second / (input + output) tokens per second");
-    addFigure(c, "inference.joules_per_token", i.joulesPerToken, "J/tok", "Joules per output token (provisioned power)",
+    addFigure(c, "inference.joules_per_token", i.joulesPerToken, "J/tok",
+              "Joules per output token (provisioned power)",
               "peak facility power of the service / output tokens/s");
-    addFigure(c, "inference.sessions_served", i.sizing.sessionsServed, "sessions", "Concurrent sessions whose KV fits",
+    if (!c.inferenceCaps.empty()) {
+        const CapOutcome& cap = c.inferenceCaps.front();
+        addFigure(
+            c, "inference.capping_clock", cap.clock, "", "SM clock under the power cap (first service)",
+            "highest clock f with h + (1 - h) x mean GPU draw(f) x (s + (1 - s) f^alpha) <= 1 / "
+            "oversubscription ratio, the mean over prefill and decode time at f; 1 = the cap does not bind",
+            {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
+            {c.source("power_oversubscription_ratio"), c.source("inference_prefill_power_draw"),
+             c.source("inference_decode_power_draw"), c.source("gpu_power_clock_invariant_share"),
+             c.source("gpu_power_clock_exponent")});
+        addFigure(c, "inference.capping_throughput_loss",
+                  1.0 - safeDiv(i.sizing.outputTokensPerSecond, c.inferenceUncappedOutput.front()), "",
+                  "Output tokens/s lost to power capping (first service)",
+                  "1 - output tokens/s sized at the capped clock / at full clock (compute peaks x f; HBM and "
+                  "engine overhead unchanged)",
+                  {{"clock", cap.clock}},
+                  {c.source("inference_prefill_clock_bound_share"),
+                   c.source("inference_decode_clock_bound_share")});
+    }
+    addFigure(c, "inference.sessions_served", i.sizing.sessionsServed, "sessions",
+              "Concurrent sessions whose KV fits",
               "running batch KV in HBM + parked sessions in HBM left + DRAM + NVMe / KV per session");
 
     // Fleet: every service together (sums of rates over sums of GPUs, power and cost).
@@ -295,14 +367,15 @@ void addInferenceFigures(EvalContext& c) {
         total += r.inference[k].sizing.outputTokensPerSecond + r.inference[k].sizing.inputTokensPerSecond;
         requests += r.inference[k].sizing.requestsPerSecond;
     }
-    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), c.bom.gpus); // the stage's bill (lean too)
+    const double peakPerGpu =
+        safeDiv(r.power.facilityPeak.value(), c.bom.gpus); // the stage's bill (lean too)
     const double costPerSecond = gpus * r.finance.costPerGpuHour / 3600.0;
-    addFigure(c, "inference.fleet.output_tokens_per_s_per_mw", safeDiv(out, gpus * peakPerGpu / 1e6), "tok/s/MW",
-              "Fleet output tokens/s per provisioned MW (all services)",
+    addFigure(c, "inference.fleet.output_tokens_per_s_per_mw", safeDiv(out, gpus * peakPerGpu / 1e6),
+              "tok/s/MW", "Fleet output tokens/s per provisioned MW (all services)",
               "sum of output tokens/s / (serving GPUs x peak facility power per GPU)",
               {{"services", static_cast<double>(r.inference.size())}, {"gpus", gpus}});
-    addFigure(c, "inference.fleet.total_tokens_per_s_per_mw", safeDiv(total, gpus * peakPerGpu / 1e6), "tok/s/MW",
-              "Fleet input + output tokens/s per provisioned MW (all services)",
+    addFigure(c, "inference.fleet.total_tokens_per_s_per_mw", safeDiv(total, gpus * peakPerGpu / 1e6),
+              "tok/s/MW", "Fleet input + output tokens/s per provisioned MW (all services)",
               "sum of (input + output) tokens/s / (serving GPUs x peak facility power per GPU)");
     addFigure(c, "inference.fleet.cost_per_million_blended_tokens_usd", safeDiv(costPerSecond, total) * 1e6,
               "USD/M tok", "Fleet $/M blended tokens, all-in (all services)",

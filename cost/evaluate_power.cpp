@@ -26,7 +26,8 @@ void addDistributionRules(EvalContext& c) {
     Results& r = c.r;
     const CompiledDesign& cd = *c.compiled;
     auto mw = [](double w) { return fmt(w / 1e6, 2) + " MW"; };
-    const std::vector<double> feedLoad = feedDesignLoadsW(p, cd);
+    // Loads as provisioned: oversubscribed compute racks at their cap (issue 35 item 1).
+    const std::vector<double> feedLoad = feedDesignLoadsW(p, cd, c.classProvisionedW);
     for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
         const auto& f = p.powerFeeds[i];
         const double load = feedLoad[i], rating = f.capacity.value();
@@ -47,7 +48,7 @@ void addDistributionRules(EvalContext& c) {
     }
     // Rows: one busway run per path carries the whole row (the catalog busway's module_w is the largest
     // run; absent, no check).
-    const std::vector<double> rowLoad = rowDesignLoadsW(p, cd);
+    const std::vector<double> rowLoad = rowDesignLoadsW(p, cd, c.classProvisionedW);
     for (size_t i = 0; i < p.rows.size(); ++i) {
         const std::int32_t h = i < cd.rowHall.size() ? cd.rowHall[i] : CompiledDesign::kNone;
         const std::int32_t b = h != CompiledDesign::kNone && static_cast<size_t>(h) < cd.hallBuilding.size()
@@ -69,9 +70,10 @@ void addDistributionRules(EvalContext& c) {
     // Halls: the IT load of their racks at full power against the hall's rated critical IT power, where the
     // design states one: over it an Error, above 80 % a Warning (the continuous-load share of the feeds).
     std::vector<double> hallLoad(p.halls.size(), 0.0);
-    for (const auto& k : cd.classes)
-        if (k.hall != CompiledDesign::kNone && static_cast<size_t>(k.hall) < hallLoad.size())
-            hallLoad[static_cast<size_t>(k.hall)] += cd.classPeakW(k);
+    for (size_t i = 0; i < cd.classes.size() && i < c.classProvisionedW.size(); ++i)
+        if (const auto& k = cd.classes[i];
+            k.hall != CompiledDesign::kNone && static_cast<size_t>(k.hall) < hallLoad.size())
+            hallLoad[static_cast<size_t>(k.hall)] += c.classProvisionedW[i];
     for (size_t i = 0; i < p.halls.size(); ++i) {
         const auto& h = p.halls[i];
         if (!h.powerCapacity || hallLoad[i] <= 0) continue;
@@ -132,6 +134,35 @@ void addDistributionRules(EvalContext& c) {
     }
 }
 
+/// The working compute racks' host share, 1 - sum(GPUs x accelerator tdp_w) / sum(power_load_w): their CPUs,
+/// NICs, fans and switch trays, which power capping leaves alone (c.powerCurve.hostShare); and their
+/// full-load power per GPU (c.rackLoadWPerGpu).
+void setRackPowerShares(EvalContext& c) {
+    const CompiledDesign& cd = *c.compiled;
+    double gpuW = 0.0, rackW = 0.0, gpus = 0.0, loadW = 0.0;
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        if (k.spare || !type.compute) continue;
+        const double n = k.count * type.need(type.gpus, "gpus"),
+                     w = k.count * type.need(type.powerLoadW, "power_load_w");
+        gpus += n, loadW += w;
+        const auto* rack = c.catalog.find(type.id);
+        const auto* acc = rack ? c.catalog.find(rack->attribute("accelerator")) : nullptr;
+        if (!acc) continue;
+        gpuW += n * acc->value("tdp_w");
+        rackW += w;
+    }
+    c.powerCurve.hostShare = rackW > 0.0 ? std::clamp(1.0 - gpuW / rackW, 0.0, 1.0) : 0.0;
+    c.rackLoadWPerGpu = safeDiv(loadW, gpus);
+}
+
+/// Plants that reject heat by evaporation: cooling towers, and water-cooled chiller plants (their
+/// condenser water goes to towers); dry coolers do not.
+bool isEvaporativePlant(const model::CatalogItem& plant) {
+    const std::string type = plant.attribute("type");
+    return type == "cooling_tower" || type == "chiller";
+}
+
 /// IT power per building (SPEC.md §4.2): racks by class at idle + (load - idle) x utilization, then the
 /// network, storage and WAN gear shared by compute share.
 void sumItPower(EvalContext& c) {
@@ -151,12 +182,23 @@ void sumItPower(EvalContext& c) {
     std::vector<Power> buildingPeak(p.buildings.size()), buildingOperating(p.buildings.size());
     std::vector<std::uint8_t> buildingHasRacks(p.buildings.size(), 0);
     const CompiledDesign& cd = *c.compiled;
-    for (const auto& k : cd.classes) {
+    // Oversubscription (issue 35 item 1; cost/power_envelope.h): working compute racks are provisioned at
+    // 1/ratio of their full-load draw and held there by power capping, so their peak is the cap and their
+    // average draw cannot exceed it. The ratio's maximum (2) keeps the cap above every catalog rack's idle.
+    c.oversubscription = std::max(1.0, c.a.get("power_oversubscription_ratio"));
+    c.classProvisionedW.assign(cd.classes.size(), 0.0);
+    for (size_t i = 0; i < cd.classes.size(); ++i) {
+        const auto& k = cd.classes[i];
         const auto& type = cd.types[static_cast<size_t>(k.type)];
         const double load = type.need(type.powerLoadW, "power_load_w"),
                      idle = type.need(type.powerIdleW, "power_idle_w");
-        const double peak = k.count * (k.spare ? idle : load);
-        const double operating = k.count * (k.spare ? idle : idle + (load - idle) * c.utilization);
+        const double nameplate = k.count * (k.spare ? idle : load);
+        const double peak =
+            k.spare || !type.compute ? nameplate : std::max(k.count * idle, nameplate / c.oversubscription);
+        const double operating =
+            std::min(peak, k.count * (k.spare ? idle : idle + (load - idle) * c.utilization));
+        c.classProvisionedW[i] = peak;
+        if (type.compute) c.computeNameplate += nameplate * watt;
         computePeak += peak * watt;
         computeOperating += operating * watt;
         if (k.building != CompiledDesign::kNone) {
@@ -316,6 +358,17 @@ void evaluatePower(EvalContext& c) {
     const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     sumItPower(c);
+    // A training step's compute phase under the cap (cost/power_envelope.h): the job swings in step, so the
+    // phase itself must fit. Read only when the racks are oversubscribed (no cap binds at ratio 1).
+    setRackPowerShares(c);
+    if (c.oversubscription > 1.0) {
+        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
+        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
+        if (!p.trainingJobs.empty())
+            c.trainingCap =
+                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
+                         1.0 / c.oversubscription, c.powerCurve);
+    }
     auto& perBuilding = c.perBuilding;
     const auto& sitesById = c.sites;
 
@@ -431,6 +484,18 @@ void evaluatePower(EvalContext& c) {
             bp.economizerHoursAir = cooling.air.economizerHours;
             const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale;
             economizerHeat += liquid + air;
+            // Heat rejected by evaporative plants (towers, and a water-cooled chiller plant's towers): the
+            // heat and the plant's electric input, annual means (cost/power_envelope.h water model).
+            const double liquidAll = cooling.liquidHeatW + cooling.pumpW;
+            double evaporativeLiquid = 0.0;
+            if (auto l = loopsByBuilding.find(b.id); l != loopsByBuilding.end())
+                for (const auto& loop : l->second)
+                    if (loop.plant && isEvaporativePlant(*loop.plant))
+                        evaporativeLiquid += loop.liquidHeatW + loop.pumpW;
+            const double liquidInput = safeDiv(cooling.liquidPlantAnnualW, liquidAll);
+            c.evaporativeHeatW += evaporativeLiquid * loadScale * (1.0 + liquidInput);
+            if (airPlantItem && isEvaporativePlant(*airPlantItem))
+                c.evaporativeHeatW += (air + fans) * (1.0 + cooling.air.annualInverseCop);
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
         }
         if (pinned) {
@@ -477,8 +542,9 @@ void addPowerFigures(EvalContext& c) {
               "= power.it_total_mw (kept): racks at idle + (load - idle) x utilization, plus network "
               "(switches, switch-side optics), storage, WAN",
               {{"utilization", c.utilization}}, {c.source("utilization")});
-    addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load",
-              "= power.it_total_peak_mw (kept): racks at load, spares idle, plus network, storage, WAN");
+    addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
+              "= power.it_total_peak_mw (kept): racks at load / oversubscription ratio, spares idle, plus "
+              "network, storage, WAN");
     // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
     // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and
@@ -486,8 +552,21 @@ void addPowerFigures(EvalContext& c) {
     addFigure(c, "power.it_compute_mw", toMw(r.power.compute), "MW", "Compute IT power",
               "racks at idle + (load - idle) x utilization, spares idle; no network, storage or WAN",
               {{"utilization", c.utilization}});
-    addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW", "Compute IT power at full load",
-              "racks at load, spares idle; no network, storage or WAN (the generator's it_mw target)");
+    addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW",
+              "Compute IT power at full load (provisioned)",
+              "racks at load / oversubscription ratio, spares idle; no network, storage or WAN (the "
+              "generator's it_mw target)",
+              {{"oversubscription_ratio", c.oversubscription}}, {c.source("power_oversubscription_ratio")});
+    // Provisioned vs nameplate (issue 35 item 1): the racks' full-load draw, and how many fit a megawatt
+    // of the facility's provisioned peak.
+    addFigure(c, "power.it_compute_nameplate_mw", toMw(c.computeNameplate), "MW",
+              "Compute IT power at full load (nameplate, not oversubscribed)",
+              "racks at power_load_w, spares idle; provisioned = nameplate / oversubscription ratio");
+    addFigure(c, "power.compute_racks_per_provisioned_mw",
+              safeDiv(bom.computeRacks, toMw(r.power.facilityPeak)), "rack/MW",
+              "Compute racks per provisioned facility MW",
+              "compute racks / facility power at peak (design day, racks at their provisioned full load)",
+              {{"compute_racks", bom.computeRacks}, {"facility_peak_mw", toMw(r.power.facilityPeak)}});
     addFigure(c, "power.it_total_mw", toMw(r.power.itOperating), "MW", "Total IT power",
               "compute IT + network + storage + WAN",
               {{"compute_mw", toMw(r.power.compute)},

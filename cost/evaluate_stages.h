@@ -4,6 +4,7 @@
 #include "compiled_design.h"
 #include "evaluate.h"
 #include "evaluation_memo.h"
+#include "power_envelope.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -68,6 +69,21 @@ struct EvalContext {
     double sellableGpus = 0;                          // finance stage: GPUs less hot spares
     bool itLifeFromRacks = false; // finance stage: the IT life comes from the rack types' useful_life_years
 
+    // ---- Power envelope (issue 35; cost/power_envelope.h), power stage unless noted ----
+    double oversubscription = 1.0; // assumptions.power_oversubscription_ratio (>= 1)
+    /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
+    /// working compute racks (spares idle, other racks at load).
+    std::vector<double> classProvisionedW;
+    units::Power computeNameplate{}; // compute racks at full load, not oversubscribed (spares idle)
+    PowerFrequencyCurve powerCurve;  // host share always; s and alpha read when the ratio is above 1
+    double rackLoadWPerGpu = 0;      // working compute racks' full-load power per GPU
+    CapOutcome trainingCap;          // a training step's compute phase under the cap
+    /// Inference stage, per service: the cap's outcome, output tokens/s at full clock, and the mean draw of
+    /// the serving racks at the operating point (share of full-load power, capped).
+    std::vector<CapOutcome> inferenceCaps;
+    std::vector<double> inferenceUncappedOutput, inferenceBusyDrawShare;
+    double evaporativeHeatW = 0; // annual mean heat (W) rejected by evaporative plants
+
     /// Stage results shared across the variations of a scenario tool (cost/evaluation_memo.h); null in
     /// evaluate() and whenever the memo does not cover this evaluation.
     EvaluationMemo* memo = nullptr;
@@ -113,22 +129,31 @@ double precisionFlops(const model::CatalogItem& accel, const std::string& precis
 
 // The stages, in the order evaluate() runs them. Each adds its design rules as it goes; figures are added
 // afterwards (add*Figures, same order) once every input has been resolved.
-void evaluatePower(EvalContext& c);     // evaluate_power.cpp    (SPEC.md §4.2)
+/// Feed and row loads at full IT power from a per-class draw (classProvisionedW); power_chain.h has the
+/// nameplate ones.
+std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
+                                     const std::vector<double>& classW);
+std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
+                                    const std::vector<double>& classW);
+void evaluatePower(EvalContext& c); // evaluate_power.cpp    (SPEC.md §4.2)
 /// The assumption holding the site-caused downtime hours a year of a building power topology (Uptime
 /// Institute Tier mapping; evaluate_power.cpp).
 const char* downtimeAssumptionOf(const std::string& powerTopology);
-void evaluateCapex(EvalContext& c);     // evaluate_capex.cpp    (SPEC.md §4.4)
-void evaluateFinance(EvalContext& c);   // evaluate_finance.cpp  (SPEC.md §4.5)
-void evaluateTraining(EvalContext& c);  // evaluate_training.cpp (SPEC.md §4.6, §4.7)
+void evaluateCapex(EvalContext& c);    // evaluate_capex.cpp    (SPEC.md §4.4)
+void evaluateFinance(EvalContext& c);  // evaluate_finance.cpp  (SPEC.md §4.5)
+void evaluateTraining(EvalContext& c); // evaluate_training.cpp (SPEC.md §4.6, §4.7)
 /// Issue 29 item 8: training jobs and inference services each claim their `gpus` at once; an Error when the
 /// claims exceed the GPUs the design sells (hot spares aside), naming every booking.
 void addCapacityBookingRule(EvalContext& c); // evaluate_training.cpp
-void evaluateInference(EvalContext& c); // evaluate_inference.cpp (SPEC.md §4.8)
+void evaluateInference(EvalContext& c);      // evaluate_inference.cpp (SPEC.md §4.8)
 
 void addPowerFigures(EvalContext& c);
 void addCapexFigures(EvalContext& c);
 void addFinanceFigures(EvalContext& c);
 void addTrainingFigures(EvalContext& c);
 void addInferenceFigures(EvalContext& c);
+/// Energy, location-based carbon and on-site water, per year and per M output tokens
+/// (evaluate_environment.cpp).
+void addEnvironmentFigures(EvalContext& c);
 
 } // namespace ctwin::cost::detail

@@ -12,7 +12,8 @@ using model::CatalogItem;
 namespace {
 /// Design rules on the job's parallelism and batch (issue 19 item 2, issue 14): the layout of GPUs into
 /// tensor x pipeline x data parallel groups, the batch that feeds every replica, stages against layers.
-void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in, std::vector<DesignRule>& rules) {
+void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in,
+                         std::vector<DesignRule>& rules) {
     const std::string who = "Training job " + job.name;
     // Expert parallelism shards experts within the data-parallel replicas (Megatron-Core convention; the
     // shipped generator checks dp % ep == 0), so the GPU count is tp x pp x dp.
@@ -216,11 +217,13 @@ void evaluateTraining(EvalContext& c) {
         in.gpus = job.gpus;
         in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
         // The MFU follows the precision whose peak is applied (fp4 falls back to fp8 or bf16 peaks).
-        const std::string peakPrecision = !acc                                   ? job.precision
+        const std::string peakPrecision = !acc ? job.precision
                                           : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
                                           : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
                                                                                                    : "fp4";
-        in.mfu = inputs.jobMfu(job, peakPrecision);
+        // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h) stretches the busy
+        // compute by the compute phase's stretch: the same FLOPs at a lower clock.
+        in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCap.stretch;
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
         // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
@@ -298,12 +301,13 @@ void evaluateTraining(EvalContext& c) {
         // Narayanan et al. (SC 2021) keep the bubble small with m >> p; a quarter of the step idle is far
         // beyond the ~5-10% of the published runs (assumptions.mfu_pipeline_bubble).
         if (tr.estimate.feasible && tr.estimate.pipelineBubble > 0.25)
-            r.rules.push_back({Severity::Warning, "pipeline_bubble_large", job.id,
-                               "Training job " + job.name + ": the pipeline idles " +
-                                   fmt(tr.estimate.pipelineBubble * 100, 1) + "% of each step (" +
-                                   fmt(job.pp) + " stages, " + fmt(tr.estimate.microbatches, 1) +
-                                   " microbatches per replica); raise global_batch_tokens, use an interleaved "
-                                   "schedule (virtual_stages) or fewer stages"});
+            r.rules.push_back(
+                {Severity::Warning, "pipeline_bubble_large", job.id,
+                 "Training job " + job.name + ": the pipeline idles " +
+                     fmt(tr.estimate.pipelineBubble * 100, 1) + "% of each step (" + fmt(job.pp) +
+                     " stages, " + fmt(tr.estimate.microbatches, 1) +
+                     " microbatches per replica); raise global_batch_tokens, use an interleaved "
+                     "schedule (virtual_stages) or fewer stages"});
         if (tr.estimate.feasible && !tr.estimate.microbatchesDivide)
             r.rules.push_back(
                 {Severity::Warning, "job_microbatches_fractional", job.id,
@@ -354,8 +358,8 @@ void addTrainingFigures(EvalContext& c) {
     if (!r.training.empty()) {
         const auto& rel = r.training.front().reliability;
         const std::vector<SourceRef> relSources = {"failure rates: " + rel.rateSet,
-                                                     c.source("failure_detection_minutes"),
-                                                     c.source("rescheduling_minutes")};
+                                                   c.source("failure_detection_minutes"),
+                                                   c.source("rescheduling_minutes")};
         addFigure(c, "reliability.goodput", rel.goodput, "", "Goodput",
                   "1 - checkpoint overhead - failure loss (Daly 2006 with per-class restart and rollback) - "
                   "SDC - stragglers - facility downtime (x power.facility_availability)",
@@ -414,13 +418,29 @@ void addTrainingFigures(EvalContext& c) {
              "Li et al., 'PyTorch Distributed', VLDB 2020 (overlap during backward)"});
         addFigure(
             c, "training.mfu_effective", t.estimate.effectiveMfu, "", "End-to-end MFU",
-            "MFU / recomputation factor / expert slowdown / (1 - reference bubble) x (1 - pipeline bubble) "
-            "/ routing slowdown / scale-across slowdown",
+            "MFU / power-capping stretch / recomputation factor / expert slowdown / (1 - reference bubble) "
+            "x (1 - pipeline bubble) / routing slowdown / scale-across slowdown",
             {{"recomputation_factor", t.estimate.recomputeFactor},
              {"expert_slowdown", t.estimate.expertSlowdown}},
             {c.source("mfu"), c.source("mfu_pipeline_bubble"),
              "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
              "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
+        {
+            addFigure(
+                c, "training.capping_clock", c.trainingCap.clock, "",
+                "SM clock under the power cap (training)",
+                "highest clock f with h + (1 - h) x L x (s + (1 - s) f^alpha) <= 1 / oversubscription ratio "
+                "(L the compute phase's GPU draw, h the racks' host share); 1 = the cap does not bind",
+                {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
+                {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
+                 c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
+            addFigure(
+                c, "training.capping_slowdown", c.trainingCap.stretch, "",
+                "Power-capping slowdown of compute",
+                "beta / f + (1 - beta) at the capped clock f, beta the compute phase's clock-bound share "
+                "(1 = no loss); divides the MFU",
+                {{"clock", c.trainingCap.clock}}, {c.source("training_compute_clock_bound_share")});
+        }
         addFigure(
             c, "training.expert_slowdown", t.estimate.expertSlowdown, "", "Expert all-to-all slowdown",
             "(busy compute + (1 - overlap) x all-to-all) / busy compute; all-to-all = B/(dp x tp) x "

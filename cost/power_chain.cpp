@@ -1,6 +1,7 @@
 #include "power_chain.h"
 
 #include "compiled_design.h"
+#include "evaluate_stages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +52,9 @@ double topologyUnits(const std::string& topology, double loadW, double moduleRat
     return 2 * n; // 2N
 }
 
-int topologyPaths(const std::string& topology) { return topology == "N" || topology == "N+1" ? 1 : 2; }
+int topologyPaths(const std::string& topology) {
+    return topology == "N" || topology == "N+1" ? 1 : 2;
+}
 
 namespace {
 /// A unit's rating: the catalog's module_w (the largest unit bought; required of shipped power items), but
@@ -187,10 +190,30 @@ ChainLosses chainLosses(const BuildingPowerChain& chain, double itW, double path
     return out;
 }
 
+namespace {
+/// The nameplate draw of every class (CompiledDesign::classPeakW).
+std::vector<double> classPeaksW(const CompiledDesign& cd) {
+    std::vector<double> w(cd.classes.size());
+    for (size_t i = 0; i < cd.classes.size(); ++i)
+        w[i] = cd.classPeakW(cd.classes[i]);
+    return w;
+}
+} // namespace
+
 std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
+    return detail::feedDesignLoadsW(p, cd, classPeaksW(cd));
+}
+
+std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
+    return detail::rowDesignLoadsW(p, cd, classPeaksW(cd));
+}
+
+std::vector<double> detail::feedDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
+                                             const std::vector<double>& classW) {
     std::vector<double> load(p.powerFeeds.size(), 0.0);
-    for (const auto& k : cd.classes) {
-        const double w = cd.classPeakW(k);
+    for (size_t i = 0; i < cd.classes.size() && i < classW.size(); ++i) {
+        const auto& k = cd.classes[i];
+        const double w = classW[i];
         for (const std::int32_t f : {k.feedA, k.feedB})
             if (f != CompiledDesign::kNone && static_cast<size_t>(f) < load.size())
                 load[static_cast<size_t>(f)] += w;
@@ -202,11 +225,13 @@ std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesi
     return load;
 }
 
-std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd) {
+std::vector<double> detail::rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
+                                            const std::vector<double>& classW) {
     std::vector<double> load(p.rows.size(), 0.0);
-    for (const auto& k : cd.classes) {
+    for (size_t i = 0; i < cd.classes.size() && i < classW.size(); ++i) {
+        const auto& k = cd.classes[i];
         if (k.row == CompiledDesign::kNone || static_cast<size_t>(k.row) >= load.size()) continue;
-        load[static_cast<size_t>(k.row)] += cd.classPeakW(k);
+        load[static_cast<size_t>(k.row)] += classW[i];
     }
     return load;
 }

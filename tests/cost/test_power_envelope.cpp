@@ -1,0 +1,260 @@
+// Power envelope (issue 35 items 1 and 4): oversubscription and power capping (cost/power_envelope.h), the
+// location-based grid carbon table (cost/grid_carbon.h) and the energy, carbon and water figures. Expected
+// values are worked by hand in the comment beside each check (Python to 1e-12 where marked); tolerances are
+// stated at each check.
+#include "../test_support.h"
+#include "climate.h"
+#include "evaluate.h"
+#include "grid_carbon.h"
+#include "input_error.h"
+#include "power_envelope.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace ctwin;
+using ctwin::test_support::catalog;
+using ctwin::test_support::defaults;
+using ctwin::test_support::reference;
+
+namespace {
+
+double fig(const cost::Results& r, const std::string& key) {
+    const auto* f = r.figure(key);
+    if (!f) qFatal("figure %s missing", key.c_str());
+    return f->value;
+}
+
+cost::Results evaluateAt(model::Project p, double ratio) {
+    auto a = defaults();
+    a.at("power_oversubscription_ratio").base = ratio;
+    return cost::evaluate(p, catalog(), a);
+}
+
+bool near(double a, double b, double rel) {
+    return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300);
+}
+
+std::string gridFile(const QTemporaryDir& dir, const std::string& entries) {
+    const std::string path = dir.path().toStdString() + "/grid_carbon.json";
+    test_support::writeFile(path, R"({"locations": [)" + entries + "]}");
+    return path;
+}
+
+const std::string kEntry = R"({"id": "x", "grid_region": "R", "year": 2023, "source": "s",
+  "gco2e_per_kwh": {"base": 300, "low": 250, "high": 350}})";
+
+} // namespace
+
+class TestPowerEnvelope : public QObject {
+    Q_OBJECT
+private slots:
+    // relativePower = s + (1 - s) f^alpha: s = 0.22, alpha = 3, f = 0.8: 0.22 + 0.78 x 0.512 = 0.61936.
+    void powerFrequencyCurve() {
+        const cost::PowerFrequencyCurve curve; // shipped bases: s 0.22, alpha 3
+        QVERIFY(near(cost::relativePower(curve, 0.8), 0.61936, 1e-12));
+        QCOMPARE(cost::relativePower(curve, 1.0), 1.0);
+        cost::PowerFrequencyCurve withHost = curve;
+        withHost.hostShare = 0.3;
+        // rackPower = h + (1 - h) L relp(f) = 0.3 + 0.7 x 0.5 x 0.61936 = 0.516776.
+        QVERIFY(near(cost::rackPower(withHost, 0.5, 0.8), 0.516776, 1e-12));
+    }
+
+    // One synchronous phase: the llama3 rack (2 x HGX H100: 16 x 700 W of 20,400 W, h = 1 - 11,200/20,400 =
+    // 0.4509804), training's compute phase at L = 0.95 of TDP, beta 0.9, ratio 1.2 (cap 0.8333333):
+    // GPU share that fits = (0.8333333 - 0.4509804) / (0.5490196 x 0.95) = 0.7330827; f = ((0.7330827 -
+    // 0.22) / 0.78)^(1/3) = 0.8696896; stretch = 0.9 / f + 0.1 = 1.1348520 (Python, 1e-9).
+    void capPhaseByHand() {
+        cost::PowerFrequencyCurve curve;
+        curve.hostShare = 1.0 - 11200.0 / 20400.0;
+        const auto out = cost::capPhase(0.95, 0.9, 1.0 / 1.2, curve);
+        QVERIFY(out.binds());
+        QVERIFY(out.reachable);
+        QVERIFY(near(out.clock, 0.8696895629, 1e-9));
+        QVERIFY(near(out.stretch, 1.1348520189, 1e-9));
+        // The rack then draws exactly the cap.
+        QVERIFY(near(cost::rackPower(curve, 0.95, out.clock), 1.0 / 1.2, 1e-12));
+        // Below the cap nothing changes: 0.4509804 + 0.5490196 x 0.95 = 0.9725490 < 1.
+        const auto free = cost::capPhase(0.95, 0.9, 1.0, curve);
+        QVERIFY(!free.binds());
+        QCOMPARE(free.stretch, 1.0);
+        // A cap under the host share cannot be met at any clock: the clock stays at its floor.
+        const auto low = cost::capPhase(0.95, 0.9, 0.4, curve);
+        QVERIFY(!low.reachable);
+        QCOMPARE(low.clock, curve.minClock);
+    }
+
+    // Unsynchronized mix: h = 0.3; prefill 40 % of busy time at 0.95 of TDP (beta 0.95), decode 60 % at 0.35
+    // (beta 0.3); mean at full clock 0.3 + 0.7 x (0.4 x 0.95 + 0.6 x 0.35) = 0.713. Cap 1/1.8 = 0.5555556:
+    // the common clock where the stretch-weighted mean fits is 0.7842474, mix stretch 1.1540604 (Python
+    // bisection to 1e-15; tolerance 1e-7 for the engine's 1e-9 bisection).
+    void capMixByHand() {
+        cost::PowerFrequencyCurve curve;
+        curve.hostShare = 0.3;
+        const std::vector<cost::PowerPhase> mix = {{0.4, 0.95, 0.95}, {0.6, 0.35, 0.3}};
+        QVERIFY(near(cost::mixRackPower(mix, 1.0, curve), 0.713, 1e-12));
+        const auto out = cost::capMix(mix, 1.0 / 1.8, curve);
+        QVERIFY(out.reachable);
+        QVERIFY(near(out.clock, 0.7842473828, 1e-7));
+        QVERIFY(near(out.stretch, 1.1540604001, 1e-7));
+        QVERIFY(cost::mixRackPower(mix, out.clock, curve) <= 1.0 / 1.8 + 1e-12);
+        // A cap above the mean does not bind.
+        QVERIFY(!cost::capMix(mix, 0.72, curve).binds());
+    }
+
+    // Make-up water per kWh of heat: 0.85 x 3.6 / 2.326 x 5 / 4 = 1.6444540 L (Python); no blow-down limit
+    // (cycles <= 1) gives 0.
+    void waterPerKwh() {
+        QVERIFY(near(cost::evaporativeWaterLitresPerKwh(0.85, 5), 1.6444539983, 1e-9));
+        QCOMPARE(cost::evaporativeWaterLitresPerKwh(0.85, 1.0), 0.0);
+    }
+
+    // llama3-16k-h100 (1,024 racks of 20,400 W, no spares, one site in Iowa): at ratio 1.2 the provisioned
+    // compute peak is 20.8896 MW / 1.2 = 17.408 MW, the nameplate stays 20.8896 MW, and the job's compute
+    // phase runs at the clock of capPhaseByHand, so MFU falls by 1.1348520 and the busy step stretches by as
+    // much; capex and cost per GPU-hour fall (smaller chain, shell and plant sized on the provisioned peak).
+    void oversubscribedTraining() {
+        const auto p = reference("llama3-16k-h100");
+        const auto base = evaluateAt(p, 1.0), over = evaluateAt(p, 1.2);
+        QVERIFY(near(fig(base, "power.it_compute_peak_mw"), 20.8896, 1e-12));
+        QVERIFY(near(fig(over, "power.it_compute_nameplate_mw"), 20.8896, 1e-12));
+        QVERIFY(near(fig(over, "power.it_compute_peak_mw"), 17.408, 1e-12));
+        QCOMPARE(fig(base, "training.capping_clock"), 1.0);
+        QVERIFY(near(fig(over, "training.capping_clock"), 0.8696895629, 1e-9));
+        QVERIFY(near(fig(over, "training.capping_slowdown"), 1.1348520189, 1e-9));
+        // 1,024 racks / facility peak.
+        QVERIFY(near(fig(over, "power.compute_racks_per_provisioned_mw"),
+                     1024.0 / fig(over, "power.facility_peak_mw"), 1e-12));
+        QVERIFY(fig(over, "capex.total_usd") < fig(base, "capex.total_usd"));
+        QVERIFY(fig(over, "training.time_days") > fig(base, "training.time_days") * 1.05);
+        // Racks draw no more than their cap on average either.
+        QVERIFY(fig(over, "power.it_compute_mw") <= 17.408 + 1e-9);
+    }
+
+    // agentic-inference-gb300: serving racks are decode-heavy, so the cap binds late (POLCA's headroom).
+    // GB300 NVL72: 72 x 1,400 W of 145,000 W, h = 0.3048276. Up to ratio 1.5 nothing is lost; at 2.0 the
+    // clock falls and throughput drops by a few per cent while tokens per provisioned MW keep rising.
+    void oversubscribedInference() {
+        const auto p = reference("agentic-inference-gb300");
+        const auto base = evaluateAt(p, 1.0), mid = evaluateAt(p, 1.5), high = evaluateAt(p, 2.0);
+        QCOMPARE(fig(mid, "inference.capping_clock"), 1.0);
+        QCOMPARE(fig(mid, "inference.capping_throughput_loss"), 0.0);
+        // Same tokens, provisioned MW / 1.5 on the compute share: per provisioned MW rises by 30-50 %.
+        const double gain = fig(mid, "inference.output_tokens_per_s_per_mw") /
+                            fig(base, "inference.output_tokens_per_s_per_mw");
+        QVERIFY2(gain > 1.3 && gain < 1.5, qPrintable(QString::number(gain)));
+        QVERIFY(fig(high, "inference.capping_clock") < 0.9);
+        const double loss = fig(high, "inference.capping_throughput_loss");
+        QVERIFY2(loss > 0.0 && loss < 0.1, qPrintable(QString::number(loss)));
+        QVERIFY(fig(high, "inference.output_tokens_per_s_per_mw") >
+                fig(mid, "inference.output_tokens_per_s_per_mw"));
+        // The per-user target still holds at the capped clock (the service is sized again).
+        QVERIFY(fig(high, "inference.tokens_per_second_per_user") >= 50.0 - 1e-6);
+    }
+
+    // Carbon = energy x the location's grid factor: llama3's site (41.65 N, 93.47 W) takes the nearest
+    // climate location, Des Moines (eGRID MROW, 428 g/kWh in data/grid_carbon.json). Water per M tokens = IT
+    // kWh per M tokens x WUE.
+    void carbonAndWater() {
+        const auto r = cost::evaluate(reference("llama3-16k-h100"), catalog(), defaults());
+        const auto* g = cost::defaultGridCarbonTable()->find("us-ia-des-moines");
+        QVERIFY(g);
+        QCOMPARE(g->gco2ePerKwh, 428.0);
+        QVERIFY(near(fig(r, "environment.grid_carbon_gco2e_per_kwh_location_based"), 428.0, 1e-12));
+        // MWh x 1,000 kWh x 428 g / 1e6 g per t.
+        QVERIFY(near(fig(r, "environment.carbon_tco2e_per_year_location_based"),
+                     fig(r, "environment.facility_energy_mwh_per_year") * 1e3 * 428.0 / 1e6, 1e-12));
+        // Energy = facility MW x 8,766 h.
+        QVERIFY(near(fig(r, "environment.facility_energy_mwh_per_year"), fig(r, "power.facility_mw") * 8766.0,
+                     1e-12));
+        // An air-cooled hall on the chilled-water (tower) plant: WUE between 1.64 L/kWh (heat only, x 1.644)
+        // and 2 L/kWh (plus CRAH fans and plant input).
+        const double wue = fig(r, "environment.wue_l_per_kwh");
+        QVERIFY2(wue > 1.64 && wue < 2.0, qPrintable(QString::number(wue)));
+
+        const auto s = cost::evaluate(reference("agentic-inference-gb300"), catalog(), defaults());
+        const double kwh = fig(s, "environment.facility_kwh_per_million_output_tokens");
+        QVERIFY(kwh > 0);
+        QVERIFY(near(fig(s, "environment.carbon_gco2e_per_million_output_tokens_location_based"),
+                     kwh * fig(s, "environment.grid_carbon_gco2e_per_kwh_location_based"), 1e-12));
+        QVERIFY(near(fig(s, "environment.water_l_per_million_output_tokens_onsite"),
+                     kwh / fig(s, "power.pue") * fig(s, "environment.wue_l_per_kwh"), 1e-12));
+    }
+
+    // The shipped curve against measured capping (data/validation/power_capping.json: NVIDIA's paired MLPerf
+    // Inference v4.0 DGX H100 MaxP/MaxQ runs, and the H200 decode bound of Ma et al. 2026). GPU power caps,
+    // so no host share; compute-bound points (BERT, and the LLM runs, which run at large batch at their power
+    // limit) take prefill's shipped draw and clock-bound share, decode points decode's. Within +-10 % of the
+    // measured throughput share, except the one named gap: Llama-2-70B Server (+10.9 %), whose MaxQ run also
+    // lowered its latency-bound query target, a scheduling choice the curve does not model.
+    void capsAgainstMeasurements() {
+        const auto doc =
+            nlohmann::json::parse(std::ifstream(test_support::kData + "/validation/power_capping.json"));
+        const auto& a = defaults();
+        const cost::PowerFrequencyCurve curve{0.0, a.at("gpu_power_clock_invariant_share").base,
+                                              a.at("gpu_power_clock_exponent").base};
+        const std::set<std::string> knownGaps = {"mlperf40-h100-llama2-70b-server-maxq450"};
+        int checked = 0;
+        double sumSq = 0;
+        for (const auto& pt : doc.at("points")) {
+            if (!pt.at("cap_fraction_of_tdp").is_number()) continue;
+            const bool decode = pt.at("workload") == "decode";
+            const double draw =
+                a.at(decode ? "inference_decode_power_draw" : "inference_prefill_power_draw").base;
+            const double beta =
+                a.at(decode ? "inference_decode_clock_bound_share" : "inference_prefill_clock_bound_share")
+                    .base;
+            const auto out = cost::capPhase(draw, beta, pt.at("cap_fraction_of_tdp").get<double>(), curve);
+            const double predicted = 1.0 / out.stretch, measured = pt.at("throughput_fraction").get<double>();
+            const double error = predicted / measured - 1.0;
+            const std::string id = pt.at("id");
+            qInfo("%-45s measured %.4f model %.4f (%+.1f %%)", id.c_str(), measured, predicted, 100 * error);
+            sumSq += error * error, ++checked;
+            if (knownGaps.count(id)) {
+                QVERIFY2(std::abs(error) > 0.10, ("known gap closed: " + id).c_str());
+                continue;
+            }
+            QVERIFY2(std::abs(error) <= 0.10, id.c_str());
+        }
+        QVERIFY(checked >= 7);
+        qInfo("RMS %.1f %% over %d points", 100 * std::sqrt(sumSq / checked), checked);
+    }
+
+    // The shipped table covers every climate location.
+    void gridTableCoversClimate() {
+        const auto grid = cost::defaultGridCarbonTable();
+        const auto climate = cost::loadClimateFile(test_support::kData + "/climate.json");
+        for (const auto& l : climate.locations)
+            QVERIFY2(grid->find(l.id), l.id.c_str());
+    }
+
+    // Bad grid files: each refusal names the file, the entry and the field.
+    void badGridFiles() {
+        QTemporaryDir dir;
+        auto err = [&](const std::string& entries) {
+            return test_support::inputErrorOf([&] { cost::loadGridCarbonFile(gridFile(dir, entries)); });
+        };
+        QVERIFY(err(kEntry + "," + kEntry).find("duplicate id") != std::string::npos);
+        std::string lowAbove = kEntry;
+        lowAbove.replace(lowAbove.find("\"low\": 250"), 10, "\"low\": 400");
+        QVERIFY(err(lowAbove).find("gco2e_per_kwh") != std::string::npos);
+        std::string oldYear = kEntry;
+        oldYear.replace(oldYear.find("2023"), 4, "1800");
+        QVERIFY(err(oldYear).find("year") != std::string::npos);
+        std::string noSource = kEntry;
+        noSource.replace(noSource.find("\"source\": \"s\""), 13, "\"source\": \"\"");
+        QVERIFY(err(noSource).find("source") != std::string::npos);
+        QVERIFY(err("1").find("object") != std::string::npos);
+        QVERIFY(test_support::inputErrorOf([&] {
+                    cost::loadGridCarbonFile(dir.path().toStdString() + "/none.json");
+                }).find("none.json") != std::string::npos);
+        QCOMPARE(cost::loadGridCarbonFile(gridFile(dir, kEntry)).entries.size(), size_t{1});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPowerEnvelope)
+#include "test_power_envelope.moc"
