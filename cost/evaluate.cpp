@@ -175,6 +175,7 @@ void runStages(EvalContext& c) {
     evaluateFinance(c);
     evaluateTraining(c);
     evaluateInference(c);
+    evaluateEnvironment(c);
 
     // ---- Design rules that need the whole picture (SPEC.md §4.10) ----
     const double spareTarget = a.get("spare_fraction_target");

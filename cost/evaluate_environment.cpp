@@ -12,24 +12,24 @@ namespace ctwin::cost::detail {
 
 using namespace ctwin::units;
 
-void addEnvironmentFigures(EvalContext& c) {
+void evaluateEnvironment(EvalContext& c) {
     const AssumptionValues& a = c.a;
     Results& r = c.r;
+    auto& e = c.environment;
     // Annual energy: each building's annual-average facility power over a year (SPEC.md §4.2 operating
     // point: utilization and the climate's twelve months); racks outside any building at their IT power.
     const double hours = kHoursPerYear;
     std::shared_ptr<const GridCarbonTable> grid;
-    std::string gridProblem;
     try {
         grid = defaultGridCarbonTable();
-    } catch (const model::InputError& e) {
-        gridProblem = e.what();
+    } catch (const model::InputError& err) {
+        r.rules.push_back(
+            {Severity::Warning, "grid_carbon_file", "", std::string("No carbon figures: ") + err.what()});
     }
-    double energyKwh = 0.0, carbonG = 0.0, coveredKwh = 0.0;
     std::set<std::string> sources;
     for (const auto& bp : r.power.buildings) {
         const double kwh = bp.facilityOperating.value() / 1e3 * hours;
-        energyKwh += kwh;
+        e.energyKwh += kwh;
         const GridCarbon* g = grid && !bp.climateLocation.empty() ? grid->find(bp.climateLocation) : nullptr;
         if (!g) {
             if (kwh > 0 && grid)
@@ -39,59 +39,62 @@ void addEnvironmentFigures(EvalContext& c) {
                                        "'; its energy is left out of the carbon figures"});
             continue;
         }
-        carbonG += kwh * g->gco2ePerKwh;
-        coveredKwh += kwh;
+        e.carbonG += kwh * g->gco2ePerKwh;
+        e.coveredKwh += kwh;
         if (sources.size() < 4)
             sources.insert(grid->file + ": " + g->id + ", " + g->region + " " + std::to_string(g->year) +
                            ": " + g->source);
     }
-    if (!gridProblem.empty())
-        r.rules.push_back({Severity::Warning, "grid_carbon_file", "", "No carbon figures: " + gridProblem});
-    energyKwh += c.orphanIt.value() / 1e3 * hours;
-    const double intensity = safeDiv(carbonG, coveredKwh); // g/kWh, energy-weighted
-    const std::vector<SourceRef> carbonSources(sources.begin(), sources.end());
-    addFigure(c, "environment.facility_energy_mwh_per_year", energyKwh / 1e3, "MWh/yr",
-              "Facility energy per year (annual average power)",
-              "sum over buildings of annual-average facility power x 8,766 h (at the utilization and the "
-              "climate's twelve months)",
-              {{"facility_mw", toMw(r.power.facility)}}, {c.source("utilization")});
-    addFigure(c, "environment.grid_carbon_gco2e_per_kwh_location_based", intensity, "gCO2e/kWh",
-              "Grid carbon intensity, location-based (energy-weighted over buildings)",
-              "sum(energy x grid factor of the building's climate location) / energy", {}, carbonSources);
-    addFigure(c, "environment.carbon_tco2e_per_year_location_based", carbonG / 1e6, "tCO2e/yr",
-              "Operational carbon per year, location-based (scope 2)",
-              "sum over buildings of annual facility energy x the grid's average factor (GHG Protocol "
-              "Scope 2 location-based; PPAs and certificates not counted)",
-              {{"covered_energy_mwh", coveredKwh / 1e3}}, carbonSources);
+    e.energyKwh += c.orphanIt.value() / 1e3 * hours;
+    e.intensity = safeDiv(e.carbonG, e.coveredKwh); // g/kWh, energy-weighted
+    e.carbonSources.assign(sources.begin(), sources.end());
     // Water: evaporation and blow-down of the plants that evaporate (cost/power_envelope.h), over the IT
     // energy (The Green Grid, WP #35 'Water Usage Effectiveness', 2011: site water / IT energy).
-    const double litresPerKwhHeat = evaporativeWaterLitresPerKwh(
-        a.get("cooling_tower_evaporated_heat_share"), a.get("cooling_tower_cycles_of_concentration"));
-    const double waterL = c.evaporativeHeatW / 1e3 * hours * litresPerKwhHeat;
-    const double itKwh = r.power.itOperating.value() / 1e3 * hours;
-    const double wue = safeDiv(waterL, itKwh);
-    addFigure(
-        c, "environment.water_m3_per_year_onsite", waterL / 1e3, "m3/yr", "On-site water per year (cooling)",
-        "heat rejected by evaporative plants (heat + plant input, annual mean) x 8,766 h x 0.85 share "
-        "evaporated x 3.6 MJ / 2.326 MJ/kg x cycles / (cycles - 1); dry coolers use none",
-        {{"evaporative_heat_mw", c.evaporativeHeatW / 1e6}, {"litres_per_kwh_heat", litresPerKwhHeat}},
-        {c.source("cooling_tower_evaporated_heat_share"), c.source("cooling_tower_cycles_of_concentration"),
-         "Perry's Chemical Engineers' Handbook, 8th ed., sec. 12 (tower evaporation rule)"});
-    addFigure(c, "environment.wue_l_per_kwh", wue, "L/kWh", "WUE, on-site (annual)",
-              "on-site water / IT energy (The Green Grid WP #35)", {{"it_energy_mwh", itKwh / 1e3}});
-
+    e.litresPerKwhHeat = evaporativeWaterLitresPerKwh(a.get("cooling_tower_evaporated_heat_share"),
+                                                      a.get("cooling_tower_cycles_of_concentration"));
+    e.waterL = c.evaporativeHeatW / 1e3 * hours * e.litresPerKwhHeat;
+    e.itKwh = r.power.itOperating.value() / 1e3 * hours;
+    e.wue = safeDiv(e.waterL, e.itKwh);
     // Per million output tokens of the first service: its facility energy at the operating point (racks at
     // the mean prefill/decode draw at its clock, plus its share of the network and storage, times the annual
     // PUE) over its output tokens.
     if (r.inference.empty() || c.p.inferenceServices.empty() || c.inferenceBusyDrawShare.empty()) return;
-    const auto& ir = r.inference.front();
     const double gpus = c.p.inferenceServices.front().gpus;
     const double sharedPerGpu = safeDiv((r.power.itOperating - r.power.compute).value(), c.bom.gpus);
     const double itW = gpus * (c.rackLoadWPerGpu * c.inferenceBusyDrawShare.front() + sharedPerGpu);
-    const double facilityW = itW * r.power.pueAnnual;
-    const double perMillion = safeDiv(1e6, ir.sizing.outputTokensPerSecond); // seconds per M output tokens
-    const double kwhPerM = facilityW * perMillion / 3.6e6;
-    addFigure(c, "environment.facility_kwh_per_million_output_tokens", kwhPerM, "kWh/M tok",
+    const double secondsPerMillion = safeDiv(1e6, r.inference.front().sizing.outputTokensPerSecond);
+    e.kwhPerMillionOutput = itW * r.power.pueAnnual * secondsPerMillion / 3.6e6;
+    e.perToken = true;
+}
+
+void addEnvironmentFigures(EvalContext& c) {
+    const Results& r = c.r;
+    const auto& e = c.environment;
+    addFigure(c, "environment.facility_energy_mwh_per_year", e.energyKwh / 1e3, "MWh/yr",
+              "Facility energy per year (annual average power)",
+              "sum over buildings of annual-average facility power x 8,766 h (at the utilization and the "
+              "climate's twelve months)",
+              {{"facility_mw", toMw(r.power.facility)}}, {c.source("utilization")});
+    addFigure(c, "environment.grid_carbon_gco2e_per_kwh_location_based", e.intensity, "gCO2e/kWh",
+              "Grid carbon intensity, location-based (energy-weighted over buildings)",
+              "sum(energy x grid factor of the building's climate location) / energy", {}, e.carbonSources);
+    addFigure(c, "environment.carbon_tco2e_per_year_location_based", e.carbonG / 1e6, "tCO2e/yr",
+              "Operational carbon per year, location-based (scope 2)",
+              "sum over buildings of annual facility energy x the grid's average factor (GHG Protocol "
+              "Scope 2 location-based; PPAs and certificates not counted)",
+              {{"covered_energy_mwh", e.coveredKwh / 1e3}}, e.carbonSources);
+    addFigure(
+        c, "environment.water_m3_per_year_onsite", e.waterL / 1e3, "m3/yr",
+        "On-site water per year (cooling)",
+        "heat rejected by evaporative plants (heat + plant input, annual mean) x 8,766 h x share "
+        "evaporated x 3.6 MJ / 2.326 MJ/kg x cycles / (cycles - 1); dry coolers use none",
+        {{"evaporative_heat_mw", c.evaporativeHeatW / 1e6}, {"litres_per_kwh_heat", e.litresPerKwhHeat}},
+        {c.source("cooling_tower_evaporated_heat_share"), c.source("cooling_tower_cycles_of_concentration"),
+         "Perry's Chemical Engineers' Handbook, 8th ed., sec. 12 (tower evaporation rule)"});
+    addFigure(c, "environment.wue_l_per_kwh", e.wue, "L/kWh", "WUE, on-site (annual)",
+              "on-site water / IT energy (The Green Grid WP #35)", {{"it_energy_mwh", e.itKwh / 1e3}});
+    if (!e.perToken) return;
+    addFigure(c, "environment.facility_kwh_per_million_output_tokens", e.kwhPerMillionOutput, "kWh/M tok",
               "Facility energy per M output tokens (first service, at its operating point)",
               "GPUs x (full-load rack power per GPU x mean rack draw over prefill and decode + network and "
               "storage per GPU) x annual PUE / output tokens/s",
@@ -99,14 +102,15 @@ void addEnvironmentFigures(EvalContext& c) {
                {"rack_load_w_per_gpu", c.rackLoadWPerGpu},
                {"pue_annual", r.power.pueAnnual}},
               {c.source("inference_prefill_power_draw"), c.source("inference_decode_power_draw")});
-    addFigure(c, "environment.carbon_gco2e_per_million_output_tokens_location_based", kwhPerM * intensity,
-              "gCO2e/M tok", "Carbon per M output tokens, location-based (first service)",
+    addFigure(c, "environment.carbon_gco2e_per_million_output_tokens_location_based",
+              e.kwhPerMillionOutput * e.intensity, "gCO2e/M tok",
+              "Carbon per M output tokens, location-based (first service)",
               "facility kWh per M output tokens x location-based grid intensity",
-              {{"grid_gco2e_per_kwh", intensity}}, carbonSources);
+              {{"grid_gco2e_per_kwh", e.intensity}}, e.carbonSources);
     addFigure(c, "environment.water_l_per_million_output_tokens_onsite",
-              safeDiv(kwhPerM, r.power.pueAnnual) * wue, "L/M tok",
+              safeDiv(e.kwhPerMillionOutput, r.power.pueAnnual) * e.wue, "L/M tok",
               "On-site water per M output tokens (first service)", "IT kWh per M output tokens x WUE",
-              {{"wue_l_per_kwh", wue}});
+              {{"wue_l_per_kwh", e.wue}});
 }
 
 } // namespace ctwin::cost::detail

@@ -364,10 +364,18 @@ void evaluatePower(EvalContext& c) {
     if (c.oversubscription > 1.0) {
         c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
         c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
-        if (!p.trainingJobs.empty())
+        if (!p.trainingJobs.empty()) {
             c.trainingCap =
                 capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
                          1.0 / c.oversubscription, c.powerCurve);
+            if (!c.trainingCap.reachable)
+                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
+                                   "Training job " + p.trainingJobs.front().name +
+                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
+                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
+                                       " % of full load) is below their compute-phase draw at the lowest SM "
+                                       "clock; lower the ratio"});
+        }
     }
     auto& perBuilding = c.perBuilding;
     const auto& sitesById = c.sites;

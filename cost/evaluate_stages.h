@@ -83,6 +83,14 @@ struct EvalContext {
     std::vector<CapOutcome> inferenceCaps;
     std::vector<double> inferenceUncappedOutput, inferenceBusyDrawShare;
     double evaporativeHeatW = 0; // annual mean heat (W) rejected by evaporative plants
+    /// Environment stage (evaluate_environment.cpp): annual energy, location-based carbon and on-site water.
+    struct Environment {
+        double energyKwh = 0, carbonG = 0, coveredKwh = 0, intensity = 0;
+        double litresPerKwhHeat = 0, waterL = 0, itKwh = 0, wue = 0;
+        double kwhPerMillionOutput = 0; // first inference service, at its operating point
+        bool perToken = false;
+        std::vector<SourceRef> carbonSources;
+    } environment;
 
     /// Stage results shared across the variations of a scenario tool (cost/evaluation_memo.h); null in
     /// evaluate() and whenever the memo does not cover this evaluation.
@@ -155,5 +163,6 @@ void addInferenceFigures(EvalContext& c);
 /// Energy, location-based carbon and on-site water, per year and per M output tokens
 /// (evaluate_environment.cpp).
 void addEnvironmentFigures(EvalContext& c);
+void evaluateEnvironment(EvalContext& c); // evaluate_environment.cpp, after evaluateInference
 
 } // namespace ctwin::cost::detail

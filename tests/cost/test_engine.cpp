@@ -108,6 +108,14 @@ model::AssumptionSet testAssumptions() {
     set("collective_flows_per_port", 16), set("adaptive_routing_efficiency", 0.92);
     set("packet_spray_efficiency", 0.97), set("pp_p2p_overlap", 0.5);
     set("software_usd_per_gpu_year", 0); // no software licences (issue 30 item 4)
+    // Power envelope (issue 35): provisioned for nameplate (no capping); the shipped profile, curve and
+    // tower-water bases.
+    set("power_oversubscription_ratio", 1), set("gpu_power_clock_invariant_share", 0.22),
+        set("gpu_power_clock_exponent", 3);
+    set("training_compute_power_draw", 0.95), set("training_compute_clock_bound_share", 0.9);
+    set("inference_prefill_power_draw", 0.95), set("inference_prefill_clock_bound_share", 0.95);
+    set("inference_decode_power_draw", 0.35), set("inference_decode_clock_bound_share", 0.3);
+    set("cooling_tower_evaporated_heat_share", 0.85), set("cooling_tower_cycles_of_concentration", 5);
     return a;
 }
 

@@ -101,6 +101,11 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         static const char* const kTopologies[] = {"N+1", "3/2", "4/3"};
         for (auto& b : group.buildings)
             b.powerTopology = kTopologies[(out.size() / 3) % 3];
+        // Oversubscribed power (issue 35 item 1), so that the capping curve and profiles are read: 1.3 binds
+        // on training's compute phase, 1.9 on the decode-heavy serving mixes too.
+        const double ratio = out.size() % 2 == 0 ? 1.3 : 1.9;
+        group.assumptions["power_oversubscription_ratio"] =
+            model::Assumption{ratio, 1.0, 2.0, "ratio", "test", false};
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
