@@ -253,6 +253,7 @@ void evaluateInference(EvalContext& c) {
         c.inferenceCaps.push_back(cap);
         c.inferenceUncappedOutput.push_back(uncappedOutput);
         c.inferenceBusyDrawShare.push_back(mixRackPower(mix, cap.clock, c.powerCurve));
+        c.inferenceFullClockDraw.push_back(mixRackPower(mix, 1.0, c.powerCurve));
         nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
         const double context = std::max(s.inputTokens, s.sessionContextTokens);
         ir.curve = decodeCurve(m, usedSpec, ir.sizing.decode.replicaGpus, context + s.outputTokens / 2.0,
@@ -346,6 +347,13 @@ void addInferenceFigures(EvalContext& c) {
             {c.source("power_oversubscription_ratio"), c.source("inference_prefill_power_draw"),
              c.source("inference_decode_power_draw"), c.source("gpu_power_clock_invariant_share"),
              c.source("gpu_power_clock_exponent")});
+        addFigure(
+            c, "inference.ratio_without_capping", safeDiv(1.0, c.inferenceFullClockDraw.front()), "",
+            "Largest oversubscription ratio with no capping (first service)",
+            "1 / (h + (1 - h) x mean GPU draw over prefill and decode at full clock), h the racks' host "
+            "share",
+            {{"rack_draw_share", c.inferenceFullClockDraw.front()}, {"host_share", c.powerCurve.hostShare}},
+            {c.source("inference_prefill_power_draw"), c.source("inference_decode_power_draw")});
         addFigure(c, "inference.capping_throughput_loss",
                   1.0 - safeDiv(i.sizing.outputTokensPerSecond, c.inferenceUncappedOutput.front()), "",
                   "Output tokens/s lost to power capping (first service)",

@@ -198,7 +198,7 @@ void sumItPower(EvalContext& c) {
         const double operating =
             std::min(peak, k.count * (k.spare ? idle : idle + (load - idle) * c.utilization));
         c.classProvisionedW[i] = peak;
-        if (type.compute) c.computeNameplate += nameplate * watt;
+        if (type.compute) c.computeNameplate += nameplate * watt, c.computeProvisioned += peak * watt;
         computePeak += peak * watt;
         computeOperating += operating * watt;
         if (k.building != CompiledDesign::kNone) {
@@ -361,6 +361,8 @@ void evaluatePower(EvalContext& c) {
     // A training step's compute phase under the cap (cost/power_envelope.h): the job swings in step, so the
     // phase itself must fit. Read only when the racks are oversubscribed (no cap binds at ratio 1).
     setRackPowerShares(c);
+    if (!p.trainingJobs.empty())
+        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
     if (c.oversubscription > 1.0) {
         c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
         c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
@@ -409,6 +411,12 @@ void evaluatePower(EvalContext& c) {
                             CoolingPlanKey{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor,
                                            climateOptions.copMaxFactor});
     Money& plantCapex = c.plantCapex;
+    // The loops' liquid heat (bill of materials) is the racks' at nameplate; capped racks reject at most
+    // their provisioned draw, so the loop plants are sized and run on heat x provisioned / nameplate (1
+    // without oversubscription).
+    const double heatScale = c.computeNameplate.value() > 0
+                                 ? std::min(1.0, c.computeProvisioned.value() / c.computeNameplate.value())
+                                 : 1.0;
     // Losses follow the chain in each rack's path (its A and B feeds' gear), cost/power_chain.cpp: every
     // building's path efficiency in one pass over the racks.
     const std::vector<double>& buildingEta = c.compiled->buildingPathEfficiency;
@@ -429,7 +437,7 @@ void evaluatePower(EvalContext& c) {
             pumps = pumpsByBuilding[b.id] * loadScale;
             // Plant electric power: liquid heat + pump work over the loop plants' COP, air heat over the
             // air-side plant's plus CRAH fans (BuildingCooling::plantPowerW); all IT power ends up as heat.
-            plantPower = cooling.plantPowerW(it.value(), loadScale, designDay) * watt;
+            plantPower = cooling.plantPowerW(it.value(), loadScale * heatScale, designDay) * watt;
             miscP = misc * it;
             if (chain)
                 losses =
@@ -474,15 +482,15 @@ void evaluatePower(EvalContext& c) {
             bp.facilityPeak = facilityAt(bp.itPeak, 1.0, true, chain, pumps, plantPower, losses, miscP);
         // The plants are sized for the heat at full load: each loop's plant for its liquid heat and pumps,
         // the air-side chilled-water plant for the air heat.
-        plantCapex += cooling.plantCapexUsd * usd;
-        r.power.trimCompressor += cooling.trimCompressorW * watt;
+        plantCapex += cooling.plantCapexUsd * heatScale * usd;
+        r.power.trimCompressor += cooling.trimCompressorW * heatScale * watt;
         if (airPlantItem)
             plantCapex +=
-                airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), 1.0) * usd;
+                airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), heatScale) * usd;
         bp.facilityOperating =
             facilityAt(bp.itOperating, loadScale, false, chain, pumps, plantPower, losses, miscP);
         {
-            const double air = cooling.airHeatW(bp.itOperating.value(), loadScale);
+            const double air = cooling.airHeatW(bp.itOperating.value(), loadScale * heatScale);
             const double fans = crahFraction * air;
             bp.crahFans = fans * watt;
             bp.plantAir = (air + fans) * cooling.air.annualInverseCop * watt;
@@ -490,7 +498,7 @@ void evaluatePower(EvalContext& c) {
             bp.climateLocation = climate ? climate->id : "";
             bp.economizerHoursLiquid = cooling.liquidEconomizerHours;
             bp.economizerHoursAir = cooling.air.economizerHours;
-            const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale;
+            const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale * heatScale;
             economizerHeat += liquid + air;
             // Heat rejected by evaporative plants (towers, and a water-cooled chiller plant's towers): the
             // heat and the plant's electric input, annual means (cost/power_envelope.h water model).
@@ -501,7 +509,7 @@ void evaluatePower(EvalContext& c) {
                     if (loop.plant && isEvaporativePlant(*loop.plant))
                         evaporativeLiquid += loop.liquidHeatW + loop.pumpW;
             const double liquidInput = safeDiv(cooling.liquidPlantAnnualW, liquidAll);
-            c.evaporativeHeatW += evaporativeLiquid * loadScale * (1.0 + liquidInput);
+            c.evaporativeHeatW += evaporativeLiquid * loadScale * heatScale * (1.0 + liquidInput);
             if (airPlantItem && isEvaporativePlant(*airPlantItem))
                 c.evaporativeHeatW += (air + fans) * (1.0 + cooling.air.annualInverseCop);
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;

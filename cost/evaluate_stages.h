@@ -74,14 +74,19 @@ struct EvalContext {
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
     /// working compute racks (spares idle, other racks at load).
     std::vector<double> classProvisionedW;
-    units::Power computeNameplate{}; // compute racks at full load, not oversubscribed (spares idle)
-    PowerFrequencyCurve powerCurve;  // host share always; s and alpha read when the ratio is above 1
-    double rackLoadWPerGpu = 0;      // working compute racks' full-load power per GPU
-    CapOutcome trainingCap;          // a training step's compute phase under the cap
+    units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
+    units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
+    PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1
+    double rackLoadWPerGpu = 0;        // working compute racks' full-load power per GPU
+    CapOutcome trainingCap;            // a training step's compute phase under the cap
     /// Inference stage, per service: the cap's outcome, output tokens/s at full clock, and the mean draw of
     /// the serving racks at the operating point (share of full-load power, capped).
     std::vector<CapOutcome> inferenceCaps;
     std::vector<double> inferenceUncappedOutput, inferenceBusyDrawShare;
+    /// Rack draw at full clock as a share of full load: training's compute phase (0 without a job) and each
+    /// service's prefill/decode mean; 1 / draw is the largest ratio at which no cap binds.
+    double trainingFullClockDraw = 0;
+    std::vector<double> inferenceFullClockDraw;
     double evaporativeHeatW = 0; // annual mean heat (W) rejected by evaporative plants
     /// Environment stage (evaluate_environment.cpp): annual energy, location-based carbon and on-site water.
     struct Environment {

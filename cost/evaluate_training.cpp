@@ -434,6 +434,11 @@ void addTrainingFigures(EvalContext& c) {
                 {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
                 {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
                  c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
+            addFigure(c, "training.ratio_without_capping", safeDiv(1.0, c.trainingFullClockDraw), "",
+                      "Largest oversubscription ratio with no capping (training)",
+                      "1 / (h + (1 - h) x compute-phase GPU draw), h the racks' host share",
+                      {{"rack_draw_share", c.trainingFullClockDraw}, {"host_share", c.powerCurve.hostShare}},
+                      {c.source("training_compute_power_draw")});
             addFigure(
                 c, "training.capping_slowdown", c.trainingCap.stretch, "",
                 "Power-capping slowdown of compute",

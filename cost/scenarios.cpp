@@ -62,6 +62,8 @@ const std::map<std::string, Better>& figurePreferences() {
             {"power.compute_racks_per_provisioned_mw", Better::HigherIsBetter},
             {"training.capping_clock", Better::HigherIsBetter},
             {"training.capping_slowdown", Better::LowerIsBetter},
+            {"training.ratio_without_capping", Better::HigherIsBetter},
+            {"inference.ratio_without_capping", Better::HigherIsBetter},
             {"inference.capping_clock", Better::HigherIsBetter},
             {"inference.capping_throughput_loss", Better::LowerIsBetter},
             {"environment.facility_energy_mwh_per_year", Better::LowerIsBetter},

@@ -105,9 +105,15 @@ public:
         meta.rows.push_back({{"Horizon", QString::number(horizon()) + " years"}, false, {}});
         m_doc.table(meta);
         m_doc.subheading("Contents");
-        QStringList sections = {"Executive summary", "Capex by category",  "Depreciation",
-                                "Yearly cash flow",  "TCO and unit costs", "Goodput and reliability",
-                                "Design rules",      "Assumptions"};
+        QStringList sections = {"Executive summary",
+                                "Capex by category",
+                                "Depreciation",
+                                "Yearly cash flow",
+                                "TCO and unit costs",
+                                "Goodput and reliability",
+                                "Power envelope, carbon and water",
+                                "Design rules",
+                                "Assumptions"};
         if (m_in.tornado && !m_in.tornado->bars.empty()) sections << "Sensitivity";
         if (m_in.uncertainty && !m_in.uncertainty->empty()) sections << "Uncertainty";
         sections << "Appendix: figures and how they are computed";
@@ -131,6 +137,7 @@ public:
         cashFlow();
         tco();
         reliability();
+        envelope();
         rules();
         m_doc.newPage();
         assumptions();
@@ -672,6 +679,33 @@ private:
             {{"Burn-in cost", money(fin.burnInCost.value()), "TCO of the capacity until it earns"},
              false,
              {}});
+        m_doc.table(t);
+    }
+
+    /// Issue 35: provisioned against nameplate power, what power capping costs, and energy, location-based
+    /// carbon and on-site water, each with its basis.
+    void envelope() {
+        m_doc.heading("Power envelope, carbon and water");
+        const double ratio = assumption("power_oversubscription_ratio", 1.0);
+        m_doc.paragraph(
+            QStringLiteral("The compute racks are provisioned at %1 of their full-load (nameplate) draw "
+                           "(oversubscription ratio %2); power capping holds them there, lowering the GPUs' "
+                           "clock when a workload would draw more. Carbon is location-based (the grid "
+                           "region's annual average factor at each site; power purchase agreements are not "
+                           "counted); water is what the evaporative plants consume on site.")
+                .arg(q(formatPercent(1.0 / std::max(ratio, 1.0))), QString::number(ratio, 'f', 2)));
+        Table t{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
+        auto row = [&](const cost::Figure& f) {
+            t.rows.push_back({{q(f.label), q(formatFigure(f)), q(f.provenance.formula)}, false, {}});
+        };
+        for (const char* key :
+             {"power.it_compute_nameplate_mw", "power.it_compute_peak_mw",
+              "power.compute_racks_per_provisioned_mw", "training.ratio_without_capping",
+              "inference.ratio_without_capping", "training.capping_clock", "training.capping_slowdown",
+              "inference.capping_clock", "inference.capping_throughput_loss"})
+            if (const auto* f = m_r.figure(key)) row(*f);
+        for (const auto& f : m_r.figures)
+            if (f.key.rfind("environment.", 0) == 0) row(f);
         m_doc.table(t);
     }
 
