@@ -394,7 +394,9 @@ void evaluateFinance(EvalContext& c) {
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
     // GPU-hours sold: sellable GPUs x hours x utilization x facility availability (issue 30 item 1: an
     // outage of the building's power topology idles its GPUs; Uptime Tier figures, evaluate_power.cpp).
-    fin.gpuHoursPerYear = c.sellableGpus * kHoursPerYear * c.utilization * r.power.facilityAvailability;
+    // Curtailment under a flexible interconnect (issue 35 item 2) removes its share too.
+    fin.gpuHoursPerYear =
+        c.sellableGpus * kHoursPerYear * c.utilization * r.power.facilityAvailability * c.gridAvailability;
     for (TcoView* v : {&fin.economic, &fin.accounting}) {
         v->tcoAnnual = v->capexCharge + fin.opexAnnual;
         v->costPerGpuHour = safeDiv(v->tcoAnnual.value(), fin.gpuHoursPerYear);

@@ -361,6 +361,14 @@ void evaluatePower(EvalContext& c) {
     // A training step's compute phase under the cap (cost/power_envelope.h): the job swings in step, so the
     // phase itself must fit. Read only when the racks are oversubscribed (no cap binds at ratio 1).
     setRackPowerShares(c);
+    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
+    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
+    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
+    if (c.curtailmentHours > 0) {
+        c.curtailmentDepth = a.get("grid_curtailment_depth");
+        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
+    }
+    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
     if (!p.trainingJobs.empty())
         c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
     if (c.oversubscription > 1.0) {
@@ -575,6 +583,11 @@ void addPowerFigures(EvalContext& c) {
               {{"oversubscription_ratio", c.oversubscription}}, {c.source("power_oversubscription_ratio")});
     // Provisioned vs nameplate (issue 35 item 1): the racks' full-load draw, and how many fit a megawatt
     // of the facility's provisioned peak.
+    addFigure(c, "power.grid_availability", c.gridAvailability, "",
+              "Share of GPU-hours the grid leaves (flexible interconnect, annual)",
+              "1 - curtailment hours x depth / 8,766 h (1 = firm service)",
+              {{"curtailment_hours", c.curtailmentHours}, {"depth", c.curtailmentDepth}},
+              {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_depth")});
     addFigure(c, "power.it_compute_nameplate_mw", toMw(c.computeNameplate), "MW",
               "Compute IT power at full load (nameplate, not oversubscribed)",
               "racks at power_load_w, spares idle; provisioned = nameplate / oversubscription ratio");

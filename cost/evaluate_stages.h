@@ -74,6 +74,11 @@ struct EvalContext {
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
     /// working compute racks (spares idle, other racks at load).
     std::vector<double> classProvisionedW;
+    /// Flexible interconnect (issue 35 item 2): curtailment hours a year, the share of load shed and the
+    /// mean event length (read when the hours are above 0); the share of GPU-hours the grid leaves, and the
+    /// first training job's (it stops for each event and restarts after).
+    double curtailmentHours = 0, curtailmentDepth = 0, curtailmentEventHours = 0;
+    double gridAvailability = 1, trainingGridAvailability = 1;
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1

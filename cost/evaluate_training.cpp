@@ -204,7 +204,17 @@ void evaluateTraining(EvalContext& c) {
         auto analyze = [&] { return analyzeReliability(reliabilityInputFor(p, catalog, bom, job, options)); };
         tr.reliability = c.memo ? *c.memo->reliability(bom, jobIndex, options, analyze) : analyze();
         // Site-caused facility downtime of the buildings' power topologies (issue 30 item 1).
-        applyFacilityAvailability(tr.reliability, r.power.facilityAvailability);
+        // A flexible interconnect's curtailment (issue 35 item 2): a synchronous job cannot run on part of
+        // its GPUs, so it checkpoints ahead of each event (the utility gives notice), stops for the event
+        // whatever its depth, and restarts after it (detection + rescheduling + restore, restartTime).
+        double gridAvailability = 1.0;
+        if (c.curtailmentHours > 0 && c.curtailmentDepth > 0) {
+            const double events = safeDiv(c.curtailmentHours, c.curtailmentEventHours);
+            const double lost = c.curtailmentHours + events * tr.reliability.restartTime.value() / 3600.0;
+            gridAvailability = std::clamp(1.0 - lost / kHoursPerYear, 0.0, 1.0);
+        }
+        if (jobIndex == 0) c.trainingGridAvailability = gridAvailability;
+        applyFacilityAvailability(tr.reliability, r.power.facilityAvailability * gridAvailability);
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
         const auto* rack =
@@ -434,6 +444,13 @@ void addTrainingFigures(EvalContext& c) {
                 {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
                 {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
                  c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
+            addFigure(
+                c, "training.grid_availability", c.trainingGridAvailability, "",
+                "Share of time curtailment leaves the job (flexible interconnect)",
+                "1 - (curtailment hours + events x restart time) / 8,766 h, events = hours / event length; "
+                "in the goodput with the facility availability",
+                {{"curtailment_hours", c.curtailmentHours}, {"event_hours", c.curtailmentEventHours}},
+                {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_event_hours")});
             addFigure(c, "training.ratio_without_capping", safeDiv(1.0, c.trainingFullClockDraw), "",
                       "Largest oversubscription ratio with no capping (training)",
                       "1 / (h + (1 - h) x compute-phase GPU draw), h the racks' host share",

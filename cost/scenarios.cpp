@@ -63,6 +63,8 @@ const std::map<std::string, Better>& figurePreferences() {
             {"training.capping_clock", Better::HigherIsBetter},
             {"training.capping_slowdown", Better::LowerIsBetter},
             {"training.ratio_without_capping", Better::HigherIsBetter},
+            {"training.grid_availability", Better::HigherIsBetter},
+            {"power.grid_availability", Better::HigherIsBetter},
             {"inference.ratio_without_capping", Better::HigherIsBetter},
             {"inference.capping_clock", Better::HigherIsBetter},
             {"inference.capping_throughput_loss", Better::LowerIsBetter},

@@ -156,6 +156,26 @@ private slots:
         QVERIFY(fig(high, "inference.tokens_per_second_per_user") >= 50.0 - 1e-6);
     }
 
+    // Flexible interconnect (issue 35 item 2) on llama3-16k-h100, 44 curtailment hours a year (0.5 % of the
+    // year) at the shipped depth 0.5 and 2 h events: GPU-hours fall by 44 x 0.5 / 8,766 = 0.25098 %, so the
+    // cost per GPU-hour rises by 1 / 0.9974903 (the TCO is unchanged); the training job stops for all 44 h
+    // and restarts 22 times, and its goodput falls by exactly its grid availability.
+    void curtailment() {
+        const auto p = reference("llama3-16k-h100");
+        auto a = defaults();
+        const auto firm = cost::evaluate(p, catalog(), a);
+        a.at("grid_curtailment_hours_per_year").base = 44;
+        const auto flex = cost::evaluate(p, catalog(), a);
+        QCOMPARE(fig(firm, "power.grid_availability"), 1.0);
+        QVERIFY(near(fig(flex, "power.grid_availability"), 1.0 - 44 * 0.5 / 8766.0, 1e-12));
+        QVERIFY(near(fig(flex, "finance.cost_per_gpu_hour_usd"),
+                     fig(firm, "finance.cost_per_gpu_hour_usd") / (1.0 - 44 * 0.5 / 8766.0), 1e-9));
+        const double training = fig(flex, "training.grid_availability");
+        // Lost hours = 44 + 22 restarts of a few minutes each: between 44 h and 44 + 22 h.
+        QVERIFY(training < 1.0 - 44 / 8766.0 && training > 1.0 - 66 / 8766.0);
+        QVERIFY(near(fig(flex, "reliability.goodput"), fig(firm, "reliability.goodput") * training, 1e-12));
+    }
+
     // Carbon = energy x the location's grid factor: llama3's site (41.65 N, 93.47 W) takes the nearest
     // climate location, Des Moines (eGRID MROW, 428 g/kWh in data/grid_carbon.json). Water per M tokens = IT
     // kWh per M tokens x WUE.
@@ -189,8 +209,9 @@ private slots:
     // Inference v4.0 DGX H100 MaxP/MaxQ runs, and the H200 decode bound of Ma et al. 2026). GPU power caps,
     // so no host share; compute-bound points (BERT, and the LLM runs, which run at large batch at their power
     // limit) take prefill's shipped draw and clock-bound share, decode points decode's. Within +-10 % of the
-    // measured throughput share, except the one named gap: Llama-2-70B Server (+10.9 %), whose MaxQ run also
-    // lowered its latency-bound query target, a scheduling choice the curve does not model.
+    // measured throughput share, except the one named gap: Llama-2-70B Server (+10.9 %), a latency-bound
+    // scenario whose capped run loses more than its Offline twin (0.761 against 0.805); the curve has no
+    // latency bound (a likely cause, not checked in the logs).
     void capsAgainstMeasurements() {
         const auto doc =
             nlohmann::json::parse(std::ifstream(test_support::kData + "/validation/power_capping.json"));
