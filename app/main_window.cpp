@@ -74,8 +74,9 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-/// The starter design of File > New: one site, one 10 MW building with a 30 x 20 m hall, A/B feeds and a
-/// liquid loop, ready for racks from the palette.
+/// The starter design of File > New: one site, one building of 12 MW utility capacity around a 30 x 20 m
+/// hall rated 10 MW of critical IT (A/B feeds of 10 MW each: the 2 MW between is the plant's and the losses'
+/// room, a peak PUE up to 1.2) and a liquid loop, ready for racks from the palette.
 model::Project starterProject(const model::Catalog& catalog) {
     const ojson j = {
         {"format", model::kDesignFormat},
@@ -100,7 +101,8 @@ model::Project starterProject(const model::Catalog& catalog) {
            {"y_m", 6.0},
            {"width_m", 30.0},
            {"depth_m", 20.0},
-           {"grid_m", 0.6}}}},
+           {"grid_m", 0.6},
+           {"power_capacity_w", 10e6}}}},
         {"power_feeds",
          {{{"id", "b1-feed-a"},
            {"name", "Feed A"},
@@ -205,18 +207,17 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     });
     m_authoring = std::make_unique<AuthoringActions>(
         this, m_document, *m_editor, *m_undo, m_catalog, m_defaults,
-        AuthoringActions::Hooks{[this] { return m_selection; },
-                                [this](const QStringList& ids) {
-                                    select(ids);
-                                    // Show what was just added on the plan (a new building is off screen).
-                                    const QRectF r =
-                                        ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
-                                    if (!r.isNull()) m_floor->reveal(r);
-                                },
-                                [this](const QString& message) { report(message); },
-                                [this]() -> UserPrompts& { return *m_prompts; },
-                                [this](const QString& id) { m_tree->startRename(id); },
-                                [this] { return entityInView(); }});
+        AuthoringActions::Hooks{
+            [this] { return m_selection; },
+            [this](const QStringList& ids) {
+                select(ids);
+                // Show what was just added on the plan (a new building is off screen).
+                const QRectF r = ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
+                if (!r.isNull()) m_floor->reveal(r);
+            },
+            [this](const QString& message) { report(message); },
+            [this]() -> UserPrompts& { return *m_prompts; },
+            [this](const QString& id) { m_tree->startRename(id); }, [this] { return entityInView(); }});
     buildActions();
     buildMenus();
     m_evalLabel = new QLabel(this);

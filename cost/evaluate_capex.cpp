@@ -42,7 +42,8 @@ void evaluateCapex(EvalContext& c) {
             gpuPart = t.value("gpus") * accel->value("price_usd");
             if (gpuPart > rackLessTrays) {
                 r.rules.push_back({Severity::Warning, "gpu_price_above_rack", t.id,
-                                   "GPU prices (" + fmt(t.value("gpus")) + " x $" + fmt(accel->value("price_usd")) +
+                                   "GPU prices (" + fmt(t.value("gpus")) + " x $" +
+                                       fmt(accel->value("price_usd")) +
                                        ") exceed the rack price less scale-up trays ($" + fmt(rackLessTrays) +
                                        "): capex.compute_breakdown.gpus capped at the rack's share"});
                 gpuPart = std::max(0.0, rackLessTrays);
@@ -71,6 +72,8 @@ void evaluateCapex(EvalContext& c) {
         cat["power"] += r.power.chains[static_cast<size_t>(&b - p.buildings.data())].cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
+    // On-site generation (issue 35 item 3) is power equipment.
+    cat["power"] += c.onsiteCapexUsd * usd;
     for (const auto& s : p.sites)
         cat["building"] += s.landCost;
     for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i)
@@ -99,7 +102,8 @@ void evaluateCapex(EvalContext& c) {
     auto& view = r.capex.analystView;
     view["gpus"] = split["gpus"];
     view["other_it"] = split["cpus_hosts"];
-    view["networking"] = cat["scale_up_network"] + cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"];
+    view["networking"] =
+        cat["scale_up_network"] + cat["scale_out_network"] + cat["optics_cables"] + cat["scale_across"];
     view["storage"] = cat["storage"];
     view["power"] = cat["power"];
     view["cooling"] = cat["cooling"];
@@ -135,7 +139,8 @@ void addCapexFigures(EvalContext& c) {
                                                            {"generator", "generators"},
                                                            {"busway", "busway_runs"}};
     for (const auto& [kind, key] : classes)
-        addFigure(c, std::string("inventory.power.") + key, unitCount[kind], "unit", std::string("Power chain: ") + key,
+        addFigure(c, std::string("inventory.power.") + key, unitCount[kind], "unit",
+                  std::string("Power chain: ") + key,
                   std::string(kind) == "generator"
                       ? "ceil(facility peak / genset rating) + 1 per building (N+1; N topology: + 0)"
                   : std::string(kind) == "busway"
@@ -176,8 +181,8 @@ void addCapexFigures(EvalContext& c) {
         {"shell", "building less site land"},
         {"other", "integration + site land"}};
     for (const auto& k : kAnalystCapexCategories)
-        addFigure(c, "capex.analyst_view." + k, r.capex.analystView.at(k).value(), "USD", "Analyst view: " + k,
-                  kAnalystFormula.at(k));
+        addFigure(c, "capex.analyst_view." + k, r.capex.analystView.at(k).value(), "USD",
+                  "Analyst view: " + k, kAnalystFormula.at(k));
 }
 
 } // namespace ctwin::cost::detail

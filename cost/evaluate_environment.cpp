@@ -46,6 +46,14 @@ void evaluateEnvironment(EvalContext& c) {
                            ": " + g->source);
     }
     e.energyKwh += c.orphanIt.value() / 1e3 * hours;
+    // On-site generation (issue 35 item 3) serves its share of every building's energy at the gas factor.
+    if (c.onsiteShare > 0) {
+        e.carbonG = e.carbonG * (1.0 - c.onsiteShare) + e.energyKwh * c.onsiteShare * c.gasGco2ePerKwh;
+        e.coveredKwh = e.coveredKwh * (1.0 - c.onsiteShare) + e.energyKwh * c.onsiteShare;
+        sources.insert(
+            "US EPA GHG Emission Factors Hub 2024: natural gas 53.06 kg CO2, 1 g CH4, 0.1 g N2O per "
+            "MMBtu (AR5 GWP)");
+    }
     e.intensity = safeDiv(e.carbonG, e.coveredKwh); // g/kWh, energy-weighted
     e.carbonSources.assign(sources.begin(), sources.end());
     // Water: evaporation and blow-down of the plants that evaporate (cost/power_envelope.h), over the IT
@@ -75,9 +83,12 @@ void addEnvironmentFigures(EvalContext& c) {
               "sum over buildings of annual-average facility power x 8,766 h (at the utilization and the "
               "climate's twelve months)",
               {{"facility_mw", toMw(r.power.facility)}}, {c.source("utilization")});
-    addFigure(c, "environment.grid_carbon_gco2e_per_kwh_location_based", e.intensity, "gCO2e/kWh",
-              "Grid carbon intensity, location-based (energy-weighted over buildings)",
-              "sum(energy x grid factor of the building's climate location) / energy", {}, e.carbonSources);
+    addFigure(
+        c, "environment.grid_carbon_gco2e_per_kwh_location_based", e.intensity, "gCO2e/kWh",
+        "Carbon intensity of the energy, location-based (grid and on-site generation)",
+        "sum(energy x grid factor of the building's climate location, on-site share at the gas factor) / "
+        "energy",
+        {}, e.carbonSources);
     addFigure(c, "environment.carbon_tco2e_per_year_location_based", e.carbonG / 1e6, "tCO2e/yr",
               "Operational carbon per year, location-based (scope 2)",
               "sum over buildings of annual facility energy x the grid's average factor (GHG Protocol "

@@ -374,6 +374,13 @@ void evaluateFinance(EvalContext& c) {
         fin.facilityEnergyAnnual += c.orphanIt * year;
         fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
     }
+    // On-site generation (issue 35 item 3) serves its share of the energy at the fuel cost instead of the
+    // tariff.
+    if (c.onsiteShare > 0) {
+        const double gasKwh = fin.facilityEnergyAnnual.value() / 3.6e6 * c.onsiteShare;
+        c.onsiteFuelAnnualUsd = gasKwh * c.gasUsdPerKwh;
+        fin.energyAnnual = fin.energyAnnual * (1.0 - c.onsiteShare) + c.onsiteFuelAnnualUsd * usd;
+    }
     fin.staffAnnual = a.get("staff_usd_per_mw_year") * toMw(r.power.itPeak) * usd;
     for (const auto& l : bom.links)
         fin.wanLeaseAnnual += l.lease * year;
@@ -481,6 +488,11 @@ void addFinanceFigures(EvalContext& c) {
          c.source("facility_useful_life_years")});
     addFigure(c, "finance.depreciation_annual_usd", fin.depreciationAnnual.value(), "USD/yr", "Depreciation",
               "straight line: sum of (capex - residual) / useful life per asset class; land not depreciated");
+    addFigure(c, "finance.onsite_fuel_annual_usd", c.onsiteFuelAnnualUsd, "USD/yr",
+              "On-site generation fuel (in energy)",
+              "facility energy x on-site share x heat rate x fuel price",
+              {{"onsite_share", c.onsiteShare}, {"usd_per_kwh", c.gasUsdPerKwh}},
+              {c.source("onsite_generation_heat_rate_btu_per_kwh"), c.source("fuel_price_usd_per_mmbtu")});
     addFigure(c, "finance.energy_annual_usd", fin.energyAnnual.value(), "USD/yr", "Energy",
               "facility power x 8,766 h x tariff of the building's site",
               {{"facility_mwh", toKwh(fin.facilityEnergyAnnual) / 1e3}}, tariffSources);

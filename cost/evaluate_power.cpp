@@ -337,6 +337,33 @@ void sumFacilityPower(EvalContext& c) {
     r.power.facilityAvailability = weight > 0.0 ? weighted / weight : 1.0;
 }
 
+/// Natural gas, stationary combustion: 53.06 kg CO2, 1.0 g CH4 and 0.10 g N2O per MMBtu (US EPA, GHG
+/// Emission Factors Hub, 2024, table 1), with IPCC AR5 100-year GWPs (CH4 28, N2O 265): 53.1145 kg
+/// CO2e/MMBtu.
+constexpr double kNaturalGasKgCo2ePerMmbtu = 53.06 + 1.0e-3 * 28 + 0.10e-3 * 265;
+
+/// On-site gas generation as permanent base-load supply (issue 35 item 3): it serves up to its MW of the
+/// facility's annual-average power; fuel = heat rate x fuel price per kWh generated, emissions = heat rate x
+/// the gas factor. Sized beyond the facility's peak it is a Warning (bought but idle).
+void addOnsiteGeneration(EvalContext& c) {
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    c.onsiteMw = a.get("onsite_generation_mw");
+    if (!(c.onsiteMw > 0)) return;
+    const double served = std::min(c.onsiteMw * 1e6, r.power.facility.value());
+    c.onsiteShare = safeDiv(served, r.power.facility.value());
+    c.onsiteCapexUsd = c.onsiteMw * 1e3 * a.get("onsite_generation_capex_usd_per_kw");
+    const double heatRate = a.get("onsite_generation_heat_rate_btu_per_kwh"); // Btu/kWh
+    c.gasUsdPerKwh = heatRate / 1e6 * a.get("fuel_price_usd_per_mmbtu");
+    c.gasGco2ePerKwh = heatRate / 1e6 * kNaturalGasKgCo2ePerMmbtu * 1e3;
+    if (c.onsiteMw > toMw(r.power.facilityPeak) * (1 + 1e-9))
+        r.rules.push_back({Severity::Warning, "onsite_generation_oversized",
+                           "assumptions.onsite_generation_mw",
+                           "On-site generation (onsite_generation_mw) of " + fmt(c.onsiteMw, 1) +
+                               " MW exceeds the facility's peak of " + fmt(toMw(r.power.facilityPeak), 1) +
+                               " MW: the rest is bought but never runs"});
+}
+
 } // namespace
 
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
@@ -544,6 +571,7 @@ void evaluatePower(EvalContext& c) {
         bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
     }
     sumFacilityPower(c);
+    addOnsiteGeneration(c);
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
     addDistributionRules(c);
 }
@@ -588,6 +616,11 @@ void addPowerFigures(EvalContext& c) {
               "1 - curtailment hours x depth / 8,766 h (1 = firm service)",
               {{"curtailment_hours", c.curtailmentHours}, {"depth", c.curtailmentDepth}},
               {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_depth")});
+    addFigure(c, "power.onsite_generation_share", c.onsiteShare, "",
+              "Share of facility energy from on-site generation (annual)",
+              "min(on-site MW, annual-average facility MW) / annual-average facility MW",
+              {{"onsite_mw", c.onsiteMw}, {"facility_mw", toMw(r.power.facility)}},
+              {c.source("onsite_generation_mw")});
     addFigure(c, "power.it_compute_nameplate_mw", toMw(c.computeNameplate), "MW",
               "Compute IT power at full load (nameplate, not oversubscribed)",
               "racks at power_load_w, spares idle; provisioned = nameplate / oversubscription ratio");

@@ -79,6 +79,10 @@ struct EvalContext {
     /// first training job's (it stops for each event and restarts after).
     double curtailmentHours = 0, curtailmentDepth = 0, curtailmentEventHours = 0;
     double gridAvailability = 1, trainingGridAvailability = 1;
+    /// On-site generation (issue 35 item 3), power stage: the share of the facility's energy it serves,
+    /// its capex, fuel cost and emissions per kWh generated (all 0 without it).
+    double onsiteMw = 0, onsiteShare = 0, onsiteCapexUsd = 0, gasUsdPerKwh = 0, gasGco2ePerKwh = 0;
+    double onsiteFuelAnnualUsd = 0;    // finance stage
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1

@@ -65,6 +65,8 @@ const std::map<std::string, Better>& figurePreferences() {
             {"training.ratio_without_capping", Better::HigherIsBetter},
             {"training.grid_availability", Better::HigherIsBetter},
             {"power.grid_availability", Better::HigherIsBetter},
+            {"power.onsite_generation_share", Better::Neither},
+            {"finance.onsite_fuel_annual_usd", Better::LowerIsBetter},
             {"inference.ratio_without_capping", Better::HigherIsBetter},
             {"inference.capping_clock", Better::HigherIsBetter},
             {"inference.capping_throughput_loss", Better::LowerIsBetter},

@@ -118,6 +118,9 @@ model::AssumptionSet testAssumptions() {
     set("cooling_tower_evaporated_heat_share", 0.85), set("cooling_tower_cycles_of_concentration", 5);
     set("grid_curtailment_hours_per_year", 0), set("grid_curtailment_depth", 0.5),
         set("grid_curtailment_event_hours", 2); // firm grid service
+    set("onsite_generation_mw", 0), set("onsite_generation_capex_usd_per_kw", 1800),
+        set("onsite_generation_heat_rate_btu_per_kwh", 8500),
+        set("fuel_price_usd_per_mmbtu", 3.5); // grid only
     return a;
 }
 

@@ -109,6 +109,8 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         // A flexible interconnect (issue 35 item 2), so that its depth and event length are read.
         group.assumptions["grid_curtailment_hours_per_year"] =
             model::Assumption{44, 0, 88, "h/yr", "test", false};
+        // On-site gas generation (issue 35 item 3), so that its capex, heat rate and fuel price are read.
+        group.assumptions["onsite_generation_mw"] = model::Assumption{5, 0, 0, "MW", "test", false};
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;

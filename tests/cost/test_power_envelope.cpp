@@ -176,6 +176,31 @@ private slots:
         QVERIFY(near(fig(flex, "reliability.goodput"), fig(firm, "reliability.goodput") * training, 1e-12));
     }
 
+    // On-site gas generation (issue 35 item 3) on agentic-inference-gb300 (Ashburn, eGRID SRVC 284 g/kWh):
+    // 20 MW serves 20 / facility MW of the energy; fuel = that energy x 8,500 Btu/kWh x $3.5/MMBtu = $0.02975
+    // per kWh; capex + 20,000 kW x $1,800 = $36M in power; its emissions 8,500e-6 MMBtu/kWh x 53.1145 kg
+    // CO2e/MMBtu (EPA 2024, AR5) = 451.473 g/kWh, blended with the grid's by energy share.
+    void onsiteGeneration() {
+        const auto p = reference("agentic-inference-gb300");
+        auto a = defaults();
+        const auto grid = cost::evaluate(p, catalog(), a);
+        a.at("onsite_generation_mw").base = 20;
+        const auto gas = cost::evaluate(p, catalog(), a);
+        const double share = 20.0 / fig(gas, "power.facility_mw");
+        QVERIFY(near(fig(gas, "power.onsite_generation_share"), share, 1e-12));
+        QVERIFY(near(fig(gas, "finance.onsite_fuel_annual_usd"),
+                     fig(gas, "environment.facility_energy_mwh_per_year") * 1e3 * share * 0.02975, 1e-9));
+        QVERIFY(near(fig(gas, "capex.total_usd") - fig(grid, "capex.total_usd"), 36e6, 1e-9));
+        QVERIFY(near(fig(gas, "environment.grid_carbon_gco2e_per_kwh_location_based"),
+                     284.0 * (1 - share) + 451.473 * share, 1e-6));
+        // 60 MW is more than the facility's peak: a Warning, and the share stops at 1.
+        a.at("onsite_generation_mw").base = 60;
+        const auto over = cost::evaluate(p, catalog(), a);
+        QCOMPARE(fig(over, "power.onsite_generation_share"), 1.0);
+        QVERIFY(std::any_of(over.rules.begin(), over.rules.end(),
+                            [](const auto& r) { return r.rule == "onsite_generation_oversized"; }));
+    }
+
     // Carbon = energy x the location's grid factor: llama3's site (41.65 N, 93.47 W) takes the nearest
     // climate location, Des Moines (eGRID MROW, 428 g/kWh in data/grid_carbon.json). Water per M tokens = IT
     // kWh per M tokens x WUE.
