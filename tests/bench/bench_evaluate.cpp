@@ -32,17 +32,21 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
         p.sites.push_back({site, site, lat[s], lon[s], 0.06, 2000, {}});
         model::Fabric fab;
         fab.id = "fab" + std::to_string(s), fab.name = fab.id, fab.switchType = "sw-102t";
-        fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4, fab.oversubscription = {1, 1};
+        fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4,
+        fab.oversubscription = {1, 1};
         fab.railOptimized = true;
         for (int b = 0; b < 4; ++b) {
             model::Building bl;
             bl.id = site + "-b" + std::to_string(b), bl.name = bl.id, bl.site = site;
-            bl.powerCapacity = units::megawatts(260), bl.x = units::meters(b * 300.0), bl.width = units::meters(250),
-            bl.depth = units::meters(200);
+            bl.powerCapacity = units::megawatts(260), bl.x = units::meters(b * 300.0),
+            bl.width = units::meters(250), bl.depth = units::meters(200);
             p.buildings.push_back(bl);
             fab.buildings.push_back(bl.id);
             for (const char* feed : {"A", "B"})
-                p.powerFeeds.push_back({bl.id + "-" + feed, feed, bl.id, units::megawatts(200),
+                p.powerFeeds.push_back({bl.id + "-" + feed,
+                                        feed,
+                                        bl.id,
+                                        units::megawatts(200),
                                         {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}});
             for (int h = 0; h < 4; ++h) {
                 model::DataHall hall;
@@ -65,14 +69,16 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
                     const auto& loop = p.coolingLoops[firstLoop + static_cast<size_t>(i * loops / racks)];
                     if (i % 24 == 0) {
                         model::Row row;
-                        row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id, row.hall = hall.id;
+                        row.id = hall.id + "-row" + std::to_string(i / 24), row.name = row.id,
+                        row.hall = hall.id;
                         row.y = units::meters(3.0 * (i / 24));
                         p.rows.push_back(row);
                     }
                     model::RackPlacement r;
                     r.id = "r" + std::to_string(rackNo++), r.name = r.id, r.row = p.rows.back().id;
                     r.rackType = "gb200-nvl72", r.x = units::meters(0.6 * (i % 24)), r.y = p.rows.back().y;
-                    r.feedA = bl.id + "-A", r.feedB = bl.id + "-B", r.coolingLoop = loop.id, r.spare = i % 50 == 0;
+                    r.feedA = bl.id + "-A", r.feedB = bl.id + "-B", r.coolingLoop = loop.id,
+                    r.spare = i % 50 == 0;
                     p.racks.push_back(r);
                 }
             }
@@ -86,7 +92,8 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
         p.links.push_back(l);
     }
     model::TrainingJob job;
-    job.id = "job", job.name = "1M-GPU run", job.modelParams = 5e12, job.activeParams = 5e11, job.tokens = 1e14;
+    job.id = "job", job.name = "1M-GPU run", job.modelParams = 5e12, job.activeParams = 5e11,
+    job.tokens = 1e14;
     job.precision = "fp8", job.gpus = 960000, job.sites = {"site0", "site1", "site2"};
     p.trainingJobs.push_back(job);
     model::validateProject(p, "bench-1m", &catalog());
@@ -95,14 +102,16 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
 
 void BM_Evaluate100k(benchmark::State& state) {
     const auto p = test_support::reference("neocloud-100k-gb200");
-    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_Evaluate100k)->Unit(benchmark::kMillisecond);
 
 void BM_Evaluate1M(benchmark::State& state) {
     const auto p = millionGpuDesign();
-    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
@@ -112,16 +121,34 @@ BENCHMARK(BM_Evaluate1M)->Unit(benchmark::kMillisecond);
 void BM_EvaluateInferenceReference(benchmark::State& state) {
     static const char* const kNames[] = {"agentic-inference-gb300", "campus-1gw", "vera-rubin-504"};
     const auto p = test_support::reference(kNames[state.range(0)]);
-    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.SetLabel(kNames[state.range(0)]);
     state.counters["services"] = static_cast<double>(p.inferenceServices.size());
 }
 BENCHMARK(BM_EvaluateInferenceReference)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
+/// Issue 35: the 1 GW campus at oversubscription 1 (no capping) and 1.3 (training and serving capped, the
+/// services sized again at the capped clock), and with 200 MW of on-site generation and 44 curtailment hours.
+void BM_EvaluateCampusEnvelope(benchmark::State& state) {
+    const auto p = test_support::reference("campus-1gw");
+    auto a = defaults();
+    if (state.range(0) >= 1) a.at("power_oversubscription_ratio").base = 1.3;
+    if (state.range(0) >= 2)
+        a.at("onsite_generation_mw").base = 200, a.at("grid_curtailment_hours_per_year").base = 44;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), a));
+    state.SetLabel(state.range(0) == 0   ? "ratio 1"
+                   : state.range(0) == 1 ? "ratio 1.3"
+                                         : "ratio 1.3 + on-site + curtailment");
+}
+BENCHMARK(BM_EvaluateCampusEnvelope)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+
 /// The 13,876 racks of the 1M layout on 160 cooling loops (3 to 4 per hall): the racks x loops term.
 void BM_Evaluate14kRacks160Loops(benchmark::State& state) {
     const auto p = millionGpuDesign(1);
-    for (auto _ : state) benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::evaluate(p, catalog(), defaults()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
     state.counters["loops"] = static_cast<double>(p.coolingLoops.size());
 }
@@ -131,7 +158,8 @@ BENCHMARK(BM_Evaluate14kRacks160Loops)->Unit(benchmark::kMillisecond);
 /// stages run; 13,876 racks.
 void BM_CompileDesign1M(benchmark::State& state) {
     const auto p = millionGpuDesign();
-    for (auto _ : state) benchmark::DoNotOptimize(cost::compileDesign(p, catalog()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::compileDesign(p, catalog()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
 }
 BENCHMARK(BM_CompileDesign1M)->Unit(benchmark::kMillisecond);
@@ -152,8 +180,13 @@ BENCHMARK(BM_MoveOneRackReevaluate1M)->Unit(benchmark::kMillisecond);
 /// The change set the document records when rack `index` is moved along y (what the plan's drop commits).
 model::ChangeSet moveRackChange(const model::Project& p, size_t index) {
     model::ChangeSet move;
-    move.entities.push_back(
-        {model::EntityKind::RackPlacement, p.racks[index].id, model::ChangeType::Modified, {"y_m"}, {}, {}, index});
+    move.entities.push_back({model::EntityKind::RackPlacement,
+                             p.racks[index].id,
+                             model::ChangeType::Modified,
+                             {"y_m"},
+                             {},
+                             {},
+                             index});
     return move;
 }
 
@@ -196,7 +229,8 @@ BENCHMARK(BM_MoveOneRackIncrementalHeld1M)->Unit(benchmark::kMillisecond);
 /// The geometry rules alone (part of every evaluate): 13,876 racks in 48 halls, overlaps by grid.
 void BM_GeometryRules14kRacks(benchmark::State& state) {
     const auto p = millionGpuDesign();
-    for (auto _ : state) benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(cost::geometryRules(p, catalog()));
     state.counters["racks"] = static_cast<double>(p.racks.size());
     state.counters["findings"] = static_cast<double>(cost::geometryRules(p, catalog()).size());
 }
