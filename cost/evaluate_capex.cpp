@@ -73,7 +73,7 @@ void evaluateCapex(EvalContext& c) {
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
     // On-site generation (issue 35 item 3) is power equipment.
-    cat["power"] += c.onsiteCapexUsd * usd;
+    cat["power"] += (c.onsiteCapexUsd + c.bessCapexUsd) * usd; // and the battery
     for (const auto& s : p.sites)
         cat["building"] += s.landCost;
     for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i)

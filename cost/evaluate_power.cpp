@@ -364,6 +364,47 @@ void addOnsiteGeneration(EvalContext& c) {
                                " MW: the rest is bought but never runs"});
 }
 
+/// The battery (issue 35 item 3). A synchronous training job swings its racks between the compute phase
+/// (at its capped clock) and the communication trough every step (arXiv 2508.14318): swing = job GPUs x
+/// full-load rack power per GPU x (rack draw in compute - rack draw in the trough). A utility ramp limit R
+/// (MW/min) lets the grid follow at R only, so the battery takes the step and hands it to the grid over
+/// swing / R minutes: power = swing, energy = swing^2 / (2 R) per step (the triangle under the ramp). To
+/// ride through curtailment it carries the shed load (depth x average facility MW) for its hours of each
+/// event. Capex = MWh x $/kWh + MW x $/kW.
+void sizeBattery(EvalContext& c) {
+    const AssumptionValues& a = c.a;
+    const model::Project& p = c.p;
+    Results& r = c.r;
+    if (!p.trainingJobs.empty()) {
+        const double compute =
+            rackPower(c.powerCurve, a.get("training_compute_power_draw"), c.trainingCap.clock);
+        const double trough = rackPower(c.powerCurve, a.get("training_trough_power_draw"), 1.0);
+        c.trainingSwingMw =
+            p.trainingJobs.front().gpus * c.rackLoadWPerGpu * std::max(0.0, compute - trough) / 1e6;
+    }
+    const double ramp = a.get("grid_ramp_limit_mw_per_min");
+    if (ramp > 0 && c.trainingSwingMw > 0) {
+        c.bessPowerMw = c.trainingSwingMw;
+        c.bessEnergyMwh = c.trainingSwingMw * c.trainingSwingMw / (2.0 * ramp) / 60.0;
+    }
+    if (c.curtailmentHours > 0 && c.curtailmentDepth > 0) {
+        const double ride = a.get("bess_ride_through_hours");
+        if (ride > 0) {
+            const double shedMw = c.curtailmentDepth * toMw(r.power.facility);
+            const double hours = std::min(ride, c.curtailmentEventHours);
+            c.curtailmentCovered = safeDiv(hours, c.curtailmentEventHours);
+            c.bessPowerMw = std::max(c.bessPowerMw, shedMw);
+            c.bessEnergyMwh += shedMw * hours;
+            c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth *
+                                                      (1.0 - c.curtailmentCovered) / kHoursPerYear,
+                                            0.0, 1.0);
+        }
+    }
+    if (c.bessPowerMw > 0)
+        c.bessCapexUsd = c.bessEnergyMwh * 1e3 * a.get("bess_capex_usd_per_kwh") +
+                         c.bessPowerMw * 1e3 * a.get("bess_capex_usd_per_kw");
+}
+
 } // namespace
 
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
@@ -572,6 +613,7 @@ void evaluatePower(EvalContext& c) {
     }
     sumFacilityPower(c);
     addOnsiteGeneration(c);
+    sizeBattery(c);
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
     addDistributionRules(c);
 }
@@ -616,6 +658,21 @@ void addPowerFigures(EvalContext& c) {
               "1 - curtailment hours x depth / 8,766 h (1 = firm service)",
               {{"curtailment_hours", c.curtailmentHours}, {"depth", c.curtailmentDepth}},
               {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_depth")});
+    if (!c.p.trainingJobs.empty())
+        addFigure(
+            c, "power.training_swing_mw", c.trainingSwingMw, "MW",
+            "Training step power swing (IT, first job)",
+            "job GPUs x full-load rack power per GPU x (rack draw in the compute phase at its clock - in "
+            "the communication trough)",
+            {{"job_gpus", c.p.trainingJobs.front().gpus}, {"rack_load_w_per_gpu", c.rackLoadWPerGpu}},
+            {c.source("training_compute_power_draw"), c.source("training_trough_power_draw")});
+    addFigure(c, "power.bess_power_mw", c.bessPowerMw, "MW", "Battery power",
+              "max(training swing when a ramp limit is set, curtailment depth x average facility MW when it "
+              "rides through)",
+              {}, {c.source("grid_ramp_limit_mw_per_min"), c.source("bess_ride_through_hours")});
+    addFigure(c, "power.bess_energy_mwh", c.bessEnergyMwh, "MWh", "Battery energy",
+              "swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
+              {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
     addFigure(c, "power.onsite_generation_share", c.onsiteShare, "",
               "Share of facility energy from on-site generation (annual)",
               "min(on-site MW, annual-average facility MW) / annual-average facility MW",

@@ -82,7 +82,11 @@ struct EvalContext {
     /// On-site generation (issue 35 item 3), power stage: the share of the facility's energy it serves,
     /// its capex, fuel cost and emissions per kWh generated (all 0 without it).
     double onsiteMw = 0, onsiteShare = 0, onsiteCapexUsd = 0, gasUsdPerKwh = 0, gasGco2ePerKwh = 0;
-    double onsiteFuelAnnualUsd = 0;    // finance stage
+    double onsiteFuelAnnualUsd = 0; // finance stage
+    /// Battery (issue 35 item 3), power stage: the first training job's step swing at the meter, the battery
+    /// that smooths it to the utility's ramp limit and carries curtailment events, and its capex.
+    double trainingSwingMw = 0, bessPowerMw = 0, bessEnergyMwh = 0, bessCapexUsd = 0;
+    double curtailmentCovered = 0;     // share of each curtailment event the battery carries
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1

@@ -210,7 +210,10 @@ void evaluateTraining(EvalContext& c) {
         double gridAvailability = 1.0;
         if (c.curtailmentHours > 0 && c.curtailmentDepth > 0) {
             const double events = safeDiv(c.curtailmentHours, c.curtailmentEventHours);
-            const double lost = c.curtailmentHours + events * tr.reliability.restartTime.value() / 3600.0;
+            // The part of each event a battery carries (bess_ride_through_hours) does not stop the job.
+            const double uncovered = 1.0 - c.curtailmentCovered;
+            const double lost =
+                uncovered * (c.curtailmentHours + events * tr.reliability.restartTime.value() / 3600.0);
             gridAvailability = std::clamp(1.0 - lost / kHoursPerYear, 0.0, 1.0);
         }
         if (jobIndex == 0) c.trainingGridAvailability = gridAvailability;

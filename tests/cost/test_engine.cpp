@@ -121,6 +121,9 @@ model::AssumptionSet testAssumptions() {
     set("onsite_generation_mw", 0), set("onsite_generation_capex_usd_per_kw", 1800),
         set("onsite_generation_heat_rate_btu_per_kwh", 8500),
         set("fuel_price_usd_per_mmbtu", 3.5); // grid only
+    set("training_trough_power_draw", 0.3), set("grid_ramp_limit_mw_per_min", 0),
+        set("bess_ride_through_hours", 0);
+    set("bess_capex_usd_per_kwh", 250), set("bess_capex_usd_per_kw", 150); // no battery
     return a;
 }
 

@@ -111,6 +111,9 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
             model::Assumption{44, 0, 88, "h/yr", "test", false};
         // On-site gas generation (issue 35 item 3), so that its capex, heat rate and fuel price are read.
         group.assumptions["onsite_generation_mw"] = model::Assumption{5, 0, 0, "MW", "test", false};
+        // A battery (issue 35 item 3) for a ramp limit and to ride through curtailment.
+        group.assumptions["grid_ramp_limit_mw_per_min"] = model::Assumption{5, 0, 0, "MW/min", "test", false};
+        group.assumptions["bess_ride_through_hours"] = model::Assumption{1, 0, 0, "h", "test", false};
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;

@@ -201,6 +201,37 @@ private slots:
                             [](const auto& r) { return r.rule == "onsite_generation_oversized"; }));
     }
 
+    // Battery (issue 35 item 3) on llama3-16k-h100: 16,384 job GPUs x 1,275 W of rack per GPU (20,400 / 16)
+    // swing between the compute phase (h + (1 - h) x 0.95 = 0.9725490, h = 0.4509804) and the trough (h +
+    // (1 - h) x 0.3 = 0.6156863): 16,384 x 1,275 x 0.3568627 = 7.45472 MW. A 5 MW/min ramp limit: energy =
+    // 7.45472^2 / (2 x 5) / 60 = 0.0926214 MWh, capex 92.6214 kWh x $250 + 7,454.72 kW x $150 = $1,141,362.
+    // Riding through 1 h of each 2 h curtailment event (44 h a year, depth 0.5) halves the GPU-hours lost.
+    void battery() {
+        const auto p = reference("llama3-16k-h100");
+        auto a = defaults();
+        const auto none = cost::evaluate(p, catalog(), a);
+        QVERIFY(near(fig(none, "power.training_swing_mw"), 7.45472, 1e-9));
+        QCOMPARE(fig(none, "power.bess_power_mw"), 0.0);
+        a.at("grid_ramp_limit_mw_per_min").base = 5;
+        const auto ramp = cost::evaluate(p, catalog(), a);
+        QVERIFY(near(fig(ramp, "power.bess_power_mw"), 7.45472, 1e-9));
+        QVERIFY(near(fig(ramp, "power.bess_energy_mwh"), 7.45472 * 7.45472 / 10.0 / 60.0, 1e-12));
+        QVERIFY(near(fig(ramp, "capex.total_usd") - fig(none, "capex.total_usd"),
+                     7.45472 * 7.45472 / 600.0 * 1e3 * 250 + 7454.72 * 150, 1e-6));
+        a.at("grid_ramp_limit_mw_per_min").base = 0;
+        a.at("grid_curtailment_hours_per_year").base = 44;
+        const auto shed = cost::evaluate(p, catalog(), a);
+        a.at("bess_ride_through_hours").base = 1;
+        const auto ride = cost::evaluate(p, catalog(), a);
+        QVERIFY(near(1.0 - fig(ride, "power.grid_availability"),
+                     0.5 * (1.0 - fig(shed, "power.grid_availability")), 1e-12));
+        // Power = the shed load (depth x average facility MW), energy = that for the 1 h carried.
+        QVERIFY(near(fig(ride, "power.bess_power_mw"), 0.5 * fig(ride, "power.facility_mw"), 1e-12));
+        QVERIFY(near(fig(ride, "power.bess_energy_mwh"), 0.5 * fig(ride, "power.facility_mw"), 1e-12));
+        QVERIFY(near(1.0 - fig(ride, "training.grid_availability"),
+                     0.5 * (1.0 - fig(shed, "training.grid_availability")), 1e-12));
+    }
+
     // Carbon = energy x the location's grid factor: llama3's site (41.65 N, 93.47 W) takes the nearest
     // climate location, Des Moines (eGRID MROW, 428 g/kWh in data/grid_carbon.json). Water per M tokens = IT
     // kWh per M tokens x WUE.

@@ -357,10 +357,11 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     // topologies' hours go unread), collective_flows_per_port (its back-end routes by ECMP; the adaptive and
     // spray efficiencies go unread) and pp_p2p_overlap (its job is pipelined); and software_usd_per_gpu_year
     // (issue 30 item 4: base 0, high $4,500). Issue 35 added the two tower-water assumptions,
-    // training_compute_power_draw (its job's ratio without capping) and grid_curtailment_hours_per_year (at
+    // training_compute_power_draw and training_trough_power_draw (its job's ratio without capping and step
+    // swing) and grid_curtailment_hours_per_year (at
     // 0 its depth and event length go unread); power_oversubscription_ratio is a decision without a range,
     // and at 1 the capping curve and clock-bound shares go unread.
-    QCOMPARE(ranged, size_t(49));
+    QCOMPARE(ranged, size_t(50));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);
