@@ -692,7 +692,9 @@ private:
                            "(oversubscription ratio %2); power capping holds them there, lowering the GPUs' "
                            "clock when a workload would draw more. Carbon is location-based (the grid "
                            "region's annual average factor at each site; power purchase agreements are not "
-                           "counted); water is what the evaporative plants consume on site.")
+                           "counted; on-site generation at the natural-gas factor); water is what the "
+                           "evaporative plants consume on "
+                           "site.")
                 .arg(q(formatPercent(1.0 / std::max(ratio, 1.0))), QString::number(ratio, 'f', 2)));
         Table t{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
         auto row = [&](const cost::Figure& f) {
@@ -702,7 +704,9 @@ private:
              {"power.it_compute_nameplate_mw", "power.it_compute_peak_mw",
               "power.compute_racks_per_provisioned_mw", "training.ratio_without_capping",
               "inference.ratio_without_capping", "training.capping_clock", "training.capping_slowdown",
-              "inference.capping_clock", "inference.capping_throughput_loss"})
+              "inference.capping_clock", "inference.capping_throughput_loss", "power.grid_availability",
+              "training.grid_availability", "power.onsite_generation_share", "finance.onsite_fuel_annual_usd",
+              "power.training_swing_mw", "power.bess_power_mw", "power.bess_energy_mwh"})
             if (const auto* f = m_r.figure(key)) row(*f);
         for (const auto& f : m_r.figures)
             if (f.key.rfind("environment.", 0) == 0) row(f);
