@@ -126,6 +126,21 @@ void addCapexFigures(EvalContext& c) {
               {{"it_peak_mw", toMw(r.power.itPeak)}});
     for (const auto& k : kCapexCategories)
         addFigure(c, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
+    // The storage line's basis (issue 36): capacity and the catalog price per TB of each tier.
+    if (!c.p.storageTiers.empty()) {
+        double bytes = 0.0;
+        std::vector<SourceRef> sources;
+        for (const auto& st : c.p.storageTiers) {
+            bytes += st.capacity.value();
+            if (const auto* t = c.catalog.find(st.type); t && t->find("cost_usd_per_byte"))
+                sources.emplace_back(t->id + ": $" + fmt(t->value("cost_usd_per_byte") * 1e12) + "/TB (" +
+                                     t->find("cost_usd_per_byte")->source + ")");
+        }
+        addFigure(c, "capex.storage_usd_per_tb", safeDiv(cat.at("storage").value(), bytes / 1e12), "USD/TB",
+                  "Storage capex per TB (usable, all tiers)",
+                  "sum over storage tiers of capacity x the tier's catalog cost_usd_per_byte / capacity",
+                  {{"capacity_pb", bytes / 1e15}, {"storage_usd", cat.at("storage").value()}}, sources);
+    }
     for (const auto& k : kCapexCategories)
         addFigure(c, "capex.share." + k, r.capex.share(k), "", k + " share", "category / total");
     // Power-chain units over all buildings (cost/power_chain.h): what the power category buys.

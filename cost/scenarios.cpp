@@ -66,6 +66,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"training.grid_availability", Better::HigherIsBetter},
             {"power.grid_availability", Better::HigherIsBetter},
             {"power.onsite_generation_share", Better::Neither},
+            {"capex.storage_usd_per_tb", Better::LowerIsBetter},
             {"power.training_swing_mw", Better::LowerIsBetter},
             {"power.bess_power_mw", Better::Neither},
             {"power.bess_energy_mwh", Better::Neither},

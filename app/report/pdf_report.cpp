@@ -283,6 +283,16 @@ private:
         t.rows.push_back(
             {{"Total", millions(c.total.value()), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
         m_doc.table(t);
+        // The storage line's basis (issue 36): a small share of capex that architects question.
+        if (const auto* f = m_r.figure("capex.storage_usd_per_tb")) {
+            double pb = 0;
+            for (const auto& [name, v] : f->provenance.inputs)
+                if (name == "capacity_pb") pb = v;
+            m_doc.paragraph(
+                QStringLiteral("Storage is %1 PB of usable capacity at %2 per TB on average, each tier "
+                               "at its catalog price (the appendix lists the tiers and sources).")
+                    .arg(human(pb), q(formatFigure(*f))));
+        }
         chart("capex_by_category");
         analystView();
     }
