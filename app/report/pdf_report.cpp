@@ -291,7 +291,7 @@ private:
             m_doc.paragraph(
                 QStringLiteral("Storage is %1 PB of usable capacity at %2 per TB on average, each tier "
                                "at its catalog price (the appendix lists the tiers and sources).")
-                    .arg(human(pb), q(formatFigure(*f))));
+                    .arg(human(pb), "$" + QString::number(f->value, 'f', 2)));
         }
         chart("capex_by_category");
         analystView();
