@@ -210,6 +210,23 @@ void MetricsDashboard::showResults(const cost::Results& r) {
                     : tr("Goodput is modelled for a training job; the design has none."));
     setTile(QStringLiteral("tokens_per_mw"), fig("inference.output_tokens_per_s_per_mw"),
             tr("The design has no inference service."));
+    // Issue 35: what a million output tokens cost the climate, on the serving tile's second line.
+    m_envText.clear(), m_envTooltip.clear();
+    if (const auto* carbon = fig("environment.carbon_gco2e_per_million_output_tokens_location_based")) {
+        const auto* water = fig("environment.water_l_per_million_output_tokens_onsite");
+        const auto* kwh = fig("environment.facility_kwh_per_million_output_tokens");
+        m_envText = tr("%1 gCO₂e · %2 L water per M output tokens")
+                        .arg(QString::number(carbon->value, 'f', 1),
+                             QString::number(water ? water->value : 0.0, 'f', 2));
+        m_envTooltip =
+            tr("Per million output tokens of the first service at its operating point: %1 kWh of facility "
+               "energy, %2 gCO₂e location-based (the grid's annual average at each site, scope 2; power "
+               "purchase agreements not counted; on-site generation at the gas factor) and %3 L of on-site "
+               "cooling water (evaporative plants; dry coolers use none).")
+                .arg(QString::number(kwh ? kwh->value : 0.0, 'f', 3), QString::number(carbon->value, 'f', 1),
+                     QString::number(water ? water->value : 0.0, 'f', 2));
+    }
+    if (auto* t = m_tiles.value(QStringLiteral("tokens_per_mw"))) t->setRange(m_envText, m_envTooltip);
     // A design without GPUs has no GPU-hours: "—", not $0.0000.
     const cost::Figure* perGpuHour = noGpus ? nullptr : fig("finance.cost_per_gpu_hour_usd");
     setTile(QStringLiteral("cost_per_gpu_hour"), perGpuHour,
@@ -228,8 +245,9 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     if (perOutputToken) m_rangeFigures[QStringLiteral("cost_per_m_output_tokens")] = perOutputToken->key;
     // The last ranges describe the design before this change: keep them visible but greyed until the
     // uncertainty run for the new state arrives.
-    for (auto* t : m_tiles)
-        if (!t->range().isEmpty()) t->setRange(t->range(), tr("Updating for the latest edit…"), true);
+    for (auto it = m_tiles.begin(); it != m_tiles.end(); ++it)
+        if (!it.value()->range().isEmpty() && restingLine(it.key()).first.isEmpty())
+            it.value()->setRange(it.value()->range(), tr("Updating for the latest edit…"), true);
     if (m_uncertaintyLine->isVisible()) m_uncertaintyLine->setForegroundRole(QPalette::PlaceholderText);
 
     // Capex pie: one slice per category with a cost, in report order; the small ones (under
@@ -284,8 +302,9 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     for (std::size_t i = 0; i < parts.size(); ++i) {
         QPieSlice* slice = slices.at(static_cast<int>(i));
         const Part& part = parts[i];
-        const QString label = QStringLiteral("%1 %2%").arg(part.label).arg(
-            pieSum > 0 ? part.value / pieSum * 100 : 0.0, 0, 'f', 0);
+        const QString label = QStringLiteral("%1 %2%")
+                                  .arg(part.label)
+                                  .arg(pieSum > 0 ? part.value / pieSum * 100 : 0.0, 0, 'f', 0);
         if (slice->label() != label) slice->setLabel(label);
         if (slice->value() != part.value) slice->setValue(part.value);
         if (slice->color() != part.color) slice->setColor(part.color);
@@ -407,7 +426,8 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
         const auto f = m_rangeFigures.find(it.key());
         const auto p = f == m_rangeFigures.end() ? pct.end() : pct.find(f->second);
         if (p == pct.end() || p->second.count == 0) {
-            it.value()->setRange({}, {});
+            const auto [text, tooltip] = restingLine(it.key());
+            it.value()->setRange(text, tooltip);
             continue;
         }
         // P50 beside the base (the tile's value): the centre of the distribution, then its spread.
@@ -482,10 +502,17 @@ QString MetricsDashboard::skewText() const {
     return m_skewText;
 }
 
+std::pair<QString, QString> MetricsDashboard::restingLine(const QString& key) const {
+    if (key == QStringLiteral("tokens_per_mw")) return {m_envText, m_envTooltip};
+    return {};
+}
+
 void MetricsDashboard::clearUncertainty(const QString& reason) {
     m_skewText.clear();
-    for (auto* t : m_tiles)
-        t->setRange({}, {});
+    for (auto it = m_tiles.begin(); it != m_tiles.end(); ++it) {
+        const auto [text, tooltip] = restingLine(it.key());
+        it.value()->setRange(text, tooltip);
+    }
     m_uncertaintyLine->clear();
     m_uncertaintyLine->setToolTip(reason);
     m_uncertaintyLine->setVisible(false);

@@ -76,8 +76,13 @@ private:
     static QString skewExplanation();
     static constexpr int kTileColumns = 3;
 
+    /// The second line a tile shows when it has no uncertainty range: the serving tile's carbon and water
+    /// per M output tokens (issue 35), with their bases in the tooltip; empty for the others.
+    std::pair<QString, QString> restingLine(const QString& key) const;
+
     DisplayUnits m_units;
     QHash<QString, MetricTile*> m_tiles;
+    QString m_envText, m_envTooltip; // restingLine of the tokens-per-MW tile
     std::map<std::string, cost::Figure> m_figures;
     QChart* m_pieChart = nullptr;
     QPieSeries* m_pie = nullptr;

@@ -327,6 +327,25 @@ private slots:
 
     // Issue 12: an absent optional field shows the value the engine used and where it came from; typing a
     // value overrides it, emptying the field goes back to the default (null), both undoable.
+    // Issue 35: the serving tile's second line gives carbon and water per M output tokens (the engine's
+    // figures, with their bases in the tooltip), and keeps it when the uncertainty line is cleared.
+    void servingTileShowsCarbonAndWater() {
+        QVERIFY(window().openFile(kRef + "/agentic-inference-gb300.json"));
+        QTRY_VERIFY(!window().evaluationPending());
+        auto* tile = window().dashboard()->tile("tokens_per_mw");
+        const auto& r = window().lastResults();
+        const auto* carbon = r.figure("environment.carbon_gco2e_per_million_output_tokens_location_based");
+        QVERIFY(carbon);
+        QVERIFY2(tile->range().contains(QString::number(carbon->value, 'f', 1) + " gCO₂e"),
+                 qPrintable(tile->range()));
+        window().dashboard()->clearUncertainty(QStringLiteral("test"));
+        QVERIFY(tile->range().contains(QStringLiteral("L water per M output tokens")));
+        // Without a service the line is empty.
+        QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
+        QTRY_VERIFY(!window().evaluationPending());
+        QVERIFY(window().dashboard()->tile("tokens_per_mw")->range().isEmpty());
+    }
+
     void inspectorShowsDefaultsOfAbsentFields() {
         QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
         const auto& p = window().document().project();
@@ -546,7 +565,8 @@ private slots:
         // Three tools, design-space exploration (issue 16), calibration (issue 17), a separator, close tab.
         QCOMPARE(analysis->actions().size(), 7);
         QCOMPARE(analysis->actions().at(3)->text().remove('&'), QStringLiteral("Design-space exploration…"));
-        QCOMPARE(analysis->actions().at(4)->text().remove('&'), QStringLiteral("Calibrate to measured serving runs..."));
+        QCOMPARE(analysis->actions().at(4)->text().remove('&'),
+                 QStringLiteral("Calibrate to measured serving runs..."));
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
