@@ -139,13 +139,13 @@ void addDistributionRules(EvalContext& c) {
 /// full-load power per GPU (c.rackLoadWPerGpu).
 void setRackPowerShares(EvalContext& c) {
     const CompiledDesign& cd = *c.compiled;
-    double gpuW = 0.0, rackW = 0.0, gpus = 0.0, loadW = 0.0;
+    double gpuW = 0.0, rackW = 0.0, gpus = 0.0, loadW = 0.0, idleW = 0.0;
     for (const auto& k : cd.classes) {
         const auto& type = cd.types[static_cast<size_t>(k.type)];
         if (k.spare || !type.compute) continue;
         const double n = k.count * type.need(type.gpus, "gpus"),
                      w = k.count * type.need(type.powerLoadW, "power_load_w");
-        gpus += n, loadW += w;
+        gpus += n, loadW += w, idleW += k.count * type.need(type.powerIdleW, "power_idle_w");
         const auto* rack = c.catalog.find(type.id);
         const auto* acc = rack ? c.catalog.find(rack->attribute("accelerator")) : nullptr;
         if (!acc) continue;
@@ -154,6 +154,7 @@ void setRackPowerShares(EvalContext& c) {
     }
     c.powerCurve.hostShare = rackW > 0.0 ? std::clamp(1.0 - gpuW / rackW, 0.0, 1.0) : 0.0;
     c.rackLoadWPerGpu = safeDiv(loadW, gpus);
+    c.rackIdleShare = safeDiv(idleW, loadW);
 }
 
 /// Plants that reject heat by evaporation: cooling towers, and water-cooled chiller plants (their
@@ -379,13 +380,18 @@ void sizeBattery(EvalContext& c) {
         const double compute =
             rackPower(c.powerCurve, a.get("training_compute_power_draw"), c.trainingCap.clock);
         const double trough = rackPower(c.powerCurve, a.get("training_trough_power_draw"), 1.0);
-        c.trainingSwingMw =
-            p.trainingJobs.front().gpus * c.rackLoadWPerGpu * std::max(0.0, compute - trough) / 1e6;
+        const double jobW = p.trainingJobs.front().gpus * c.rackLoadWPerGpu;
+        c.trainingSwingMw = jobW * std::max(0.0, compute - trough) / 1e6;
+        // A crash stops the whole job at once, from the compute phase to idle: the larger swing, and the one
+        // no schedule can soften (Meta, 'The Llama 3 Herd of Models', 2024, section 3.3.4: fluctuations "on
+        // the order of tens of megawatts" on its 16K-GPU cluster, start-up and shutdown included).
+        c.trainingStopSwingMw = jobW * std::max(0.0, compute - c.rackIdleShare) / 1e6;
     }
     const double ramp = a.get("grid_ramp_limit_mw_per_min");
     if (ramp > 0 && c.trainingSwingMw > 0) {
-        c.bessPowerMw = c.trainingSwingMw;
-        c.bessEnergyMwh = c.trainingSwingMw * c.trainingSwingMw / (2.0 * ramp) / 60.0;
+        const double swing = std::max(c.trainingSwingMw, c.trainingStopSwingMw);
+        c.bessPowerMw = swing;
+        c.bessEnergyMwh = swing * swing / (2.0 * ramp) / 60.0;
     }
     if (c.curtailmentHours > 0 && c.curtailmentDepth > 0) {
         const double ride = a.get("bess_ride_through_hours");
@@ -666,12 +672,19 @@ void addPowerFigures(EvalContext& c) {
             "the communication trough)",
             {{"job_gpus", c.p.trainingJobs.front().gpus}, {"rack_load_w_per_gpu", c.rackLoadWPerGpu}},
             {c.source("training_compute_power_draw"), c.source("training_trough_power_draw")});
+    if (!c.p.trainingJobs.empty())
+        addFigure(
+            c, "power.training_stop_swing_mw", c.trainingStopSwingMw, "MW",
+            "Training stop power swing (IT, first job: a crash, compute phase to idle)",
+            "job GPUs x full-load rack power per GPU x (rack draw in the compute phase - idle / full load)",
+            {{"idle_share", c.rackIdleShare}},
+            {"Meta, 'The Llama 3 Herd of Models', 2024, section 3.3.4 (tens of MW on 16K GPUs)"});
     addFigure(c, "power.bess_power_mw", c.bessPowerMw, "MW", "Battery power",
-              "max(training swing when a ramp limit is set, curtailment depth x average facility MW when it "
-              "rides through)",
+              "max(the larger training swing (step or stop) when a ramp limit is set, curtailment depth x "
+              "average facility MW when it rides through)",
               {}, {c.source("grid_ramp_limit_mw_per_min"), c.source("bess_ride_through_hours")});
     addFigure(c, "power.bess_energy_mwh", c.bessEnergyMwh, "MWh", "Battery energy",
-              "swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
+              "larger swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
               {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
     addFigure(c, "power.onsite_generation_share", c.onsiteShare, "",
               "Share of facility energy from on-site generation (annual)",

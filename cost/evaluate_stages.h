@@ -86,6 +86,8 @@ struct EvalContext {
     /// Battery (issue 35 item 3), power stage: the first training job's step swing at the meter, the battery
     /// that smooths it to the utility's ramp limit and carries curtailment events, and its capex.
     double trainingSwingMw = 0, bessPowerMw = 0, bessEnergyMwh = 0, bessCapexUsd = 0;
+    double trainingStopSwingMw = 0;    // the job stopping at once (a crash): compute phase -> idle
+    double rackIdleShare = 0;          // working compute racks' idle / full-load power
     double curtailmentCovered = 0;     // share of each curtailment event the battery carries
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)

@@ -68,6 +68,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"power.onsite_generation_share", Better::Neither},
             {"capex.storage_usd_per_tb", Better::LowerIsBetter},
             {"power.training_swing_mw", Better::LowerIsBetter},
+            {"power.training_stop_swing_mw", Better::LowerIsBetter},
             {"power.bess_power_mw", Better::Neither},
             {"power.bess_energy_mwh", Better::Neither},
             {"finance.onsite_fuel_annual_usd", Better::LowerIsBetter},

@@ -203,21 +203,27 @@ private slots:
 
     // Battery (issue 35 item 3) on llama3-16k-h100: 16,384 job GPUs x 1,275 W of rack per GPU (20,400 / 16)
     // swing between the compute phase (h + (1 - h) x 0.95 = 0.9725490, h = 0.4509804) and the trough (h +
-    // (1 - h) x 0.3 = 0.6156863): 16,384 x 1,275 x 0.3568627 = 7.45472 MW. A 5 MW/min ramp limit: energy =
-    // 7.45472^2 / (2 x 5) / 60 = 0.0926214 MWh, capex 92.6214 kWh x $250 + 7,454.72 kW x $150 = $1,141,362.
-    // Riding through 1 h of each 2 h curtailment event (44 h a year, depth 0.5) halves the GPU-hours lost.
+    // (1 - h) x 0.3 = 0.6156863): 16,384 x 1,275 x 0.3568627 = 7.45472 MW each step; a crash drops the job to
+    // idle (6,120 / 20,400 = 0.3): 20,889,600 W x 0.6725490 = 14.04928 MW (Meta's "tens of MW" at 16K GPUs
+    // with the facility's overhead). A 5 MW/min ramp limit sizes on the larger: energy = 14.04928^2 /
+    // (2 x 5) / 60 = 0.3289704 MWh, capex 328.9704 kWh x $250 + 14,049.28 kW x $150 = $2,189,635. Riding
+    // through 1 h of each 2 h curtailment event (44 h a year, depth 0.5) halves the GPU-hours lost.
     void battery() {
         const auto p = reference("llama3-16k-h100");
         auto a = defaults();
         const auto none = cost::evaluate(p, catalog(), a);
         QVERIFY(near(fig(none, "power.training_swing_mw"), 7.45472, 1e-9));
+        const double stop = 20889600.0 * (0.95 * 11200.0 / 20400.0 + 1.0 - 11200.0 / 20400.0 - 0.3) / 1e6;
+        QVERIFY(near(stop, 14.04928, 1e-8));
+        QVERIFY(near(fig(none, "power.training_stop_swing_mw"), stop, 1e-12));
         QCOMPARE(fig(none, "power.bess_power_mw"), 0.0);
         a.at("grid_ramp_limit_mw_per_min").base = 5;
         const auto ramp = cost::evaluate(p, catalog(), a);
-        QVERIFY(near(fig(ramp, "power.bess_power_mw"), 7.45472, 1e-9));
-        QVERIFY(near(fig(ramp, "power.bess_energy_mwh"), 7.45472 * 7.45472 / 10.0 / 60.0, 1e-12));
+        QVERIFY(near(fig(ramp, "power.bess_power_mw"), stop, 1e-12));
+        QVERIFY(near(fig(ramp, "power.bess_energy_mwh"), stop * stop / 10.0 / 60.0, 1e-12));
         QVERIFY(near(fig(ramp, "capex.total_usd") - fig(none, "capex.total_usd"),
-                     7.45472 * 7.45472 / 600.0 * 1e3 * 250 + 7454.72 * 150, 1e-6));
+                     stop * stop / 600.0 * 1e3 * 250 + stop * 1e3 * 150, 1e-6));
+        QVERIFY(near(stop * stop / 600.0 * 1e3 * 250 + stop * 1e3 * 150, 2189634.6119, 1e-9));
         a.at("grid_ramp_limit_mw_per_min").base = 0;
         a.at("grid_curtailment_hours_per_year").base = 44;
         const auto shed = cost::evaluate(p, catalog(), a);
