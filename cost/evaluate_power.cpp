@@ -411,6 +411,89 @@ void sizeBattery(EvalContext& c) {
                          c.bessPowerMw * 1e3 * a.get("bess_capex_usd_per_kw");
 }
 
+/// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
+/// a flexible interconnect, training's full-clock draw, and, when the racks are oversubscribed, the capping
+/// curve and the training job's compute phase under the cap.
+void readPowerEnvelope(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    setRackPowerShares(c);
+    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
+    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
+    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
+    if (c.curtailmentHours > 0) {
+        c.curtailmentDepth = a.get("grid_curtailment_depth");
+        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
+    }
+    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
+    if (!p.trainingJobs.empty())
+        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
+    // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
+    // The curve is read only when the racks are oversubscribed (no cap binds at ratio 1).
+    if (c.oversubscription > 1.0) {
+        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
+        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
+        if (!p.trainingJobs.empty()) {
+            c.trainingCap =
+                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
+                         1.0 / c.oversubscription, c.powerCurve);
+            if (!c.trainingCap.reachable)
+                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
+                                   "Training job " + p.trainingJobs.front().name +
+                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
+                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
+                                       " % of full load) is below their compute-phase draw at the lowest SM "
+                                       "clock; lower the ratio"});
+        }
+    }
+}
+
+/// Annual mean heat (W) a building rejects through evaporative plants (towers, and a water-cooled chiller
+/// plant's towers): each such loop's heat and pump work with its share of the plant's electric input, and the
+/// air side's heat and fans when its plant evaporates (cost/power_envelope.h water model). `scale` is the
+/// loops' load share (utilization x provisioned / nameplate).
+double evaporativeHeatW(const BuildingCooling& cooling,
+                        const std::unordered_map<std::string, std::vector<LoopLoad>>& loopsByBuilding,
+                        const std::string& building, const model::CatalogItem* airPlant, double airAndFansW,
+                        double scale) {
+    double liquid = 0.0;
+    if (auto l = loopsByBuilding.find(building); l != loopsByBuilding.end())
+        for (const auto& loop : l->second)
+            if (loop.plant && isEvaporativePlant(*loop.plant)) liquid += loop.liquidHeatW + loop.pumpW;
+    const double liquidInput = safeDiv(cooling.liquidPlantAnnualW, cooling.liquidHeatW + cooling.pumpW);
+    double heat = liquid * scale * (1.0 + liquidInput);
+    if (airPlant && isEvaporativePlant(*airPlant)) heat += airAndFansW * (1.0 + cooling.air.annualInverseCop);
+    return heat;
+}
+
+/// Each cooling loop's plant load (liquid heat and pump work at full load) and pump power, by the building
+/// of its hall ("" for a loop outside any).
+void collectLoopLoads(const EvalContext& c, std::unordered_map<std::string, Power>& pumpsByBuilding,
+                      std::unordered_map<std::string, std::vector<LoopLoad>>& loopsByBuilding) {
+    const model::Project& p = c.p;
+    for (size_t i = 0; i < p.coolingLoops.size() && i < c.bom.loops.size(); ++i) {
+        const auto& loop = p.coolingLoops[i];
+        std::string b;
+        if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
+        pumpsByBuilding[b] += c.bom.loops[i].pumpPower;
+        loopsByBuilding[b].push_back(LoopLoad{c.catalog.find(loop.plant), loop.supplyTempC,
+                                              loop.deltaT.value(), c.bom.loops[i].liquidHeat.value(),
+                                              c.bom.loops[i].pumpPower.value()});
+    }
+}
+
+/// A building's tariff (its site's, else the assumption; InputResolver records which) and its facility
+/// availability from its power topology's downtime hours.
+void setTariffAndAvailability(const EvalContext& c, const model::Building& b, BuildingPower& bp) {
+    if (auto s = c.sites.find(b.site); s != c.sites.end())
+        bp.tariff = c.inputs.siteTariff(*s->second);
+    else
+        bp.tariff = dollarsPerKwh(c.a.get("electricity_usd_per_kwh"));
+    bp.downtimeHours = c.a.get(downtimeAssumptionOf(b.powerTopology));
+    bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
+}
+
 } // namespace
 
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
@@ -432,37 +515,8 @@ void evaluatePower(EvalContext& c) {
     const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     sumItPower(c);
-    // A training step's compute phase under the cap (cost/power_envelope.h): the job swings in step, so the
-    // phase itself must fit. Read only when the racks are oversubscribed (no cap binds at ratio 1).
-    setRackPowerShares(c);
-    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
-    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
-    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
-    if (c.curtailmentHours > 0) {
-        c.curtailmentDepth = a.get("grid_curtailment_depth");
-        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
-    }
-    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
-    if (!p.trainingJobs.empty())
-        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
-    if (c.oversubscription > 1.0) {
-        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
-        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
-        if (!p.trainingJobs.empty()) {
-            c.trainingCap =
-                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
-                         1.0 / c.oversubscription, c.powerCurve);
-            if (!c.trainingCap.reachable)
-                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
-                                   "Training job " + p.trainingJobs.front().name +
-                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
-                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
-                                       " % of full load) is below their compute-phase draw at the lowest SM "
-                                       "clock; lower the ratio"});
-        }
-    }
+    readPowerEnvelope(c);
     auto& perBuilding = c.perBuilding;
-    const auto& sitesById = c.sites;
 
     // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
     // Each loop's liquid heat and pump work go to its own plant at its supply temperature; the rest of the
@@ -471,15 +525,7 @@ void evaluatePower(EvalContext& c) {
     // building's site (data/climate.json), unless the site pins free_cooling_hours_per_year.
     std::unordered_map<std::string, Power> pumpsByBuilding;
     std::unordered_map<std::string, std::vector<LoopLoad>> loopsByBuilding;
-    for (size_t i = 0; i < p.coolingLoops.size() && i < bom.loops.size(); ++i) {
-        const auto& loop = p.coolingLoops[i];
-        std::string b;
-        if (auto h = c.halls.find(loop.hall); h != c.halls.end()) b = h->second->building;
-        pumpsByBuilding[b] += bom.loops[i].pumpPower;
-        loopsByBuilding[b].push_back(LoopLoad{catalog.find(loop.plant), loop.supplyTempC, loop.deltaT.value(),
-                                              bom.loops[i].liquidHeat.value(),
-                                              bom.loops[i].pumpPower.value()});
-    }
+    collectLoopLoads(c, pumpsByBuilding, loopsByBuilding);
     const auto climateTable = defaultClimateTable();
     addClimateSiteRules(c, *climateTable);
     const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
@@ -582,18 +628,8 @@ void evaluatePower(EvalContext& c) {
             bp.economizerHoursAir = cooling.air.economizerHours;
             const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale * heatScale;
             economizerHeat += liquid + air;
-            // Heat rejected by evaporative plants (towers, and a water-cooled chiller plant's towers): the
-            // heat and the plant's electric input, annual means (cost/power_envelope.h water model).
-            const double liquidAll = cooling.liquidHeatW + cooling.pumpW;
-            double evaporativeLiquid = 0.0;
-            if (auto l = loopsByBuilding.find(b.id); l != loopsByBuilding.end())
-                for (const auto& loop : l->second)
-                    if (loop.plant && isEvaporativePlant(*loop.plant))
-                        evaporativeLiquid += loop.liquidHeatW + loop.pumpW;
-            const double liquidInput = safeDiv(cooling.liquidPlantAnnualW, liquidAll);
-            c.evaporativeHeatW += evaporativeLiquid * loadScale * heatScale * (1.0 + liquidInput);
-            if (airPlantItem && isEvaporativePlant(*airPlantItem))
-                c.evaporativeHeatW += (air + fans) * (1.0 + cooling.air.annualInverseCop);
+            c.evaporativeHeatW += evaporativeHeatW(cooling, loopsByBuilding, b.id, airPlantItem, air + fans,
+                                                   loadScale * heatScale);
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
         }
         if (pinned) {
@@ -609,13 +645,7 @@ void evaluatePower(EvalContext& c) {
         bp.puePeak = bp.itPeak.value() > 0 ? bp.facilityPeak.value() / bp.itPeak.value() : 1.0;
         r.power.facility += bp.facilityOperating;
         r.power.facilityPeak += bp.facilityPeak;
-        // The site's tariff, else the assumption (InputResolver records which).
-        if (auto s = sitesById.find(b.site); s != sitesById.end())
-            bp.tariff = inputs.siteTariff(*s->second);
-        else
-            bp.tariff = dollarsPerKwh(a.get("electricity_usd_per_kwh"));
-        bp.downtimeHours = a.get(downtimeAssumptionOf(b.powerTopology));
-        bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
+        setTariffAndAvailability(c, b, bp);
     }
     sumFacilityPower(c);
     addOnsiteGeneration(c);

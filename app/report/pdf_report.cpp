@@ -1,7 +1,6 @@
 #include "report/pdf_report.h"
 
-#include "report/atomic_file.h"
-#include "report/pdf_layout.h"
+#include "report/pdf_pages.h"
 #include "report/report_charts.h"
 #include "report/report_format.h"
 #include "results_json.h"
@@ -17,78 +16,14 @@ namespace ctwin::app {
 
 namespace {
 
+using namespace pdf;
 using Align = PdfLayout::Align;
 using Table = PdfLayout::Table;
 using Row = PdfLayout::Row;
 
-const QColor kAccent(0x1d, 0x4e, 0x89);
-const QColor kInk(0x1f, 0x29, 0x37);
-const QColor kMuted(0x6b, 0x72, 0x80);
-const QColor kErrorFill(0xfd, 0xe2, 0xe2);
-const QColor kWarningFill(0xfe, 0xf3, 0xc7);
-const QColor kBestFill(0xdc, 0xfc, 0xe7);
-const QColor kWorstFill(0xfd, 0xe2, 0xe2);
-const QColor kTileFill(0xee, 0xf2, 0xf8);
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-void requireGuiApplication() {
-    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
-        throw std::logic_error("PDF reports need a QGuiApplication (for fonts); create one first, with "
-                               "QT_QPA_PLATFORM=offscreen when there is no display");
-}
-
 double assumptionBase(const model::AssumptionSet& set, const std::string& key, double fallback = 0.0) {
     auto it = set.find(key);
     return it == set.end() ? fallback : it->second.base;
-}
-
-/// The band, name, description and contents of a title page.
-void titlePage(PdfLayout& doc, const QString& kind, const QString& name, const QString& description) {
-    doc.block(28.0, [kind](QPainter& p, const QRectF& r) {
-        p.fillRect(r, kAccent);
-        const double u = p.device()->logicalDpiX() / 25.4;
-        p.setPen(Qt::white);
-        p.setFont(PdfLayout::font(9.0, true));
-        p.drawText(r.adjusted(8 * u, 6 * u, -8 * u, -6 * u), Qt::AlignLeft | Qt::AlignTop,
-                   QStringLiteral("CLUSTERTWIN"));
-        p.setFont(PdfLayout::font(18.0, true));
-        p.drawText(r.adjusted(8 * u, 6 * u, -8 * u, -5 * u), Qt::AlignLeft | Qt::AlignBottom, kind);
-    });
-    doc.space(10.0);
-    doc.text(name, PdfLayout::font(22.0, true), kInk, 4.0);
-    if (!description.isEmpty()) doc.text(description, PdfLayout::font(11.0), kMuted, 8.0);
-}
-
-/// A grid of headline tiles (label above a large value), four per row.
-void tiles(PdfLayout& doc, const std::vector<std::pair<QString, QString>>& items) {
-    constexpr int perRow = 4;
-    for (size_t start = 0; start < items.size(); start += perRow) {
-        std::vector<std::pair<QString, QString>> row(
-            items.begin() + static_cast<long>(start),
-            items.begin() + static_cast<long>(std::min(items.size(), start + perRow)));
-        doc.block(19.0, [row](QPainter& p, const QRectF& r) {
-            const double u = p.device()->logicalDpiX() / 25.4, gap = 3 * u;
-            const double w = (r.width() - gap * (perRow - 1)) / perRow;
-            for (size_t i = 0; i < row.size(); ++i) {
-                const QRectF tile(r.left() + static_cast<double>(i) * (w + gap), r.top(), w, r.height());
-                p.setPen(Qt::NoPen);
-                p.setBrush(kTileFill);
-                p.drawRoundedRect(tile, 1.5 * u, 1.5 * u);
-                p.fillRect(QRectF(tile.left(), tile.top(), 1.0 * u, tile.height()), kAccent);
-                p.setPen(kMuted);
-                p.setFont(PdfLayout::font(7.5));
-                p.drawText(tile.adjusted(3.5 * u, 2.5 * u, -2 * u, -2 * u), Qt::AlignLeft | Qt::AlignTop,
-                           row[i].first);
-                p.setPen(kInk);
-                p.setFont(PdfLayout::font(13.0, true));
-                p.drawText(tile.adjusted(3.5 * u, 2 * u, -2 * u, -3 * u), Qt::AlignLeft | Qt::AlignBottom,
-                           row[i].second);
-            }
-        });
-    }
 }
 
 class FinancePdf {
@@ -912,22 +847,6 @@ private:
     }
 };
 
-/// Lays out with `build` and writes the PDF atomically to `path`.
-template <class Build>
-void writePdf(const std::string& path, const QString& title, const QString& footer, PaperSize paper,
-              Build build) {
-    AtomicFile file(path);
-    {
-        QPdfWriter writer(q(file.tempPath()));
-        writer.setCreator(QStringLiteral("ClusterTwin"));
-        writer.setTitle(title);
-        PdfLayout doc(writer, paper == PaperSize::Letter);
-        build(doc);
-        if (!doc.render(footer)) file.fail("cannot write the PDF");
-    }
-    file.commit();
-}
-
 } // namespace
 
 void writePdfReport(const ReportInput& input, const std::string& path) {
@@ -939,102 +858,6 @@ void writePdfReport(const ReportInput& input, const std::string& path) {
     writePdf(path, "Finance report: " + name,
              QStringLiteral("ClusterTwin finance report: %1, %2").arg(name, q(reportDate(input.date))),
              input.paper, [&](PdfLayout& doc) { FinancePdf(input, doc).build(); });
-}
-
-void writeComparisonPdf(const ComparisonInput& input, const std::string& path) {
-    const auto& cmp = input.comparison;
-    const size_t n = cmp.names.size();
-    if (n == 0 || input.results.size() != n ||
-        std::any_of(input.results.begin(), input.results.end(), [](const cost::Results* r) { return !r; }))
-        throw std::invalid_argument(
-            "writeComparisonPdf: one non-null result per compared design is required");
-    requireGuiApplication();
-    const QString date = q(reportDate(input.date));
-    writePdf(
-        path, QStringLiteral("Design comparison"),
-        QStringLiteral("ClusterTwin design comparison, %1").arg(date), input.paper, [&](PdfLayout& doc) {
-            QStringList names;
-            for (size_t i = 0; i < n; ++i)
-                names << q(cmp.names[i]) + (i == cmp.baseline ? " (baseline)" : "");
-            titlePage(doc, QStringLiteral("Design comparison"), names.join(", "),
-                      QStringLiteral("%1 designs side by side, deltas against %2. %3")
-                          .arg(n)
-                          .arg(q(cmp.names[std::min(cmp.baseline, n - 1)]), date));
-            doc.heading("Designs");
-            Table designs{{{"Design", 2.2},
-                           {"GPUs", 1.2, Align::Right},
-                           {"Facility power", 1.2, Align::Right},
-                           {"Capex", 1.2, Align::Right},
-                           {"TCO per year", 1.3, Align::Right},
-                           {"Cost per GPU-hour", 1.3, Align::Right}},
-                          {},
-                          8.0,
-                          true};
-            for (size_t i = 0; i < n; ++i) {
-                const auto& res = *input.results[i];
-                designs.rows.push_back(
-                    {{names[static_cast<int>(i)], q(formatFigureOf(res, "inventory.gpus")),
-                      q(formatFigureOf(res, "power.facility_mw")), q(formatFigureOf(res, "capex.total_usd")),
-                      q(formatFigureOf(res, "finance.tco_annual_usd")),
-                      q(formatFigureOf(res, "finance.cost_per_gpu_hour_usd"))},
-                     false,
-                     {}});
-            }
-            doc.table(designs);
-
-            doc.heading("Figures side by side");
-            doc.paragraph(
-                QStringLiteral("Each cell shows the value and, below it, the change against the baseline "
-                               "%1. Green marks the best design for a figure, red the worst.")
-                    .arg(q(cmp.names[std::min(cmp.baseline, n - 1)])));
-            Table t{{{"Figure", 2.4}}, {}, n > 4 ? 7.0 : 7.5, true};
-            for (size_t i = 0; i < n; ++i)
-                t.columns.push_back({q(cmp.names[i]), 1.3, Align::Right});
-            for (const auto& row : cmp.rows) {
-                Row r{{q(row.label)}, false, {QColor()}};
-                for (size_t i = 0; i < n && i < row.values.size(); ++i) {
-                    QString cell = q(formatFigureValue(row.key, row.values[i], row.unit));
-                    if (i != cmp.baseline && i < row.deltaPercent.size()) {
-                        char pct[32];
-                        std::snprintf(pct, sizeof pct, "%+.1f%%", row.deltaPercent[i]);
-                        cell += QStringLiteral("\n") + pct;
-                    }
-                    r.cells << cell;
-                    r.fills.push_back(static_cast<int>(i) == row.best    ? kBestFill
-                                      : static_cast<int>(i) == row.worst ? kWorstFill
-                                                                         : QColor());
-                }
-                t.rows.push_back(r);
-            }
-            doc.table(t);
-
-            doc.heading("What drives the differences");
-            if (cmp.explanations.empty())
-                doc.paragraph(QStringLiteral("No headline figure differs by 10% or more from the baseline."));
-            for (const auto& e : cmp.explanations)
-                doc.paragraph(QStringLiteral("\u2022 ") + q(e));
-
-            doc.heading("Capex by category");
-            Table capex{{{"Category", 2.4}}, {}, n > 4 ? 7.0 : 7.5, true};
-            for (const auto& name : cmp.names)
-                capex.columns.push_back({q(name) + " ($M)", 1.3, Align::Right});
-            for (const auto& cat : cost::kCapexCategories) {
-                Row r{{q(capexCategoryLabel(cat))}, false, {}};
-                for (const auto* res : input.results) {
-                    auto it = res->capex.byCategory.find(cat);
-                    const double v = it == res->capex.byCategory.end() ? 0.0 : it->second.value();
-                    r.cells << q(formatMillions(v));
-                }
-                capex.rows.push_back(r);
-            }
-            Row total{{"Total"}, true, {}};
-            for (const auto* res : input.results)
-                total.cells << q(formatMillions(res->capex.total.value()));
-            capex.rows.push_back(total);
-            for (const auto& c : comparisonCharts(input))
-                if (c.name == "capex_by_category") doc.block(c.heightMm, c.paint);
-            doc.table(capex);
-        });
 }
 
 } // namespace ctwin::app
