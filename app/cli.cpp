@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "assumption_values.h"
+#include "calendar_date.h"
 #include "calibrate_command.h"
 #include "catalog.h"
 #include "catalog_database.h"
@@ -21,6 +22,7 @@
 #include "results_json.h"
 #include "scenarios.h"
 #include "terminal_text.h"
+#include "timeline_export.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -155,15 +157,79 @@ int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ost
     return kExitOk;
 }
 
+/// The timeline of an evaluation, or an InputError (exit 3) with the design rules that stopped it.
+const cost::Timeline& timelineOf(const cost::Results& results, const std::string& file) {
+    if (results.timeline) return *results.timeline;
+    std::string why;
+    for (const auto& rule : results.rules)
+        if (rule.severity == cost::Severity::Error) why += "\n  " + rule.message;
+    throw model::InputError(model::InputLocation{file, "", "", "", "timeline"},
+                            "the timeline is not computed:" +
+                                (why.empty() ? std::string(" no cash flows") : why));
+}
+
+/// The month of `--at DATE` on a dated timeline (exit 3 for a bad date or an undated design).
+int monthAt(const cost::Timeline& t, const std::string& text, const std::string& file) {
+    const auto date = model::parseCalendarDate(text);
+    const model::InputLocation where{"command line", "", "", "", "--at"};
+    if (!date) throw model::InputError(where, model::calendarDateProblem(text));
+    const auto month = t.monthOf(*date);
+    if (!month)
+        throw model::InputError(model::InputLocation{file, "", "", "", "info.build_start"},
+                                "--at needs a dated timeline: the design sets no info.build_start");
+    return *month;
+}
+
 int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-    const Args a = parseArgs(argv, {"--json"}, {"--set"});
+    const Args a = parseArgs(argv, {"--json"}, {"--set", "--at"});
     if (a.positional.size() != 1) throw UsageError("evaluate needs exactly one FILE");
+    if (a.flag("--at") && a.options.at("--at").size() > 1) throw UsageError("--at is given once");
     const auto project = loadChecked(a.positional[0]);
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
-    if (a.flag("--json"))
-        out << model::dumpOutputJson(cost::resultsToJson(results)) << "\n";
-    else
+    std::optional<int> at;
+    if (a.flag("--at"))
+        at = monthAt(timelineOf(results, a.positional[0]), a.options.at("--at")[0], a.positional[0]);
+    if (a.flag("--json")) {
+        auto j = cost::resultsToJson(results);
+        if (at) {
+            const auto& t = *results.timeline;
+            auto& o = j["at"];
+            o["date"] = a.options.at("--at")[0];
+            o["month"] = *at;
+            o["basis"] = "timeline month (the figures above are steady state)";
+            const auto months = cost::timelineToJson(t)["months"];
+            o["values"] = *at >= 0 && *at < static_cast<int>(months.size())
+                              ? months[static_cast<std::size_t>(*at)]
+                              : nlohmann::ordered_json();
+        }
+        out << model::dumpOutputJson(j) << "\n";
+    } else {
         out << project.info.name << "  (" << a.positional[0] << ")\n" << cost::resultsToText(results);
+        if (at) out << "\n" << cost::timelineMonthText(*results.timeline, *at);
+    }
+    return kExitOk;
+}
+
+int cmdTimeline(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(argv, {"--json", "--csv"}, {"--set"});
+    if (a.positional.size() != 1) throw UsageError("timeline needs exactly one FILE");
+    if (a.flag("--json") && a.flag("--csv")) throw UsageError("--json and --csv exclude each other");
+    const auto project = loadChecked(a.positional[0]);
+    const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
+    const cost::Timeline& t = timelineOf(results, a.positional[0]);
+    if (a.flag("--json")) {
+        auto j = cost::timelineToJson(t);
+        if (const auto* f = results.figure("timeline.npv_without_phasing_usd"))
+            j["summary"]["npv_without_phasing_usd"] = f->value;
+        out << model::dumpOutputJson(j) << "\n";
+    } else if (a.flag("--csv")) {
+        out << cost::timelineToCsv(t);
+    } else {
+        out << project.info.name << "  (" << a.positional[0] << ")\n" << cost::timelineToText(t);
+        if (const auto* f = results.figure("timeline.npv_without_phasing_usd"))
+            out << "NPV without phasing (every hall at the reference delivery): $"
+                << model::formatNumber(std::round(f->value / 1e5) / 10) << "M\n";
+    }
     return kExitOk;
 }
 
@@ -262,7 +328,8 @@ cost::ProgressCallback terminalProgress(std::ostream& err) {
     const auto start = std::chrono::steady_clock::now();
     return [&err, start](double f) {
         const int width = 40, done = static_cast<int>(f * width + 0.5);
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::string left;
         if (f >= 0.02 && f < 1.0 && elapsed >= 1.0)
             left = ", about " + cost::formatHuman(elapsed / f * (1.0 - f), "s") + " left";
@@ -786,9 +853,11 @@ const std::vector<Command>& commands() {
          "Converts between the JSON interchange format and the .ctwin SQLite document (by extension).\n"
          "The output is written atomically: an existing OUT is replaced only when the write succeeds.",
          cmdConvert},
-        {"evaluate", "evaluate FILE [--json] [--set PATH=VALUE ...]",
+        {"evaluate", "evaluate FILE [--json] [--at DATE] [--set PATH=VALUE ...]",
          "Runs the engine on a design and prints inventory, power, capex, finance, training and inference\n"
-         "figures and the design rules. --json prints one JSON object.\n"
+         "figures and the design rules. --json prints one JSON object. The figures are steady state (every\n"
+         "hall energised); --at YYYY-MM[-DD] adds the timeline's month at that date (needs "
+         "info.build_start).\n"
          "--set overrides an input; it beats the design's assumptions block and entity fields:\n"
          "  assumptions.KEY=V          e.g. assumptions.wacc=0.1\n"
          "  COLLECTION.ID.FIELD=V      e.g. sites.site-wi.electricity_usd_per_kwh=0.06\n"
@@ -797,6 +866,14 @@ const std::vector<Command>& commands() {
          "collection of data/FORMAT.md; FIELD must be numeric. An override nothing reads (e.g. the tariff\n"
          "assumption when every site sets its own) is an error (exit 3) naming what shadows it.",
          cmdEvaluate},
+        {"timeline", "timeline FILE [--json|--csv] [--set PATH=VALUE ...]",
+         "The design on a monthly time axis (issue 34, data/FORMAT.md §1): halls energise at their\n"
+         "energisation_date (or their building's; else build start + construction_months), facility capex\n"
+         "is drawn over the construction months before each, IT is paid on delivery, GPU cohorts rent at a\n"
+         "price that falls with their age and are refreshed by their hall's refresh_policy. Prints the\n"
+         "phases, NPV, IRR, peak funding, payback and a yearly table; --json every month and phase, --csv\n"
+         "one row per month. Exit 3 when a date is bad or falls outside the horizon.",
+         cmdTimeline},
         {"compare", "compare A B [C ...] [--baseline N] [--json] [--set PATH=VALUE ...]",
          "Evaluates 2 to 6 designs and prints every figure side by side with absolute and % deltas against\n"
          "the baseline (the first design unless --baseline N), best (+) and worst (-) marked, and a line\n"

@@ -29,6 +29,7 @@
 #include "project_tree.h"
 #include "report/finance_report.h"
 #include "results_panel.h"
+#include "timeline_view.h"
 #include "vtk_bridge/campus_view.h"
 #include "vtk_bridge/site_map_view.h"
 
@@ -167,7 +168,16 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     }
     m_tabs->addTab(m_campusTab, tr("3D campus"));
     m_tabs->addTab(m_siteMapTab, tr("Site map"));
+    m_timeline = new views::TimelineView;
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    connect(m_timeline, &views::TimelineView::entityActivated, this,
+            [this](const QString& id) { setSelection({id}, Source::Rules); });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_timelineStale && m_tabs->currentWidget() == m_timeline) {
+            if (evaluationPending()) evaluateNow();
+            m_timeline->showResults(m_results);
+            m_timelineStale = false;
+        }
         if (m_figuresStale && m_tabs->currentWidget() == m_figuresTable) {
             if (evaluationPending()) evaluateNow();
             m_figuresTable->showResults(m_results);
@@ -753,6 +763,16 @@ void MainWindow::documentReset() {
     updateActions();
 }
 
+views::TimelineView* MainWindow::showTimeline() {
+    m_tabs->setCurrentWidget(m_timeline); // currentChanged fills it when stale
+    if (m_timelineStale) {
+        if (evaluationPending()) evaluateNow();
+        m_timeline->showResults(m_results);
+        m_timelineStale = false;
+    }
+    return m_timeline;
+}
+
 void MainWindow::evaluateNow() {
     m_evalTimer.stop();
     QElapsedTimer clock;
@@ -768,6 +788,8 @@ void MainWindow::evaluateNow() {
     // The Figures tab is a table of every figure (hundreds of rows): filled when it is shown.
     m_figuresStale = m_tabs->currentWidget() != m_figuresTable;
     if (!m_figuresStale) m_figuresTable->showResults(m_results);
+    m_timelineStale = m_tabs->currentWidget() != m_timeline;
+    if (!m_timelineStale) m_timeline->showResults(m_results);
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();

@@ -2,10 +2,10 @@
 #include "catalog.h"
 #include "document.h"
 #include "evaluate.h"
-#include "incremental_evaluator.h"
 #include "floor_plan_scene.h"
 #include "gui/app_settings.h"
 #include "gui/autosave.h"
+#include "incremental_evaluator.h"
 #include "report/finance_report.h"
 
 #include <QMainWindow>
@@ -32,6 +32,7 @@ class InspectorPanel;
 class MetricsDashboard;
 class ProjectTree;
 class ResultsPanel;
+class TimelineView;
 } // namespace ctwin::views
 
 namespace ctwin::app {
@@ -136,6 +137,8 @@ public:
     /// widgets (offscreen).
     views::CampusView* showCampus();
     views::SiteMapView* showSiteMap();
+    /// Shows the Timeline tab, filled with the current results.
+    views::TimelineView* showTimeline();
     /// True until the P10/P50/P90 of the current design are on the dashboard (or failed).
     bool uncertaintyPending() const;
     UncertaintyRunner& uncertainty() { return *m_uncertainty; }
@@ -216,6 +219,8 @@ private:
     views::FloorPlanScene* m_scene = nullptr;
     views::FloorPlanView* m_floor = nullptr;
     views::ResultsPanel* m_figuresTable = nullptr;
+    views::TimelineView* m_timeline = nullptr; // the Timeline tab, filled when shown (like Figures)
+    bool m_timelineStale = true;
     views::InspectorPanel* m_inspector = nullptr;
     views::CatalogPalette* m_palette = nullptr;
     views::MetricsDashboard* m_dashboard = nullptr;

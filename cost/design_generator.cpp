@@ -1,5 +1,6 @@
 #include "design_generator.h"
 
+#include "calendar_date.h"
 #include "clos_sizing.h"
 #include "design_json.h"
 #include "evaluate.h"
@@ -783,7 +784,8 @@ DesignSpec planRacks(const DesignSpec& spec, const TargetChecks& c, int sellable
             "racks + %d hot spares.",
             t.gpus ? (std::to_string(static_cast<long long>(*t.gpus)) + " GPUs").c_str()
                    : (std::to_string(*t.itMw) + " MW of IT").c_str(),
-            t.rackType.c_str(), t.cooling.c_str(), counts.buildings, counts.hallsPerBuilding, sellable, spares);
+            t.rackType.c_str(), t.cooling.c_str(), counts.buildings, counts.hallsPerBuilding, sellable,
+            spares);
         out.info.description = buf;
     }
     return out;
@@ -853,7 +855,14 @@ DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
 
 model::Project generateDesign(const DesignSpec& spec, const model::Catalog& catalog,
                               const model::AssumptionSet& defaults) {
-    return layOut(spec.target ? planTarget(spec, catalog, defaults) : spec, catalog);
+    model::Project p = layOut(spec.target ? planTarget(spec, catalog, defaults) : spec, catalog);
+    // A phased build (issue 34): the buildings energise one interval apart, in the order they were laid out.
+    if (spec.phasing)
+        if (const auto first = model::parseCalendarDate(spec.phasing->firstEnergisation))
+            for (std::size_t i = 0; i < p.buildings.size(); ++i)
+                p.buildings[i].energisationDate =
+                    first->plusMonths(spec.phasing->intervalMonths * static_cast<int>(i)).iso();
+    return p;
 }
 
 GeneratedSummary summarize(const model::Project& project, const model::Catalog& catalog,

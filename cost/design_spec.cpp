@@ -1,8 +1,9 @@
 #include "design_spec.h"
-#include "input_file.h"
 
+#include "calendar_date.h"
 #include "design_json.h"
 #include "input_error.h"
+#include "input_file.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -219,6 +220,24 @@ StorageSpec storageFromJson(const ojson& j, const std::string& file) {
     return s;
 }
 
+PhasingSpec phasingFromJson(const ojson& j, const std::string& file, const model::ProjectInfo& info) {
+    Reader r(j, file, "phasing", "");
+    PhasingSpec s;
+    s.firstEnergisation = r.text("first_energisation").value_or("");
+    s.intervalMonths = r.integer("interval_months", 0, 120).value_or(3);
+    r.done();
+    const auto first = model::parseCalendarDate(s.firstEnergisation);
+    if (!first)
+        r.fail("first_energisation",
+               model::calendarDateProblem(s.firstEnergisation.empty() ? "(empty)" : s.firstEnergisation));
+    const auto start = model::parseCalendarDate(info.buildStart);
+    if (!start) r.fail("first_energisation", "a phased build needs project.build_start");
+    if (first->monthIndex() < start->monthIndex())
+        r.fail("first_energisation",
+               s.firstEnergisation + " lies before project.build_start " + info.buildStart);
+    return s;
+}
+
 TargetSpec targetFromJson(const ojson& j, const std::string& file) {
     Reader r(j, file, "target", "");
     TargetSpec t;
@@ -256,6 +275,7 @@ DesignSpec designSpecFromJson(const ojson& j, const std::string& file) {
         r.fail("spec_version", "must be " + std::to_string(kGeneratorSpecVersion));
     if (r.has("project")) s.info = model::projectInfoFromJson(withoutComment(r.raw("project")), file);
     if (r.has("assumptions")) s.assumptions = model::assumptionsFromJson(r.raw("assumptions"), file);
+    if (r.has("phasing")) s.phasing = phasingFromJson(r.raw("phasing"), file, s.info);
     if (r.has("target")) s.target = targetFromJson(r.raw("target"), file);
     for (const auto& e : r.array("sites"))
         s.sites.push_back(siteFromJson(e, file));

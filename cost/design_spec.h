@@ -109,8 +109,16 @@ struct TargetSpec {
     std::optional<int> planes;
 };
 
+/// A phased build (issue 34): the generated buildings, in order, energise `intervalMonths` apart from
+/// `firstEnergisation` (needs project.build_start, no later than the first date).
+struct PhasingSpec {
+    std::string firstEnergisation; ///< ISO date
+    int intervalMonths = 3;
+};
+
 struct DesignSpec {
     model::ProjectInfo info;
+    std::optional<PhasingSpec> phasing;
     model::AssumptionSet assumptions;
     std::optional<TargetSpec> target;
     std::vector<SiteSpec> sites;

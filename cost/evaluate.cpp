@@ -176,6 +176,7 @@ void runStages(EvalContext& c) {
     evaluateTraining(c);
     evaluateInference(c);
     evaluateEnvironment(c);
+    evaluateTimeline(c);
 
     // ---- Design rules that need the whole picture (SPEC.md §4.10) ----
     const double spareTarget = a.get("spare_fraction_target");
@@ -198,6 +199,7 @@ void addFigures(EvalContext& c) {
     addTrainingFigures(c);
     addInferenceFigures(c);
     addEnvironmentFigures(c);
+    addTimelineFigures(c);
 }
 
 } // namespace

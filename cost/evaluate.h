@@ -13,6 +13,7 @@
 #include "units.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -189,6 +190,8 @@ struct InferenceResult {
     double joulesPerToken = 0;
 };
 
+struct Timeline; // cost/timeline.h
+
 /// Everything evaluate() derives from (design, catalog, assumptions).
 struct Results {
     BillOfMaterials bom;
@@ -205,6 +208,9 @@ struct Results {
     /// Every input with the value used and where it came from (InputResolver::inputs): every assumption,
     /// then the entity values read (site tariffs, shell costs, pinned PUEs, route lengths, MFUs, ...).
     std::vector<ResolvedInput> inputs;
+    /// The monthly time axis (issue 34, cost/timeline.h): phased energisation, cohorts and refresh, monthly
+    /// cash flows. Set by evaluate() when the design evaluates; null from evaluateFigures.
+    std::shared_ptr<const Timeline> timeline;
     const Figure* figure(const std::string& key) const;
     /// The input at an override path ("assumptions.wacc", "sites.site-wi.electricity_usd_per_kwh").
     const ResolvedInput* input(const std::string& path) const;

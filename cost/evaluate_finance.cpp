@@ -523,7 +523,7 @@ void addFinanceFigures(EvalContext& c) {
     const bool flows = fin.cashFlows.size() > 1;
     if (flows)
         addFigure(
-            c, "finance.npv_usd", fin.npv.value(), "USD", "NPV",
+            c, "finance.npv_usd", fin.npv.value(), "USD", "NPV (steady state)",
             "valued at delivery (end of construction): -(capex + interest during construction) + discounted "
             "yearly cash flows at WACC: revenue (pro rata after the time to revenue) - opex - tax "
             "- replacement capex + residual values + terminal value at the horizon",
@@ -558,7 +558,7 @@ void addFinanceFigures(EvalContext& c) {
             {c.source("wacc"), c.source("tax_rate"), c.source("delivery_to_revenue_days")});
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
     if (flows && fin.irr)
-        addFigure(c, "finance.irr", *fin.irr, "", "IRR",
+        addFigure(c, "finance.irr", *fin.irr, "", "IRR (steady state)",
                   "rate where the NPV of the money as it moves is 0 (XIRR on year fractions, bisection): "
                   "construction draws on their dates, then the yearly cash flows after delivery");
     addFigure(c, "finance.construction_months", fin.constructionMonths, "months", "Construction period",
@@ -575,7 +575,7 @@ void addFinanceFigures(EvalContext& c) {
               "USD", "Capex with interest during construction (at delivery)",
               "capex + interest during construction: the initial outflow of the cash flows at delivery");
     if (flows && fin.paybackYears)
-        addFigure(c, "finance.payback_years", *fin.paybackYears, "yr", "Payback",
+        addFigure(c, "finance.payback_years", *fin.paybackYears, "yr", "Payback (steady state)",
                   "years after delivery until the cumulative operating cash flow (-(capex + interest during "
                   "construction), then revenue - opex - tax - replacement capex + residual values of retired "
                   "vintages; no terminal value) >= 0, interpolated within the year");

@@ -112,6 +112,9 @@ struct EvalContext {
         std::vector<SourceRef> carbonSources;
     } environment;
 
+    /// Timeline stage (evaluate_timeline.cpp): the NPV with every hall at the reference delivery.
+    std::optional<double> timelineNpvWithoutPhasing;
+
     /// Stage results shared across the variations of a scenario tool (cost/evaluation_memo.h); null in
     /// evaluate() and whenever the memo does not cover this evaluation.
     EvaluationMemo* memo = nullptr;
@@ -184,5 +187,7 @@ void addInferenceFigures(EvalContext& c);
 /// (evaluate_environment.cpp).
 void addEnvironmentFigures(EvalContext& c);
 void evaluateEnvironment(EvalContext& c); // evaluate_environment.cpp, after evaluateInference
+void evaluateTimeline(EvalContext& c);    // evaluate_timeline.cpp, after evaluateFinance (issue 34)
+void addTimelineFigures(EvalContext& c);
 
 } // namespace ctwin::cost::detail

@@ -1,9 +1,9 @@
 #pragma once
-#include <optional>
-#include <string>
-
 #include "field_traits.h"
 #include "units.h"
+
+#include <optional>
+#include <string>
 
 namespace ctwin::model {
 
@@ -23,6 +23,9 @@ struct Building {
     /// WP 75): "N", "N+1", "2N", or distributed redundant "3/2" (three systems, any two carry the load) and
     /// "4/3". Default 2N: the A/B feeds of a dual-corded design, each path able to carry the whole load.
     std::string powerTopology = "2N";
+    /// The date the building's power is energised and its halls take IT (ISO date; issue 34). Empty: the
+    /// design's build start plus assumptions.construction_months. A hall may set a later date of its own.
+    std::string energisationDate;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -38,6 +41,7 @@ struct Building {
         v.quantity("depth_m", depth, fieldRange(kKind, "depth_m"));
         v.quantity("height_m", height, fieldRange(kKind, "height_m"));
         v.choice("power_topology", powerTopology, {"N", "N+1", "2N", "3/2", "4/3"});
+        v.text("energisation_date", energisationDate);
     }
 };
 

@@ -18,6 +18,12 @@ struct DataHall {
     /// Critical IT power the hall is built for (its electrical and cooling rating, as halls are specified
     /// and sold: "a 10 MW data hall"); absent: not rated, no check (issue 30 item 1).
     std::optional<units::Power> powerCapacity;
+    /// The date the hall is energised and its racks delivered (ISO date; issue 34); empty: its building's.
+    std::string energisationDate;
+    /// When the hall's GPUs are replaced (issue 34 item 2, cost/timeline.h): "fixed_life" at the end of the
+    /// IT useful life, or "economic" when a new cohort's margin less its capital charge beats the running
+    /// one.
+    std::string refreshPolicy = "fixed_life";
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -29,6 +35,8 @@ struct DataHall {
         v.quantity("depth_m", depth, fieldRange(kKind, "depth_m"));
         v.quantity("grid_m", grid, fieldRange(kKind, "grid_m"));
         v.optionalQuantity("power_capacity_w", powerCapacity, fieldRange(kKind, "power_capacity_w"));
+        v.text("energisation_date", energisationDate);
+        v.choice("refresh_policy", refreshPolicy, {"fixed_life", "economic"});
     }
 };
 

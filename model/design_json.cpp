@@ -1,4 +1,5 @@
 #include "design_json.h"
+#include "calendar_date.h"
 #include "input_file.h"
 #include "format_number.h"
 
@@ -91,6 +92,7 @@ public:
             requireType(*j, j->is_string(), key, "a string");
             v = j->get<std::string>();
         }
+        checkDate(key, v);
         if (std::string_view(key) == "id") {
             checkId(v, at(key));
             m_where.entityId = v;
@@ -227,6 +229,12 @@ private:
         if (std::string problem = rangeProblem(d, b); !problem.empty()) throw InputError(at(key), problem);
         return d;
     }
+    /// A date field (isDateField) holds an ISO date or nothing (model/calendar_date.h).
+    void checkDate(const char* key, const std::string& v) const {
+        if (!isDateField(key)) return;
+        if (auto problem = calendarDateProblem(v); !problem.empty()) throw InputError(at(key), problem);
+    }
+
     void checkChoice(const char* key, const std::string& v, std::initializer_list<const char*> allowed) const {
         std::string list;
         for (const char* a : allowed) {
@@ -343,6 +351,8 @@ public:
             requireType(c, m_row.type(c) == CellSource::Type::Text, key, "a string");
             v = textCell(c, key);
         }
+        if (isDateField(key))
+            if (auto problem = calendarDateProblem(v); !problem.empty()) throw InputError(at(key), problem);
         if (std::string_view(key) == "id") {
             checkId(v, at(key));
             m_where.entityId = v;

@@ -14,6 +14,10 @@ struct ProjectInfo {
     /// The annual-cost convention of the headline TCO and of every cost per unit derived from it:
     /// "economic" (capital recovery at WACC) or "accounting" (straight-line depreciation); both are reported.
     std::string tcoConvention = "economic";
+    /// The day construction starts (ISO date, model/calendar_date.h), the origin of the time axis (issue 34):
+    /// phases energise at their buildings' and halls' `energisation_date`. Empty: the build starts at month
+    /// 0 of an undated timeline and every phase energises after assumptions.construction_months.
+    std::string buildStart;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -22,6 +26,7 @@ struct ProjectInfo {
         v.texts("sources", sources);
         v.choice("currency", currency, {"USD"});
         v.choice("tco_convention", tcoConvention, {"economic", "accounting"});
+        v.text("build_start", buildStart);
     }
 };
 

@@ -56,9 +56,21 @@ DesignPropertiesForm::DesignPropertiesForm(QWidget* parent) : QWidget(parent) {
     m_tcoConvention->setObjectName(QStringLiteral("tcoConvention"));
     m_tcoConvention->addItem(tr("Economic (capital recovery at WACC)"), QStringLiteral("economic"));
     m_tcoConvention->addItem(tr("Accounting (straight-line depreciation)"), QStringLiteral("accounting"));
-    m_tcoConvention->setToolTip(tr("Which annual-cost convention the headline TCO, cost per GPU-hour and cost "
-                                   "per token use; reports show both"));
+    m_tcoConvention->setToolTip(
+        tr("Which annual-cost convention the headline TCO, cost per GPU-hour and cost "
+           "per token use; reports show both"));
     form->addRow(tr("TCO convention"), m_tcoConvention);
+    m_buildStart = new QLineEdit(this);
+    m_buildStart->setObjectName(QStringLiteral("buildStart"));
+    m_buildStart->setPlaceholderText(tr("YYYY-MM-DD (empty: an undated timeline)"));
+    m_buildStart->setToolTip(tr("The day construction starts: the origin of the Timeline tab. Halls and "
+                                "buildings energise at their energisation_date (empty: build start + "
+                                "construction months)"));
+    form->addRow(tr("Build start"), m_buildStart);
+    connect(m_buildStart, &QLineEdit::editingFinished, this, [this] {
+        if (m_buildStart->isModified()) m_dirty = true;
+        commit();
+    });
     connect(m_tcoConvention, &QComboBox::currentIndexChanged, this, [this] {
         if (m_filling) return;
         m_dirty = true;
@@ -94,12 +106,16 @@ void DesignPropertiesForm::showInfo(const model::ProjectInfo& info) {
     if (!(m_dirty && m_sources->hasFocus()) && m_sources->toPlainText() != joinLines(info.sources))
         m_sources->setPlainText(joinLines(info.sources));
     m_tcoConvention->setCurrentIndex(std::max(0, m_tcoConvention->findData(qs(info.tcoConvention))));
+    if (!(m_buildStart->hasFocus() && m_buildStart->isModified())) {
+        m_buildStart->setText(qs(info.buildStart));
+        m_buildStart->setModified(false);
+    }
     if (!m_description->hasFocus() && !m_sources->hasFocus()) m_dirty = false;
     m_filling = false;
 }
 
 void DesignPropertiesForm::commitPending() {
-    if (m_name->isModified()) m_dirty = true;
+    if (m_name->isModified() || m_buildStart->isModified()) m_dirty = true;
     commit();
 }
 
@@ -114,8 +130,11 @@ void DesignPropertiesForm::commit() {
     for (const QString& line : m_sources->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty()) next.sources.push_back(line.trimmed().toStdString());
     next.tcoConvention = m_tcoConvention->currentData().toString().toStdString();
-    if (next.name == m_info.name && next.description == m_info.description && next.sources == m_info.sources &&
-        next.tcoConvention == m_info.tcoConvention)
+    m_buildStart->setModified(false);
+    next.buildStart = m_buildStart->text().trimmed().toStdString();
+    if (next.name == m_info.name && next.description == m_info.description &&
+        next.sources == m_info.sources && next.tcoConvention == m_info.tcoConvention &&
+        next.buildStart == m_info.buildStart)
         return;
     emit editRequested(qs(model::projectInfoToJson(next).dump()));
 }

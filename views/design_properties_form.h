@@ -29,6 +29,8 @@ public:
     QPlainTextEdit* sourcesEdit() const { return m_sources; }
     /// The headline TCO convention ("economic" / "accounting", item data); commits on change.
     QComboBox* tcoConventionBox() const { return m_tcoConvention; }
+    /// The build start (ISO date, the time axis's origin; empty: undated); commits on editing finished.
+    QLineEdit* buildStartEdit() const { return m_buildStart; }
 
 signals:
     void editRequested(const QString& projectJson);
@@ -45,6 +47,7 @@ private:
     QPlainTextEdit* m_description = nullptr;
     QPlainTextEdit* m_sources = nullptr;
     QComboBox* m_tcoConvention = nullptr;
+    QLineEdit* m_buildStart = nullptr;
     bool m_filling = false;
     bool m_dirty = false;
 };

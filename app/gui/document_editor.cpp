@@ -1,8 +1,8 @@
 #include "document_editor.h"
-#include "cdu_layout.h"
 
 #include "catalog.h"
 #include "cdu_item.h"
+#include "cdu_layout.h"
 #include "design_json.h"
 #include "document.h"
 #include "document_command.h"
@@ -137,6 +137,10 @@ QString DocumentEditor::setProjectInfo(const ojson& info) {
         label = "Rename design to " + name;
     else if (info.value("description", now.description) != now.description)
         label = "Edit the description of " + (name.empty() ? now.id : name);
+    else if (const std::string start = info.value("build_start", now.buildStart); start != now.buildStart)
+        label = start.empty() ? "Clear the build start" : "Set the build start to " + start;
+    else if (const std::string c = info.value("tco_convention", now.tcoConvention); c != now.tcoConvention)
+        label = "Use the " + c + " TCO convention";
     else
         label = "Edit the sources of " + (name.empty() ? now.id : name);
     return run(label, [&](model::Transaction& t) { t.setProjectInfo(info); });
@@ -220,8 +224,8 @@ QString DocumentEditor::setProperty(const QStringList& ids, const QString& field
                 if (f == "cdu_count" && value.is_number_integer() && m_doc.catalog())
                     if (const auto* loop = findById(m_doc.project().coolingLoops, id.toStdString())) {
                         ojson cdus = ojson::array();
-                        for (const auto& c : resizedCduLayout(m_doc.project(), *m_doc.catalog(), *loop,
-                                                              value.get<int>()))
+                        for (const auto& c :
+                             resizedCduLayout(m_doc.project(), *m_doc.catalog(), *loop, value.get<int>()))
                             cdus.push_back(ojson{{"x_m", c.xM}, {"y_m", c.yM}});
                         t.setProperty(id.toStdString(), "cdus", cdus);
                     }

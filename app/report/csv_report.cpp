@@ -4,6 +4,7 @@
 #include "input_error.h"
 #include "report/directory_swap.h"
 #include "report/report_format.h"
+#include "timeline_export.h"
 
 #include <cmath>
 #include <set>
@@ -28,7 +29,7 @@ CsvCell num(double v) {
 const std::set<std::string> kCsvFiles = {"assumptions.csv",     "capex.csv",       "capex_analyst.csv",
                                          "cashflow.csv",        "comparison.csv",  "depreciation.csv",
                                          "rules.csv",           "sensitivity.csv", "summary.csv",
-                                         "tco_conventions.csv", "uncertainty.csv"};
+                                         "tco_conventions.csv", "timeline.csv",    "uncertainty.csv"};
 
 /// The tables of one report, written into a temporary folder that replaces the target folder as a whole.
 class CsvDirectory {
@@ -41,6 +42,8 @@ public:
             text += cost::csvLine(l);
         m_dir.write(name, text);
     }
+    /// A file whose text is already CSV (cost/csv_cell.h lines).
+    void writeText(const std::string& name, const std::string& text) { m_dir.write(name, text); }
     void commit() { m_dir.commit(); }
 
 private:
@@ -162,6 +165,9 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
                    "output_at_high", "swing"},
                   lines);
     }
+    // The time axis (issue 34): one row per month, the columns of `clustertwin-cli timeline --csv`.
+    if (r.timeline && !r.timeline->months.empty())
+        dir.writeText("timeline.csv", cost::timelineToCsv(*r.timeline));
     if (input.uncertainty) {
         std::vector<Line> lines;
         for (const auto& [key, p] : *input.uncertainty)

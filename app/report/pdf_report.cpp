@@ -4,6 +4,7 @@
 #include "report/report_charts.h"
 #include "report/report_format.h"
 #include "results_json.h"
+#include "timeline.h"
 
 #include <QGuiApplication>
 #include <QPainter>
@@ -44,6 +45,7 @@ public:
                                 "Capex by category",
                                 "Depreciation",
                                 "Yearly cash flow",
+                                "Time axis",
                                 "TCO and unit costs",
                                 "Goodput and reliability",
                                 "Power envelope, carbon and water",
@@ -70,6 +72,7 @@ public:
         capex();
         depreciation();
         cashFlow();
+        timeAxis();
         tco();
         reliability();
         envelope();
@@ -115,8 +118,18 @@ private:
                                                                    : "Cost per M output tokens",
                 fig(tokenCostKey())},
                {"Goodput", fig("reliability.goodput")},
-               {"NPV at WACC", fig("finance.npv_usd")},
-               {hasIrr ? "IRR" : "Payback", hasIrr ? fig("finance.irr") : fig("finance.payback_years")}});
+               {"NPV at WACC (steady state)", fig("finance.npv_usd")},
+               {hasIrr ? "IRR (steady state)" : "Payback (steady state)",
+                hasIrr ? fig("finance.irr") : fig("finance.payback_years")}});
+        if (m_r.timeline)
+            tiles(m_doc, {{"NPV (phased timeline)", fig("timeline.npv_usd")},
+                          {"Peak funding (timeline)", fig("timeline.peak_funding_usd")},
+                          {"Full energisation", m_r.timeline->dateOf(m_r.timeline->fullEnergisationMonth)
+                                                    ? q(m_r.timeline->dateOf(m_r.timeline->fullEnergisationMonth)
+                                                            ->iso()
+                                                            .substr(0, 7))
+                                                    : fig("timeline.full_energisation_month")},
+                          {"IRR (phased timeline)", m_r.figure("timeline.irr") ? fig("timeline.irr") : "none"}});
         m_doc.space(2.0);
         int errors = 0, warnings = 0;
         for (const auto& rule : m_r.rules) {
@@ -625,6 +638,40 @@ private:
              false,
              {}});
         m_doc.table(t);
+    }
+
+    /// Issue 34: the design on its monthly time axis (cost/timeline.h), each figure with its basis.
+    void timeAxis() {
+        m_doc.heading("Time axis");
+        if (!m_r.timeline) {
+            m_doc.paragraph("No timeline: a design-rule Error stops it (see Design rules).");
+            return;
+        }
+        const auto& t = *m_r.timeline;
+        const auto when = [&](int month) {
+            const auto d = t.dateOf(month);
+            return d ? q(d->iso().substr(0, 7)) : QStringLiteral("month %1").arg(month);
+        };
+        m_doc.paragraph(
+            QStringLiteral(
+                "Monthly, from the build start (%1). Each of the %2 halls with racks is a phase, energised "
+                "at "
+                "its date (%3 to %4); its facility is drawn over the construction months before it with "
+                "interest during construction at the WACC, its IT paid on delivery, its GPU-hours sold from "
+                "the days to revenue on at a price that falls %5 a year with the cohort's age; hall refresh "
+                "policies replace the GPUs. The steady-state figures elsewhere in this report assume every "
+                "hall energised at once; these are the dated ones, valued at the reference delivery (%6).")
+                .arg(t.buildStart ? q(t.buildStart->iso()) : QStringLiteral("undated"),
+                     QString::number(t.phases.size()), when(t.firstEnergisationMonth),
+                     when(t.fullEnergisationMonth),
+                     q(formatPercent(assumption("gpu_rental_price_decay_per_year"))),
+                     when(t.referenceMonth)));
+        Table table{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
+        for (const auto& f : m_r.figures)
+            if (f.key.rfind("timeline.", 0) == 0)
+                table.rows.push_back({{q(f.label), q(formatFigure(f)), q(f.provenance.formula)}, false, {}});
+        m_doc.table(table);
+        chart("timeline_cash");
     }
 
     /// Issue 35: provisioned against nameplate power, what power capping costs, and energy, location-based

@@ -6,11 +6,13 @@
 #include "report/pdf_layout.h"
 #include "report/report_format.h"
 #include "results_json.h"
+#include "timeline.h"
 
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -75,6 +77,26 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
                       [net, cumulative](QPainter& p, const QRectF& rect) {
                           drawCashFlowChart(p, rect, net, cumulative, moneyText);
                       }});
+
+    // The time axis (issue 34, cost/timeline.h): each 12 months from the build start, the net cash flow
+    // without the terminal value, and its running sum (the funding the phased build needs).
+    if (r.timeline && !r.timeline->months.empty()) {
+        std::vector<double> yearNet, yearCumulative;
+        const auto& months = r.timeline->months;
+        for (size_t y0 = 0; y0 < months.size(); y0 += 12) {
+            double net = 0;
+            const size_t y1 = std::min(months.size(), y0 + 12);
+            for (size_t m = y0; m < y1; ++m)
+                net += (months[m].cashFlow - months[m].terminalValue).value();
+            yearNet.push_back(net);
+            yearCumulative.push_back(months[y1 - 1].cumulative.value());
+        }
+        charts.push_back({"timeline_cash",
+                          QStringLiteral("Cash by year of the time axis (phased, no terminal value)"), 62.0,
+                          [yearNet, yearCumulative](QPainter& p, const QRectF& rect) {
+                              drawCashFlowChart(p, rect, yearNet, yearCumulative, moneyText);
+                          }});
+    }
 
     if (input.tornado && !input.tornado->bars.empty()) {
         const auto& t = *input.tornado;

@@ -64,12 +64,13 @@ TOP_KEYS = ["format", "schema_version", "project", "assumptions", "sites", "buil
             "training_jobs", "inference_services"]
 
 FIELDS = {
-    "project": ["id", "name", "description", "sources", "currency", "tco_convention"],
+    "project": ["id", "name", "description", "sources", "currency", "tco_convention", "build_start"],
     "sites": ["id", "name", "lat_deg", "lon_deg", "electricity_usd_per_kwh", "free_cooling_hours_per_year",
               "land_cost_usd", "climate_location"],
     "buildings": ["id", "name", "site", "power_capacity_w", "shell_cost_usd", "pue_pinned", "x_m", "y_m",
-                  "width_m", "depth_m", "height_m", "power_topology"],
-    "halls": ["id", "name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m"],
+                  "width_m", "depth_m", "height_m", "power_topology", "energisation_date"],
+    "halls": ["id", "name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m", "power_capacity_w",
+              "energisation_date", "refresh_policy"],
     "power_feeds": ["id", "name", "building", "capacity_w", "chain"],
     "cooling_loops": ["id", "name", "hall", "cdu_type", "cdu_count", "redundancy", "supply_temp_c", "delta_t_k",
                       "plant", "cdus"],
@@ -77,7 +78,8 @@ FIELDS = {
     "racks": ["id", "name", "row", "rack_type", "x_m", "y_m", "rotation_deg", "feed_a", "feed_b", "cooling_loop",
               "spare"],
     "fabrics": ["id", "name", "role", "buildings", "switch", "port_bit_per_s", "planes", "tiers", "breakout",
-                "oversubscription", "rail_optimized", "optics_policy", "leaf_placement"],
+                "oversubscription", "rail_optimized", "optics_policy", "leaf_placement", "routing", "flows_per_port",
+                "collective_efficiency"],
     "storage_tiers": ["id", "name", "type", "building", "capacity_bytes"],
     "links": ["id", "name", "from", "to", "route_factor", "route_length_m", "capacity_bit_per_s", "optic",
               "fiber_lease_usd_per_m_year", "latency_budget_s"],

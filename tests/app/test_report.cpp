@@ -257,7 +257,7 @@ private slots:
         for (auto it = sheetName.globalMatch(workbook); it.hasNext();)
             names << it.next().captured(1);
         QCOMPARE(names, QStringList({"Summary", "Capex", "Depreciation", "Cash flow", "Assumptions", "Energy",
-                                     "Rules", "Sensitivity", "Uncertainty"}));
+                                     "Rules", "Timeline", "Sensitivity", "Uncertainty"}));
         // Summary: the GPU count as a number; capex total as a formula linked to the Capex sheet, cached
         // value.
         const QString summary = part("xl/worksheets/sheet1.xml");
@@ -298,7 +298,7 @@ private slots:
         QCOMPARE(entries(dir),
                  QStringList({"assumptions.csv", "capex.csv", "capex_analyst.csv", "cashflow.csv",
                               "depreciation.csv", "rules.csv", "sensitivity.csv", "summary.csv",
-                              "tco_conventions.csv", "uncertainty.csv"}));
+                              "tco_conventions.csv", "timeline.csv", "uncertainty.csv"}));
         const auto rows = readCsv(dir + "/summary.csv");
         QVERIFY(!rows.empty());
         QCOMPARE(rows.front(), QStringList({"key", "value", "unit"}));
@@ -450,7 +450,8 @@ private slots:
         const QString dir = path("charts");
         app::writeReport(input(), app::ReportFormat::Charts, dir.toStdString());
         QCOMPARE(entries(dir), QStringList({"capex_by_category.png", "capex_by_category.svg", "cash_flow.png",
-                                            "cash_flow.svg", "sensitivity.png", "sensitivity.svg"}));
+                                            "cash_flow.svg", "sensitivity.png", "sensitivity.svg",
+                                            "timeline_cash.png", "timeline_cash.svg"}));
         const QImage capex(dir + "/capex_by_category.png");
         QCOMPARE(capex.size(), QSize(2055, 850));
         QCOMPARE(qRound(capex.dotsPerMeterX() * 0.0254), 300);

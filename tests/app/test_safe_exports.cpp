@@ -281,14 +281,15 @@ private slots:
     // --- the folder swap -----------------------------------------------------------------------------------
 
     void folderIsReplacedAsAWhole() {
-        // Old: a report with sensitivity and uncertainty tables (10 files). New: without them (8 files). The
-        // folder afterwards is exactly the new report: no table of the old one survives beside it.
+        // Old: a report with sensitivity and uncertainty tables (11 files with the timeline). New: without them
+        // (9 files). The folder afterwards is exactly the new report: no table of the old one survives beside
+        // it.
         const QString dir = path("swap");
         auto full = input(&m_project, &m_results);
         full.tornado = cost::Tornado{"finance.cost_per_gpu_hour_usd", 1.0, {}};
         full.uncertainty = std::map<std::string, cost::Percentiles>{{"power.pue", {1, 1.1, 1.2, 1.1}}};
         app::writeCsvReport(full, dir.toStdString());
-        QCOMPARE(entries(dir).size(), 10);
+        QCOMPARE(entries(dir).size(), 11);
         QVERIFY(entries(dir).contains("uncertainty.csv"));
         struct stat before {};
         QCOMPARE(::stat(dir.toLocal8Bit().constData(), &before), 0);
@@ -298,7 +299,8 @@ private slots:
         app::writeCsvReport(lean, dir.toStdString());
         QCOMPARE(entries(dir),
                  QStringList({"assumptions.csv", "capex.csv", "capex_analyst.csv", "cashflow.csv",
-                              "depreciation.csv", "rules.csv", "summary.csv", "tco_conventions.csv"}));
+                              "depreciation.csv", "rules.csv", "summary.csv", "tco_conventions.csv",
+                              "timeline.csv"}));
         QVERIFY(readFile(dir + "/assumptions.csv").find("new source") != std::string::npos);
         struct stat after {};
         QCOMPARE(::stat(dir.toLocal8Bit().constData(), &after), 0);

@@ -4,6 +4,7 @@
 // or is listed as display-only with a reason.
 #include "../store/legacy_ctwin.h"
 #include "../test_support.h"
+#include "calendar_date.h"
 #include "design_file.h"
 #include "entity_references.h"
 #include "evaluate.h"
@@ -114,6 +115,15 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         // A battery (issue 35 item 3) for a ramp limit and to ride through curtailment.
         group.assumptions["grid_ramp_limit_mw_per_min"] = model::Assumption{5, 0, 0, "MW/min", "test", false};
         group.assumptions["bess_ride_through_hours"] = model::Assumption{1, 0, 0, "h", "test", false};
+        // A phased build (issue 34): buildings energised a quarter apart from 2028-07 after a 2027-01 build
+        // start, alternate halls refreshed on the economic policy, so that the cohort price change and the
+        // refresh policy are read.
+        group.info.buildStart = "2027-01-01";
+        for (std::size_t i = 0; i < group.buildings.size(); ++i)
+            group.buildings[i].energisationDate =
+                model::CalendarDate{2028, 7, 1}.plusMonths(3 * int(i)).iso();
+        for (std::size_t i = 0; i < group.halls.size(); ++i)
+            group.halls[i].refreshPolicy = i % 2 == 0 ? "economic" : "fixed_life";
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
@@ -329,7 +339,13 @@ struct Perturber {
         return n;
     }
     void text(const char* key, std::string& v) {
-        if (is(key)) shape = "text", v += "-x", changed = true;
+        if (!is(key)) return;
+        shape = "text", changed = true;
+        // A date moves by two months (an unparsable one would only add a rule).
+        if (model::isDateField(key))
+            v = v.empty() ? "2029-01-01" : model::parseCalendarDate(v)->plusMonths(2).iso();
+        else
+            v += "-x";
     }
     void texts(const char* key, std::vector<std::string>&) {
         if (is(key)) shape = "texts";

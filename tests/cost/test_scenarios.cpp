@@ -360,8 +360,9 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     // training_compute_power_draw and training_trough_power_draw (its job's ratio without capping and step
     // swing) and grid_curtailment_hours_per_year (at
     // 0 its depth and event length go unread); power_oversubscription_ratio is a decision without a range,
-    // and at 1 the capping curve and clock-bound shares go unread.
-    QCOMPARE(ranged, size_t(50));
+    // and at 1 the capping curve and clock-bound shares go unread. Issue 34 added the time axis's rental
+    // price decay, contract term and cohort price change, which the timeline figures read.
+    QCOMPARE(ranged, size_t(53));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);

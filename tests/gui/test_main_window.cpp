@@ -5,6 +5,7 @@
 #include "comparison_view.h"
 #include "data_paths.h"
 #include "design_json.h"
+#include "design_properties_form.h"
 #include "floor_plan_scene.h"
 #include "floor_plan_view.h"
 #include "gui/analysis_controller.h"
@@ -17,6 +18,8 @@
 #include "rack_item.h"
 #include "sweep_view.h"
 #include "test_window.h"
+#include "timeline.h"
+#include "timeline_view.h"
 #include "tornado_view.h"
 
 #include <QAbstractAxis>
@@ -32,6 +35,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
@@ -41,6 +45,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QUndoStack>
@@ -346,6 +351,59 @@ private slots:
         QVERIFY(window().dashboard()->tile("tokens_per_mw")->range().isEmpty());
     }
 
+    // Issue 34: the Timeline tab follows the design's dates; dates are edited in the inspector and the
+    // design properties, bad ones refused inline, every edit undoable.
+    void timelineTabFollowsTheDates() {
+        QVERIFY(window().openFile(kRef + "/two-site-wan.json"));
+        QTRY_VERIFY(!window().evaluationPending());
+        auto* view = window().showTimeline();
+        const auto& r0 = window().lastResults();
+        QVERIFY(r0.timeline);
+        QVERIFY2(view->summaryLabel()->text().contains("NPV") &&
+                     view->summaryLabel()->text().contains("undated"),
+                 qPrintable(view->summaryLabel()->text()));
+        QCOMPARE(view->phaseTable()->rowCount(), static_cast<int>(r0.timeline->phases.size()));
+        QCOMPARE(view->chart()->series().size(), 4);
+        // The build start in the design properties, then a building a year later than the others.
+        auto* form = window().inspector()->designForm();
+        form->buildStartEdit()->setText("2027-01-01");
+        form->buildStartEdit()->setModified(true);
+        form->commitPending();
+        QCOMPARE(window().document().project().info.buildStart, std::string("2027-01-01"));
+        QCOMPARE(window().undoStack().text(window().undoStack().index() - 1),
+                 QStringLiteral("Set the build start to 2027-01-01"));
+        const auto building = window().document().project().buildings.back().id;
+        window().select({QString::fromStdString(building)});
+        auto* date = qobject_cast<QLineEdit*>(window().inspector()->editor("energisation_date"));
+        QVERIFY(date);
+        date->setText("2029-13-01"); // not a month: refused inline, nothing changes
+        date->setModified(true);
+        QMetaObject::invokeMethod(date, "editingFinished");
+        QVERIFY2(window().inspector()->errorText().contains("YYYY-MM-DD"),
+                 qPrintable(window().inspector()->errorText()));
+        QVERIFY(window().document().project().buildings.back().energisationDate.empty());
+        date->setText("2029-07-01");
+        date->setModified(true);
+        QMetaObject::invokeMethod(date, "editingFinished");
+        QCOMPARE(window().document().project().buildings.back().energisationDate, std::string("2029-07-01"));
+        QTRY_VERIFY(!window().evaluationPending());
+        view = window().showTimeline();
+        const auto& r = window().lastResults();
+        QVERIFY(r.timeline);
+        QCOMPARE(r.timeline->fullEnergisationMonth, 30); // 2029-07 is month 30 after 2027-01
+        QVERIFY(r.figure("timeline.npv_usd")->value != r.figure("timeline.npv_without_phasing_usd")->value);
+        QVERIFY2(view->summaryLabel()->text().contains("2029-07"), qPrintable(view->summaryLabel()->text()));
+        if (const QString dir = qEnvironmentVariable("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QApplication::processEvents();
+            window().grab().save(dir + "/timeline-tab.png"); // for looking at, never compared
+        }
+        // Undo both edits: the timeline is undated again.
+        window().undoStack().undo();
+        window().undoStack().undo();
+        QTRY_VERIFY(!window().evaluationPending());
+        QVERIFY(window().document().project().info.buildStart.empty());
+    }
+
     void inspectorShowsDefaultsOfAbsentFields() {
         QVERIFY(window().openFile(kRef + "/llama3-16k-h100.json"));
         const auto& p = window().document().project();
@@ -570,7 +628,7 @@ private slots:
 
         QTabWidget* tabs = window().tabs();
         const int fixed = tabs->count();
-        QCOMPARE(fixed, 4);
+        QCOMPARE(fixed, 5); // floor plan, figures, 3D campus, site map, timeline
         QString error;
         QPointer<ctwin::views::TornadoView> tornado =
             window().analysis().openTornado("finance.cost_per_gpu_hour_usd", &error);

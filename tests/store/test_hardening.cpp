@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calendar_date.h"
 #include "assumption_values.h"
 #include "atomic_write.h"
 #include "catalog.h"
@@ -75,6 +76,7 @@ public:
         const std::string_view k(key);
         if (k == "id") v = m_id;
         else if (k == "name") v = pick({"A", "Hall \"7\"", "Zürich – east", "", "tab\there", "x\\y"});
+        else if (model::isDateField(k)) v = pick({"", "2028-02-29", "2031-07"}); // ISO dates only
         else v = pick({"", "some text", "ünïcode ✓"});
     }
     void texts(const char*, std::vector<std::string>& v) {

@@ -1,0 +1,270 @@
+// The time axis (issue 34; cost/timeline.h): the design's halls become phases energised at their dates,
+// the steady-state totals of the earlier stages are split over them, and the monthly timeline gives the
+// dated figures (NPV with and without phasing, peak funding, payback month, interest during construction,
+// refresh). Runs after the finance stage; its figures are keyed "timeline." and say their basis.
+#include "evaluate_stages.h"
+#include "timeline.h"
+
+#include <unordered_map>
+
+namespace ctwin::cost::detail {
+
+using namespace ctwin::units;
+
+namespace {
+
+/// The month (after the build start) of a date field, or nullopt with an Error rule naming the entity and
+/// field; an empty field is the reference delivery.
+std::optional<int> phaseMonth(EvalContext& c, const std::optional<model::CalendarDate>& buildStart,
+                              const std::string& text, const std::string& entity, const std::string& field,
+                              int referenceMonth) {
+    if (text.empty()) return referenceMonth;
+    const auto date = model::parseCalendarDate(text);
+    if (!date) {
+        c.r.rules.push_back(
+            {Severity::Error, "bad_date", entity,
+             field + ": " + model::calendarDateProblem(text) + "; the timeline is not computed"});
+        return std::nullopt;
+    }
+    if (!buildStart) {
+        c.r.rules.push_back({Severity::Error, "timeline_undated", entity,
+                             field + " is " + text +
+                                 " but the design has no info.build_start to count it from: set the build "
+                                 "start; the timeline is not computed"});
+        return std::nullopt;
+    }
+    const int month = date->monthIndex() - buildStart->monthIndex();
+    if (month < 0) {
+        c.r.rules.push_back({Severity::Error, "phase_before_build_start", entity,
+                             field + " (" + text + ") lies before info.build_start (" + buildStart->iso() +
+                                 "); the timeline is not computed"});
+        return std::nullopt;
+    }
+    return month;
+}
+
+/// The phases: each data hall with racks, energised at its own date, else its building's, else the
+/// reference delivery; its shares of the design's GPUs and rack power. nullopt after an Error rule.
+std::optional<std::vector<TimelinePhaseInput>> phasesOf(EvalContext& c,
+                                                        const std::optional<model::CalendarDate>& buildStart,
+                                                        int referenceMonth, int months) {
+    const model::Project& p = c.p;
+    std::unordered_map<std::string, std::size_t> hallIndex;
+    for (std::size_t i = 0; i < p.halls.size(); ++i)
+        hallIndex.emplace(p.halls[i].id, i);
+    std::unordered_map<std::string, std::size_t> rowHall;
+    for (const auto& row : p.rows)
+        if (auto h = hallIndex.find(row.hall); h != hallIndex.end()) rowHall.emplace(row.id, h->second);
+    std::vector<double> gpus(p.halls.size(), 0.0), power(p.halls.size(), 0.0);
+    double gpuTotal = 0.0, powerTotal = 0.0;
+    for (const auto& rack : p.racks) {
+        const auto h = rowHall.find(rack.row);
+        const auto* item = c.catalog.find(rack.rackType);
+        if (h == rowHall.end() || !item) continue; // unplaced racks and unknown types have rules of their own
+        const auto* g = item->find("gpus");
+        const auto* w = item->find("power_load_w");
+        gpus[h->second] += g ? g->base : 0.0;
+        power[h->second] += w ? w->base : 0.0;
+        gpuTotal += g ? g->base : 0.0;
+        powerTotal += w ? w->base : 0.0;
+    }
+    bool ok = true;
+    std::vector<TimelinePhaseInput> phases;
+    for (std::size_t i = 0; i < p.halls.size(); ++i) {
+        if (gpus[i] <= 0.0 && power[i] <= 0.0) continue;
+        const model::DataHall& hall = p.halls[i];
+        const auto b = c.buildings.find(hall.building);
+        const model::Building* building = b == c.buildings.end() ? nullptr : b->second;
+        std::optional<int> month;
+        std::string entity = hall.id, field = "data_halls." + hall.id + ".energisation_date";
+        if (!hall.energisationDate.empty()) {
+            month = phaseMonth(c, buildStart, hall.energisationDate, entity, field, referenceMonth);
+        } else if (building && !building->energisationDate.empty()) {
+            entity = building->id, field = "buildings." + building->id + ".energisation_date";
+            month = phaseMonth(c, buildStart, building->energisationDate, entity, field, referenceMonth);
+        } else {
+            month = referenceMonth;
+        }
+        if (month && *month >= months) {
+            c.r.rules.push_back({Severity::Error, "horizon_shorter_than_build", entity,
+                                 field + " falls in month " + std::to_string(*month) +
+                                     " of the build, after the horizon ends (construction_months + 12 x "
+                                     "horizon_years = " +
+                                     std::to_string(months) +
+                                     " months): lengthen assumptions.horizon_years; the timeline is not "
+                                     "computed"});
+            month.reset();
+        }
+        ok = ok && month.has_value();
+        if (!month) continue;
+        TimelinePhaseInput ph;
+        ph.hall = hall.id;
+        ph.building = hall.building;
+        ph.energisationMonth = *month;
+        ph.gpuShare = gpuTotal > 0 ? gpus[i] / gpuTotal : power[i] / powerTotal;
+        ph.powerShare = powerTotal > 0 ? power[i] / powerTotal : ph.gpuShare;
+        ph.economicRefresh = hall.refreshPolicy == "economic";
+        phases.push_back(std::move(ph));
+    }
+    if (!ok) return std::nullopt;
+    if (phases.empty()) { // no racks in any hall: the whole design as one phase at the reference delivery
+        TimelinePhaseInput ph;
+        ph.hall = p.info.id;
+        ph.energisationMonth = referenceMonth;
+        ph.gpuShare = ph.powerShare = 1.0;
+        phases.push_back(std::move(ph));
+    }
+    return phases;
+}
+
+/// The steady-state totals of the finance stage, split by what drives them (cost/timeline.h).
+TimelineInputs timelineInputs(EvalContext& c) {
+    const AssumptionValues& a = c.a;
+    const Results& r = c.r;
+    const FinanceResult& fin = r.finance;
+    TimelineInputs in;
+    in.constructionMonths = fin.constructionMonths;
+    in.horizonYears = static_cast<int>(fin.cashFlows.empty() ? 0 : fin.cashFlows.size() - 1);
+    in.wacc = a.get("wacc");
+    in.taxRate = a.get("tax_rate");
+    in.deliveryToRevenueDays = fin.timeToRevenueDays;
+    in.rentalDecayPerYear = a.get("gpu_rental_price_decay_per_year");
+    in.itPriceChangePerYear = a.get("it_cohort_price_change_per_year");
+    in.rentalContractYears = a.get("gpu_rental_contract_years");
+    in.land = fin.land;
+    Money maintenanceItNet{}, maintenanceFacility{};
+    for (const auto& ac : fin.assetClasses) {
+        const TimelineAssetLife life{ac.lifeYears, ac.residualFraction};
+        if (ac.name == "it") in.itCapex = ac.capex, in.it = life, maintenanceItNet += ac.maintenance;
+        if (ac.name == "network")
+            in.networkCapex = ac.capex, in.network = life, maintenanceItNet += ac.maintenance;
+        if (ac.name == "facility") {
+            in.facilityCapex = ac.capex - ac.capitalisedInterest; // the timeline computes its own IDC
+            in.facility = life;
+            maintenanceFacility += ac.maintenance;
+        }
+    }
+    // Insurance is on the capex less land and property tax on the whole capex (evaluate_finance.cpp), so
+    // each splits in proportion to the capex of what drives it.
+    const double total = r.capex.total.value();
+    const double insured = total - fin.land.value();
+    const double itNet = (in.itCapex + in.networkCapex).value();
+    const double facility = in.facilityCapex.value();
+    const double insurance = fin.insuranceAnnual.value(), property = fin.propertyTaxAnnual.value();
+    in.opexGpuDriven = fin.softwareAnnual + maintenanceItNet +
+                       (safeDiv(insurance * itNet, insured) + safeDiv(property * itNet, total)) * usd;
+    in.opexPowerDriven = fin.energyAnnual + fin.staffAnnual + maintenanceFacility +
+                         (safeDiv(insurance * facility, insured) + safeDiv(property * facility, total)) * usd;
+    in.opexSiteDriven = fin.wanLeaseAnnual + safeDiv(property * fin.land.value(), total) * usd;
+    in.gpuHoursPerYear = fin.gpuHoursPerYear;
+    in.gpuHourPrice = fin.gpuHourPrice;
+    in.gpus = c.bom.gpus;
+    in.itPeakMw = toMw(r.power.itPeak);
+    in.facilityPeakMw = toMw(r.power.facilityPeak);
+    return in;
+}
+
+} // namespace
+
+void evaluateTimeline(EvalContext& c) {
+    if (!c.wantsPrefix("timeline.")) return;
+    Results& r = c.r;
+    if (r.finance.cashFlows.empty()) return; // no horizon: the finance stage said why
+    std::optional<model::CalendarDate> buildStart;
+    if (!c.p.info.buildStart.empty()) {
+        buildStart = model::parseCalendarDate(c.p.info.buildStart);
+        if (!buildStart) {
+            r.rules.push_back({Severity::Error, "bad_date", c.p.info.id,
+                               "info.build_start: " + model::calendarDateProblem(c.p.info.buildStart) +
+                                   "; the timeline is not computed"});
+            return;
+        }
+    }
+    TimelineInputs in = timelineInputs(c);
+    in.buildStart = buildStart;
+    const int months = in.constructionMonths + 12 * in.horizonYears;
+    auto phases = phasesOf(c, buildStart, in.constructionMonths, months);
+    if (!phases) return;
+    // Without phasing: every phase at the reference delivery, the steady state's schedule on monthly flows.
+    if (c.wants("timeline.npv_without_phasing_usd")) {
+        in.phases = *phases;
+        in.computeIrr = false; // only its NPV is reported
+        for (auto& ph : in.phases)
+            ph.energisationMonth = in.constructionMonths;
+        const Timeline unphased = computeTimeline(in);
+        if (!unphased.months.empty()) c.timelineNpvWithoutPhasing = unphased.npv.value();
+    }
+    in.phases = std::move(*phases);
+    in.computeIrr = c.wants("timeline.irr");
+    auto timeline = std::make_shared<Timeline>(computeTimeline(in));
+    for (const auto& rule : timeline->rules)
+        r.rules.push_back(rule);
+    if (timeline->months.empty()) return;
+    for (const auto& ph : timeline->phases) {
+        const int drawn = ph.input.energisationMonth;
+        if (drawn < in.constructionMonths && ph.input.powerShare > 0)
+            r.rules.push_back(
+                {Severity::Warning, "construction_compressed", ph.input.hall,
+                 "Hall " + ph.input.hall + " is energised " + std::to_string(drawn) +
+                     " months after the build start, sooner than assumptions.construction_months (" +
+                     std::to_string(in.constructionMonths) + "): its facility capex is drawn over " +
+                     std::to_string(drawn) + " months"});
+    }
+    r.timeline = std::move(timeline);
+}
+
+void addTimelineFigures(EvalContext& c) {
+    if (!c.r.timeline) return;
+    const Timeline& t = *c.r.timeline;
+    const std::string at = "valued at the reference delivery (build start + construction_months)";
+    addFigure(
+        c, "timeline.npv_usd", t.npv.value(), "USD", "NPV, phased timeline",
+        "sum of the monthly cash flows (phased draws, IT on delivery, revenue at the aged rental price, "
+        "opex, yearly tax, refresh, terminal value) x (1 + wacc)^(-(t - reference)/12); " +
+            at,
+        {{"phases", static_cast<double>(t.phases.size())}},
+        {c.source("wacc"), c.source("gpu_rental_price_decay_per_year"), c.source("gpu_rental_contract_years"),
+         c.source("it_cohort_price_change_per_year"), c.source("construction_months")});
+    if (c.timelineNpvWithoutPhasing)
+        addFigure(c, "timeline.npv_without_phasing_usd", *c.timelineNpvWithoutPhasing, "USD",
+                  "NPV, timeline without phasing",
+                  "timeline.npv_usd with every hall energised at the reference delivery; " + at, {},
+                  {c.source("construction_months")});
+    if (t.irr)
+        addFigure(c, "timeline.irr", *t.irr, "", "IRR, phased timeline",
+                  "XIRR of the monthly cash flows on year fractions (months / 12)");
+    addFigure(c, "timeline.peak_funding_usd", t.peakFunding.value(), "USD", "Peak funding need",
+              "max over months of -(cumulative cash flow without terminal value)",
+              {{"month", static_cast<double>(t.peakFundingMonth)}});
+    addFigure(c, "timeline.peak_funding_month", t.peakFundingMonth, "month", "Month of peak funding",
+              "months after the build start");
+    if (t.paybackMonth)
+        addFigure(c, "timeline.payback_month", *t.paybackMonth, "month", "Payback month",
+                  "first month after the build start in which the cumulative cash flow (no terminal value) "
+                  "is back at or above 0");
+    addFigure(c, "timeline.interest_during_construction_usd", t.interestDuringConstruction.value(), "USD",
+              "Interest during construction, phased",
+              "sum over phases of each facility draw x ((1 + wacc)^((energisation - t)/12) - 1), land to the "
+              "first energisation",
+              {}, {c.source("wacc")});
+    addFigure(c, "timeline.first_energisation_month", t.firstEnergisationMonth, "month", "First energisation",
+              "months after the build start");
+    addFigure(c, "timeline.full_energisation_month", t.fullEnergisationMonth, "month", "Full energisation",
+              "months after the build start when the last hall is energised");
+    if (t.economicRefreshAgeYears)
+        addFigure(c, "timeline.economic_refresh_age_years", *t.economicRefreshAgeYears, "yr",
+                  "Economic refresh age",
+                  "ln(1 - C x CRF(wacc, IT life) / R0) / ln(1 - d): the cohort age at which a new cohort's "
+                  "extra margin pays its capital charge (cost/timeline.h refreshAge)",
+                  {}, {c.source("gpu_rental_price_decay_per_year"), c.source("wacc")});
+    int firstRefresh = -1;
+    for (const auto& ph : t.phases)
+        if (!ph.itRefreshMonths.empty() && (firstRefresh < 0 || ph.itRefreshMonths.front() < firstRefresh))
+            firstRefresh = ph.itRefreshMonths.front();
+    if (firstRefresh >= 0)
+        addFigure(
+            c, "timeline.first_it_refresh_month", firstRefresh, "month", "First GPU refresh",
+            "months after the build start when the first cohort is replaced (its hall's refresh_policy)");
+}
+
+} // namespace ctwin::cost::detail

@@ -1,0 +1,321 @@
+#include "timeline.h"
+
+#include "finance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace ctwin::cost {
+
+using units::Money;
+using units::usd;
+
+std::optional<int> Timeline::monthOf(const model::CalendarDate& date) const {
+    if (!buildStart) return std::nullopt;
+    return date.monthIndex() - buildStart->monthIndex();
+}
+
+std::optional<model::CalendarDate> Timeline::dateOf(int month) const {
+    if (!buildStart) return std::nullopt;
+    return buildStart->plusMonths(month);
+}
+
+std::optional<double> refreshAge(double yearlyRevenueNew, double cohortCapex, double wacc, double lifeYears,
+                                 double decayPerYear) {
+    // Replace at age a when the margin a new cohort adds, R0·(1 - (1-d)^a) a year (it sells the same hours at
+    // the new-cohort price, the running cohort at its aged price; energy, staff and maintenance are the same
+    // slot's, so they cancel), covers the new cohort's capital charge C·CRF(wacc, life) (the economic
+    // convention's capital recovery, finance.h): (1-d)^a = 1 - C·CRF/R0.
+    if (!(decayPerYear > 0.0) || !(decayPerYear < 1.0) || !(yearlyRevenueNew > 0.0)) return std::nullopt;
+    const double x = cohortCapex * capitalRecoveryFactor(wacc, lifeYears) / yearlyRevenueNew;
+    if (!(x < 1.0) || !std::isfinite(x)) return std::nullopt;
+    if (x <= 0.0) return 0.0;
+    return std::log1p(-x) / std::log1p(-decayPerYear);
+}
+
+namespace {
+
+/// One depreciable vintage: bought in `start`, straight line to its residual over `lifeMonths` (IRS
+/// Publication 946 straight line, by month).
+struct Vintage {
+    int start = 0;
+    double cost = 0; // USD
+    double residualFraction = 0;
+    int lifeMonths = 1;
+    double monthly() const { return cost * (1.0 - residualFraction) / lifeMonths; }
+    /// Book value at the start of month m (after the depreciation of months start..m-1).
+    double bookAt(int m) const {
+        const int used = std::clamp(m - start, 0, lifeMonths);
+        return cost - monthly() * used;
+    }
+};
+
+int lifeInMonths(double years) {
+    // Whole months, at least one; a life longer than any timeline is capped (the loop bound).
+    if (!(years > 0.0)) return 1;
+    return static_cast<int>(std::clamp(std::round(years * 12.0), 1.0, double(kMaxTimelineMonths + 1)));
+}
+
+/// The flows of the timeline at half-month resolution (capex mid-month or at a month start, operating flows
+/// at month ends), for the NPV and the XIRR.
+class DatedFlows {
+public:
+    explicit DatedFlows(int months) : m_amount(static_cast<std::size_t>(2 * months + 1), 0.0) {}
+    /// `amount` at `months` after the build start (a multiple of 0.5, clamped to the timeline).
+    void add(double months, double amount) {
+        const auto i = static_cast<std::size_t>(
+            std::clamp(std::lround(months * 2.0), 0L, static_cast<long>(m_amount.size()) - 1));
+        m_amount[i] += amount;
+    }
+    /// Present value at month `valuation`: sum a·(1+r)^(-(t - valuation)/12) (monthly flows on year
+    /// fractions, as Excel's XNPV with months of 1/12 year; finance.h datedNetPresentValue).
+    double npv(double rate, double valuation) const {
+        std::vector<DatedFlow> f = flows(valuation);
+        return datedNetPresentValue(rate, f).value();
+    }
+    std::vector<DatedFlow> flows(double origin) const {
+        std::vector<DatedFlow> f;
+        for (std::size_t i = 0; i < m_amount.size(); ++i)
+            if (m_amount[i] != 0.0) f.push_back({(0.5 * double(i) - origin) / 12.0, m_amount[i] * usd});
+        return f;
+    }
+
+private:
+    std::vector<double> m_amount;
+};
+
+} // namespace
+
+Timeline computeTimeline(const TimelineInputs& in) {
+    Timeline t;
+    t.buildStart = in.buildStart;
+    t.referenceMonth = in.constructionMonths;
+    const int months = in.constructionMonths + 12 * in.horizonYears;
+    if (in.constructionMonths < 0 || in.horizonYears < 1 || months > kMaxTimelineMonths) {
+        t.rules.push_back({Severity::Error, "timeline_length", "",
+                           "The timeline (construction_months + 12 x horizon_years = " +
+                               std::to_string(months) + " months) must lie in 12.." +
+                               std::to_string(kMaxTimelineMonths) + " months: the timeline is not computed"});
+        return t;
+    }
+    t.months.resize(static_cast<std::size_t>(months));
+    for (int m = 0; m < months; ++m)
+        t.months[static_cast<std::size_t>(m)].month = m;
+    DatedFlows flows(months);
+    const double r = in.wacc;
+    // (1+r)^(months/12): compounding over a span in months, on year fractions as the NPV.
+    const auto growth = [r](double spanMonths) { return std::pow(1.0 + r, spanMonths / 12.0); };
+    const double delayMonths = std::max(0.0, in.deliveryToRevenueDays) / (365.25 / 12.0);
+    // The price factor of IT bought in month m: the catalog price holds at the reference delivery and moves
+    // at it_cohort_price_change_per_year from there ("the catalog of the year it is bought").
+    const auto itPriceFactor = [&](int m) {
+        return std::pow(1.0 + in.itPriceChangePerYear, (m - in.constructionMonths) / 12.0);
+    };
+    // A cohort's GPU-hour price at age a: the new-cohort price decayed by (1 - d)^a (the rental price of one
+    // GPU generation falls as it ages; data/assumptions.json gpu_rental_price_decay_per_year).
+    const int contractMonths = static_cast<int>(
+        std::clamp(std::round(in.rentalContractYears * 12.0), 0.0, double(kMaxTimelineMonths)));
+    const double monthlyDecay = std::pow(1.0 - std::clamp(in.rentalDecayPerYear, 0.0, 0.99), 1.0 / 12.0);
+
+    int first = std::numeric_limits<int>::max(), last = -1;
+    for (const auto& ph : in.phases) {
+        if (ph.energisationMonth < 0 || ph.energisationMonth >= months) {
+            t.rules.push_back({Severity::Error, "phase_outside_timeline", ph.hall,
+                               "Hall " + ph.hall + " energises in month " +
+                                   std::to_string(ph.energisationMonth) +
+                                   ", outside the timeline's months 0.." + std::to_string(months - 1) +
+                                   ": the timeline is not computed"});
+            continue;
+        }
+        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
+        first = std::min(first, ph.energisationMonth);
+        last = std::max(last, ph.energisationMonth);
+    }
+    if (!t.rules.empty()) {
+        t.months.clear();
+        return t;
+    }
+    if (last < 0) first = last = in.constructionMonths; // no phase carries anything: an empty timeline
+    t.firstEnergisationMonth = first;
+    t.fullEnergisationMonth = last;
+
+    std::vector<Vintage> live; // every vintage bought, for the terminal value
+    auto depreciate = [&](const Vintage& v, int retireMonth) {
+        // Straight-line depreciation by month until the vintage is retired (or the horizon ends).
+        const int end = std::min({retireMonth, v.start + v.lifeMonths, months});
+        for (int m = std::max(0, v.start); m < end; ++m)
+            t.months[static_cast<std::size_t>(m)].depreciation += v.monthly() * usd;
+    };
+    auto retire = [&](const Vintage& v, int m) {
+        // Retired assets change hands at book value (the steady-state convention, evaluate_finance.cpp): no
+        // gain or loss to tax. Paid at the end of the month.
+        const double book = v.bookAt(m);
+        t.months[static_cast<std::size_t>(m)].salvage += book * usd;
+        flows.add(m + 1.0, book);
+    };
+    // Land is bought when construction starts; it carries interest until the first phase is energised
+    // (capitalised with that phase's facility, as the steady-state schedule does).
+    t.months[0].facilityCapex += in.land;
+    flows.add(0.0, -in.land.value());
+    const double landIdc = in.land.value() * (growth(first) - 1.0);
+
+    const double yearlyOpexSite = in.opexSiteDriven.value();
+    bool landIdcAssigned = false;
+    for (std::size_t i = 0; i < in.phases.size(); ++i) {
+        const TimelinePhaseInput& ph = in.phases[i];
+        TimelinePhase out{ph, {}, {}};
+        const int e = ph.energisationMonth;
+        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) {
+            t.phases.push_back(std::move(out));
+            continue;
+        }
+        // Facility: drawn in equal monthly amounts over the construction_months before its energisation,
+        // each at the middle of its month (cost/finance.h constructionDraws); a phase energised sooner
+        // after the build start is built in the months there are.
+        const double facility = in.facilityCapex.value() * ph.powerShare;
+        const int start = std::max(0, e - in.constructionMonths);
+        const int drawMonths = e - start;
+        double idc = 0.0;
+        if (drawMonths == 0) {
+            t.months[static_cast<std::size_t>(e)].facilityCapex += facility * usd;
+            flows.add(e, -facility);
+        } else {
+            const double perMonth = facility / drawMonths;
+            for (int k = start; k < e; ++k) {
+                t.months[static_cast<std::size_t>(k)].facilityCapex += perMonth * usd;
+                t.months[static_cast<std::size_t>(k)].drawsMidMonth += perMonth * usd;
+                flows.add(k + 0.5, -perMonth);
+                // Interest during construction at the WACC until the phase is energised (IAS 23), the draw
+                // compounded forward less the draw: D·((1+r)^((e - t)/12) - 1).
+                idc += perMonth * (growth(e - (k + 0.5)) - 1.0);
+            }
+        }
+        if (e == first && !landIdcAssigned) {
+            idc += landIdc; // the land's carry goes with the first phase energised
+            landIdcAssigned = true;
+        }
+        out.interestDuringConstruction = idc * usd;
+        t.interestDuringConstruction += idc * usd;
+        Vintage fac{e, facility + idc, in.facility.residualFraction, lifeInMonths(in.facility.lifeYears)};
+        Vintage net{e, in.networkCapex.value() * ph.gpuShare, in.network.residualFraction,
+                    lifeInMonths(in.network.lifeYears)};
+        const double itBase = in.itCapex.value() * ph.gpuShare;
+        Vintage it{e, itBase * itPriceFactor(e), in.it.residualFraction, lifeInMonths(in.it.lifeYears)};
+        // IT and network are paid on delivery, at the start of the energisation month.
+        t.months[static_cast<std::size_t>(e)].itCapex += (it.cost + net.cost) * usd;
+        flows.add(e, -(it.cost + net.cost));
+
+        // Facility and network are replaced like for like at the end of their lives, at the same price.
+        for (auto [v, price] : {std::pair{fac, facility}, std::pair{net, net.cost}}) {
+            while (true) {
+                const int end = v.start + v.lifeMonths;
+                depreciate(v, end);
+                if (end >= months) break;
+                retire(v, end);
+                t.months[static_cast<std::size_t>(end)].replacementCapex += price * usd;
+                flows.add(end, -price);
+                v = Vintage{end, price, v.residualFraction, v.lifeMonths};
+            }
+            live.push_back(v);
+        }
+
+        // GPUs: one cohort at a time. Revenue starts delivery_to_revenue_days after its delivery (pro rata in
+        // that month); the cohort's price falls with its age; the policy decides when it is replaced.
+        const double hoursPerMonth = in.gpuHoursPerYear * ph.gpuShare / 12.0;
+        const double yearlyRevenueNew = in.gpuHoursPerYear * ph.gpuShare * in.gpuHourPrice;
+        const double crf = capitalRecoveryFactor(in.wacc, in.it.lifeYears);
+        const double powerOpexMonth = in.opexPowerDriven.value() * ph.powerShare / 12.0;
+        const double gpuOpexMonth = in.opexGpuDriven.value() * ph.gpuShare / 12.0;
+        double earnFrom = e + delayMonths;
+        for (int m = e; m < months; ++m) {
+            // Refresh at the start of the month: at the end of the IT life, or (economic) as soon as a new
+            // cohort's extra margin covers its capital charge (refreshAge).
+            const int age = m - it.start;
+            bool replace = false;
+            if (age > 0 && itBase > 0.0) {
+                if (!ph.economicRefresh) {
+                    replace = age >= it.lifeMonths;
+                } else if (yearlyRevenueNew > 0.0) {
+                    const double gain = yearlyRevenueNew * (1.0 - std::pow(monthlyDecay, age));
+                    replace = gain >= itBase * itPriceFactor(m) * crf;
+                }
+            }
+            if (replace) {
+                depreciate(it, m);
+                retire(it, m);
+                it = Vintage{m, itBase * itPriceFactor(m), it.residualFraction, it.lifeMonths};
+                t.months[static_cast<std::size_t>(m)].replacementCapex += it.cost * usd;
+                flows.add(m, -it.cost);
+                out.itRefreshMonths.push_back(m);
+                earnFrom = m + delayMonths; // installing and burning in the new cohort
+            }
+            auto& row = t.months[static_cast<std::size_t>(m)];
+            const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0);
+            // Sold on contracts of a fixed term, each priced at the cohort's age when it is signed (the first
+            // at delivery); without a term, at the age in mid-month.
+            const double priceAge = contractMonths > 0
+                                        ? double((m - it.start) / contractMonths * contractMonths)
+                                        : (m + 0.5) - it.start;
+            const double price = in.gpuHourPrice * std::pow(monthlyDecay, priceAge);
+            const double hours = hoursPerMonth * earning;
+            row.gpuHours += hours;
+            row.revenue += hours * price * usd;
+            row.opex += (powerOpexMonth + gpuOpexMonth) * usd;
+            row.energisedItMw += in.itPeakMw * ph.powerShare;
+            row.energisedFacilityMw += in.facilityPeakMw * ph.powerShare;
+            row.gpusInstalled += in.gpus * ph.gpuShare;
+            row.gpusEarning += in.gpus * ph.gpuShare * earning;
+        }
+        depreciate(it, months);
+        live.push_back(it);
+        t.phases.push_back(std::move(out));
+    }
+    // Site-driven opex (WAN leases, property tax on land) from the first energisation.
+    for (int m = first; m < months && last >= 0; ++m)
+        t.months[static_cast<std::size_t>(m)].opex += yearlyOpexSite / 12.0 * usd;
+
+    // Tax: on each year's positive taxable income (revenue - opex - depreciation), years counted from the
+    // build start, paid in the year's last month (the steady state's yearly convention: no loss carried
+    // forward, cost/evaluate_finance.cpp); a last partial year is taxed at the horizon.
+    for (int y0 = 0; y0 < months; y0 += 12) {
+        const int y1 = std::min(months, y0 + 12);
+        double taxable = 0.0;
+        for (int m = y0; m < y1; ++m) {
+            const auto& row = t.months[static_cast<std::size_t>(m)];
+            taxable += (row.revenue - row.opex - row.depreciation).value();
+        }
+        t.months[static_cast<std::size_t>(y1 - 1)].tax = std::max(0.0, in.taxRate * taxable) * usd;
+    }
+    // Terminal value at the horizon: the book value of every vintage still in service, and the land at cost.
+    double terminal = in.land.value();
+    for (const auto& v : live)
+        terminal += v.bookAt(months);
+    t.months.back().terminalValue = terminal * usd;
+    flows.add(months, terminal);
+
+    double cumulative = 0.0;
+    for (auto& row : t.months) {
+        row.meanGpuHourPrice = row.gpuHours > 0 ? row.revenue.value() / row.gpuHours : 0.0;
+        flows.add(row.month + 1.0, (row.revenue - row.opex - row.tax).value());
+        row.cashFlow = row.revenue + row.salvage + row.terminalValue - row.opex - row.tax -
+                       row.facilityCapex - row.itCapex - row.replacementCapex;
+        cumulative += (row.cashFlow - row.terminalValue).value();
+        row.cumulative = cumulative * usd;
+        // Peak funding: the deepest the cumulative cash goes (the equity and debt the build needs).
+        if (-cumulative > t.peakFunding.value()) {
+            t.peakFunding = -cumulative * usd;
+            t.peakFundingMonth = row.month;
+        }
+        if (!t.paybackMonth && cumulative >= 0.0 && t.peakFunding.value() > 0.0) t.paybackMonth = row.month;
+    }
+    t.npv = flows.npv(r, t.referenceMonth) * usd;
+    if (in.computeIrr) t.irr = internalRateOfReturnDated(flows.flows(0.0));
+    // The economic refresh age at the reference delivery's prices (the first cohort of the whole design).
+    t.economicRefreshAgeYears = refreshAge(in.gpuHoursPerYear * in.gpuHourPrice, in.itCapex.value(), in.wacc,
+                                           in.it.lifeYears, in.rentalDecayPerYear);
+    return t;
+}
+
+} // namespace ctwin::cost

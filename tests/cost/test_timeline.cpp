@@ -1,0 +1,342 @@
+// The time axis (issue 34; cost/timeline.h): phased draws, interest during construction, monthly cash
+// flows, NPV, peak funding, payback, cohort price decay and refresh, and the engine's phases from the
+// design's dates. Expected values are worked by hand (or in Python to 1e-12 where marked) in the comment
+// beside each check; tolerances are stated at each check.
+#include "../test_support.h"
+#include "calendar_date.h"
+#include "design_json.h"
+#include "evaluate.h"
+#include "input_error.h"
+#include "timeline.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+using namespace ctwin;
+using ctwin::test_support::catalog;
+using ctwin::test_support::defaults;
+using ctwin::test_support::reference;
+
+namespace {
+
+bool near(double a, double b, double rel) {
+    return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300);
+}
+
+/// One phase energised at month 2 of a 2-month build with a 1-year horizon (14 months): facility 1,200
+/// drawn 600 + 600, IT 600 on delivery, 1,200 GPU-hours a year at $1, opex 120 a year; no tax, no decay.
+cost::TimelineInputs smallCase() {
+    cost::TimelineInputs in;
+    in.constructionMonths = 2;
+    in.horizonYears = 1;
+    in.facilityCapex = 1200 * units::usd;
+    in.itCapex = 600 * units::usd;
+    in.it = {1.0, 0.0};
+    in.network = {5.0, 0.0};
+    in.facility = {10.0, 0.0};
+    in.opexPowerDriven = 120 * units::usd;
+    in.gpuHoursPerYear = 1200;
+    in.gpuHourPrice = 1.0;
+    in.gpus = 10;
+    in.itPeakMw = 2;
+    in.facilityPeakMw = 2.5;
+    cost::TimelinePhaseInput ph;
+    ph.hall = "hall-a";
+    ph.energisationMonth = 2;
+    ph.gpuShare = ph.powerShare = 1.0;
+    in.phases = {ph};
+    return in;
+}
+
+double sumOf(const cost::Timeline& t, units::Money cost::TimelineMonth::*field) {
+    double s = 0;
+    for (const auto& m : t.months)
+        s += (m.*field).value();
+    return s;
+}
+
+cost::Results evaluateWith(model::Project p, const std::vector<std::pair<std::string, double>>& set = {}) {
+    auto a = defaults();
+    for (const auto& [k, v] : set)
+        a.at(k).base = v;
+    return cost::evaluate(p, catalog(), a);
+}
+
+double fig(const cost::Results& r, const std::string& key) {
+    const auto* f = r.figure(key);
+    if (!f) qFatal("figure %s missing", key.c_str());
+    return f->value;
+}
+
+bool hasRule(const cost::Results& r, const std::string& id, const std::string& text = {}) {
+    return std::any_of(r.rules.begin(), r.rules.end(), [&](const cost::DesignRule& d) {
+        return d.rule == id && d.message.find(text) != std::string::npos;
+    });
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void datesParseAndRefuse() {
+        // ISO 8601 calendar dates, day or month precision; leap years by the Gregorian rule.
+        QCOMPARE(model::parseCalendarDate("2027-02-28")->day, 28);
+        QVERIFY(model::parseCalendarDate("2028-02-29"));
+        QVERIFY(!model::parseCalendarDate("2027-02-29"));
+        QVERIFY(!model::parseCalendarDate("2100-02-29")); // a century not divisible by 400
+        QVERIFY(model::parseCalendarDate("2000-02-29"));
+        QCOMPARE(model::parseCalendarDate("2027-06")->month, 6);
+        for (const char* bad :
+             {"2027-13-01", "2027-6-01", "27-06-01", "2027/06/01", " 2027-06", "2027-06-01T00:00", "1899-12",
+              "2201-01", "June 2027", "2027-00", "2027-06-31", ""})
+            QVERIFY2(!model::parseCalendarDate(bad), bad);
+        QVERIFY(model::calendarDateProblem("").empty()); // absent
+        QVERIFY(QString::fromStdString(model::calendarDateProblem("2027/06")).contains("YYYY-MM-DD"));
+        // Month arithmetic: 2027-11 + 3 months = 2028-02; months between dates ignore the day.
+        QCOMPARE(model::parseCalendarDate("2027-11-15")->plusMonths(3).iso(), std::string("2028-02-01"));
+        QCOMPARE(model::parseCalendarDate("2029-03-31")->monthIndex() -
+                     model::parseCalendarDate("2027-01-01")->monthIndex(),
+                 26);
+        QVERIFY(model::isDateField("energisation_date") && model::isDateField("build_start"));
+        QVERIFY(!model::isDateField("date") && !model::isDateField("name"));
+    }
+
+    void monthlyCashFlowsByHand() {
+        // wacc 0: NPV is the plain sum. Capex 1,800 (draws 600 in months 0 and 1, IT 600 in month 2);
+        // revenue 100 and opex 10 in each of months 2..13; terminal: the facility's book after 12 of its
+        // 120 months, 1,200 x 0.9 = 1,080 (IT fully depreciated after its 12 months, not replaced: its
+        // replacement would fall at month 14, the end). NPV = -1,800 + 12 x 90 + 1,080 = 360 (exact).
+        const auto t = cost::computeTimeline(smallCase());
+        QVERIFY(t.rules.empty());
+        QCOMPARE(int(t.months.size()), 14);
+        QCOMPARE(t.months[0].facilityCapex.value(), 600.0);
+        QCOMPARE(t.months[1].facilityCapex.value(), 600.0);
+        QCOMPARE(t.months[2].itCapex.value(), 600.0);
+        QCOMPARE(t.months[2].revenue.value(), 100.0);
+        QCOMPARE(t.months[2].opex.value(), 10.0);
+        QCOMPARE(t.months[1].revenue.value(), 0.0);
+        QVERIFY(near(t.months[13].terminalValue.value(), 1080.0, 1e-12));
+        QVERIFY(near(t.npv.value(), 360.0, 1e-12));
+        // Cumulative cash without the terminal value: -600, -1,200, -1,710 (month 2: -600 + 90), then +90 a
+        // month to -720 at month 13: the peak funding is 1,710 in month 2 and there is no payback.
+        QVERIFY(near(t.peakFunding.value(), 1710.0, 1e-12));
+        QCOMPARE(t.peakFundingMonth, 2);
+        QVERIFY(!t.paybackMonth);
+        QVERIFY(near(t.months[13].cumulative.value(), -720.0, 1e-12));
+        // Depreciation: facility 10 and IT 50 a month from month 2: 12 x 60 = 720 over the timeline.
+        QVERIFY(near(sumOf(t, &cost::TimelineMonth::depreciation), 720.0, 1e-12));
+        // Rates: energised from month 2.
+        QCOMPARE(t.months[1].energisedItMw, 0.0);
+        QCOMPARE(t.months[2].energisedItMw, 2.0);
+        QCOMPARE(t.months[2].energisedFacilityMw, 2.5);
+        QCOMPARE(t.months[5].gpusEarning, 10.0);
+        QCOMPARE(t.firstEnergisationMonth, 2);
+        QCOMPARE(t.fullEnergisationMonth, 2);
+    }
+
+    void interestAndDiscountingByHand() {
+        // wacc 10%: IDC = 600 x (1.1^(1.5/12) - 1) + 600 x (1.1^(0.5/12) - 1) = 9.578506514415741 (Python);
+        // the facility depreciates IDC included, so the terminal is 0.9 x (1,200 + IDC) =
+        // 1,088.6206558629742; NPV at month 2 of the draws (t = 0.5, 1.5), IT (t = 2), 12 x +90 at month ends
+        // and the terminal at t = 14, each x 1.1^(-(t - 2)/12): 206.12053981895951 (Python). Tolerance 1e-9
+        // relative.
+        auto in = smallCase();
+        in.wacc = 0.1;
+        const auto t = cost::computeTimeline(in);
+        QVERIFY(near(t.interestDuringConstruction.value(), 9.578506514415741, 1e-9));
+        QVERIFY(near(t.months[13].terminalValue.value(), 1088.6206558629742, 1e-9));
+        QVERIFY(near(t.npv.value(), 206.12053981895951, 1e-9));
+        // The XIRR of a positive-NPV series at 10% lies above 10%.
+        QVERIFY(t.irr && *t.irr > 0.1);
+    }
+
+    void taxByYear() {
+        // Tax 25% on each 12-month year's positive taxable income. Year 1 (months 0..11): revenue 10 x 100,
+        // opex 10 x 10, depreciation 10 x 60: 1,000 - 100 - 600 = 300 -> 75 in month 11. Year 2 (months 12,
+        // 13, the last partial year): 200 - 20 - 120 = 60 -> 15 in month 13.
+        auto in = smallCase();
+        in.taxRate = 0.25;
+        const auto t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[11].tax.value(), 75.0, 1e-12));
+        QVERIFY(near(t.months[13].tax.value(), 15.0, 1e-12));
+        QVERIFY(near(sumOf(t, &cost::TimelineMonth::tax), 90.0, 1e-12));
+    }
+
+    void priceDecayAndDelay() {
+        // A cohort's price falls with its age at the mid-month: month 2 (age 0.5 month) at 20%/yr:
+        // 100 x 0.8^(0.5/12) = 99.07454415104576 (Python). 15.21875 days to revenue = half a month
+        // (365.25/12 = 30.4375 days): month 2 earns half its hours.
+        auto in = smallCase();
+        in.rentalDecayPerYear = 0.2;
+        auto t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[2].revenue.value(), 99.07454415104576, 1e-12));
+        QVERIFY(near(t.months[2].meanGpuHourPrice, 0.9907454415104576, 1e-12));
+        // On 1-year contracts the price holds for the first contract (months 2..13) and falls by the
+        // year's 20 % at the renewal in month 14: 100 x 0.8 = 80 (exact to 1e-12).
+        in.horizonYears = 2;
+        in.it = {5.0, 0.0}; // no refresh within the 2 years
+        in.rentalContractYears = 1;
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[2].revenue.value(), 100.0, 1e-12));
+        QVERIFY(near(t.months[13].revenue.value(), 100.0, 1e-12));
+        QVERIFY(near(t.months[14].revenue.value(), 80.0, 1e-12));
+        in.horizonYears = 1;
+        in.it = {1.0, 0.0};
+        in.rentalContractYears = 0;
+        in.rentalDecayPerYear = 0;
+        in.deliveryToRevenueDays = 365.25 / 24.0;
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[2].revenue.value(), 50.0, 1e-12));
+        QVERIFY(near(t.months[2].gpusEarning, 5.0, 1e-12));
+        QVERIFY(near(t.months[3].revenue.value(), 100.0, 1e-12));
+    }
+
+    void fixedLifeRefreshAtTheYearsPrice() {
+        // IT life 1 year, horizon 3 years: the cohort delivered in month 2 is replaced in months 14 and 26.
+        // The price moves +10% a year from the reference delivery (month 2): 600 x 1.1 = 660 in month 14,
+        // 600 x 1.21 = 726 in month 26. Retired at the end of its life, a cohort changes hands at its
+        // residual (0 here). With 15.21875 days to revenue the replacement month earns half.
+        auto in = smallCase();
+        in.horizonYears = 3;
+        in.itPriceChangePerYear = 0.1;
+        in.deliveryToRevenueDays = 365.25 / 24.0;
+        const auto t = cost::computeTimeline(in);
+        QCOMPARE(t.phases.size(), std::size_t(1));
+        QCOMPARE(t.phases[0].itRefreshMonths, (std::vector<int>{14, 26}));
+        QVERIFY(near(t.months[14].replacementCapex.value(), 660.0, 1e-12));
+        QVERIFY(near(t.months[26].replacementCapex.value(), 726.0, 1e-12));
+        QVERIFY(near(t.months[14].revenue.value(), 50.0, 1e-12));
+        QCOMPARE(t.months[14].salvage.value(), 0.0);
+    }
+
+    void economicRefresh() {
+        // refreshAge: R0 1,000 a year, C 2,000, wacc 10%, life 5: CRF = 0.1 / (1 - 1.1^-5) = 0.263797;
+        // x = 2,000 x 0.263797 / 1,000 = 0.527595; a = ln(1 - x) / ln(0.8) = 3.360699983213564 (Python).
+        QVERIFY(near(*cost::refreshAge(1000, 2000, 0.1, 5, 0.2), 3.360699983213564, 1e-12));
+        QVERIFY(!cost::refreshAge(1000, 4000, 0.1, 5, 0.2)); // C x CRF = 1,055 > R0: never pays
+        QVERIFY(!cost::refreshAge(1000, 2000, 0.1, 5, 0.0)); // no decay: never pays
+        // In the timeline the economic hall is replaced in the first month whose age reaches it: R0 1,200,
+        // C 600, wacc 0, life 1 (CRF 1): 600 = 1,200 (1 - 0.4^a) at d = 60%, a = ln 0.5 / ln 0.4 =
+        // 0.7564707973660301 years (Python) = 9.08 months: replaced at age 10, month 2 + 10.
+        auto in = smallCase();
+        in.horizonYears = 3;
+        in.rentalDecayPerYear = 0.6;
+        in.it = {1.0, 0.0};
+        in.phases[0].economicRefresh = true;
+        auto t = cost::computeTimeline(in);
+        QCOMPARE(t.phases[0].itRefreshMonths.front(), 12);
+        QVERIFY(t.economicRefreshAgeYears && near(*t.economicRefreshAgeYears, 0.7564707973660301, 1e-12));
+        // Life 2 years halves the capital charge (CRF 0.5): 300 = 1,200 (1 - 0.4^a), a = ln 0.75 / ln 0.4 =
+        // 3.77 months: replaced at age 4, month 6, before its accounting life ends; it changes hands at its
+        // book value, 600 less 4 of 24 months: 600 x 20/24 = 500.
+        in.it = {2.0, 0.0};
+        t = cost::computeTimeline(in);
+        QCOMPARE(t.phases[0].itRefreshMonths.front(), 6);
+        QVERIFY(near(t.months[6].salvage.value(), 500.0, 1e-12));
+    }
+
+    void phasedEnergisationAndBadPhases() {
+        // Two halls: one at month 2, one at month 8 with a 2-month build: the second's draws fall in months
+        // 6 and 7; both halves of IT arrive on their own dates.
+        auto in = smallCase();
+        in.horizonYears = 2;
+        in.phases[0].gpuShare = in.phases[0].powerShare = 0.5;
+        auto second = in.phases[0];
+        second.hall = "hall-b";
+        second.energisationMonth = 8;
+        in.phases.push_back(second);
+        auto t = cost::computeTimeline(in);
+        QCOMPARE(t.months[0].facilityCapex.value(), 300.0);
+        QCOMPARE(t.months[6].facilityCapex.value(), 300.0);
+        QCOMPARE(t.months[8].itCapex.value(), 300.0);
+        QCOMPARE(t.months[5].energisedItMw, 1.0);
+        QCOMPARE(t.months[8].energisedItMw, 2.0);
+        QCOMPARE(t.fullEnergisationMonth, 8);
+        QVERIFY(near(sumOf(t, &cost::TimelineMonth::facilityCapex) + sumOf(t, &cost::TimelineMonth::itCapex),
+                     1800.0, 1e-12));
+        // A phase outside the timeline: an Error, no months.
+        in.phases[1].energisationMonth = 40;
+        t = cost::computeTimeline(in);
+        QVERIFY(t.months.empty());
+        QCOMPARE(t.rules.front().rule, std::string("phase_outside_timeline"));
+        QCOMPARE(t.rules.front().entity, std::string("hall-b"));
+    }
+
+    void engineConservesTheSteadyState() {
+        // On the campus reference phased one building per quarter from 2027-01: the months sum to the
+        // steady state's capex (price change 0), and once every hall is energised the month's MW, GPUs and
+        // opex are the steady state's (relative 1e-9).
+        auto p = reference("campus-1gw");
+        p.info.buildStart = "2027-01-01";
+        for (std::size_t i = 0; i < p.buildings.size(); ++i)
+            p.buildings[i].energisationDate =
+                model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+        const auto r = evaluateWith(p);
+        QVERIFY(r.timeline);
+        const auto& t = *r.timeline;
+        QVERIFY(near(sumOf(t, &cost::TimelineMonth::facilityCapex) + sumOf(t, &cost::TimelineMonth::itCapex),
+                     r.capex.total.value(), 1e-9));
+        const auto& steady = t.months[static_cast<std::size_t>(t.fullEnergisationMonth + 1)];
+        QVERIFY(near(steady.energisedItMw, r.power.itPeak.value() / 1e6, 1e-9));
+        QVERIFY(near(steady.gpusInstalled, r.bom.gpus, 1e-9));
+        QVERIFY(near(steady.opex.value(), r.finance.opexAnnual.value() / 12, 1e-9));
+        QCOMPARE(t.firstEnergisationMonth, 18);
+        QCOMPARE(t.fullEnergisationMonth, 18 + 3 * (static_cast<int>(p.buildings.size()) - 1));
+        QCOMPARE(fig(r, "timeline.full_energisation_month"), double(t.fullEnergisationMonth));
+        // Phasing delays a positive-NPV plan (no rental price decay) and so lowers its NPV; under the shipped
+        // 20 %/yr decay this campus's NPV is negative over its 5-year horizon, and phasing raises it.
+        const auto flat = evaluateWith(p, {{"gpu_rental_price_decay_per_year", 0}});
+        QVERIFY(fig(flat, "timeline.npv_without_phasing_usd") > 0);
+        QVERIFY(fig(flat, "timeline.npv_usd") < fig(flat, "timeline.npv_without_phasing_usd"));
+        QVERIFY(fig(r, "timeline.peak_funding_usd") > 0);
+        QVERIFY(fig(r, "timeline.interest_during_construction_usd") > 0);
+        // Without dates the timeline's unphased NPV is its NPV.
+        auto undated = reference("campus-1gw");
+        for (auto& b : undated.buildings)
+            b.energisationDate.clear();
+        const auto plain = evaluateWith(undated);
+        QVERIFY(near(fig(plain, "timeline.npv_usd"), fig(plain, "timeline.npv_without_phasing_usd"), 1e-12));
+    }
+
+    void badDatesInTheDesign() {
+        auto p = reference("llama3-16k-h100");
+        // Energisation without a build start, before it, after the horizon: Errors naming entity and field;
+        // the timeline is not computed and the steady state still is.
+        p.buildings.front().energisationDate = "2028-01";
+        auto r = evaluateWith(p);
+        QVERIFY(hasRule(r, "timeline_undated", "buildings." + p.buildings.front().id + ".energisation_date"));
+        QVERIFY(!r.timeline && r.figure("finance.npv_usd"));
+        p.info.buildStart = "2028-06-01";
+        r = evaluateWith(p);
+        QVERIFY(hasRule(r, "phase_before_build_start", "2028-06-01"));
+        p.info.buildStart = "1990-01";
+        r = evaluateWith(p);
+        QVERIFY(hasRule(r, "horizon_shorter_than_build", "horizon_years"));
+        // A library caller's bad text reaches the engine as an Error, not a crash.
+        p.halls.front().energisationDate = "next spring";
+        r = evaluateWith(p);
+        QVERIFY(hasRule(r, "bad_date", "data_halls." + p.halls.front().id + ".energisation_date"));
+        // The loader refuses a bad date with file, entity and field.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("bad.json").toStdString();
+        auto good = reference("llama3-16k-h100");
+        good.halls.front().energisationDate = "2027-13-01";
+        std::ofstream(path) << model::projectToJson(good).dump();
+        try {
+            model::loadProjectJson(path, &catalog());
+            QFAIL("a bad date loaded");
+        } catch (const model::InputError& e) {
+            const QString m = QString::fromUtf8(e.what());
+            QVERIFY2(m.contains("bad.json") && m.contains("energisation_date") &&
+                         m.contains(good.halls.front().id.c_str()),
+                     e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTimeline)
+#include "test_timeline.moc"
