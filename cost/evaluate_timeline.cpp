@@ -5,7 +5,7 @@
 #include "evaluate_stages.h"
 #include "timeline.h"
 
-#include <unordered_map>
+#include <cmath>
 
 namespace ctwin::cost::detail {
 
@@ -49,24 +49,19 @@ std::optional<std::vector<TimelinePhaseInput>> phasesOf(EvalContext& c,
                                                         const std::optional<model::CalendarDate>& buildStart,
                                                         int referenceMonth, int months) {
     const model::Project& p = c.p;
-    std::unordered_map<std::string, std::size_t> hallIndex;
-    for (std::size_t i = 0; i < p.halls.size(); ++i)
-        hallIndex.emplace(p.halls[i].id, i);
-    std::unordered_map<std::string, std::size_t> rowHall;
-    for (const auto& row : p.rows)
-        if (auto h = hallIndex.find(row.hall); h != hallIndex.end()) rowHall.emplace(row.id, h->second);
+    // GPUs and full-load rack power per hall, summed over the compiled rack classes (a few hundred for
+    // thousands of racks; cost/compiled_design.h); racks outside a hall or of an unknown type have rules of
+    // their own.
+    const CompiledDesign& cd = *c.compiled;
     std::vector<double> gpus(p.halls.size(), 0.0), power(p.halls.size(), 0.0);
     double gpuTotal = 0.0, powerTotal = 0.0;
-    for (const auto& rack : p.racks) {
-        const auto h = rowHall.find(rack.row);
-        const auto* item = c.catalog.find(rack.rackType);
-        if (h == rowHall.end() || !item) continue; // unplaced racks and unknown types have rules of their own
-        const auto* g = item->find("gpus");
-        const auto* w = item->find("power_load_w");
-        gpus[h->second] += g ? g->base : 0.0;
-        power[h->second] += w ? w->base : 0.0;
-        gpuTotal += g ? g->base : 0.0;
-        powerTotal += w ? w->base : 0.0;
+    for (const auto& cls : cd.classes) {
+        if (cls.hall == CompiledDesign::kNone || cls.type == CompiledDesign::kNone) continue;
+        const auto& type = cd.types[static_cast<std::size_t>(cls.type)];
+        const double g = std::isfinite(type.gpus) ? type.gpus * cls.count : 0.0;
+        const double w = std::isfinite(type.powerLoadW) ? type.powerLoadW * cls.count : 0.0;
+        gpus[static_cast<std::size_t>(cls.hall)] += g, power[static_cast<std::size_t>(cls.hall)] += w;
+        gpuTotal += g, powerTotal += w;
     }
     bool ok = true;
     std::vector<TimelinePhaseInput> phases;
@@ -236,10 +231,10 @@ void addTimelineFigures(EvalContext& c) {
     addFigure(c, "timeline.peak_funding_usd", t.peakFunding.value(), "USD", "Peak funding need",
               "max over months of -(cumulative cash flow without terminal value)",
               {{"month", static_cast<double>(t.peakFundingMonth)}});
-    addFigure(c, "timeline.peak_funding_month", t.peakFundingMonth, "month", "Month of peak funding",
+    addFigure(c, "timeline.peak_funding_month", t.peakFundingMonth, "months", "Month of peak funding",
               "months after the build start");
     if (t.paybackMonth)
-        addFigure(c, "timeline.payback_month", *t.paybackMonth, "month", "Payback month",
+        addFigure(c, "timeline.payback_month", *t.paybackMonth, "months", "Payback month",
                   "first month after the build start in which the cumulative cash flow (no terminal value) "
                   "is back at or above 0");
     addFigure(c, "timeline.interest_during_construction_usd", t.interestDuringConstruction.value(), "USD",
@@ -247,9 +242,9 @@ void addTimelineFigures(EvalContext& c) {
               "sum over phases of each facility draw x ((1 + wacc)^((energisation - t)/12) - 1), land to the "
               "first energisation",
               {}, {c.source("wacc")});
-    addFigure(c, "timeline.first_energisation_month", t.firstEnergisationMonth, "month", "First energisation",
-              "months after the build start");
-    addFigure(c, "timeline.full_energisation_month", t.fullEnergisationMonth, "month", "Full energisation",
+    addFigure(c, "timeline.first_energisation_month", t.firstEnergisationMonth, "months",
+              "First energisation", "months after the build start");
+    addFigure(c, "timeline.full_energisation_month", t.fullEnergisationMonth, "months", "Full energisation",
               "months after the build start when the last hall is energised");
     if (t.economicRefreshAgeYears)
         addFigure(c, "timeline.economic_refresh_age_years", *t.economicRefreshAgeYears, "yr",
@@ -263,7 +258,7 @@ void addTimelineFigures(EvalContext& c) {
             firstRefresh = ph.itRefreshMonths.front();
     if (firstRefresh >= 0)
         addFigure(
-            c, "timeline.first_it_refresh_month", firstRefresh, "month", "First GPU refresh",
+            c, "timeline.first_it_refresh_month", firstRefresh, "months", "First GPU refresh",
             "months after the build start when the first cohort is replaced (its hall's refresh_policy)");
 }
 

@@ -538,6 +538,11 @@ double unitUniform(std::mt19937_64& engine) {
 
 } // namespace
 
+bool isPercentFigure(std::string_view key) {
+    return key.substr(0, 12) == "capex.share." || key == "finance.irr" || key == "timeline.irr" ||
+           key == "reliability.goodput";
+}
+
 std::optional<FigurePreference> figurePreference(const std::string& key) {
     const auto& t = figurePreferences();
     if (auto it = t.find(key); it != t.end()) return it->second;

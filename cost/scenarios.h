@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ctwin::cost {
@@ -42,6 +43,10 @@ struct Comparison {
 enum class FigurePreference { LowerIsBetter, HigherIsBetter, Neither };
 /// The preference for a figure key evaluate() reports; std::nullopt for a key it never reports.
 std::optional<FigurePreference> figurePreference(const std::string& key);
+
+/// Whether a figure is a fraction that people read as a percentage (IRRs, capex shares, goodput): the one
+/// list the dashboard, the comparison, the PDF, the XLSX and the scenario views format by.
+bool isPercentFigure(std::string_view key);
 
 /// Compares evaluated designs figure by figure against `baseline`: rows for the figures every design has
 /// (first-seen order), best/worst by figurePreference (-1 when all equal or neither). Throws InputError for

@@ -163,14 +163,34 @@ Timeline computeTimeline(const TimelineInputs& in) {
 
     const double yearlyOpexSite = in.opexSiteDriven.value();
     bool landIdcAssigned = false;
+    // Phases energised in the same month under the same refresh policy run as one cohort (every figure is
+    // linear in the shares): a campus of 20 halls in 5 buildings is 5 cohorts. Each hall then gets its share
+    // of the group's interest during construction (by power) and the group's refresh months.
+    struct Group {
+        TimelinePhaseInput ph;
+        std::vector<std::size_t> members;
+    };
+    std::vector<Group> groups;
     for (std::size_t i = 0; i < in.phases.size(); ++i) {
-        const TimelinePhaseInput& ph = in.phases[i];
+        const auto& ph = in.phases[i];
+        t.phases.push_back(TimelinePhase{ph, {}, {}});
+        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+            return x.ph.energisationMonth == ph.energisationMonth &&
+                   x.ph.economicRefresh == ph.economicRefresh;
+        });
+        if (g == groups.end()) {
+            groups.push_back(Group{ph, {}});
+            g = groups.end() - 1;
+            g->ph.gpuShare = g->ph.powerShare = 0.0;
+        }
+        g->ph.gpuShare += ph.gpuShare, g->ph.powerShare += ph.powerShare;
+        g->members.push_back(i);
+    }
+    for (const Group& group : groups) {
+        const TimelinePhaseInput& ph = group.ph;
         TimelinePhase out{ph, {}, {}};
         const int e = ph.energisationMonth;
-        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) {
-            t.phases.push_back(std::move(out));
-            continue;
-        }
         // Facility: drawn in equal monthly amounts over the construction_months before its energisation,
         // each at the middle of its month (cost/finance.h constructionDraws); a phase energised sooner
         // after the build start is built in the months there are.
@@ -270,7 +290,13 @@ Timeline computeTimeline(const TimelineInputs& in) {
         }
         depreciate(it, months);
         live.push_back(it);
-        t.phases.push_back(std::move(out));
+        for (std::size_t i : group.members) {
+            auto& member = t.phases[i];
+            const double share = ph.powerShare > 0 ? member.input.powerShare / ph.powerShare
+                                                   : member.input.gpuShare / ph.gpuShare;
+            member.interestDuringConstruction = share * out.interestDuringConstruction;
+            member.itRefreshMonths = out.itRefreshMonths;
+        }
     }
     // Site-driven opex (WAN leases, property tax on land) from the first energisation.
     for (int m = first; m < months && last >= 0; ++m)

@@ -1,5 +1,7 @@
 #include "scenario_format.h"
 
+#include "scenarios.h"
+
 #include <QComboBox>
 #include <QLocale>
 #include <QSignalBlocker>
@@ -8,14 +10,7 @@
 
 namespace ctwin::views::scenario_format {
 
-namespace {
-
-/// The figures that are fractions shown as percentages (as app/report/report_format.cpp prints them).
-bool isPercentFigure(const std::string& key) {
-    return key.rfind("capex.share.", 0) == 0 || key == "finance.irr" || key == "reliability.goodput";
-}
-
-} // namespace
+using cost::isPercentFigure;
 
 QString figureValue(const DisplayUnits& units, const std::string& key, double value,
                     const std::string& unit) {

@@ -97,6 +97,12 @@ private:
     }
     int horizon() const { return static_cast<int>(m_r.finance.cashFlows.size()) - 1; }
 
+    /// A month of the timeline as "YYYY-MM" (or "month N" when undated).
+    QString timelineDate(int month) const {
+        const auto d = m_r.timeline ? m_r.timeline->dateOf(month) : std::nullopt;
+        return d ? q(d->iso().substr(0, 7)) : QStringLiteral("month %1").arg(month);
+    }
+
     std::string tokenCostKey() const {
         if (m_r.figure("training.cost_per_million_tokens_usd")) return "training.cost_per_million_tokens_usd";
         return "inference.cost_per_million_output_tokens_usd";
@@ -105,31 +111,27 @@ private:
     void summary() {
         m_doc.heading("Executive summary");
         const bool hasIrr = m_r.figure("finance.irr") != nullptr;
-        tiles(m_doc,
-              {{"GPUs", fig("inventory.gpus")},
-               {"IT power", fig("power.it_mw")},
-               {"Facility power", fig("power.facility_mw")},
-               {"PUE", fig("power.pue")},
-               {"Capex", fig("capex.total_usd")},
-               {"Capex per GPU", fig("capex.per_gpu_usd")},
-               {"TCO per year", fig("finance.tco_annual_usd")},
-               {"Cost per GPU-hour", fig("finance.cost_per_gpu_hour_usd")},
-               {m_r.figure("training.cost_per_million_tokens_usd") ? "Training cost per M tokens"
-                                                                   : "Cost per M output tokens",
-                fig(tokenCostKey())},
-               {"Goodput", fig("reliability.goodput")},
-               {"NPV at WACC (steady state)", fig("finance.npv_usd")},
-               {hasIrr ? "IRR (steady state)" : "Payback (steady state)",
-                hasIrr ? fig("finance.irr") : fig("finance.payback_years")}});
+        tiles(m_doc, {{"GPUs", fig("inventory.gpus")},
+                      {"IT power", fig("power.it_mw")},
+                      {"Facility power", fig("power.facility_mw")},
+                      {"PUE", fig("power.pue")},
+                      {"Capex", fig("capex.total_usd")},
+                      {"Capex per GPU", fig("capex.per_gpu_usd")},
+                      {"TCO per year", fig("finance.tco_annual_usd")},
+                      {"Cost per GPU-hour", fig("finance.cost_per_gpu_hour_usd")},
+                      {m_r.figure("training.cost_per_million_tokens_usd") ? "Training cost per M tokens"
+                                                                          : "Cost per M output tokens",
+                       fig(tokenCostKey())},
+                      {"Goodput", fig("reliability.goodput")},
+                      {"NPV (steady state)", fig("finance.npv_usd")},
+                      {hasIrr ? "IRR (steady state)" : "Payback (steady state)",
+                       hasIrr ? fig("finance.irr") : fig("finance.payback_years")}});
         if (m_r.timeline)
-            tiles(m_doc, {{"NPV (phased timeline)", fig("timeline.npv_usd")},
-                          {"Peak funding (timeline)", fig("timeline.peak_funding_usd")},
-                          {"Full energisation", m_r.timeline->dateOf(m_r.timeline->fullEnergisationMonth)
-                                                    ? q(m_r.timeline->dateOf(m_r.timeline->fullEnergisationMonth)
-                                                            ->iso()
-                                                            .substr(0, 7))
-                                                    : fig("timeline.full_energisation_month")},
-                          {"IRR (phased timeline)", m_r.figure("timeline.irr") ? fig("timeline.irr") : "none"}});
+            tiles(m_doc,
+                  {{"NPV (phased timeline)", fig("timeline.npv_usd")},
+                   {"Peak funding (timeline)", fig("timeline.peak_funding_usd")},
+                   {"Full energisation", timelineDate(m_r.timeline->fullEnergisationMonth)},
+                   {"IRR (phased timeline)", m_r.figure("timeline.irr") ? fig("timeline.irr") : "none"}});
         m_doc.space(2.0);
         int errors = 0, warnings = 0;
         for (const auto& rule : m_r.rules) {
@@ -170,6 +172,17 @@ private:
                     "value at book at the horizon. ")
                     .arg(fig("finance.break_even_gpu_hour_usd"), money(m_r.finance.economic.costPerGpuHour),
                          QString::number(m_r.finance.timeToRevenueDays, 'g', 4));
+        if (m_r.timeline)
+            text +=
+                QStringLiteral(
+                    "That is the steady state (every hall at once, prices as today). On the time axis (halls "
+                    "energised %1 to %2, a cohort's rental price falling %3 a year with its age, re-priced "
+                    "every %4 years) the NPV is %5 and the build needs %6 of funding at its deepest. ")
+                    .arg(timelineDate(m_r.timeline->firstEnergisationMonth),
+                         timelineDate(m_r.timeline->fullEnergisationMonth),
+                         q(formatPercent(assumption("gpu_rental_price_decay_per_year"))),
+                         QString::number(assumption("gpu_rental_contract_years"), 'g', 3),
+                         fig("timeline.npv_usd"), fig("timeline.peak_funding_usd"));
         text += QStringLiteral("Design rules: %1 error(s), %2 warning(s).").arg(errors).arg(warnings);
         m_doc.paragraph(text);
 
@@ -648,24 +661,22 @@ private:
             return;
         }
         const auto& t = *m_r.timeline;
-        const auto when = [&](int month) {
-            const auto d = t.dateOf(month);
-            return d ? q(d->iso().substr(0, 7)) : QStringLiteral("month %1").arg(month);
-        };
+        const auto when = [&](int month) { return timelineDate(month); };
         m_doc.paragraph(
             QStringLiteral(
                 "Monthly, from the build start (%1). Each of the %2 halls with racks is a phase, energised "
                 "at "
                 "its date (%3 to %4); its facility is drawn over the construction months before it with "
                 "interest during construction at the WACC, its IT paid on delivery, its GPU-hours sold from "
-                "the days to revenue on at a price that falls %5 a year with the cohort's age; hall refresh "
+                "the days to revenue on at a price that falls %5 a year with the cohort's age, re-priced at "
+                "each renewal of its %7-year contracts; hall refresh "
                 "policies replace the GPUs. The steady-state figures elsewhere in this report assume every "
                 "hall energised at once; these are the dated ones, valued at the reference delivery (%6).")
                 .arg(t.buildStart ? q(t.buildStart->iso()) : QStringLiteral("undated"),
                      QString::number(t.phases.size()), when(t.firstEnergisationMonth),
                      when(t.fullEnergisationMonth),
-                     q(formatPercent(assumption("gpu_rental_price_decay_per_year"))),
-                     when(t.referenceMonth)));
+                     q(formatPercent(assumption("gpu_rental_price_decay_per_year"))), when(t.referenceMonth))
+                .arg(QString::number(assumption("gpu_rental_contract_years"), 'g', 3)));
         Table table{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
         for (const auto& f : m_r.figures)
             if (f.key.rfind("timeline.", 0) == 0)

@@ -1,6 +1,7 @@
 #include "report/report_format.h"
 
 #include "results_json.h"
+#include "scenarios.h"
 
 #include <QDate>
 #include <algorithm>
@@ -62,11 +63,7 @@ std::string formatPercent(double fraction, int decimals) {
     return buf;
 }
 
-namespace {
-bool isPercentFigure(const std::string& key) {
-    return key.rfind("capex.share.", 0) == 0 || key == "finance.irr" || key == "reliability.goodput";
-}
-} // namespace
+using cost::isPercentFigure;
 
 std::string formatFigureValue(const std::string& key, double value, const std::string& unit) {
     if (unit.rfind("USD", 0) == 0) return formatMoney(value) + unit.substr(3);
@@ -104,10 +101,14 @@ std::string capexCategoryLabel(const std::string& category) {
 std::string analystCategoryLabel(const std::string& group) {
     // The groups of cost::kAnalystCapexCategories (evaluate_capex.cpp gives the mapping).
     static const std::map<std::string, std::string> labels = {
-        {"gpus", "GPUs"},          {"other_it", "Other IT (CPUs and host trays)"},
-        {"networking", "Networking"}, {"storage", "Storage"},
-        {"power", "Power"},        {"cooling", "Cooling"},
-        {"shell", "Shell"},        {"other", "Other (integration and land)"},
+        {"gpus", "GPUs"},
+        {"other_it", "Other IT (CPUs and host trays)"},
+        {"networking", "Networking"},
+        {"storage", "Storage"},
+        {"power", "Power"},
+        {"cooling", "Cooling"},
+        {"shell", "Shell"},
+        {"other", "Other (integration and land)"},
     };
     auto it = labels.find(group);
     return it == labels.end() ? group : it->second;

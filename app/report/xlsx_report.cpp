@@ -25,8 +25,7 @@ using namespace xlsx;
 
 /// Number format of a figure by its unit.
 lxw_format* figureFormat(Book& b, const std::string& key, const std::string& unit) {
-    if (key.rfind("capex.share.", 0) == 0 || key == "finance.irr" || key == "reliability.goodput")
-        return b.percent;
+    if (cost::isPercentFigure(key)) return b.percent;
     if (unit == "USD" || unit == "USD/yr") return b.usd;
     if (unit.rfind("USD", 0) == 0) return b.cents;
     return b.decimal;
