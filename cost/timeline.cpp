@@ -148,12 +148,17 @@ Timeline computeTimeline(const TimelineInputs& in) {
         for (int m = std::max(0, v.start); m < end; ++m)
             t.months[static_cast<std::size_t>(m)].depreciation += v.monthly() * usd;
     };
-    auto retire = [&](const Vintage& v, int m) {
-        // Retired assets change hands at book value (the steady-state convention, evaluate_finance.cpp): no
-        // gain or loss to tax. Paid at the end of the month.
+    auto retire = [&](const Vintage& v, int m, double marketValue = std::numeric_limits<double>::infinity()) {
+        // Retired assets change hands at book value (the steady-state convention, evaluate_finance.cpp), or
+        // at their market value when that is lower; the shortfall is a loss on disposal, deducted from
+        // taxable income in the month (IAS 16.68: gain or loss = proceeds - carrying amount, in profit or
+        // loss). Paid at the end of the month.
         const double book = v.bookAt(m);
-        t.months[static_cast<std::size_t>(m)].salvage += book * usd;
-        flows.add(m + 1.0, book);
+        const double proceeds = std::min(book, std::max(0.0, marketValue));
+        auto& row = t.months[static_cast<std::size_t>(m)];
+        row.salvage += proceeds * usd;
+        row.depreciation += (book - proceeds) * usd;
+        flows.add(m + 1.0, proceeds);
     };
     // Land is bought when construction starts; it carries interest until the first phase is energised
     // (capitalised with that phase's facility, as the steady-state schedule does).
@@ -264,7 +269,9 @@ Timeline computeTimeline(const TimelineInputs& in) {
             }
             if (replace) {
                 depreciate(it, m);
-                retire(it, m);
+                // A used cohort sells for what its aged rental price supports: its cost x (1 - d)^age (the
+                // used-GPU price tracks the rental price), at most its book value.
+                retire(it, m, it.cost * std::pow(monthlyDecay, m - it.start));
                 it = Vintage{m, itBase * itPriceFactor(m), it.residualFraction, it.lifeMonths};
                 t.months[static_cast<std::size_t>(m)].replacementCapex += it.cost * usd;
                 flows.add(m, -it.cost);

@@ -72,6 +72,7 @@ struct TimelineMonth {
     /// replacements, a facility built at once) is paid at the month's start. Operating flows, salvage and the
     /// terminal value fall at its end. The NPV discounts each at its time.
     units::Money drawsMidMonth{};
+    /// depreciation: straight line by vintage, plus the loss when a cohort is sold below its book value.
     units::Money opex{}, revenue{}, depreciation{}, tax{}, terminalValue{};
     units::Money cashFlow{};
     units::Money cumulative{}; ///< running sum of cashFlow less terminal value (what funding must cover)

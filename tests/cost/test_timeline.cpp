@@ -231,12 +231,15 @@ private slots:
         QCOMPARE(t.phases[0].itRefreshMonths.front(), 12);
         QVERIFY(t.economicRefreshAgeYears && near(*t.economicRefreshAgeYears, 0.7564707973660301, 1e-12));
         // Life 2 years halves the capital charge (CRF 0.5): 300 = 1,200 (1 - 0.4^a), a = ln 0.75 / ln 0.4 =
-        // 3.77 months: replaced at age 4, month 6, before its accounting life ends; it changes hands at its
-        // book value, 600 less 4 of 24 months: 600 x 20/24 = 500.
+        // 3.77 months: replaced at age 4, month 6, before its accounting life ends. It sells at its market
+        // value, 600 x 0.4^(4/12) = 442.0837798 (Python), below its book value (600 less 4 of 24 months,
+        // 500): the 57.9162202 shortfall is a loss deducted in that month beside the 25 of depreciation.
         in.it = {2.0, 0.0};
         t = cost::computeTimeline(in);
         QCOMPARE(t.phases[0].itRefreshMonths.front(), 6);
-        QVERIFY(near(t.months[6].salvage.value(), 500.0, 1e-12));
+        QVERIFY(near(t.months[6].salvage.value(), 600 * std::pow(0.4, 4.0 / 12.0), 1e-12));
+        QVERIFY(
+            near(t.months[6].depreciation.value(), 25 + 10 + (500 - 600 * std::pow(0.4, 4.0 / 12.0)), 1e-12));
     }
 
     void phasedEnergisationAndBadPhases() {
