@@ -5,8 +5,8 @@
 #include "design_file.h"
 #include "design_generator.h"
 #include "format_number.h"
-#include "json_fast_parse.h"
 #include "input_error.h"
+#include "json_fast_parse.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,7 @@ const char* const kNewSynopsis =
     "new (--gpus N | --it-mw X) --rack ID [--buildings B] [--halls H] [--cooling "
     "dry_cooler|tower|chiller|air] "
     "[--site NAME --lat X --lon Y] [--tiers 1|2|3] [--planes P] [--oversubscription R] [--spares F] "
-    "[--spec FILE] --out FILE";
+    "[--build-start YYYY-MM-DD [--phase-months N]] [--spec FILE] --out FILE";
 const char* const kNewHelp =
     "Lays out a new design from targets with the design generator (the one behind File > New from target "
     "and\n"
@@ -32,7 +32,8 @@ const char* const kNewHelp =
     "  --it-mw X           or: peak compute IT power in MW (evaluate's power.it_compute_peak_mw: racks at\n"
     "                      load, spares idle; network, storage and WAN come on top), met within one rack\n"
     "  --rack ID           compute rack type from the catalog (e.g. gb200-nvl72, hgx-h100-2srv)\n"
-    "  --buildings B       buildings on the site; --halls H halls per building. Default: sized to the target,\n"
+    "  --buildings B       buildings on the site; --halls H halls per building. Default: sized to the "
+    "target,\n"
     "                      enough halls that none holds more than 36.25 MW of rack load or 384 racks, at\n"
     "                      most 4 halls per building (the shipped campus-1gw and llama3-16k-h100 halls); a\n"
     "                      count given is kept and the other follows from it\n"
@@ -45,6 +46,9 @@ const char* const kNewHelp =
     "  --spec FILE         a generator spec (data/FORMAT.md section 4); target options given here override "
     "its\n"
     "                      target\n"
+    "  --build-start D     the day construction starts (YYYY-MM-DD), the time axis's origin\n"
+    "  --phase-months N    one building energised every N months from build start + construction_months\n"
+    "                      (needs --build-start; 0 = all at once)\n"
     "  --out FILE          .json or .ctwin, written atomically\n"
     "Impossible targets (no GPUs, an unknown or non-compute rack, more halls than racks, NaN) exit 3.";
 
@@ -80,8 +84,9 @@ int whole(const std::string& option, const std::string& text) {
 
 int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     static const std::vector<std::string> valued = {
-        "--gpus", "--it-mw", "--rack",   "--buildings",        "--halls",  "--cooling", "--site", "--lat",
-        "--lon",  "--tiers", "--planes", "--oversubscription", "--spares", "--spec",    "--out"};
+        "--gpus",   "--it-mw", "--rack", "--buildings",   "--halls",       "--cooling",
+        "--site",   "--lat",   "--lon",  "--tiers",       "--planes",      "--oversubscription",
+        "--spares", "--spec",  "--out",  "--build-start", "--phase-months"};
     std::map<std::string, std::string> opt;
     try {
         for (size_t i = 0; i < args.size(); ++i) {
@@ -115,7 +120,8 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
     const auto defaults = loadDefaultAssumptions();
     cost::DesignSpec spec;
     if (opt.count("--spec")) spec = cost::loadDesignSpec(opt["--spec"]);
-    const bool targetOptions = opt.size() > (opt.count("--spec") ? 2u : 1u);
+    const std::size_t scheduleOptions = opt.count("--build-start") + opt.count("--phase-months");
+    const bool targetOptions = opt.size() - scheduleOptions > (opt.count("--spec") ? 2u : 1u);
     if (targetOptions) {
         if (!spec.sites.empty()) {
             err << "clustertwin-cli new: " << opt["--spec"]
@@ -147,6 +153,11 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
         if (opt.count("--spares")) t.spareFraction = number("--spares", opt["--spares"]);
         spec.target = t;
     }
+    if (scheduleOptions)
+        cost::applyBuildSchedule(
+            spec, opt.count("--build-start") ? opt["--build-start"] : spec.info.buildStart,
+            opt.count("--phase-months") ? whole("--phase-months", opt["--phase-months"]) : 0, defaults,
+            model::InputLocation{"command line", "option", "--build-start", "", ""});
     const auto project = cost::generateDesign(spec, catalog, defaults);
     store::saveDesign(project, opt["--out"]);
     const auto s = cost::summarize(project, catalog, defaults);

@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "input_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <set>
@@ -295,6 +296,27 @@ DesignSpec designSpecFromJson(const ojson& j, const std::string& file) {
         r.fail("target", "give either a target or an explicit layout (sites), not both");
     if (!s.target && s.sites.empty()) r.fail("sites", "give a target or at least one site with buildings");
     return s;
+}
+
+void applyBuildSchedule(DesignSpec& spec, const std::string& buildStart, int intervalMonths,
+                        const model::AssumptionSet& defaults, const model::InputLocation& where) {
+    if (const auto problem = model::calendarDateProblem(buildStart); !problem.empty())
+        throw model::InputError(where, "build start: " + problem);
+    if (intervalMonths > 0 && buildStart.empty())
+        throw model::InputError(where, "a phased build needs a build start");
+    if (intervalMonths < 0 || intervalMonths > 120)
+        throw model::InputError(where, "phase interval " + std::to_string(intervalMonths) +
+                                           " months: must lie in 0..120");
+    spec.info.buildStart = buildStart;
+    if (intervalMonths == 0) return;
+    const auto own = spec.assumptions.find("construction_months");
+    const auto shipped = defaults.find("construction_months");
+    const double months = own != spec.assumptions.end() ? own->second.base
+                          : shipped != defaults.end()   ? shipped->second.base
+                                                        : 0.0;
+    spec.phasing = PhasingSpec{
+        model::parseCalendarDate(buildStart)->plusMonths(static_cast<int>(std::max(0.0, months))).iso(),
+        intervalMonths};
 }
 
 DesignSpec loadDesignSpec(const std::string& path) {

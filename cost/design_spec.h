@@ -8,6 +8,7 @@
 #include "assumption.h"
 #include "fabric.h"
 #include "inference_service.h"
+#include "input_error.h"
 #include "project_info.h"
 #include "scale_across_link.h"
 #include "site.h"
@@ -128,6 +129,13 @@ struct DesignSpec {
     std::vector<model::TrainingJob> trainingJobs;
     std::vector<model::InferenceService> inferenceServices;
 };
+
+/// Sets the spec's build start and, when `intervalMonths` > 0, a phasing from build start +
+/// assumptions.construction_months (the spec's own, else `defaults`'), one building every `intervalMonths`:
+/// what File > New from target and `clustertwin-cli new --build-start D --phase-months N` both do. Throws
+/// InputError at `where` for a bad date, or a phasing without a build start.
+void applyBuildSchedule(DesignSpec& spec, const std::string& buildStart, int intervalMonths,
+                        const model::AssumptionSet& defaults, const model::InputLocation& where);
 
 /// Parses a generator spec; unknown keys, wrong types and out-of-range values are InputErrors naming the
 /// file and the key.

@@ -241,19 +241,9 @@ void NewDesignWizard::refreshNow() {
     if (t) {
         try {
             auto spec = designSpecForTarget(*t);
-            const std::string start = m_buildStart->text().trimmed().toStdString();
-            if (const auto problem = model::calendarDateProblem(start); !problem.empty())
-                throw std::invalid_argument(
-                    tr("Build start: %1.").arg(QString::fromStdString(problem)).toStdString());
-            if (m_phaseMonths->value() > 0 && start.empty())
-                throw std::invalid_argument(tr("Phasing needs a build start.").toStdString());
-            spec.info.buildStart = start;
-            if (m_phaseMonths->value() > 0) {
-                const auto c = m_defaults.find("construction_months");
-                const int months = c == m_defaults.end() ? 18 : static_cast<int>(c->second.base);
-                spec.phasing = cost::PhasingSpec{model::parseCalendarDate(start)->plusMonths(months).iso(),
-                                                 m_phaseMonths->value()};
-            }
+            cost::applyBuildSchedule(spec, m_buildStart->text().trimmed().toStdString(),
+                                     m_phaseMonths->value(), m_defaults,
+                                     model::InputLocation{"New from target", "", "", "", "build start"});
             auto project = cost::generateDesign(spec, m_catalog, m_defaults);
             const auto s = cost::summarize(project, m_catalog, m_defaults);
             const QLocale loc;
