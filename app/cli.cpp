@@ -175,8 +175,8 @@ int monthAt(const cost::Timeline& t, const std::string& text, const std::string&
     if (!date) throw model::InputError(where, model::calendarDateProblem(text));
     const auto month = t.monthOf(*date);
     if (!month)
-        throw model::InputError(model::InputLocation{file, "", "", "", "info.build_start"},
-                                "--at needs a dated timeline: the design sets no info.build_start");
+        throw model::InputError(model::InputLocation{file, "", "", "", "project.build_start"},
+                                "--at needs a dated timeline: the design sets no project.build_start");
     return *month;
 }
 
@@ -857,7 +857,7 @@ const std::vector<Command>& commands() {
          "Runs the engine on a design and prints inventory, power, capex, finance, training and inference\n"
          "figures and the design rules. --json prints one JSON object. The figures are steady state (every\n"
          "hall energised); --at YYYY-MM[-DD] adds the timeline's month at that date (needs "
-         "info.build_start).\n"
+         "project.build_start).\n"
          "--set overrides an input; it beats the design's assumptions block and entity fields:\n"
          "  assumptions.KEY=V          e.g. assumptions.wacc=0.1\n"
          "  COLLECTION.ID.FIELD=V      e.g. sites.site-wi.electricity_usd_per_kwh=0.06\n"

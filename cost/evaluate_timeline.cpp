@@ -29,14 +29,14 @@ std::optional<int> phaseMonth(EvalContext& c, const std::optional<model::Calenda
     if (!buildStart) {
         c.r.rules.push_back({Severity::Error, "timeline_undated", entity,
                              field + " is " + text +
-                                 " but the design has no info.build_start to count it from: set the build "
+                                 " but the design has no project.build_start to count it from: set the build "
                                  "start; the timeline is not computed"});
         return std::nullopt;
     }
     const int month = date->monthIndex() - buildStart->monthIndex();
     if (month < 0) {
         c.r.rules.push_back({Severity::Error, "phase_before_build_start", entity,
-                             field + " (" + text + ") lies before info.build_start (" + buildStart->iso() +
+                             field + " (" + text + ") lies before project.build_start (" + buildStart->iso() +
                                  "); the timeline is not computed"});
         return std::nullopt;
     }
@@ -71,7 +71,7 @@ std::optional<std::vector<TimelinePhaseInput>> phasesOf(EvalContext& c,
         const auto b = c.buildings.find(hall.building);
         const model::Building* building = b == c.buildings.end() ? nullptr : b->second;
         std::optional<int> month;
-        std::string entity = hall.id, field = "data_halls." + hall.id + ".energisation_date";
+        std::string entity = hall.id, field = "halls." + hall.id + ".energisation_date";
         if (!hall.energisationDate.empty()) {
             month = phaseMonth(c, buildStart, hall.energisationDate, entity, field, referenceMonth);
         } else if (building && !building->energisationDate.empty()) {
@@ -170,7 +170,7 @@ void evaluateTimeline(EvalContext& c) {
         buildStart = model::parseCalendarDate(c.p.info.buildStart);
         if (!buildStart) {
             r.rules.push_back({Severity::Error, "bad_date", c.p.info.id,
-                               "info.build_start: " + model::calendarDateProblem(c.p.info.buildStart) +
+                               "project.build_start: " + model::calendarDateProblem(c.p.info.buildStart) +
                                    "; the timeline is not computed"});
             return;
         }

@@ -112,7 +112,7 @@ std::string timelineToText(const Timeline& t) {
     std::ostringstream s;
     s << "Time axis (monthly; months after the build start"
       << (t.buildStart ? ", " + t.buildStart->iso()
-                       : std::string(", undated: set info.build_start for dates"))
+                       : std::string(", undated: set project.build_start for dates"))
       << "); reference delivery month " << t.referenceMonth << " (" << dateText(t, t.referenceMonth) << ")\n";
     s << "Phases (" << t.phases.size() << "):\n";
     const std::size_t shown = std::min<std::size_t>(t.phases.size(), 40);

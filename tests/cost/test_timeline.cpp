@@ -322,7 +322,7 @@ private slots:
         // A library caller's bad text reaches the engine as an Error, not a crash.
         p.halls.front().energisationDate = "next spring";
         r = evaluateWith(p);
-        QVERIFY(hasRule(r, "bad_date", "data_halls." + p.halls.front().id + ".energisation_date"));
+        QVERIFY(hasRule(r, "bad_date", "halls." + p.halls.front().id + ".energisation_date"));
         // The loader refuses a bad date with file, entity and field.
         QTemporaryDir dir;
         const std::string path = dir.filePath("bad.json").toStdString();
