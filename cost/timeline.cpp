@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace ctwin::cost {
@@ -176,21 +177,20 @@ Timeline computeTimeline(const TimelineInputs& in) {
         std::vector<std::size_t> members;
     };
     std::vector<Group> groups;
+    std::map<std::pair<int, bool>, std::size_t> groupOf; // (month, economic) -> index: O(log) per hall
     for (std::size_t i = 0; i < in.phases.size(); ++i) {
         const auto& ph = in.phases[i];
         t.phases.push_back(TimelinePhase{ph, {}, {}});
         if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
-        auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
-            return x.ph.energisationMonth == ph.energisationMonth &&
-                   x.ph.economicRefresh == ph.economicRefresh;
-        });
-        if (g == groups.end()) {
+        const auto [it, added] =
+            groupOf.try_emplace({ph.energisationMonth, ph.economicRefresh}, groups.size());
+        if (added) {
             groups.push_back(Group{ph, {}});
-            g = groups.end() - 1;
-            g->ph.gpuShare = g->ph.powerShare = 0.0;
+            groups.back().ph.gpuShare = groups.back().ph.powerShare = 0.0;
         }
-        g->ph.gpuShare += ph.gpuShare, g->ph.powerShare += ph.powerShare;
-        g->members.push_back(i);
+        Group& g = groups[it->second];
+        g.ph.gpuShare += ph.gpuShare, g.ph.powerShare += ph.powerShare;
+        g.members.push_back(i);
     }
     for (const Group& group : groups) {
         const TimelinePhaseInput& ph = group.ph;
