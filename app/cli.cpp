@@ -157,29 +157,6 @@ int cmdConvert(const std::vector<std::string>& argv, std::ostream& out, std::ost
     return kExitOk;
 }
 
-/// The timeline of an evaluation, or an InputError (exit 3) with the design rules that stopped it.
-const cost::Timeline& timelineOf(const cost::Results& results, const std::string& file) {
-    if (results.timeline) return *results.timeline;
-    std::string why;
-    for (const auto& rule : results.rules)
-        if (rule.severity == cost::Severity::Error) why += "\n  " + rule.message;
-    throw model::InputError(model::InputLocation{file, "", "", "", "timeline"},
-                            "the timeline is not computed:" +
-                                (why.empty() ? std::string(" no cash flows") : why));
-}
-
-/// The month of `--at DATE` on a dated timeline (exit 3 for a bad date or an undated design).
-int monthAt(const cost::Timeline& t, const std::string& text, const std::string& file) {
-    const auto date = model::parseCalendarDate(text);
-    const model::InputLocation where{"command line", "", "", "", "--at"};
-    if (!date) throw model::InputError(where, model::calendarDateProblem(text));
-    const auto month = t.monthOf(*date);
-    if (!month)
-        throw model::InputError(model::InputLocation{file, "", "", "", "project.build_start"},
-                                "--at needs a dated timeline: the design sets no project.build_start");
-    return *month;
-}
-
 int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
     const Args a = parseArgs(argv, {"--json"}, {"--set", "--at"});
     if (a.positional.size() != 1) throw UsageError("evaluate needs exactly one FILE");
@@ -188,19 +165,16 @@ int cmdEvaluate(const std::vector<std::string>& argv, std::ostream& out, std::os
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
     std::optional<int> at;
     if (a.flag("--at"))
-        at = monthAt(timelineOf(results, a.positional[0]), a.options.at("--at")[0], a.positional[0]);
+        at = cost::timelineMonthAt(cost::requireTimeline(results, a.positional[0]), a.options.at("--at")[0],
+                                   a.positional[0]);
     if (a.flag("--json")) {
         auto j = cost::resultsToJson(results);
         if (at) {
-            const auto& t = *results.timeline;
             auto& o = j["at"];
             o["date"] = a.options.at("--at")[0];
             o["month"] = *at;
             o["basis"] = "timeline month (the figures above are steady state)";
-            const auto months = cost::timelineToJson(t)["months"];
-            o["values"] = *at >= 0 && *at < static_cast<int>(months.size())
-                              ? months[static_cast<std::size_t>(*at)]
-                              : nlohmann::ordered_json();
+            o["values"] = cost::timelineMonthToJson(*results.timeline, *at);
         }
         out << model::dumpOutputJson(j) << "\n";
     } else {
@@ -216,7 +190,7 @@ int cmdTimeline(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (a.flag("--json") && a.flag("--csv")) throw UsageError("--json and --csv exclude each other");
     const auto project = loadChecked(a.positional[0]);
     const auto results = cost::evaluate(project, catalog(), defaultAssumptions(), overridesOf(a));
-    const cost::Timeline& t = timelineOf(results, a.positional[0]);
+    const cost::Timeline& t = cost::requireTimeline(results, a.positional[0]);
     if (a.flag("--json")) {
         auto j = cost::timelineToJson(t);
         if (const auto* f = results.figure("timeline.npv_without_phasing_usd"))

@@ -1,6 +1,7 @@
 #include "timeline_export.h"
 
 #include "csv_cell.h"
+#include "input_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -82,15 +83,42 @@ nlohmann::ordered_json timelineToJson(const Timeline& t) {
         phases.push_back(std::move(o));
     }
     auto& months = j["months"] = nlohmann::ordered_json::array();
-    for (const auto& m : t.months) {
-        nlohmann::ordered_json o;
-        o["month"] = m.month;
-        if (const auto d = t.dateOf(m.month)) o["date"] = d->iso();
-        for (const auto& c : kColumns)
-            o[c.name] = c.value(m);
-        months.push_back(std::move(o));
-    }
+    for (const auto& m : t.months)
+        months.push_back(timelineMonthToJson(t, m.month));
     return j;
+}
+
+nlohmann::ordered_json timelineMonthToJson(const Timeline& t, int month) {
+    if (month < 0 || month >= static_cast<int>(t.months.size())) return nullptr;
+    const auto& m = t.months[static_cast<std::size_t>(month)];
+    nlohmann::ordered_json o;
+    o["month"] = m.month;
+    if (const auto d = t.dateOf(m.month)) o["date"] = d->iso();
+    for (const auto& c : kColumns)
+        o[c.name] = c.value(m);
+    return o;
+}
+
+const Timeline& requireTimeline(const Results& results, const std::string& file) {
+    if (results.timeline) return *results.timeline;
+    std::string why;
+    for (const auto& rule : results.rules)
+        if (rule.severity == Severity::Error) why += "\n  " + rule.message;
+    throw model::InputError(model::InputLocation{file, "", "", "", "timeline"},
+                            "the timeline is not computed:" +
+                                (why.empty() ? std::string(" no cash flows") : why));
+}
+
+int timelineMonthAt(const Timeline& t, const std::string& text, const std::string& file) {
+    const auto date = model::parseCalendarDate(text);
+    if (!date)
+        throw model::InputError(model::InputLocation{"command line", "", "", "", "--at"},
+                                model::calendarDateProblem(text));
+    const auto month = t.monthOf(*date);
+    if (!month)
+        throw model::InputError(model::InputLocation{file, "", "", "", "project.build_start"},
+                                "--at needs a dated timeline: the design sets no project.build_start");
+    return *month;
 }
 
 std::string timelineToCsv(const Timeline& t) {

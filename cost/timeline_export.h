@@ -1,6 +1,7 @@
 #pragma once
 // The timeline (cost/timeline.h) as the CLI and the reports write it: JSON, CSV (one row per month) and the
 // figures of one month as text (`evaluate --at DATE`).
+#include "evaluate.h"
 #include "timeline.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,15 @@ namespace ctwin::cost {
 /// {"build_start", "reference_month", "phases": [...], "months": [...], "summary": {...}}; money in USD,
 /// months counted from the build start, dates when the timeline is dated.
 nlohmann::ordered_json timelineToJson(const Timeline& t);
+
+/// One month as timelineToJson writes it in "months"; null outside the timeline.
+nlohmann::ordered_json timelineMonthToJson(const Timeline& t, int month);
+
+/// The timeline of an evaluation, or model::InputError naming `file` with the Error rules that stopped it.
+const Timeline& requireTimeline(const Results& results, const std::string& file);
+
+/// The month of a date (`--at`) on a dated timeline; InputError for a bad date or an undated design.
+int timelineMonthAt(const Timeline& t, const std::string& date, const std::string& file);
 
 /// One header line and one line per month (cost/csv_cell.h quoting), the same columns as the JSON months.
 std::string timelineToCsv(const Timeline& t);
