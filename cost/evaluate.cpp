@@ -175,6 +175,7 @@ void runStages(EvalContext& c) {
     evaluateFinance(c);
     evaluateTraining(c);
     evaluateInference(c);
+    evaluateTokenEconomics(c);
     evaluateEnvironment(c);
     evaluateTimeline(c);
 
@@ -198,6 +199,7 @@ void addFigures(EvalContext& c) {
     addFinanceFigures(c);
     addTrainingFigures(c);
     addInferenceFigures(c);
+    addTokenEconomicsFigures(c);
     addEnvironmentFigures(c);
     addTimelineFigures(c);
 }

@@ -213,6 +213,10 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
     // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
     if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
         fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, initial, priced);
+    c.financeInitial = initial;
+    c.wacc = wacc;
+    c.taxRate = taxRate;
+    c.pricedYears = std::move(priced);
 }
 
 /// Maintenance provenance: the legacy single fraction when the design sets it, else the class's own.

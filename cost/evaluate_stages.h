@@ -4,6 +4,7 @@
 #include "compiled_design.h"
 #include "evaluate.h"
 #include "evaluation_memo.h"
+#include "finance.h"
 #include "power_envelope.h"
 
 #include <algorithm>
@@ -83,6 +84,27 @@ struct EvalContext {
     /// its capex, fuel cost and emissions per kWh generated (all 0 without it).
     double onsiteMw = 0, onsiteShare = 0, onsiteCapexUsd = 0, gasUsdPerKwh = 0, gasGco2ePerKwh = 0;
     double onsiteFuelAnnualUsd = 0; // finance stage
+    /// The finance stage's yearly flows as functions of the GPU-hour price (finance.h PricedYear), the outlay
+    /// at delivery (capex + IDC), the WACC and the tax rate: the token economics value the same cash flow
+    /// at the price the services' tokens earn (cost/evaluate_token_economics.cpp).
+    std::vector<PricedYear> pricedYears;
+    units::Money financeInitial{};
+    double wacc = 0, taxRate = 0;
+    /// One inference service's token economics at its operating point (cost/evaluate_token_economics.cpp,
+    /// issue 34 item 4). Per GPU-hour values are per busy GPU-hour, the basis of finance.cost_per_gpu_hour.
+    struct ServiceTokens {
+        bool priced = false;
+        double priceInput = 0, priceCachedInput = 0, priceOutput = 0; // USD per million tokens
+        std::string priceSource;
+        double licenceShare = 0;
+        double grossPerSecond = 0, grossPerGpuHour = 0, netPerGpuHour = 0, profitPerGpuHour = 0;
+        double revenueAnnual = 0, profitAnnual = 0, provisionedGw = 0;
+        double apiPerRequest = 0, rentPerRequest = 0;
+        std::optional<double> buildBreakEvenUtilization, rentBreakEvenUtilization;
+    };
+    std::vector<ServiceTokens> serviceTokens; // one per inference service, in order
+    /// Cost per busy GPU-hour as a function of utilization u: tokenCostFixed / u + tokenCostVariable.
+    double tokenCostFixed = 0, tokenCostVariable = 0;
     /// Battery (issue 35 item 3), power stage: the first training job's step swing at the meter, the battery
     /// that smooths it to the utility's ramp limit and carries curtailment events, and its capex.
     double trainingSwingMw = 0, bessPowerMw = 0, bessEnergyMwh = 0, bessCapexUsd = 0;
@@ -183,6 +205,10 @@ void addCapexFigures(EvalContext& c);
 void addFinanceFigures(EvalContext& c);
 void addTrainingFigures(EvalContext& c);
 void addInferenceFigures(EvalContext& c);
+/// Token revenue, profit and build / rent / API per inference service (issue 34 item 4); after finance and
+/// inference.
+void evaluateTokenEconomics(EvalContext& c);
+void addTokenEconomicsFigures(EvalContext& c);
 /// Energy, location-based carbon and on-site water, per year and per M output tokens
 /// (evaluate_environment.cpp).
 void addEnvironmentFigures(EvalContext& c);

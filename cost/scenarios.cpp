@@ -177,6 +177,19 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inference.fleet.total_tokens_per_s_per_mw", Better::HigherIsBetter},
             {"inference.fleet.cost_per_million_blended_tokens_usd", Better::LowerIsBetter},
             {"inference.fleet.cost_per_request_usd", Better::LowerIsBetter},
+            // Token economics (issue 34 item 4): revenue and profit are worth more when higher; the API and
+            // rent prices are what the owner avoids, and a lower break-even utilization favours building.
+            {"inference.token_revenue_per_gpu_hour_usd", Better::HigherIsBetter},
+            {"inference.token_profit_per_gpu_hour_usd", Better::HigherIsBetter},
+            {"inference.token_revenue_annual_usd", Better::HigherIsBetter},
+            {"inference.api_cost_per_request_usd", Better::Neither},
+            {"inference.rent_cost_per_request_usd", Better::Neither},
+            {"inference.build_break_even_utilization", Better::LowerIsBetter},
+            {"inference.rent_break_even_utilization", Better::Neither},
+            {"inference.fleet.token_revenue_annual_usd", Better::HigherIsBetter},
+            {"inference.fleet.token_profit_annual_usd", Better::HigherIsBetter},
+            {"inference.fleet.token_profit_per_gw_year_usd", Better::HigherIsBetter},
+            {"inference.fleet.npv_token_revenue_usd", Better::HigherIsBetter},
             // The replica size and the attention share of prefill describe the operating point.
             {"inference.replica_gpus", Better::Neither},
             {"inference.prefill_attention_share", Better::Neither},
@@ -540,7 +553,8 @@ double unitUniform(std::mt19937_64& engine) {
 
 bool isPercentFigure(std::string_view key) {
     return key.substr(0, 12) == "capex.share." || key == "finance.irr" || key == "timeline.irr" ||
-           key == "reliability.goodput";
+           key == "reliability.goodput" || key == "inference.build_break_even_utilization" ||
+           key == "inference.rent_break_even_utilization";
 }
 
 std::optional<FigurePreference> figurePreference(const std::string& key) {

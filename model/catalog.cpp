@@ -109,7 +109,10 @@ const std::vector<KindSchema>& schemas() {
          {"experts", "active_experts", "kv_latent_dim",
           // Architecture beyond the KV formula (issue 17): attention width, MLA's RoPE key, layer groups.
           "attention_heads", "qk_head_dim", "v_head_dim", "kv_rope_dim", "sliding_window", "sliding_window_layers",
-          "linear_attention_layers", "linear_state_elements", "context_length"},
+          "linear_attention_layers", "linear_state_elements", "context_length",
+          // Market API prices per million tokens (issue 34 item 4): the token revenue's default.
+          "api_price_usd_per_m_input_tokens", "api_price_usd_per_m_cached_input_tokens",
+          "api_price_usd_per_m_output_tokens"},
          true},
     };
     // clang-format on

@@ -45,6 +45,12 @@ struct InferenceService {
     /// Precision of the attention kernels: "auto" (fp8 with a <= 1-byte KV cache on FP8 hardware, else
     /// bf16), "bf16" or "fp8".
     std::string attentionPrecision = "auto";
+    /// Token prices (issue 34 item 4), USD per million tokens: new (uncached) input, cached input and output.
+    /// Absent = the model preset's market API price (catalog `models`, api_price_usd_per_m_*_tokens).
+    std::optional<double> priceInputUsdPerMTokens, priceCachedInputUsdPerMTokens, priceOutputUsdPerMTokens;
+    /// Share of the token revenue paid to the model's licensor; absent =
+    /// assumptions.model_licence_revenue_share.
+    std::optional<double> licenceRevenueShare;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -71,6 +77,14 @@ struct InferenceService {
         v.catalogRef("serving_engine", servingEngine, "serving_engines");
         v.number("prefix_cache_hit_rate", prefixCacheHitRate, fieldRange(kKind, "prefix_cache_hit_rate"));
         v.choice("attention_precision", attentionPrecision, {"auto", "bf16", "fp8"});
+        v.optionalNumber("price_usd_per_m_input_tokens", priceInputUsdPerMTokens,
+                         fieldRange(kKind, "price_usd_per_m_input_tokens"));
+        v.optionalNumber("price_usd_per_m_cached_input_tokens", priceCachedInputUsdPerMTokens,
+                         fieldRange(kKind, "price_usd_per_m_cached_input_tokens"));
+        v.optionalNumber("price_usd_per_m_output_tokens", priceOutputUsdPerMTokens,
+                         fieldRange(kKind, "price_usd_per_m_output_tokens"));
+        v.optionalNumber("licence_revenue_share", licenceRevenueShare,
+                         fieldRange(kKind, "licence_revenue_share"));
     }
 };
 

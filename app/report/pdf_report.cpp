@@ -613,7 +613,32 @@ private:
                      {}});
             }
             m_doc.table(inf);
+            tokenEconomics();
         }
+    }
+
+    /// Issue 34 item 4: what the tokens earn at market prices and build / rent / API, with their bases.
+    void tokenEconomics() {
+        static const char* const kKeys[] = {
+            "inference.token_revenue_per_gpu_hour_usd",     "inference.token_profit_per_gpu_hour_usd",
+            "inference.token_revenue_annual_usd",           "inference.cost_per_request_usd",
+            "inference.rent_cost_per_request_usd",          "inference.api_cost_per_request_usd",
+            "inference.build_break_even_utilization",       "inference.rent_break_even_utilization",
+            "inference.fleet.token_revenue_annual_usd",     "inference.fleet.token_profit_annual_usd",
+            "inference.fleet.token_profit_per_gw_year_usd", "inference.fleet.npv_token_revenue_usd"};
+        if (!m_r.figure("inference.fleet.token_revenue_annual_usd")) return;
+        m_doc.subheading("Token economics: build, rent or buy");
+        m_doc.paragraph(QStringLiteral(
+            "Each service sells its new input, cached input and output tokens at the prices it "
+            "states, else at its model's market API prices from the catalog, less the licence share. "
+            "Per GPU-hour figures are per busy GPU-hour, the basis of the cost per GPU-hour; yearly "
+            "figures are steady state. Rent pays the GPU-hour price for every hour; the API charges "
+            "per token. A break-even utilization above 100 % means owning never beats the API."));
+        Table t{{{"Figure", 3.2}, {"Value", 1.3, Align::Right}, {"Basis", 4.3}}, {}, 8.0, true};
+        for (const char* key : kKeys)
+            if (const auto* f = m_r.figure(key))
+                t.rows.push_back({{q(f->label), q(formatFigure(*f)), q(f->provenance.formula)}, false, {}});
+        m_doc.table(t);
     }
 
     void reliability() {

@@ -93,7 +93,9 @@ FIELDS = {
                            "kv_bytes_per_element", "weight_bytes_per_param", "input_tokens", "output_tokens",
                            "target_tokens_per_s_per_user", "gpus", "disaggregated", "concurrent_sessions",
                            "session_context_tokens", "kv_offload", "precision", "model", "tensor_parallel",
-                           "serving_engine", "prefix_cache_hit_rate", "attention_precision"],
+                           "serving_engine", "prefix_cache_hit_rate", "attention_precision",
+                           "price_usd_per_m_input_tokens", "price_usd_per_m_cached_input_tokens",
+                           "price_usd_per_m_output_tokens", "licence_revenue_share"],
 }
 ASSUMPTION_FIELDS = ["base", "low", "high", "unit", "source", "estimate"]
 def rack_liquid_w(rack_type, which="base"):

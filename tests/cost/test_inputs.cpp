@@ -124,6 +124,9 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
                 model::CalendarDate{2028, 7, 1}.plusMonths(3 * int(i)).iso();
         for (std::size_t i = 0; i < group.halls.size(); ++i)
             group.halls[i].refreshPolicy = i % 2 == 0 ? "economic" : "fixed_life";
+        // Prefix-cache hits (issue 34 item 4), so that the cached-input token price is read.
+        for (auto& s : group.inferenceServices)
+            s.prefixCacheHitRate = 0.5;
         out.emplace_back(name + " (parallel_group)", group);
     }
     return out;
