@@ -172,6 +172,11 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
     m_tabs->addTab(m_timeline, tr("Timeline"));
     connect(m_timeline, &views::TimelineView::entityActivated, this,
             [this](const QString& id) { setSelection({id}, Source::Rules); });
+    connect(m_timeline, &views::TimelineView::dateCursorMoved, this,
+            [this](const QHash<QString, QString>& halls) {
+                m_unenergisedHalls = halls;
+                applyDateCursor();
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_timelineStale && m_tabs->currentWidget() == m_timeline) {
             if (evaluationPending()) evaluateNow();
@@ -852,6 +857,16 @@ void MainWindow::setSelection(const QStringList& ids, Source source) {
     updateActions();
 }
 
+void MainWindow::applyDateCursor() {
+    m_scene->setUnenergisedHalls(m_unenergisedHalls);
+    if (!m_campus) return;
+    const auto& halls = m_document.project().halls;
+    std::vector<bool> dimmed(m_unenergisedHalls.isEmpty() ? 0 : halls.size(), false);
+    for (std::size_t i = 0; i < dimmed.size(); ++i)
+        dimmed[i] = m_unenergisedHalls.contains(QString::fromStdString(halls[i].id));
+    m_campus->setDimmedHalls(dimmed);
+}
+
 views::CampusView* MainWindow::showCampus() {
     m_tabs->setCurrentWidget(m_campusTab);
     return m_campus;
@@ -887,6 +902,7 @@ void MainWindow::refreshSpatialTab() {
         }
         if (m_campusStale) {
             m_campus->showProject(project, m_catalog, &m_results);
+            applyDateCursor();
             const QStringList racks = selectedRacks();
             m_campus->setSelectedRack(racks.isEmpty() ? QString() : racks.front());
             m_campusStale = false;

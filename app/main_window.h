@@ -221,6 +221,9 @@ private:
     views::ResultsPanel* m_figuresTable = nullptr;
     views::TimelineView* m_timeline = nullptr; // the Timeline tab, filled when shown (like Figures)
     bool m_timelineStale = true;
+    /// The Timeline's date cursor: halls not yet energised (id -> month), greyed on the plan and in 3D.
+    QHash<QString, QString> m_unenergisedHalls;
+    void applyDateCursor();
     views::InspectorPanel* m_inspector = nullptr;
     views::CatalogPalette* m_palette = nullptr;
     views::MetricsDashboard* m_dashboard = nullptr;

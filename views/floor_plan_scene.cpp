@@ -626,8 +626,41 @@ void FloorPlanScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
     emit contextMenuRequested(event->screenPos(), selectedIds());
 }
 
+void FloorPlanScene::setUnenergisedHalls(const QHash<QString, QString>& halls) {
+    if (halls == m_unenergised) return;
+    m_unenergised = halls;
+    invalidate(sceneRect(), QGraphicsScene::ForegroundLayer);
+}
+
 void FloorPlanScene::drawForeground(QPainter* painter, const QRectF& rect) {
     const qreal lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    // Halls not yet energised at the Timeline's date cursor: a veil in the window colour over the hall and
+    // its racks, hatched, with the month it energises.
+    for (auto it = m_unenergised.cbegin(); it != m_unenergised.cend(); ++it) {
+        const auto hall = m_halls.constFind(it.key());
+        if (hall == m_halls.cend() || !hall->rect.intersects(rect)) continue;
+        QColor veil = m_dark ? QColor(0x1e, 0x20, 0x24) : QColor(0xf4, 0xf4, 0xf1);
+        veil.setAlpha(200);
+        painter->save();
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(veil);
+        painter->drawRect(hall->rect);
+        QColor hatch = m_dark ? QColor(0x8a, 0x8f, 0x98) : QColor(0x9a, 0x9a, 0x94);
+        painter->setBrush(QBrush(hatch, Qt::BDiagPattern));
+        painter->drawRect(hall->rect);
+        if (lod > 0.4) {
+            QFont f = painter->font();
+            // Two lines, "energises" over "2029-07" (9 characters of ~0.6 em at 96 dpi, 1.33 px a point):
+            // fit the hall's width and a third of its depth.
+            f.setPointSizeF(
+                std::clamp(std::min(hall->rect.height() / 6.0, hall->rect.width() / 9.0), 0.5, 6.0));
+            painter->setFont(f);
+            painter->setPen(m_dark ? QColor(0xd8, 0xdc, 0xe2) : QColor(0x44, 0x44, 0x40));
+            painter->drawText(hall->rect, Qt::AlignCenter,
+                              tr("energises\n%1").arg(it.value().isEmpty() ? tr("later") : it.value()));
+        }
+        painter->restore();
+    }
     for (const Hall& hall : std::as_const(m_halls))
         if (hall.item && hall.rect.intersects(rect)) hall.item->paintTitle(painter, lod);
 }

@@ -60,6 +60,10 @@ public:
     void setSnapToGrid(bool snap) { m_snap = snap; }
     bool snapToGrid() const { return m_snap; }
     void setDark(bool dark);
+    /// The Timeline tab's date cursor (issue 34 item 5): these halls (id -> energisation month text) are not
+    /// yet energised and are drawn greyed, with the month they energise; empty = every hall as designed.
+    void setUnenergisedHalls(const QHash<QString, QString>& halls);
+    const QHash<QString, QString>& unenergisedHalls() const { return m_unenergised; }
 
     QStringList selectedIds() const;
     /// Selects the items of these ids (racks, CDUs); returns the bounding rectangle of what was selected.
@@ -138,6 +142,7 @@ private:
     bool m_dragging = false;
     QPointF m_lastMouse;
     QHash<QString, Hall> m_halls;
+    QHash<QString, QString> m_unenergised;
     QHash<QString, OutlineItem*> m_buildingItems;
     /// Each site's campus strip on the plan: scene x range and the offset from campus x to scene x.
     struct SiteStrip {

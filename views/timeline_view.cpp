@@ -7,11 +7,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -53,6 +56,22 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
+    // The date cursor (issue 34 item 5): a month of the timeline; the floor plan and the 3D view grey the
+    // halls not yet energised then.
+    auto* cursorRow = new QHBoxLayout;
+    m_cursor = new QSlider(Qt::Horizontal, this);
+    m_cursor->setToolTip(tr("Date cursor: move it to see the campus at that month; halls not yet energised "
+                            "are greyed on the floor plan and in the 3D view"));
+    m_cursorLabel = new QLabel(this);
+    m_cursorLabel->setMinimumWidth(360);
+    cursorRow->addWidget(new QLabel(tr("Date:"), this));
+    cursorRow->addWidget(m_cursor, 1);
+    cursorRow->addWidget(m_cursorLabel);
+    layout->addLayout(cursorRow);
+    connect(m_cursor, &QSlider::valueChanged, this, [this](int) {
+        m_cursorAtEnd = m_cursor->value() >= m_cursor->maximum();
+        updateCursor();
+    });
     auto* split = new QSplitter(Qt::Vertical, this);
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignBottom);
@@ -86,7 +105,42 @@ void TimelineView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void TimelineView::updateCursor() {
+    const int month = m_cursor->value();
+    QHash<QString, QString> later;
+    int energised = 0;
+    double mw = 0;
+    for (const auto& m : m_marks) {
+        if (m.month > month) {
+            later.insert(m.hall, m.month < m_monthText.size() ? m_monthText[m.month] : QString());
+        } else {
+            ++energised;
+            mw += m.itMw;
+        }
+    }
+    if (m_marks.empty()) {
+        m_cursorLabel->setText(tr("no phases"));
+    } else {
+        const QString date = month < m_monthText.size() ? m_monthText[month] : QString();
+        m_cursorLabel->setText(tr("%1: %2 of %3 halls energised, %4 MW of IT")
+                                   .arg(date)
+                                   .arg(energised)
+                                   .arg(m_marks.size())
+                                   .arg(mw, 0, 'f', 1));
+    }
+    if (m_cursorLine) {
+        m_cursorLine->clear();
+        m_cursorLine->append(month + 0.5, m_cursorLo);
+        m_cursorLine->append(month + 0.5, m_cursorHi);
+    }
+    if (later != m_unenergised) {
+        m_unenergised = later;
+        emit dateCursorMoved(m_unenergised);
+    }
+}
+
 void TimelineView::showResults(const cost::Results& results) {
+    m_cursorLine = nullptr; // removeAllSeries deletes it
     m_chart->removeAllSeries();
     for (auto* axis : m_chart->axes())
         m_chart->removeAxis(axis), delete axis;
@@ -100,6 +154,10 @@ void TimelineView::showResults(const cost::Results& results) {
         m_summary->setText(why.isEmpty() ? tr("No timeline: the design has no cash flows to put on it.")
                                          : tr("No timeline: %1").arg(why.join(QStringLiteral("; "))));
         m_chart->setTitle(QString());
+        m_marks.clear();
+        m_monthText.clear();
+        m_cursor->setEnabled(false);
+        updateCursor();
         return;
     }
     const cost::Timeline& t = *results.timeline;
@@ -176,8 +234,36 @@ void TimelineView::showResults(const cost::Results& results) {
         s->attachAxis(x), s->attachAxis(left);
     for (auto* s : std::initializer_list<QAbstractSeries*>{cash, peak})
         s->attachAxis(x), s->attachAxis(right);
+    // The date cursor's line across the cash axis.
+    m_cursorLine = new QLineSeries;
+    m_cursorLine->setName(tr("Date cursor"));
+    m_cursorLine->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DashLine));
+    m_chart->addSeries(m_cursorLine);
+    m_cursorLine->attachAxis(x), m_cursorLine->attachAxis(right);
+    m_cursorLo = right->min(), m_cursorHi = right->max();
     m_chart->setTitle(tr("Energisation, GPUs and cash over %1 months").arg(t.months.size()));
     styleChartForPalette(m_chart, palette());
+
+    // The cursor's marks: each phase's hall, energisation month and IT MW; the month texts.
+    m_marks.clear();
+    double totalMw = 0; // every phase energised
+    for (const auto& m : t.months)
+        totalMw = std::max(totalMw, m.energisedItMw);
+    for (const auto& p : t.phases)
+        m_marks.push_back(
+            {QString::fromStdString(p.input.hall), p.input.energisationMonth, p.input.powerShare * totalMw});
+    m_monthText.clear();
+    for (int m = 0; m < static_cast<int>(t.months.size()); ++m)
+        m_monthText << monthText(t, m);
+    {
+        const QSignalBlocker block(m_cursor);
+        const int last = std::max(0, static_cast<int>(t.months.size()) - 1);
+        m_cursor->setEnabled(true);
+        m_cursor->setRange(0, last);
+        m_cursor->setPageStep(12);
+        if (m_cursorAtEnd || m_cursor->value() > last) m_cursor->setValue(last);
+    }
+    updateCursor();
 
     m_phases->setRowCount(static_cast<int>(t.phases.size()));
     for (int i = 0; i < static_cast<int>(t.phases.size()); ++i) {

@@ -1,8 +1,13 @@
 #pragma once
+#include <QHash>
+#include <QStringList>
 #include <QWidget>
+#include <vector>
 
 class QChart;
 class QLabel;
+class QLineSeries;
+class QSlider;
 class QTableWidget;
 
 namespace ctwin::cost {
@@ -15,7 +20,9 @@ namespace ctwin::views {
 /// energised IT power and GPUs earning and, on a second axis, the cumulative cash with the peak funding and
 /// payback marked; the dated figures in one line; a table of the phases (hall, building, energisation,
 /// shares, refresh policy, first refresh). Double-clicking a phase selects its hall, whose energisation date
-/// and refresh policy the inspector edits (undoable like every edit).
+/// and refresh policy the inspector edits (undoable like every edit). A date cursor (slider) walks the
+/// months: the chart marks it, and the halls not yet energised at that month are announced
+/// (dateCursorMoved) for the floor plan and the 3D view to grey out.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -27,15 +34,38 @@ public:
     QChart* chart() const { return m_chart; }
     QTableWidget* phaseTable() const { return m_phases; }
     QLabel* summaryLabel() const { return m_summary; }
+    QSlider* dateCursor() const { return m_cursor; }
+    QLabel* dateCursorLabel() const { return m_cursorLabel; }
+    /// Halls whose phase energises after the cursor's month, with their energisation month as text.
+    const QHash<QString, QString>& unenergisedHalls() const { return m_unenergised; }
 
 signals:
     void entityActivated(const QString& entityId);
+    /// The cursor moved (or the timeline changed): hall id -> its energisation month (YYYY-MM) for every
+    /// hall not yet energised at the cursor; empty at the end of the horizon or without a timeline.
+    void dateCursorMoved(const QHash<QString, QString>& unenergisedHalls);
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void updateCursor();
+
     QChart* m_chart = nullptr;
+    QSlider* m_cursor = nullptr;
+    QLabel* m_cursorLabel = nullptr;
+    QLineSeries* m_cursorLine = nullptr;
+    double m_cursorLo = 0, m_cursorHi = 1; // the cash axis range the cursor line spans
+    /// What the cursor reads: each phase's hall and energisation month, and the month dates.
+    struct PhaseMark {
+        QString hall;
+        int month = 0;
+        double itMw = 0;
+    };
+    std::vector<PhaseMark> m_marks;
+    QStringList m_monthText;
+    QHash<QString, QString> m_unenergised;
+    bool m_cursorAtEnd = true;
     QLabel* m_summary = nullptr;
     QTableWidget* m_phases = nullptr;
 };

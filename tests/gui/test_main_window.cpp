@@ -363,7 +363,7 @@ private slots:
                      view->summaryLabel()->text().contains("undated"),
                  qPrintable(view->summaryLabel()->text()));
         QCOMPARE(view->phaseTable()->rowCount(), static_cast<int>(r0.timeline->phases.size()));
-        QCOMPARE(view->chart()->series().size(), 4);
+        QCOMPARE(view->chart()->series().size(), 5); // MW, GPUs, cash, peak funding, date cursor
         // The build start in the design properties, then a building a year later than the others.
         auto* form = window().inspector()->designForm();
         form->buildStartEdit()->setText("2027-01-01");
@@ -393,10 +393,38 @@ private slots:
         QCOMPARE(r.timeline->fullEnergisationMonth, 30); // 2029-07 is month 30 after 2027-01
         QVERIFY(r.figure("timeline.npv_usd")->value != r.figure("timeline.npv_without_phasing_usd")->value);
         QVERIFY2(view->summaryLabel()->text().contains("2029-07"), qPrintable(view->summaryLabel()->text()));
+        // The date cursor (issue 34 item 5): at the end every hall is energised; a year before the last
+        // building energises (2028-07, month 18), that building's halls are greyed on the floor plan, with
+        // their month; back at the end, none.
+        QVERIFY(view->dateCursor()->isEnabled());
+        QCOMPARE(view->dateCursor()->value(), view->dateCursor()->maximum());
+        QVERIFY(view->unenergisedHalls().isEmpty());
+        QVERIFY(window().floorScene()->unenergisedHalls().isEmpty());
+        view->dateCursor()->setValue(18);
+        QStringList lateHalls;
+        for (const auto& h : window().document().project().halls)
+            if (h.building == building) lateHalls << QString::fromStdString(h.id);
+        QVERIFY(!lateHalls.isEmpty());
+        for (const auto& h : lateHalls) {
+            QVERIFY2(window().floorScene()->unenergisedHalls().contains(h), qPrintable(h));
+            QCOMPARE(window().floorScene()->unenergisedHalls().value(h), QStringLiteral("2029-07"));
+        }
+        QCOMPARE(window().floorScene()->unenergisedHalls().size(), lateHalls.size());
+        QVERIFY2(view->dateCursorLabel()->text().startsWith("2028-07"),
+                 qPrintable(view->dateCursorLabel()->text()));
         if (const QString dir = qEnvironmentVariable("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty()) {
             QApplication::processEvents();
             window().grab().save(dir + "/timeline-tab.png"); // for looking at, never compared
+            window().tabs()->setCurrentIndex(0);             // the floor plan
+            QApplication::processEvents();
+            window().grab().save(dir + "/timeline-cursor-floor-plan.png");
+            window().showCampus();
+            QTest::qWait(1500);
+            window().grab().save(dir + "/timeline-cursor-3d.png");
+            view = window().showTimeline();
         }
+        view->dateCursor()->setValue(view->dateCursor()->maximum());
+        QVERIFY(window().floorScene()->unenergisedHalls().isEmpty());
         // Undo both edits: the timeline is undated again.
         window().undoStack().undo();
         window().undoStack().undo();

@@ -268,6 +268,35 @@ private slots:
         QCOMPARE(l.legend.categories.back().label, std::string("air-cooled"));
     }
 
+    /// The Timeline's date cursor (issue 34 item 5): racks of a hall not yet energised take one grey
+    /// whatever the metric; the other halls keep their colours, and clearing the list restores them.
+    void dimmedHallsGreyTheirRacks() {
+        const auto p = reference("two-site-wan");
+        const views::CampusSceneBuilder b(p, catalog());
+        auto d = b.build({p, catalog(), nullptr}, ColorMetric::RackType);
+        const auto before = d.racks;
+        d.dimmedHalls.assign(p.halls.size(), false);
+        d.dimmedHalls[0] = true;
+        b.recolour(d, nullptr);
+        std::size_t greyed = 0, kept = 0;
+        const Rgb grey = views::kDimmedRack;
+        for (std::size_t i = 0; i < d.racks.size(); ++i) {
+            if (!d.racks[i].placed) continue;
+            if (d.racks[i].hall == 0) {
+                QCOMPARE(d.racks[i].color, grey);
+                ++greyed;
+            } else {
+                QCOMPARE(d.racks[i].color, before[i].color);
+                ++kept;
+            }
+        }
+        QVERIFY(greyed > 0 && kept > 0);
+        d.dimmedHalls.clear();
+        b.recolour(d, nullptr);
+        for (std::size_t i = 0; i < d.racks.size(); ++i)
+            QCOMPARE(d.racks[i].color, before[i].color);
+    }
+
     void neocloudCounts() {
         const auto p = reference("neocloud-100k-gb200");
         const auto r = cost::evaluate(p, catalog(), assumptions());

@@ -389,7 +389,13 @@ vtkRenderer* CampusScene::renderer() const {
 
 void CampusScene::showProject(const SceneSource& source, ColorMetric metric) {
     m_builder = std::make_unique<CampusSceneBuilder>(source.project, source.catalog);
+    std::vector<bool> dimmed = std::move(m_data.dimmedHalls);
     m_data = m_builder->build(source, metric);
+    // The date cursor's greyed halls outlive a rebuild (the owner sets them again when the halls change).
+    if (!dimmed.empty()) {
+        m_data.dimmedHalls = std::move(dimmed);
+        m_builder->recolour(m_data, nullptr);
+    }
     rebuildActors();
 }
 
@@ -639,6 +645,14 @@ CampusScene::Update CampusScene::showResults(const cost::Results* results) {
     return Update::Recoloured;
 }
 
+void CampusScene::setDimmedHalls(const std::vector<bool>& halls) {
+    if (halls == m_data.dimmedHalls) return;
+    m_data.dimmedHalls = halls;
+    if (!m_builder) return;
+    m_builder->recolour(m_data, nullptr);
+    refreshColours();
+}
+
 void CampusScene::setColorMetric(ColorMetric metric) {
     m_data.metric = metric;
     if (!m_builder) return;
@@ -719,7 +733,8 @@ CampusScene::Update CampusScene::applyChanges(const model::ChangeSet& changes, c
             if (!rebuild[m]) continue;
             std::vector<std::size_t> members;
             for (std::size_t i = 0; i < m_data.racks.size(); ++i)
-                if (m_data.racks[i].placed && v.meshOfHall.at(m_data.racks[i].hall) == m) members.push_back(i);
+                if (m_data.racks[i].placed && v.meshOfHall.at(m_data.racks[i].hall) == m)
+                    members.push_back(i);
             buildRackMesh(m, members);
             rebuilt = true;
         }

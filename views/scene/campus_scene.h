@@ -63,6 +63,9 @@ public:
     /// Recolours for another metric (no rebuild; needs showProject first).
     void setColorMetric(ColorMetric metric);
     ColorMetric colorMetric() const { return m_data.metric; }
+    /// Greys the racks of these halls (indices into the design's halls; the Timeline's date cursor, issue
+    /// 34 item 5); an empty list shows every hall as designed. Kept across rebuilds.
+    void setDimmedHalls(const std::vector<bool>& halls);
     const CampusSceneData& data() const { return m_data; }
 
     /// The rack under a display position (pixels, origin bottom-left, as VTK's display coordinates).

@@ -206,7 +206,27 @@ double CampusSceneBuilder::metricValue(const RackInstance& rack, const CampusSce
     return l == m_loopIndex.end() ? kNaN : static_cast<double>(l->second);
 }
 
+namespace {
+bool dimmed(const CampusSceneData& data, const RackInstance& r) {
+    return r.hall < data.dimmedHalls.size() && data.dimmedHalls[r.hall];
+}
+} // namespace
+
 bool CampusSceneBuilder::recolour(CampusSceneData& data, const std::vector<std::size_t>* only) const {
+    const bool all = recolourByMetric(data, only);
+    if (std::find(data.dimmedHalls.begin(), data.dimmedHalls.end(), true) == data.dimmedHalls.end())
+        return all;
+    if (all || !only) {
+        for (auto& r : data.racks)
+            if (dimmed(data, r)) r.color = kDimmedRack;
+    } else {
+        for (std::size_t i : *only)
+            if (dimmed(data, data.racks[i])) data.racks[i].color = kDimmedRack;
+    }
+    return all;
+}
+
+bool CampusSceneBuilder::recolourByMetric(CampusSceneData& data, const std::vector<std::size_t>* only) const {
     const ColorMetric metric = data.metric;
     const auto& margins = data.loopMargins;
     const auto colourOf = [metric](const ColorRamp& ramp, double v) {

@@ -40,6 +40,7 @@ public:
     /// Recomputes metric values and colours for data.metric. With `only`, recolours just those racks
     /// unless the continuous range has to grow, in which case every rack is recoloured. Returns true when
     /// every rack was recoloured (the caller then refreshes the whole colour array and the legend).
+    /// Racks of data.dimmedHalls take the dimmed grey after the metric's colour.
     bool recolour(CampusSceneData& data, const std::vector<std::size_t>* only = nullptr) const;
 
     /// Rebuilds the cooling pipes from the current rack placement (cheap; after racks moved or changed loop).
@@ -54,6 +55,7 @@ public:
     static constexpr double kSiteGapM = 120.0;
 
 private:
+    bool recolourByMetric(CampusSceneData& data, const std::vector<std::size_t>* only) const;
     struct RackType {
         std::string name;
         double width = 0.6, depth = 1.2, height = kDefaultRackHeightM;

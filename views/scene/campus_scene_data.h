@@ -94,6 +94,9 @@ struct Legend {
     std::vector<LegendCategory> categories;
 };
 
+/// Racks of halls not yet energised at the Timeline's date cursor: a flat grey, darker than no-data.
+inline constexpr Rgb kDimmedRack{0x5a, 0x5e, 0x66};
+
 /// The campus as plain data: what CampusSceneBuilder computes and CampusScene turns into VTK actors.
 /// Tests check it without rendering.
 struct CampusSceneData {
@@ -116,6 +119,9 @@ struct CampusSceneData {
     bool hasResults = false;
     /// Rack id -> index into racks.
     std::unordered_map<std::string, std::size_t> rackIndex;
+    /// Halls (indices into the design's halls) not yet energised at the Timeline's date cursor (issue 34
+    /// item 5): their racks are drawn in kDimmedRack whatever the metric.
+    std::vector<bool> dimmedHalls;
 
     const RackInstance* findRack(const std::string& id) const {
         const auto it = rackIndex.find(id);

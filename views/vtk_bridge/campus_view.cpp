@@ -100,6 +100,11 @@ ColorMetric CampusView::colorMetric() const {
     return static_cast<ColorMetric>(m_metric->currentData().toInt());
 }
 
+void CampusView::setDimmedHalls(const std::vector<bool>& halls) {
+    m_scene->setDimmedHalls(halls);
+    m_vtk->requestRender();
+}
+
 void CampusView::setSelectedRack(const QString& id) {
     if (id.toStdString() == m_scene->highlightedRack()) return;
     m_scene->setHighlightedRack(id.toStdString());

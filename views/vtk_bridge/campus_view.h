@@ -51,6 +51,8 @@ public:
     ColorMetric colorMetric() const;
     /// Outlines a rack (empty: none) without emitting rackPicked.
     void setSelectedRack(const QString& id);
+    /// Greys the racks of these halls (indices into the design's halls; the Timeline's date cursor).
+    void setDimmedHalls(const std::vector<bool>& halls);
     void resetView();
 
     /// Renders the current view (same camera) offscreen at `size` into a PNG. Needs an X display.
