@@ -203,7 +203,7 @@ void addTokenEconomicsFigures(EvalContext& c) {
               "Fleet token profit a year (priced services, steady state; " + r.finance.convention + " cost)",
               "sum over services of (net revenue - cost) per GPU-hour x their GPU-hours sold",
               {{"gpus", gpus}});
-    addFigure(c, "inference.fleet.token_profit_per_gw_year_usd", safeDiv(profit, gw), "USD/(GW*yr)",
+    addFigure(c, "inference.fleet.token_profit_per_gw_year_usd", safeDiv(profit, gw), "USD/GW-yr",
               "Fleet token profit per provisioned GW-year (priced services, steady state)",
               "token profit a year / (serving GPUs x peak facility power per GPU, in GW)",
               {{"provisioned_gw", gw}});
