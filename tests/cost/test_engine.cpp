@@ -81,8 +81,8 @@ model::AssumptionSet testAssumptions() {
     set("network_useful_life_years", 5), set("facility_useful_life_years", 20), set("utilization", 0.5);
     set("mfu", 0.4), set("goodput", 0.9), set("maintenance_fraction", 0.01), set("staff_usd_per_mw_year", 0);
     set("horizon_years", 5), set("building_shell_usd_per_w", 2), set("integration_fraction", 0.1);
-    set("route_factor", 1.3), set("gpu_hour_price_usd", 2), set("input_token_price_usd_per_million", 1);
-    set("output_token_price_usd_per_million", 4), set("delivery_to_revenue_days", 30);
+    set("route_factor", 1.3), set("gpu_hour_price_usd", 2);
+    set("delivery_to_revenue_days", 30);
     set("misc_facility_fraction", 0.02), set("declining_balance_factor", 2), set("spare_fraction_target", 0);
     set("oversubscription_limit", 1), set("failure_detection_minutes", 5), set("rescheduling_minutes", 5);
     set("spare_swap_minutes", 1), set("straggler_loss", 0.01), set("sdc_extra_rollback_intervals", 1);

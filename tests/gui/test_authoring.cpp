@@ -652,8 +652,12 @@ private slots:
             "Global batch tokens: -4 is outside");
         row("training NaN node failure rate", EntityKind::TrainingJob, {}, "node_failure_rate_per_day", "nan",
             "not a number");
-        row("inference fractional tensor parallel", EntityKind::InferenceService, {}, "tensor_parallel", "2.5",
-            "'2.5' is not a whole number");
+        row("inference negative token price", EntityKind::InferenceService, {},
+            "price_usd_per_m_output_tokens", "-1", "is outside");
+        row("inference licence share above 1", EntityKind::InferenceService, {}, "licence_revenue_share",
+            "1.5", "is outside");
+        row("inference fractional tensor parallel", EntityKind::InferenceService, {}, "tensor_parallel",
+            "2.5", "'2.5' is not a whole number");
     }
 
     void refuses() {
@@ -787,6 +791,9 @@ private slots:
         for (const char* k : {"layers", "kv_heads", "head_dim"})
             QCOMPARE(f->text(k), QStringLiteral("0"));
         fill(*f, {{"gpus", "72"}, {"tensor_parallel", "8"}, {"precision", "fp4"}});
+        // Token prices (issue 34 item 4): a typed output price is the service's own; the others stay empty
+        // (the preset's market prices).
+        QVERIFY(f->setText("price_usd_per_m_output_tokens", "3.2"));
         shot(f.get(), "08-inference-form");
         f->accept();
         QVERIFY2(!f->errorVisible(), qPrintable(f->errorText()));
@@ -796,6 +803,8 @@ private slots:
         QCOMPARE(s.layers, 0);
         QCOMPARE(s.tensorParallel, 8);
         QCOMPARE(s.precision, std::string("fp4"));
+        QCOMPARE(s.priceOutputUsdPerMTokens.value_or(-1), 3.2);
+        QVERIFY(!s.priceInputUsdPerMTokens && !s.priceCachedInputUsdPerMTokens && !s.licenceRevenueShare);
         // Without a preset, zero layers are refused and the design stays as it is.
         const std::string before = dump(w());
         auto g = form(EntityKind::InferenceService);

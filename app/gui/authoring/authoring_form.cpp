@@ -48,6 +48,8 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
         *unit = QObject::tr("/node/day");
     else if (key == "node_failure_rate_gpus")
         *unit = QObject::tr("GPUs/node");
+    else if (key.rfind("price_usd_per_m_", 0) == 0)
+        *unit = QObject::tr("$/M tokens");
     else if (key == "route_length_m")
         *unit = QStringLiteral("km"), *scale = 1e3;
     else if (endsWith(key, "_usd_per_kwh"))
@@ -95,6 +97,9 @@ QString optionalPlaceholder(const std::string& key) {
         return QObject::tr("empty: dense (no expert all-to-all)");
     if (key == "node_failure_rate_gpus")
         return QObject::tr("GPUs per node the rate counts (8: HGX); needed with a node rate");
+    if (key.rfind("price_usd_per_m_", 0) == 0)
+        return QObject::tr("empty: the model preset's market API price");
+    if (key == "licence_revenue_share") return QObject::tr("empty: the licence share assumption (0)");
     return QObject::tr("empty: default");
 }
 
@@ -106,23 +111,28 @@ QString shownNumber(double v) {
 } // namespace
 
 QString authoringLabel(const std::string& key) {
-    static const std::pair<const char*, const char*> special[] = {{"lat_deg", "Latitude"},
-                                                                  {"lon_deg", "Longitude"},
-                                                                  {"cdu_type", "CDU type"},
-                                                                  {"cdu_count", "CDU count"},
-                                                                  {"delta_t_k", "ΔT"},
-                                                                  {"tp", "Tensor parallel (TP)"},
-                                                                  {"pp", "Pipeline parallel (PP)"},
-                                                                  {"dp", "Data parallel (DP)"},
-                                                                  {"ep", "Expert parallel (EP)"},
-                                                                  {"mfu", "MFU"},
-                                                                  {"kv_heads", "KV heads"},
-                                                                  {"kv_offload", "KV offload"},
-                                                                  {"pue_pinned", "Pinned PUE"},
-                                                                  {"x_m", "X"},
-                                                                  {"y_m", "Y"},
-                                                                  {"switch", "Switch"},
-                                                                  {"port_bit_per_s", "Endpoint port speed"}};
+    static const std::pair<const char*, const char*> special[] = {
+        {"lat_deg", "Latitude"},
+        {"lon_deg", "Longitude"},
+        {"cdu_type", "CDU type"},
+        {"cdu_count", "CDU count"},
+        {"delta_t_k", "ΔT"},
+        {"tp", "Tensor parallel (TP)"},
+        {"pp", "Pipeline parallel (PP)"},
+        {"dp", "Data parallel (DP)"},
+        {"ep", "Expert parallel (EP)"},
+        {"mfu", "MFU"},
+        {"kv_heads", "KV heads"},
+        {"kv_offload", "KV offload"},
+        {"price_usd_per_m_input_tokens", "Input token price"},
+        {"price_usd_per_m_cached_input_tokens", "Cached input token price"},
+        {"price_usd_per_m_output_tokens", "Output token price"},
+        {"licence_revenue_share", "Licence share of revenue"},
+        {"pue_pinned", "Pinned PUE"},
+        {"x_m", "X"},
+        {"y_m", "Y"},
+        {"switch", "Switch"},
+        {"port_bit_per_s", "Endpoint port speed"}};
     for (const auto& [k, label] : special)
         if (key == k) return QObject::tr(label);
     std::string s = key;

@@ -42,15 +42,25 @@ public:
             {});
         form.addField("precision", "fp8");
         form.addField("tensor_parallel", 0);
-        form.addNote(QObject::tr("With a model preset, 0 layers, KV heads or head dim use the preset's. Tensor "
-                                 "parallel 0: the replica size is searched within the scale-up domain."));
+        // Token revenue (issue 34 item 4): empty = the preset's market API prices and the licence assumption.
+        for (const char* key : {"price_usd_per_m_input_tokens", "price_usd_per_m_cached_input_tokens",
+                                "price_usd_per_m_output_tokens", "licence_revenue_share"})
+            form.addField(key, nullptr);
+        form.addNote(
+            QObject::tr("With a model preset, 0 layers, KV heads or head dim use the preset's. Tensor "
+                        "parallel 0: the replica size is searched within the scale-up domain. Token "
+                        "prices left empty are the preset's market API prices (USD per million "
+                        "tokens); a service with neither has no token revenue."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
         if (const QString why = validateWorkloadModel(e); !why.isEmpty()) return why;
-        const bool preset = e.contains("model") && e["model"].is_string() && !e["model"].get<std::string>().empty();
-        if (!preset && (e["layers"].get<int>() <= 0 || e["kv_heads"].get<int>() <= 0 || e["head_dim"].get<int>() <= 0))
-            return QObject::tr("Without a model preset, type the model's layers, KV heads and head dim (above 0)");
+        const bool preset =
+            e.contains("model") && e["model"].is_string() && !e["model"].get<std::string>().empty();
+        if (!preset &&
+            (e["layers"].get<int>() <= 0 || e["kv_heads"].get<int>() <= 0 || e["head_dim"].get<int>() <= 0))
+            return QObject::tr(
+                "Without a model preset, type the model's layers, KV heads and head dim (above 0)");
         if (e["gpus"].get<double>() <= 0)
             return QObject::tr("The service needs GPUs (place racks first, or type a count)");
         return {};
