@@ -105,6 +105,11 @@ struct EvalContext {
     std::vector<ServiceTokens> serviceTokens; // one per inference service, in order
     /// Cost per busy GPU-hour as a function of utilization u: tokenCostFixed / u + tokenCostVariable.
     double tokenCostFixed = 0, tokenCostVariable = 0;
+    /// Revenue per GPU-hour sold when the priced services sell tokens and every other sellable GPU its
+    /// hours at the GPU-hour price; absent without a priced service. The timeline's NPV selling tokens.
+    std::optional<double> tokenBlendedGpuHourPrice;
+    double tokenGpus = 0;
+    std::optional<double> timelineNpvTokenRevenue;
     /// Battery (issue 35 item 3), power stage: the first training job's step swing at the meter, the battery
     /// that smooths it to the utility's ramp limit and carries curtailment events, and its capex.
     double trainingSwingMw = 0, bessPowerMw = 0, bessEnergyMwh = 0, bessCapexUsd = 0;

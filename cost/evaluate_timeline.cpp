@@ -189,6 +189,16 @@ void evaluateTimeline(EvalContext& c) {
         const Timeline unphased = computeTimeline(in);
         if (!unphased.months.empty()) c.timelineNpvWithoutPhasing = unphased.npv.value();
     }
+    // Selling tokens (issue 34 item 4): the same phases with the priced services' GPUs at their token
+    // revenue per GPU-hour (cost/evaluate_token_economics.cpp), which falls with age like the rental price.
+    if (c.tokenBlendedGpuHourPrice && c.wants("timeline.npv_token_revenue_usd")) {
+        TimelineInputs tokens = in;
+        tokens.phases = *phases;
+        tokens.computeIrr = false;
+        tokens.gpuHourPrice = *c.tokenBlendedGpuHourPrice;
+        const Timeline sold = computeTimeline(tokens);
+        if (!sold.months.empty()) c.timelineNpvTokenRevenue = sold.npv.value();
+    }
     in.phases = std::move(*phases);
     in.computeIrr = c.wants("timeline.irr");
     auto timeline = std::make_shared<Timeline>(computeTimeline(in));
@@ -225,6 +235,15 @@ void addTimelineFigures(EvalContext& c) {
                   "NPV, timeline without phasing",
                   "timeline.npv_usd with every hall energised at the reference delivery; " + at, {},
                   {c.source("construction_months")});
+    if (c.timelineNpvTokenRevenue)
+        addFigure(c, "timeline.npv_token_revenue_usd", *c.timelineNpvTokenRevenue, "USD",
+                  "NPV, phased timeline, selling tokens",
+                  "timeline.npv_usd with the priced inference services' GPUs earning their token revenue per "
+                  "GPU-hour (inference.token_revenue_per_gpu_hour_usd, net of licence) instead of the rental "
+                  "price, falling with cohort age at gpu_rental_price_decay_per_year; " +
+                      at,
+                  {{"blended_usd_per_gpu_hour", c.tokenBlendedGpuHourPrice.value_or(0.0)}},
+                  {c.source("gpu_rental_price_decay_per_year"), c.source("model_licence_revenue_share")});
     if (t.irr)
         addFigure(c, "timeline.irr", *t.irr, "", "IRR, phased timeline",
                   "XIRR of the monthly cash flows on year fractions (months / 12)");

@@ -150,6 +150,8 @@ void evaluateTokenEconomics(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     c.serviceTokens.clear();
+    c.tokenBlendedGpuHourPrice.reset();
+    c.tokenGpus = 0;
     if (r.inference.empty()) return;
     costCurve(c);
     const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), c.bom.gpus);
@@ -175,26 +177,34 @@ void evaluateTokenEconomics(EvalContext& c) {
                           ? "(break-even at " + fmt(*t.buildBreakEvenUtilization * 100.0) + " %)"
                           : std::string("(the tokens do not pay for the energy)"))});
     }
+    // The priced services' GPUs earn their tokens' net revenue and every other sellable GPU the GPU-hour
+    // price: the revenue per GPU-hour sold that the steady-state and timeline NPVs selling tokens use.
+    double earning = 0;
+    for (size_t k = 0; k < c.serviceTokens.size(); ++k)
+        if (c.serviceTokens[k].priced) {
+            c.tokenGpus += p.inferenceServices[k].gpus;
+            earning += c.serviceTokens[k].netPerGpuHour * p.inferenceServices[k].gpus;
+        }
+    if (c.tokenGpus > 0 && c.sellableGpus > 0) {
+        const double rest = std::max(0.0, c.sellableGpus - c.tokenGpus);
+        c.tokenBlendedGpuHourPrice = (earning + rest * r.finance.gpuHourPrice) / (c.tokenGpus + rest);
+    }
 }
 
 void addTokenEconomicsFigures(EvalContext& c) {
-    const model::Project& p = c.p;
     const Results& r = c.r;
     if (c.serviceTokens.empty()) return;
     if (c.serviceTokens.front().priced) addServiceFigures(c, c.serviceTokens.front());
-    double gpus = 0, revenue = 0, profit = 0, gw = 0, earning = 0;
+    double revenue = 0, profit = 0, gw = 0;
     bool anyPriced = false;
-    for (size_t k = 0; k < c.serviceTokens.size(); ++k) {
-        const ServiceTokens& t = c.serviceTokens[k];
+    for (const ServiceTokens& t : c.serviceTokens) {
         if (!t.priced) continue;
-        const double serviceGpus = p.inferenceServices[k].gpus;
         anyPriced = true;
-        gpus += serviceGpus;
         revenue += t.revenueAnnual;
         profit += t.profitAnnual;
         gw += t.provisionedGw;
-        earning += t.netPerGpuHour * serviceGpus;
     }
+    const double gpus = c.tokenGpus;
     if (!anyPriced) return;
     addFigure(c, "inference.fleet.token_revenue_annual_usd", revenue, "USD/yr",
               "Fleet token revenue a year, net of licence shares (priced services, steady state)",
@@ -210,9 +220,9 @@ void addTokenEconomicsFigures(EvalContext& c) {
     // NPV with the priced services' GPUs earning their tokens' net revenue and every other sellable GPU the
     // GPU-hour price: the finance stage's cash flow (capex + IDC at delivery, time to revenue, tax,
     // replacements, terminal value) at the blended revenue per GPU-hour sold (finance.h pricedCashFlows).
-    if (!c.pricedYears.empty() && c.sellableGpus > 0) {
+    if (!c.pricedYears.empty() && c.tokenBlendedGpuHourPrice) {
         const double rest = std::max(0.0, c.sellableGpus - gpus);
-        const double blended = (earning + rest * r.finance.gpuHourPrice) / (gpus + rest);
+        const double blended = *c.tokenBlendedGpuHourPrice;
         const auto flows = pricedCashFlows(c.financeInitial, c.pricedYears, blended, c.taxRate);
         addFigure(
             c, "inference.fleet.npv_token_revenue_usd", netPresentValue(c.wacc, flows).value(), "USD",

@@ -190,6 +190,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inference.fleet.token_profit_annual_usd", Better::HigherIsBetter},
             {"inference.fleet.token_profit_per_gw_year_usd", Better::HigherIsBetter},
             {"inference.fleet.npv_token_revenue_usd", Better::HigherIsBetter},
+            {"timeline.npv_token_revenue_usd", Better::HigherIsBetter},
             // The replica size and the attention share of prefill describe the operating point.
             {"inference.replica_gpus", Better::Neither},
             {"inference.prefill_attention_share", Better::Neither},

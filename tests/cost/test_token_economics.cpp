@@ -129,8 +129,11 @@ private slots:
         const auto r = evaluateWith(p);
         QVERIFY(near(fig(r, "inference.token_revenue_per_gpu_hour_usd"), r.finance.gpuHourPrice, 1e-12));
         QVERIFY(near(fig(r, "inference.fleet.npv_token_revenue_usd"), r.finance.npv.value(), 1e-9));
-        // And at licence 0 it is higher by the after-tax present value of the extra revenue.
+        // The same on the time axis: the phased timeline selling tokens is the timeline itself.
+        QVERIFY(near(fig(r, "timeline.npv_token_revenue_usd"), fig(r, "timeline.npv_usd"), 1e-9));
+        // And at licence 0 both are higher by the after-tax present value of the extra revenue.
         QVERIFY(fig(r0, "inference.fleet.npv_token_revenue_usd") > r0.finance.npv.value());
+        QVERIFY(fig(r0, "timeline.npv_token_revenue_usd") > fig(r0, "timeline.npv_usd"));
     }
 
     /// The break-even utilization is checked against the engine itself: evaluated again at u*, the cost per
