@@ -6,6 +6,7 @@
 #include "calendar_date.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "figure_checks.h"
 #include "input_error.h"
 #include "timeline.h"
 
@@ -18,13 +19,11 @@
 using namespace ctwin;
 using ctwin::test_support::catalog;
 using ctwin::test_support::defaults;
+using ctwin::test_support::fig;
+using ctwin::test_support::near;
 using ctwin::test_support::reference;
 
 namespace {
-
-bool near(double a, double b, double rel) {
-    return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300);
-}
 
 /// One phase energised at month 2 of a 2-month build with a 1-year horizon (14 months): facility 1,200
 /// drawn 600 + 600, IT 600 on delivery, 1,200 GPU-hours a year at $1, opex 120 a year; no tax, no decay.
@@ -63,12 +62,6 @@ cost::Results evaluateWith(model::Project p, const std::vector<std::pair<std::st
     for (const auto& [k, v] : set)
         a.at(k).base = v;
     return cost::evaluate(p, catalog(), a);
-}
-
-double fig(const cost::Results& r, const std::string& key) {
-    const auto* f = r.figure(key);
-    if (!f) qFatal("figure %s missing", key.c_str());
-    return f->value;
 }
 
 bool hasRule(const cost::Results& r, const std::string& id, const std::string& text = {}) {

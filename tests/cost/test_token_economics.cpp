@@ -6,6 +6,7 @@
 #include "../test_support.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "figure_checks.h"
 #include "input_error.h"
 
 #include <QtTest>
@@ -17,19 +18,11 @@
 using namespace ctwin;
 using ctwin::test_support::catalog;
 using ctwin::test_support::defaults;
+using ctwin::test_support::fig;
+using ctwin::test_support::near;
 using ctwin::test_support::reference;
 
 namespace {
-
-bool near(double a, double b, double rel) {
-    return std::abs(a - b) <= rel * std::max(std::abs(b), 1e-300);
-}
-
-double fig(const cost::Results& r, const std::string& key) {
-    const auto* f = r.figure(key);
-    if (!f) qFatal("figure %s missing", key.c_str());
-    return f->value;
-}
 
 cost::Results evaluateWith(const model::Project& p,
                            const std::vector<std::pair<std::string, double>>& set = {}) {
