@@ -142,6 +142,73 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         m_document, [this] { return isModified(); }, this);
     m_settings = AppSettings::load();
 
+    buildCentralTabs();
+    buildDocks();
+    m_assumptionsDock =
+        std::make_unique<AssumptionsDock>(this, m_document, *m_editor, m_defaults, m_inspector);
+    m_analysis->setAddWorkload([this] {
+        QString id;
+        const QString error = m_editor->addDefaultTrainingJob(&id);
+        if (error.isEmpty()) select({id});
+        return error;
+    });
+    m_authoring = std::make_unique<AuthoringActions>(
+        this, m_document, *m_editor, *m_undo, m_catalog, m_defaults,
+        AuthoringActions::Hooks{
+            [this] { return m_selection; },
+            [this](const QStringList& ids) {
+                select(ids);
+                // Show what was just added on the plan (a new building is off screen).
+                const QRectF r = ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
+                if (!r.isNull()) m_floor->reveal(r);
+            },
+            [this](const QString& message) { report(message); },
+            [this]() -> UserPrompts& { return *m_prompts; },
+            [this](const QString& id) { m_tree->startRename(id); }, [this] { return entityInView(); }});
+    buildActions();
+    buildMenus();
+    m_evalLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_evalLabel);
+
+    m_evalTimer.setSingleShot(true);
+    m_evalTimer.setInterval(0); // coalesces every change of one event-loop turn into one evaluation
+    connect(&m_evalTimer, &QTimer::timeout, this, &MainWindow::evaluateNow);
+
+    connectUncertainty();
+
+    connect(m_undo, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
+    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
+
+    connectViews();
+
+    m_document.addListener(this);
+    applySettings(m_settings);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        resize(screen->availableSize().boundedTo(QSize(1600, 1000)));
+    QSettings s;
+    restoreGeometry(s.value("window/geometry").toByteArray());
+    restoreState(s.value("window/state").toByteArray());
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow() {
+    m_document.removeListener(this);
+    // Children outlive the members they would call back into (the scene emits selectionChanged while it
+    // deletes its items): cut every connection to this window first.
+    m_evalTimer.stop();
+    m_uncertaintyTimer.stop();
+    for (QObject* sender : std::initializer_list<QObject*>{
+             m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave, m_colorModes, m_palette,
+             m_dashboard, m_uncertainty, m_tabs, m_campus, m_siteMap})
+        if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
+    m_scene->blockSignals(true);
+    m_tree->blockSignals(true);
+}
+
+/// The central area: the message bar over the design tabs (floor plan with its legend, figures, 3D campus,
+/// site map, timeline), which refresh when shown; analysis tabs open beside them.
+void MainWindow::buildCentralTabs() {
     m_scene = new views::FloorPlanScene(m_catalog, this);
     m_floor = new views::FloorPlanView(m_scene);
     auto* planTab = new QWidget;
@@ -210,38 +277,10 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         this, m_catalog, m_defaults, [this]() -> const model::Project& { return m_document.project(); },
         [this] { return m_path.isEmpty() ? documentName() : m_path; },
         [this](QWidget* w, const QString& title) { m_tabs->setCurrentIndex(m_tabs->addTab(w, title)); });
+}
 
-    buildDocks();
-    m_assumptionsDock =
-        std::make_unique<AssumptionsDock>(this, m_document, *m_editor, m_defaults, m_inspector);
-    m_analysis->setAddWorkload([this] {
-        QString id;
-        const QString error = m_editor->addDefaultTrainingJob(&id);
-        if (error.isEmpty()) select({id});
-        return error;
-    });
-    m_authoring = std::make_unique<AuthoringActions>(
-        this, m_document, *m_editor, *m_undo, m_catalog, m_defaults,
-        AuthoringActions::Hooks{
-            [this] { return m_selection; },
-            [this](const QStringList& ids) {
-                select(ids);
-                // Show what was just added on the plan (a new building is off screen).
-                const QRectF r = ids.size() == 1 ? m_scene->entityRect(ids.front()) : QRectF();
-                if (!r.isNull()) m_floor->reveal(r);
-            },
-            [this](const QString& message) { report(message); },
-            [this]() -> UserPrompts& { return *m_prompts; },
-            [this](const QString& id) { m_tree->startRename(id); }, [this] { return entityInView(); }});
-    buildActions();
-    buildMenus();
-    m_evalLabel = new QLabel(this);
-    statusBar()->addPermanentWidget(m_evalLabel);
-
-    m_evalTimer.setSingleShot(true);
-    m_evalTimer.setInterval(0); // coalesces every change of one event-loop turn into one evaluation
-    connect(&m_evalTimer, &QTimer::timeout, this, &MainWindow::evaluateNow);
-
+/// The dashboard's uncertainty line: a Monte Carlo run a moment after the edits settle.
+void MainWindow::connectUncertainty() {
     m_uncertainty = new UncertaintyRunner(m_catalog, this);
     m_uncertaintyTimer.setSingleShot(true);
     m_uncertaintyTimer.setInterval(300);
@@ -257,11 +296,10 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
         m_uncertaintyFailed = true;
         m_dashboard->clearUncertainty(reason);
     });
+}
 
-    connect(m_undo, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
-    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
-
-    // Views -> intents.
+/// What the user does in the tree, the plan, the inspector and the rules panel, turned into intents.
+void MainWindow::connectViews() {
     connect(m_tree, &views::ProjectTree::selectionChangedByUser, this,
             [this](const QStringList& ids) { setSelection(ids, Source::Tree); });
     connect(m_tree, &views::ProjectTree::entityActivated, this, [this](const QString& id) {
@@ -338,30 +376,6 @@ MainWindow::MainWindow(model::Catalog catalog, model::AssumptionSet defaults, QW
             [this](const QString& id) { setSelection({id}, Source::Rules); });
     connect(m_autosave, &Autosave::autosaved, this,
             [this](const QString&) { statusBar()->showMessage(tr("Autosaved"), 2000); });
-
-    m_document.addListener(this);
-    applySettings(m_settings);
-    if (const QScreen* screen = QGuiApplication::primaryScreen())
-        resize(screen->availableSize().boundedTo(QSize(1600, 1000)));
-    QSettings s;
-    restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
-    updateTitle();
-    updateActions();
-}
-
-MainWindow::~MainWindow() {
-    m_document.removeListener(this);
-    // Children outlive the members they would call back into (the scene emits selectionChanged while it
-    // deletes its items): cut every connection to this window first.
-    m_evalTimer.stop();
-    m_uncertaintyTimer.stop();
-    for (QObject* sender : std::initializer_list<QObject*>{
-             m_scene, m_floor, m_tree, m_inspector, m_rules, m_undo, m_autosave, m_colorModes, m_palette,
-             m_dashboard, m_uncertainty, m_tabs, m_campus, m_siteMap})
-        if (sender) QObject::disconnect(sender, nullptr, this, nullptr);
-    m_scene->blockSignals(true);
-    m_tree->blockSignals(true);
 }
 
 void MainWindow::buildDocks() {

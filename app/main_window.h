@@ -224,6 +224,10 @@ private:
     /// The Timeline's date cursor: halls not yet energised (id -> month), greyed on the plan and in 3D.
     QHash<QString, QString> m_unenergisedHalls;
     void applyDateCursor();
+    // Steps of the constructor.
+    void buildCentralTabs();
+    void connectUncertainty();
+    void connectViews();
     views::InspectorPanel* m_inspector = nullptr;
     views::CatalogPalette* m_palette = nullptr;
     views::MetricsDashboard* m_dashboard = nullptr;
