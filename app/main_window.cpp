@@ -244,6 +244,17 @@ void MainWindow::buildCentralTabs() {
                 m_unenergisedHalls = halls;
                 applyDateCursor();
             });
+    // A phase dragged on the Gantt: the hall's own energisation date, one undoable edit per drag.
+    connect(m_timeline, &views::TimelineView::phaseDateRequested, this,
+            [this](const QString& hall, const QString& date) {
+                const QString error = m_editor->setProperty({hall}, QStringLiteral("energisation_date"),
+                                                            date.toStdString(), false);
+                if (!error.isEmpty())
+                    report(tr("Move rejected: %1").arg(error));
+                else
+                    statusBar()->showMessage(tr("%1 energises %2 (Edit > Undo restores it)").arg(hall, date),
+                                             4000);
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_timelineStale && m_tabs->currentWidget() == m_timeline) {
             if (evaluationPending()) evaluateNow();

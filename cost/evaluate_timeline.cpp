@@ -5,7 +5,10 @@
 #include "evaluate_stages.h"
 #include "timeline.h"
 
+#include <array>
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace ctwin::cost::detail {
 
@@ -43,11 +46,80 @@ std::optional<int> phaseMonth(EvalContext& c, const std::optional<model::Calenda
     return month;
 }
 
+/// A data hall's GPU generation (issue 34 item 2): GPU-weighted sums over its rack types' accelerators
+/// (data/catalog/accelerators.json rental_usd_per_gpu_hour, rental_price_decay_per_year,
+/// price_decline_per_year, price_usd). A GPU whose accelerator lacks a value counts at the shipped
+/// assumption of the same meaning.
+struct Generation {
+    double gpus = 0, rental = 0, decay = 0, decayLow = 0, decayHigh = 0, decline = 0, declineLow = 0,
+           declineHigh = 0, gpuCapex = 0;
+    void add(const Generation& g) {
+        gpus += g.gpus, rental += g.rental, decay += g.decay, decayLow += g.decayLow,
+            decayHigh += g.decayHigh;
+        decline += g.decline, declineLow += g.declineLow, declineHigh += g.declineHigh,
+            gpuCapex += g.gpuCapex;
+    }
+};
+
+/// The generation sums of each data hall (index as project.halls); in `missing` each accelerator without
+/// its own price curve and the field it lacks, in `accelerators` each one the design's GPUs use.
+std::vector<Generation> generationsByHall(const EvalContext& c,
+                                          std::set<std::pair<std::string, std::string>>& missing,
+                                          std::map<std::string, const model::CatalogItem*>& accelerators) {
+    const CompiledDesign& cd = *c.compiled;
+    const model::Assumption& rental = c.a.at("gpu_hour_price_usd");
+    const model::Assumption& decay = c.a.at("gpu_rental_price_decay_per_year");
+    const model::Assumption& decline = c.a.at("gpu_price_decline_per_year");
+    // One generation per rack type (a few dozen), then a sum over the rack classes.
+    std::vector<Generation> perRack(cd.types.size());
+    for (std::size_t i = 0; i < cd.types.size(); ++i) {
+        const auto& type = cd.types[i];
+        if (!type.item || !std::isfinite(type.gpus) || !(type.gpus > 0.0)) continue;
+        const std::string acc = type.item->attribute("accelerator");
+        const model::CatalogItem* item = c.catalog.find(acc);
+        if (item) accelerators.emplace(acc, item);
+        const auto value = [&](const char* field, const model::Assumption& fallback, bool curve = true) {
+            const model::CatalogValue* v = item ? item->find(field) : nullptr;
+            if (!v && curve) missing.emplace(acc.empty() ? type.id : acc, field);
+            return v ? std::array{v->base, v->low, v->high}
+                     : std::array{fallback.base, fallback.low, fallback.high};
+        };
+        Generation& g = perRack[i];
+        const double n = type.gpus;
+        const auto r = value("rental_usd_per_gpu_hour", rental, false);
+        const auto d = value("rental_price_decay_per_year", decay);
+        const auto p = value("price_decline_per_year", decline);
+        const model::CatalogValue* price = item ? item->find("price_usd") : nullptr;
+        g = {n,        n * r[0], n * d[0],
+             n * d[1], n * d[2], n * p[0],
+             n * p[1], n * p[2], price ? n * price->base : 0.0};
+    }
+    std::vector<Generation> halls(c.p.halls.size());
+    for (const auto& cls : cd.classes) {
+        if (cls.hall == CompiledDesign::kNone || cls.type == CompiledDesign::kNone) continue;
+        Generation g = perRack[static_cast<std::size_t>(cls.type)];
+        for (double* x : {&g.gpus, &g.rental, &g.decay, &g.decayLow, &g.decayHigh, &g.decline, &g.declineLow,
+                          &g.declineHigh, &g.gpuCapex})
+            *x *= cls.count;
+        halls[static_cast<std::size_t>(cls.hall)].add(g);
+    }
+    return halls;
+}
+
+/// Which of a hall's generation figures its phase carries: each only while the design-wide value is the
+/// catalog's (no design or override sets it), so that a set assumption holds for every phase.
+struct GenerationUse {
+    bool rentalFactor = false, decay = false, decline = false;
+    double designRental = 0; ///< the design's GPU-weighted rental price from the same sums (USD/GPU-h)
+    double itCapex = 0;      ///< the design's IT capex (USD), split over the phases by their GPUs
+};
+
 /// The phases: each data hall with racks, energised at its own date, else its building's, else the
-/// reference delivery; its shares of the design's GPUs and rack power. nullopt after an Error rule.
-std::optional<std::vector<TimelinePhaseInput>> phasesOf(EvalContext& c,
-                                                        const std::optional<model::CalendarDate>& buildStart,
-                                                        int referenceMonth, int months) {
+/// reference delivery; its shares of the design's GPUs and rack power, and its GPU generation.
+/// nullopt after an Error rule.
+std::optional<std::vector<TimelinePhaseInput>>
+phasesOf(EvalContext& c, const std::optional<model::CalendarDate>& buildStart, int referenceMonth, int months,
+         const std::vector<Generation>& generations, const GenerationUse& use) {
     const model::Project& p = c.p;
     // GPUs and full-load rack power per hall, summed over the compiled rack classes (a few hundred for
     // thousands of racks; cost/compiled_design.h); racks outside a hall or of an unknown type have rules of
@@ -99,6 +171,14 @@ std::optional<std::vector<TimelinePhaseInput>> phasesOf(EvalContext& c,
         ph.gpuShare = gpuTotal > 0 ? gpus[i] / gpuTotal : power[i] / powerTotal;
         ph.powerShare = powerTotal > 0 ? power[i] / powerTotal : ph.gpuShare;
         ph.economicRefresh = hall.refreshPolicy == "economic";
+        if (const Generation& g = generations[i]; g.gpus > 0.0) {
+            if (use.rentalFactor && use.designRental > 0.0)
+                ph.rentalPriceFactor = g.rental / g.gpus / use.designRental;
+            if (use.decay) ph.rentalDecayPerYear = g.decay / g.gpus;
+            if (use.decline) ph.gpuPriceDeclinePerYear = g.decline / g.gpus;
+            const double it = use.itCapex * ph.gpuShare;
+            ph.gpuCapexShare = it > 0.0 ? std::min(1.0, g.gpuCapex / it) : 0.0;
+        }
         phases.push_back(std::move(ph));
     }
     if (!ok) return std::nullopt;
@@ -124,6 +204,7 @@ TimelineInputs timelineInputs(EvalContext& c) {
     in.taxRate = a.get("tax_rate");
     in.deliveryToRevenueDays = fin.timeToRevenueDays;
     in.rentalDecayPerYear = a.get("gpu_rental_price_decay_per_year");
+    in.gpuPriceDeclinePerYear = a.get("gpu_price_decline_per_year");
     in.itPriceChangePerYear = a.get("it_cohort_price_change_per_year");
     in.rentalContractYears = a.get("gpu_rental_contract_years");
     in.land = fin.land;
@@ -159,6 +240,34 @@ TimelineInputs timelineInputs(EvalContext& c) {
     return in;
 }
 
+/// The design-wide value of a generation curve (issue 34 item 2): the GPU-weighted mean of the catalog's
+/// per-accelerator values (base, low and high alike), in place of the shipped default unless the design or
+/// an override sets it (InputResolver::derivedDefault, as the GPU-hour price). True when the catalog's
+/// values hold (the phases then carry their own generation's).
+bool designCurve(EvalContext& c, const char* key, const char* field, const Generation& design,
+                 double Generation::*base, double Generation::*low, double Generation::*high,
+                 const std::map<std::string, const model::CatalogItem*>& accelerators, double& value) {
+    if (!(design.gpus > 0.0)) return false;
+    model::Assumption derived = c.a.at(key);
+    derived.base = design.*base / design.gpus;
+    derived.low = design.*low / design.gpus;
+    derived.high = design.*high / design.gpus;
+    if (c.recordsProvenance()) {
+        std::string text = "GPU-weighted mean of the catalog's " + std::string(field) +
+                           " over the design's accelerators (data/catalog/accelerators.json):";
+        for (const auto& [id, item] : accelerators) {
+            const model::CatalogValue* v = item->find(field);
+            text += " " + id + " " +
+                    (v ? fmt(v->base, 2) + " (" + v->source + ")"
+                       : fmt(derived.base, 2) + " (no curve: the shipped assumption)");
+            derived.estimate = derived.estimate || !v || v->estimate;
+        }
+        derived.source = text;
+    }
+    value = c.inputs.derivedDefault(key, derived);
+    return c.inputs.assumptionLevel(key) == InputLevel::Default;
+}
+
 } // namespace
 
 void evaluateTimeline(EvalContext& c) {
@@ -178,7 +287,34 @@ void evaluateTimeline(EvalContext& c) {
     TimelineInputs in = timelineInputs(c);
     in.buildStart = buildStart;
     const int months = in.constructionMonths + 12 * in.horizonYears;
-    auto phases = phasesOf(c, buildStart, in.constructionMonths, months);
+    // Each hall's GPU generation: its rental price, rental decay and purchase price decline.
+    std::set<std::pair<std::string, std::string>> missing; // (accelerator, field)
+    std::map<std::string, const model::CatalogItem*> accelerators;
+    const std::vector<Generation> generations = generationsByHall(c, missing, accelerators);
+    Generation design;
+    for (const auto& g : generations)
+        design.add(g);
+    GenerationUse use;
+    use.decay = designCurve(c, "gpu_rental_price_decay_per_year", "rental_price_decay_per_year", design,
+                            &Generation::decay, &Generation::decayLow, &Generation::decayHigh, accelerators,
+                            in.rentalDecayPerYear);
+    use.decline = designCurve(c, "gpu_price_decline_per_year", "price_decline_per_year", design,
+                              &Generation::decline, &Generation::declineLow, &Generation::declineHigh,
+                              accelerators, in.gpuPriceDeclinePerYear);
+    use.rentalFactor = r.finance.gpuHourPriceFromCatalog;
+    use.designRental = design.gpus > 0.0 ? design.rental / design.gpus : 0.0;
+    use.itCapex = in.itCapex.value();
+    for (const auto& [acc, field] : missing)
+        if ((field == "rental_price_decay_per_year" && use.decay) ||
+            (field == "price_decline_per_year" && use.decline))
+            r.rules.push_back(
+                {Severity::Warning, "cohort_without_price_curve", acc,
+                 "Accelerator " + acc + " has no " + field +
+                     " in the catalog: its cohorts' prices move at the shipped assumptions." +
+                     (field == "price_decline_per_year" ? std::string("gpu_price_decline_per_year")
+                                                        : std::string("gpu_rental_price_decay_per_year")) +
+                     "; give the accelerator its own curve (data/FORMAT.md §1)"});
+    auto phases = phasesOf(c, buildStart, in.constructionMonths, months, generations, use);
     if (!phases) return;
     // Without phasing: every phase at the reference delivery, the steady state's schedule on monthly flows.
     if (c.wants("timeline.npv_without_phasing_usd")) {
@@ -224,11 +360,13 @@ void addTimelineFigures(EvalContext& c) {
     const std::string at = "valued at the reference delivery (build start + construction_months)";
     addFigure(
         c, "timeline.npv_usd", t.npv.value(), "USD", "NPV, phased timeline",
-        "sum of the monthly cash flows (phased draws, IT on delivery, revenue at the aged rental price, "
-        "opex, yearly tax, refresh, terminal value) x (1 + wacc)^(-(t - reference)/12); " +
+        "sum of the monthly cash flows (phased draws, IT on delivery at its GPU generation's price of that "
+        "month, revenue at the generation's rental price decayed from the reference delivery, opex, yearly "
+        "tax, refresh, terminal value) x (1 + wacc)^(-(t - reference)/12); " +
             at,
         {{"phases", static_cast<double>(t.phases.size())}},
-        {c.source("wacc"), c.source("gpu_rental_price_decay_per_year"), c.source("gpu_rental_contract_years"),
+        {c.source("wacc"), c.source("gpu_rental_price_decay_per_year"),
+         c.source("gpu_price_decline_per_year"), c.source("gpu_rental_contract_years"),
          c.source("it_cohort_price_change_per_year"), c.source("construction_months")});
     if (c.timelineNpvWithoutPhasing)
         addFigure(c, "timeline.npv_without_phasing_usd", *c.timelineNpvWithoutPhasing, "USD",
@@ -240,7 +378,8 @@ void addTimelineFigures(EvalContext& c) {
                   "NPV, phased timeline, selling tokens",
                   "timeline.npv_usd with the priced inference services' GPUs earning their token revenue per "
                   "GPU-hour (inference.token_revenue_per_gpu_hour_usd, net of licence) instead of the rental "
-                  "price, falling with cohort age at gpu_rental_price_decay_per_year; " +
+                  "price, falling with its GPU generation's rental price decay "
+                  "(gpu_rental_price_decay_per_year); " +
                       at,
                   {{"blended_usd_per_gpu_hour", c.tokenBlendedGpuHourPrice.value_or(0.0)}},
                   {c.source("gpu_rental_price_decay_per_year"), c.source("model_licence_revenue_share")});

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace ctwin::cost {
@@ -114,11 +115,21 @@ Timeline computeTimeline(const TimelineInputs& in) {
     const auto itPriceFactor = [&](int m) {
         return std::pow(1.0 + in.itPriceChangePerYear, (m - in.constructionMonths) / 12.0);
     };
-    // A cohort's GPU-hour price at age a: the new-cohort price decayed by (1 - d)^a (the rental price of one
-    // GPU generation falls as it ages; data/assumptions.json gpu_rental_price_decay_per_year).
+    // A GPU generation's prices are market prices at a date (issue 34 item 2): its catalog rental price and
+    // purchase price hold at the reference delivery (the catalog's date) and move from there, the rental
+    // price by (1 - d)^years and the GPUs' purchase price by (1 - g)^years, with d and g the generation's own
+    // (data/catalog/accelerators.json rental_price_decay_per_year and price_decline_per_year; the
+    // assumptions of the same names when a design or an override sets them). A hall delivered after the
+    // reference so buys its GPUs for less and rents them for less from its first day; one delivered before
+    // pays and earns more. A refresh installs the successor generation, bought at the catalog IT price x
+    // (1 + it_cohort_price_change_per_year)^years and new on its day: it sells at the generation's
+    // reference price and decays from there (stationary generations: each new one takes the place and the
+    // price its predecessor had at the reference).
     const int contractMonths = static_cast<int>(
         std::clamp(std::round(in.rentalContractYears * 12.0), 0.0, double(kMaxTimelineMonths)));
-    const double monthlyDecay = std::pow(1.0 - std::clamp(in.rentalDecayPerYear, 0.0, 0.99), 1.0 / 12.0);
+    const auto monthlyFactor = [](double perYear) {
+        return std::pow(1.0 - std::clamp(perYear, 0.0, 0.99), 1.0 / 12.0);
+    };
 
     int first = std::numeric_limits<int>::max(), last = -1;
     for (const auto& ph : in.phases) {
@@ -177,13 +188,20 @@ Timeline computeTimeline(const TimelineInputs& in) {
         std::vector<std::size_t> members;
     };
     std::vector<Group> groups;
-    std::map<std::pair<int, bool>, std::size_t> groupOf; // (month, economic) -> index: O(log) per hall
+    // Key: month, policy and generation (price factor, decay, decline, GPU share of IT): O(log) per hall.
+    using GroupKey = std::tuple<int, bool, double, double, double, double>;
+    std::map<GroupKey, std::size_t> groupOf;
     for (std::size_t i = 0; i < in.phases.size(); ++i) {
         const auto& ph = in.phases[i];
         t.phases.push_back(TimelinePhase{ph, {}, {}});
         if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
-        const auto [it, added] =
-            groupOf.try_emplace({ph.energisationMonth, ph.economicRefresh}, groups.size());
+        const GroupKey key{ph.energisationMonth,
+                           ph.economicRefresh,
+                           ph.rentalPriceFactor,
+                           ph.rentalDecayPerYear.value_or(-1.0),
+                           ph.gpuPriceDeclinePerYear.value_or(-1.0),
+                           ph.gpuCapexShare};
+        const auto [it, added] = groupOf.try_emplace(key, groups.size());
         if (added) {
             groups.push_back(Group{ph, {}});
             groups.back().ph.gpuShare = groups.back().ph.powerShare = 0.0;
@@ -227,7 +245,16 @@ Timeline computeTimeline(const TimelineInputs& in) {
         Vintage net{e, in.networkCapex.value() * ph.gpuShare, in.network.residualFraction,
                     lifeInMonths(in.network.lifeYears)};
         const double itBase = in.itCapex.value() * ph.gpuShare;
-        Vintage it{e, itBase * itPriceFactor(e), in.it.residualFraction, lifeInMonths(in.it.lifeYears)};
+        // The first cohort: its GPUs at the generation's purchase price of its delivery month, the rest of
+        // the IT (CPUs, memory, NICs, trays) at the IT price of that month.
+        const double monthlyDecay = monthlyFactor(ph.rentalDecayPerYear.value_or(in.rentalDecayPerYear));
+        const double gpuShareOfIt = std::clamp(ph.gpuCapexShare, 0.0, 1.0);
+        const double firstItFactor =
+            (1.0 - gpuShareOfIt) * itPriceFactor(e) +
+            gpuShareOfIt *
+                std::pow(monthlyFactor(ph.gpuPriceDeclinePerYear.value_or(in.gpuPriceDeclinePerYear)),
+                         e - in.constructionMonths);
+        Vintage it{e, itBase * firstItFactor, in.it.residualFraction, lifeInMonths(in.it.lifeYears)};
         // IT and network are paid on delivery, at the start of the energisation month.
         t.months[static_cast<std::size_t>(e)].itCapex += (it.cost + net.cost) * usd;
         flows.add(e, -(it.cost + net.cost));
@@ -249,7 +276,11 @@ Timeline computeTimeline(const TimelineInputs& in) {
         // GPUs: one cohort at a time. Revenue starts delivery_to_revenue_days after its delivery (pro rata in
         // that month); the cohort's price falls with its age; the policy decides when it is replaced.
         const double hoursPerMonth = in.gpuHoursPerYear * ph.gpuShare / 12.0;
-        const double yearlyRevenueNew = in.gpuHoursPerYear * ph.gpuShare * in.gpuHourPrice;
+        const double newPrice = in.gpuHourPrice * ph.rentalPriceFactor; // the generation's, at the reference
+        const double yearlyRevenueNew = in.gpuHoursPerYear * ph.gpuShare * newPrice;
+        // The month from which the running cohort's price has decayed: the reference for the first cohort (a
+        // market price at a date), its installation for a successor.
+        int priceOrigin = in.constructionMonths;
         const double crf = capitalRecoveryFactor(in.wacc, in.it.lifeYears);
         const double powerOpexMonth = in.opexPowerDriven.value() * ph.powerShare / 12.0;
         const double gpuOpexMonth = in.opexGpuDriven.value() * ph.gpuShare / 12.0;
@@ -263,7 +294,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
                 if (!ph.economicRefresh) {
                     replace = age >= it.lifeMonths;
                 } else if (yearlyRevenueNew > 0.0) {
-                    const double gain = yearlyRevenueNew * (1.0 - std::pow(monthlyDecay, age));
+                    const double gain = yearlyRevenueNew * (1.0 - std::pow(monthlyDecay, m - priceOrigin));
                     replace = gain >= itBase * itPriceFactor(m) * crf;
                 }
             }
@@ -277,15 +308,16 @@ Timeline computeTimeline(const TimelineInputs& in) {
                 flows.add(m, -it.cost);
                 out.itRefreshMonths.push_back(m);
                 earnFrom = m + delayMonths; // installing and burning in the new cohort
+                priceOrigin = m;
             }
             auto& row = t.months[static_cast<std::size_t>(m)];
             const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0);
-            // Sold on contracts of a fixed term, each priced at the cohort's age when it is signed (the first
-            // at delivery); without a term, at the age in mid-month.
-            const double priceAge = contractMonths > 0
-                                        ? double((m - it.start) / contractMonths * contractMonths)
-                                        : (m + 0.5) - it.start;
-            const double price = in.gpuHourPrice * std::pow(monthlyDecay, priceAge);
+            // Sold on contracts of a fixed term, each at the generation's price of the month it is signed
+            // (the first at delivery); without a term, at the price of mid-month.
+            const double signedAt = contractMonths > 0
+                                        ? double(it.start + (m - it.start) / contractMonths * contractMonths)
+                                        : m + 0.5;
+            const double price = newPrice * std::pow(monthlyDecay, signedAt - priceOrigin);
             const double hours = hoursPerMonth * earning;
             row.gpuHours += hours;
             row.revenue += hours * price * usd;

@@ -30,6 +30,14 @@ struct TimelinePhaseInput {
     double gpuShare = 0;          ///< of the design's GPUs (IT, network and GPU-hours follow it)
     double powerShare = 0;        ///< of the design's IT power (facility capex, energy and MW follow it)
     bool economicRefresh = false; ///< data hall refresh_policy "economic" (else "fixed_life")
+    /// Its GPU generation (the accelerators of its rack types, GPU-weighted; cost/evaluate_timeline.cpp):
+    /// its catalog rental price over the design's GPU-hour price (the shares x factors sum to 1, so the
+    /// steady state's revenue is kept), its rental price decay and the decline of its purchase price per
+    /// year (absent: TimelineInputs::rentalDecayPerYear and gpuPriceDeclinePerYear), and the GPUs' part of
+    /// its IT capex (the part that follows the generation's purchase price curve).
+    double rentalPriceFactor = 1.0;
+    std::optional<double> rentalDecayPerYear, gpuPriceDeclinePerYear;
+    double gpuCapexShare = 0.0;
 };
 
 /// Everything computeTimeline reads: the steady-state totals of the evaluation, split over the phases by
@@ -40,8 +48,9 @@ struct TimelineInputs {
     int horizonYears = 0;       ///< assumptions.horizon_years after the reference delivery
     double wacc = 0, taxRate = 0;
     double deliveryToRevenueDays = 0;
-    double rentalDecayPerYear = 0;   ///< assumptions.gpu_rental_price_decay_per_year
-    double itPriceChangePerYear = 0; ///< assumptions.it_cohort_price_change_per_year
+    double rentalDecayPerYear = 0;     ///< assumptions.gpu_rental_price_decay_per_year
+    double itPriceChangePerYear = 0;   ///< assumptions.it_cohort_price_change_per_year (the successor's IT)
+    double gpuPriceDeclinePerYear = 0; ///< assumptions.gpu_price_decline_per_year (one generation's GPUs)
     /// assumptions.gpu_rental_contract_years: a cohort's hours are sold on contracts of this term, each at
     /// the price of the cohort's age when it is signed; 0: repriced every month (on demand).
     double rentalContractYears = 0;

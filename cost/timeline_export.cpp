@@ -78,6 +78,14 @@ nlohmann::ordered_json timelineToJson(const Timeline& t) {
         o["gpu_share"] = p.input.gpuShare;
         o["power_share"] = p.input.powerShare;
         o["refresh_policy"] = p.input.economicRefresh ? "economic" : "fixed_life";
+        // Its GPU generation's prices (issue 34 item 2); null: the design-wide assumption holds.
+        o["rental_price_factor"] = p.input.rentalPriceFactor;
+        const auto orNull = [](const std::optional<double>& v) {
+            return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+        };
+        o["rental_price_decay_per_year"] = orNull(p.input.rentalDecayPerYear);
+        o["gpu_price_decline_per_year"] = orNull(p.input.gpuPriceDeclinePerYear);
+        o["gpu_capex_share"] = p.input.gpuCapexShare;
         o["it_refresh_months"] = p.itRefreshMonths;
         o["interest_during_construction_usd"] = p.interestDuringConstruction.value();
         phases.push_back(std::move(o));
@@ -150,6 +158,10 @@ std::string timelineToText(const Timeline& t) {
           << dateText(t, p.input.energisationMonth) << ", " << fixed(100 * p.input.gpuShare, 1)
           << "% of GPUs, " << fixed(100 * p.input.powerShare, 1) << "% of IT power, refresh "
           << (p.input.economicRefresh ? "economic" : "fixed life");
+        if (p.input.rentalDecayPerYear)
+            s << ", rental price -" << fixed(100 * *p.input.rentalDecayPerYear, 0) << "%/yr";
+        if (p.input.gpuPriceDeclinePerYear)
+            s << ", GPU price -" << fixed(100 * *p.input.gpuPriceDeclinePerYear, 0) << "%/yr";
         if (!p.itRefreshMonths.empty()) s << ", first replaced " << dateText(t, p.itRefreshMonths.front());
         s << "\n";
     }

@@ -312,6 +312,17 @@ void checkAcceleratorEfficiencies(const CatalogItem& item, const std::string& fi
                                  "an achievable fraction of peak must lie in (0, 1.2]");
 }
 
+/// A generation's price curve (issue 34 item 2), when given: the fraction of its rental price and of its
+/// purchase price lost per year, in [0, 0.9] (the assumptions' own valid range; 0.9 loses all but a tenth
+/// in a year).
+void checkAcceleratorPriceCurve(const CatalogItem& item, const std::string& file) {
+    for (const char* field : {"rental_price_decay_per_year", "price_decline_per_year"})
+        if (const auto* v = item.find(field))
+            if (!(v->high <= 0.9))
+                throw InputError(itemLocation(file, item, field),
+                                 "a price lost per year is a fraction in [0, 0.9] (0.2 = 20 % a year)");
+}
+
 // A serving engine admits at least one sequence per scheduler (issue 28: a cap of 0 would serve nothing).
 void checkServingEngine(const CatalogItem& item, const std::string& file) {
     if (const auto* v = item.find("max_batch_per_scheduler"); v && !(v->low >= 1))
@@ -390,7 +401,10 @@ void checkCatalogItem(const CatalogItem& item, const std::string& file) {
         if (v.source.empty()) throw InputError(where, "every catalog value needs a source");
     }
     if (item.category == "models") checkModelPreset(item, file);
-    if (item.category == "accelerators") checkAcceleratorEfficiencies(item, file);
+    if (item.category == "accelerators") {
+        checkAcceleratorEfficiencies(item, file);
+        checkAcceleratorPriceCurve(item, file);
+    }
     if (item.category == "serving_engines") checkServingEngine(item, file);
     if (item.category == "wan" && item.kind == "optic") checkWanOptic(item, file);
     if (item.category == "racks" && item.kind == "compute") checkRackPrice(item, file, false);

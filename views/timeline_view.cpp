@@ -2,6 +2,7 @@
 
 #include "chart_style.h"
 #include "evaluate.h"
+#include "phase_gantt.h"
 #include "timeline.h"
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
@@ -73,10 +75,22 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
         updateCursor();
     });
     auto* split = new QSplitter(Qt::Vertical, this);
+    // The Gantt of the phases and their cohorts, scrolled when a campus has more halls than fit.
+    m_gantt = new PhaseGantt;
+    m_ganttScroll = new QScrollArea(split);
+    m_ganttScroll->setWidget(m_gantt);
+    m_ganttScroll->setWidgetResizable(true);
+    m_ganttScroll->setFrameShape(QFrame::NoFrame);
+    m_ganttScroll->setMinimumHeight(60);
+    split->addWidget(m_ganttScroll);
+    connect(m_gantt, &PhaseGantt::phaseActivated, this, &TimelineView::entityActivated);
+    connect(m_gantt, &PhaseGantt::phaseMoveRequested, this, [this](const QString& hall, int month) {
+        if (month >= 0 && month < m_monthDates.size()) emit phaseDateRequested(hall, m_monthDates[month]);
+    });
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     auto* chartView = makeChartView(m_chart, split);
-    chartView->setMinimumHeight(300); // the curves and both axes readable at the app's default size
+    chartView->setMinimumHeight(260); // the curves and both axes readable at the app's default size
     split->addWidget(chartView);
     m_phases = new QTableWidget(0, 7, split);
     m_phases->setHorizontalHeaderLabels({tr("Hall"), tr("Building"), tr("Energised"), tr("GPUs"),
@@ -94,9 +108,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     });
     split->addWidget(m_phases);
     m_phases->setMinimumHeight(90);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({420, 140});
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
+    split->setSizes({160, 420, 120});
     layout->addWidget(split, 1);
 }
 
@@ -128,6 +143,7 @@ void TimelineView::updateCursor() {
                                    .arg(m_marks.size())
                                    .arg(mw, 0, 'f', 1));
     }
+    m_gantt->setCursorMonth(m_marks.empty() ? -1 : month);
     if (m_cursorLine) {
         m_cursorLine->clear();
         m_cursorLine->append(month + 0.5, m_cursorLo);
@@ -156,6 +172,8 @@ void TimelineView::showResults(const cost::Results& results) {
         m_chart->setTitle(QString());
         m_marks.clear();
         m_monthText.clear();
+        m_monthDates.clear();
+        m_gantt->setRows({}, 0, {}, false);
         m_cursor->setEnabled(false);
         updateCursor();
         return;
@@ -220,7 +238,7 @@ void TimelineView::showResults(const cost::Results& results) {
             : tr("months after the build start"));
     auto* left = new QValueAxis;
     left->setRange(0, niceCeiling(hiLeft * 1.05));
-    left->setTitleText(tr("MW · thousand GPUs"));
+    left->setTitleText(tr("MW · k GPUs"));
     auto* right = new QValueAxis;
     const double span = niceCeiling(std::max(std::abs(lo), std::abs(hi)) * 1.05);
     right->setRange(lo < 0 ? -span : 0, hi > 0 ? span : span / 10);
@@ -253,8 +271,27 @@ void TimelineView::showResults(const cost::Results& results) {
         m_marks.push_back(
             {QString::fromStdString(p.input.hall), p.input.energisationMonth, p.input.powerShare * totalMw});
     m_monthText.clear();
-    for (int m = 0; m < static_cast<int>(t.months.size()); ++m)
+    m_monthDates.clear();
+    for (int m = 0; m < static_cast<int>(t.months.size()); ++m) {
         m_monthText << monthText(t, m);
+        if (const auto d = t.dateOf(m)) m_monthDates << QString::fromStdString(d->iso());
+    }
+    std::vector<PhaseGantt::Row> rows;
+    for (const auto& p : t.phases) {
+        PhaseGantt::Row row;
+        row.hall = QString::fromStdString(p.input.hall);
+        row.building = QString::fromStdString(p.input.building);
+        row.energisationMonth = p.input.energisationMonth;
+        // Its facility is drawn over the construction_months before it (cost/timeline.cpp).
+        row.constructionStart = std::max(0, p.input.energisationMonth - t.referenceMonth);
+        row.refreshMonths = p.itRefreshMonths;
+        row.economic = p.input.economicRefresh;
+        rows.push_back(std::move(row));
+    }
+    m_gantt->setRows(std::move(rows), static_cast<int>(t.months.size()), m_monthText,
+                     t.buildStart.has_value());
+    // Room for up to six phases without scrolling (a campus of 20 halls scrolls the rest).
+    m_ganttScroll->setMinimumHeight(std::min(m_gantt->sizeHint().height(), 20 + 16 * 6) + 2);
     {
         const QSignalBlocker block(m_cursor);
         const int last = std::max(0, static_cast<int>(t.months.size()) - 1);

@@ -95,6 +95,15 @@ private:
     double assumption(const std::string& key, double fallback = 0.0) const {
         return assumptionBase(m_in.assumptions, key, fallback);
     }
+    /// An assumption as the evaluation resolved it (a design's default may be derived from the catalog, as
+    /// the rental price decay of the design's GPU generations is), else as given.
+    double resolved(const std::string& key) const {
+        for (const auto& in : m_r.inputs)
+            if (in.path.size() == key.size() + 12 && in.path.compare(0, 12, "assumptions.") == 0 &&
+                in.path.compare(12, std::string::npos, key) == 0)
+                return in.value;
+        return assumption(key);
+    }
     int horizon() const { return static_cast<int>(m_r.finance.cashFlows.size()) - 1; }
 
     /// A month of the timeline as "YYYY-MM" (or "month N" when undated).
@@ -176,11 +185,12 @@ private:
             text +=
                 QStringLiteral(
                     "That is the steady state (every hall at once, prices as today). On the time axis (halls "
-                    "energised %1 to %2, a cohort's rental price falling %3 a year with its age, re-priced "
-                    "every %4 years) the NPV is %5 and the build needs %6 of funding at its deepest. ")
+                    "energised %1 to %2, the GPU generation's rental price falling %3 a year from the "
+                    "reference delivery, re-priced every %4 years) the NPV is %5 and the build needs %6 of "
+                    "funding at its deepest. ")
                     .arg(timelineDate(m_r.timeline->firstEnergisationMonth),
                          timelineDate(m_r.timeline->fullEnergisationMonth),
-                         q(formatPercent(assumption("gpu_rental_price_decay_per_year"))),
+                         q(formatPercent(resolved("gpu_rental_price_decay_per_year"))),
                          QString::number(assumption("gpu_rental_contract_years"), 'g', 3),
                          fig("timeline.npv_usd"), fig("timeline.peak_funding_usd"));
         text += QStringLiteral("Design rules: %1 error(s), %2 warning(s).").arg(errors).arg(warnings);
@@ -693,14 +703,15 @@ private:
                 "at "
                 "its date (%3 to %4); its facility is drawn over the construction months before it with "
                 "interest during construction at the WACC, its IT paid on delivery, its GPU-hours sold from "
-                "the days to revenue on at a price that falls %5 a year with the cohort's age, re-priced at "
+                "the days to revenue on at its generation's market price, which falls %5 a year, re-priced "
+                "at "
                 "each renewal of its %7-year contracts; hall refresh "
                 "policies replace the GPUs. The steady-state figures elsewhere in this report assume every "
                 "hall energised at once; these are the dated ones, valued at the reference delivery (%6).")
                 .arg(t.buildStart ? q(t.buildStart->iso()) : QStringLiteral("undated"),
                      QString::number(t.phases.size()), when(t.firstEnergisationMonth),
                      when(t.fullEnergisationMonth),
-                     q(formatPercent(assumption("gpu_rental_price_decay_per_year"))), when(t.referenceMonth))
+                     q(formatPercent(resolved("gpu_rental_price_decay_per_year"))), when(t.referenceMonth))
                 .arg(QString::number(assumption("gpu_rental_contract_years"), 'g', 3)));
         Table table{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
         for (const auto& f : m_r.figures)

@@ -124,9 +124,10 @@ model::AssumptionSet testAssumptions() {
     set("training_trough_power_draw", 0.3), set("grid_ramp_limit_mw_per_min", 0),
         set("bess_ride_through_hours", 0);
     set("bess_capex_usd_per_kwh", 250), set("bess_capex_usd_per_kw", 150); // no battery
-    // The time axis (issue 34): a cohort's rental price falls 20 % a year; IT prices hold.
+    // The time axis (issue 34): a cohort's rental price falls 20 % a year, its GPUs' price 8 %; IT prices
+    // hold.
     set("gpu_rental_price_decay_per_year", 0.2), set("it_cohort_price_change_per_year", 0),
-        set("model_licence_revenue_share", 0),
+        set("gpu_price_decline_per_year", 0.08), set("model_licence_revenue_share", 0),
         set("gpu_rental_contract_years", 2);
     return a;
 }

@@ -361,8 +361,9 @@ void TestScenarios::tornadoTimeToRevenueOnlyMovesWithItsAssumption() {
     // swing) and grid_curtailment_hours_per_year (at
     // 0 its depth and event length go unread); power_oversubscription_ratio is a decision without a range,
     // and at 1 the capping curve and clock-bound shares go unread. Issue 34 added the time axis's rental
-    // price decay, contract term and cohort price change, which the timeline figures read.
-    QCOMPARE(ranged, size_t(53));
+    // price decay, contract term and cohort price change, which the timeline figures read, and the GPUs'
+    // purchase price decline (its GB200 catalog curve, 0-0.25 around 0.13, in place of the shipped range).
+    QCOMPARE(ranged, size_t(54));
     QCOMPARE(t.bars.front().assumption, std::string("delivery_to_revenue_days"));
     QCOMPARE(t.bars.front().inputLow, 14.0);
     QCOMPARE(t.bars.front().inputHigh, 90.0);

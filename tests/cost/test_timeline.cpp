@@ -4,6 +4,7 @@
 // beside each check; tolerances are stated at each check.
 #include "../test_support.h"
 #include "calendar_date.h"
+#include "catalog.h"
 #include "design_json.h"
 #include "evaluate.h"
 #include "figure_checks.h"
@@ -235,6 +236,141 @@ private slots:
             near(t.months[6].depreciation.value(), 25 + 10 + (500 - 600 * std::pow(0.4, 4.0 / 12.0)), 1e-12));
     }
 
+    void generationPricesAreMarketPricesAtADate() {
+        // Issue 34 item 2. One hall delivered in month 8, six months after the reference delivery (month 2):
+        // its GPUs (half its IT capex) cost the catalog price x (1 - 0.1)^0.5, the rest of its IT the catalog
+        // price (no IT price change): 600 x (0.5 + 0.5 x 0.9^0.5) = 584.6049894151541 (Python). Its GPU-hours
+        // sell at its generation's price (1.5 x the design's) decayed from the reference to mid-month 8:
+        // 100 x 1.5 x 0.8^(6.5/12) = 132.92244933692552.
+        auto in = smallCase();
+        in.phases[0].energisationMonth = 8;
+        in.phases[0].rentalPriceFactor = 1.5;
+        in.phases[0].rentalDecayPerYear = 0.2;
+        in.phases[0].gpuPriceDeclinePerYear = 0.1;
+        in.phases[0].gpuCapexShare = 0.5;
+        auto t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[8].itCapex.value(), 584.6049894151541, 1e-12));
+        QVERIFY(near(t.months[8].revenue.value(), 132.92244933692552, 1e-12));
+        // A phase's own curve wins over the design's; without one it takes the design's (the inputs).
+        in.rentalDecayPerYear = 0.5;
+        in.gpuPriceDeclinePerYear = 0.5;
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[8].revenue.value(), 132.92244933692552, 1e-12));
+        in.phases[0].rentalDecayPerYear.reset();
+        in.phases[0].gpuPriceDeclinePerYear.reset();
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[8].revenue.value(), 150 * std::pow(0.5, 6.5 / 12), 1e-12));
+        QVERIFY(near(t.months[8].itCapex.value(), 300 + 300 * std::pow(0.5, 0.5), 1e-12));
+        // Delivered before the reference (month 0 of a 2-month build), it earns more than the catalog price:
+        // 100 x 0.8^(-1.5/12) = 102.82855942978897.
+        in = smallCase();
+        in.rentalDecayPerYear = 0.2;
+        in.phases[0].energisationMonth = 0;
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[0].revenue.value(), 102.82855942978897, 1e-12));
+        // Two halls of different generations in the same month run apart: half at 0.8 a year, half at 0.7:
+        // 50 x 0.8^(0.5/12) + 50 x 0.7^(0.5/12) = 98.79969359596842.
+        in = smallCase();
+        in.phases[0].gpuShare = in.phases[0].powerShare = 0.5;
+        in.phases[0].rentalDecayPerYear = 0.2;
+        auto other = in.phases[0];
+        other.hall = "hall-b";
+        other.rentalDecayPerYear = 0.3;
+        in.phases.push_back(other);
+        t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[2].revenue.value(), 98.79969359596842, 1e-12));
+        // The economic refresh of a late cohort counts its generation's age from the reference: with the
+        // economicRefresh case's figures (replace at 9.08 months of decay) the hall delivered in month 8 is
+        // replaced in month 12 (10 months after the reference), as the one delivered in month 2 is.
+        in = smallCase();
+        in.horizonYears = 3;
+        in.rentalDecayPerYear = 0.6;
+        in.phases[0].economicRefresh = true;
+        in.phases[0].energisationMonth = 8;
+        t = cost::computeTimeline(in);
+        QCOMPARE(t.phases[0].itRefreshMonths.front(), 12);
+        // The successor decays from its own installation: the next refresh comes 10 months later.
+        QCOMPARE(t.phases[0].itRefreshMonths.at(1), 22);
+    }
+
+    void generationCurvesFromTheCatalog() {
+        // The campus reference (GB300, Blackwell Ultra) phased one building per quarter: each phase carries
+        // its accelerator's catalog curve (rental decay 0.14, purchase price decline 0.13 a year), and the
+        // design-wide assumptions report the GPU-weighted catalog values in place of the shipped defaults.
+        auto p = reference("campus-1gw");
+        p.info.buildStart = "2027-01-01";
+        for (std::size_t i = 0; i < p.buildings.size(); ++i)
+            p.buildings[i].energisationDate =
+                model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+        auto r = evaluateWith(p);
+        QVERIFY(r.timeline);
+        const auto& gb300 = catalog().at("gb300");
+        for (const auto& ph : r.timeline->phases) {
+            QVERIFY(ph.input.rentalDecayPerYear && ph.input.gpuPriceDeclinePerYear);
+            QCOMPARE(*ph.input.rentalDecayPerYear, gb300.value("rental_price_decay_per_year"));
+            QCOMPARE(*ph.input.gpuPriceDeclinePerYear, gb300.value("price_decline_per_year"));
+            QVERIFY(near(ph.input.rentalPriceFactor, 1.0, 1e-12)); // one generation
+            QVERIFY(ph.input.gpuCapexShare > 0.3 && ph.input.gpuCapexShare < 1.0);
+        }
+        const auto input = [&](const cost::Results& res, const std::string& key) {
+            for (const auto& in : res.inputs)
+                if (in.path == "assumptions." + key) return in;
+            return cost::ResolvedInput{};
+        };
+        const auto decay = input(r, "gpu_rental_price_decay_per_year");
+        QCOMPARE(decay.value, 0.14);
+        QCOMPARE(decay.low, 0.0);
+        QCOMPARE(decay.high, 0.49);
+        QVERIFY2(decay.source.find("gb300") != std::string::npos, decay.source.c_str());
+        QCOMPARE(input(r, "gpu_price_decline_per_year").value, 0.13);
+        // Halls after the reference buy their GPUs for less: against the same plan at a decline of 0, the
+        // first cohorts' capex is lower by sum over phases of IT x GPU share x its GPUs' part of IT x
+        // (1 - 0.87^(months after the reference / 12)).
+        auto flatPlan = p;
+        flatPlan.assumptions["gpu_price_decline_per_year"] =
+            model::Assumption{0, 0, 0, "1/year", "test", true};
+        const auto flat = evaluateWith(flatPlan);
+        double it = 0, expected = 0;
+        for (const auto& ac : r.finance.assetClasses)
+            if (ac.name == "it") it = ac.capex.value();
+        for (const auto& ph : r.timeline->phases)
+            expected +=
+                it * ph.input.gpuShare * ph.input.gpuCapexShare *
+                (1 - std::pow(0.87, (ph.input.energisationMonth - r.timeline->referenceMonth) / 12.0));
+        QVERIFY(expected > 0);
+        QVERIFY(near(sumOf(*flat.timeline, &cost::TimelineMonth::itCapex) -
+                         sumOf(*r.timeline, &cost::TimelineMonth::itCapex),
+                     expected, 1e-9));
+        // A design that sets the decay holds it for every phase.
+        p.assumptions["gpu_rental_price_decay_per_year"] =
+            model::Assumption{0.3, 0.1, 0.5, "1/year", "test", true};
+        r = evaluateWith(p);
+        for (const auto& ph : r.timeline->phases)
+            QVERIFY(!ph.input.rentalDecayPerYear && ph.input.gpuPriceDeclinePerYear);
+        QCOMPARE(input(r, "gpu_rental_price_decay_per_year").value, 0.3);
+        // An accelerator without its own curve: a Warning naming it and the field, the shipped value used.
+        p.assumptions.erase("gpu_rental_price_decay_per_year");
+        auto items = catalog().items();
+        for (auto& item : items)
+            if (item.id == "gb300") item.values.erase("rental_price_decay_per_year");
+        const model::Catalog bare(items);
+        r = cost::evaluate(p, bare, defaults());
+        QVERIFY(hasRule(r, "cohort_without_price_curve", "rental_price_decay_per_year"));
+        QVERIFY(r.timeline);
+        QCOMPARE(*r.timeline->phases.front().input.rentalDecayPerYear,
+                 defaults().at("gpu_rental_price_decay_per_year").base);
+        // The catalog refuses a curve outside [0, 0.9], naming item and field.
+        auto bad = catalog().at("gb300");
+        bad.values["price_decline_per_year"] = model::CatalogValue{0.5, 0.2, 0.95, "test", true};
+        try {
+            model::checkCatalogItem(bad, "accelerators.json");
+            QFAIL("a decline of 95 % a year was accepted");
+        } catch (const model::InputError& e) {
+            const QString m = QString::fromUtf8(e.what());
+            QVERIFY2(m.contains("gb300") && m.contains("price_decline_per_year"), e.what());
+        }
+    }
+
     void phasedEnergisationAndBadPhases() {
         // Two halls: one at month 2, one at month 8 with a 2-month build: the second's draws fall in months
         // 6 and 7; both halves of IT arrive on their own dates.
@@ -271,6 +407,8 @@ private slots:
         for (std::size_t i = 0; i < p.buildings.size(); ++i)
             p.buildings[i].energisationDate =
                 model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+        // The GPUs' purchase price held (the catalog's GB300 curve is generationCurvesFromTheCatalog's).
+        p.assumptions["gpu_price_decline_per_year"] = model::Assumption{0, 0, 0, "1/year", "test", true};
         const auto r = evaluateWith(p);
         QVERIFY(r.timeline);
         const auto& t = *r.timeline;
@@ -283,9 +421,11 @@ private slots:
         QCOMPARE(t.firstEnergisationMonth, 18);
         QCOMPARE(t.fullEnergisationMonth, 18 + 3 * (static_cast<int>(p.buildings.size()) - 1));
         QCOMPARE(fig(r, "timeline.full_energisation_month"), double(t.fullEnergisationMonth));
-        // Phasing delays a positive-NPV plan (no rental price decay) and so lowers its NPV; under the shipped
-        // 20 %/yr decay this campus's NPV is negative over its 5-year horizon, and phasing raises it.
-        const auto flat = evaluateWith(p, {{"gpu_rental_price_decay_per_year", 0}});
+        // Phasing delays a positive-NPV plan (no rental price decay) and so lowers its NPV.
+        auto held = p;
+        held.assumptions["gpu_rental_price_decay_per_year"] =
+            model::Assumption{0, 0, 0, "1/year", "test", true};
+        const auto flat = evaluateWith(held);
         QVERIFY(fig(flat, "timeline.npv_without_phasing_usd") > 0);
         QVERIFY(fig(flat, "timeline.npv_usd") < fig(flat, "timeline.npv_without_phasing_usd"));
         QVERIFY(fig(r, "timeline.peak_funding_usd") > 0);

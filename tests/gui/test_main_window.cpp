@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "metric_tile.h"
 #include "metrics_dashboard.h"
+#include "phase_gantt.h"
 #include "rack_item.h"
 #include "sweep_view.h"
 #include "test_window.h"
@@ -425,6 +426,40 @@ private slots:
         }
         view->dateCursor()->setValue(view->dateCursor()->maximum());
         QVERIFY(window().floorScene()->unenergisedHalls().isEmpty());
+        // The Gantt (issue 34 item 5): one row per phase. Dragging the first hall's bars a year to the right
+        // gives that hall its own energisation date, one undoable edit; Right moves it one more month.
+        auto* gantt = view->gantt();
+        QCOMPARE(gantt->rows().size(), r.timeline->phases.size());
+        QVERIFY(gantt->width() > 200);
+        const auto row0 = gantt->rows().front();
+        const int e0 = row0.energisationMonth;
+        const QPoint press(int(gantt->xOfMonth(e0 + 1)), gantt->rowCentreY(0));
+        const QPoint drop(int(gantt->xOfMonth(e0 + 13)), gantt->rowCentreY(0));
+        QTest::mousePress(gantt, Qt::LeftButton, {}, press);
+        QMouseEvent move(QEvent::MouseMove, QPointF(drop), gantt->mapToGlobal(QPointF(drop)), Qt::NoButton,
+                         Qt::LeftButton, {});
+        QCoreApplication::sendEvent(gantt, &move);
+        QVERIFY(gantt->dragPreview() && gantt->dragPreview()->second == e0 + 12);
+        QTest::mouseRelease(gantt, Qt::LeftButton, {}, drop);
+        const auto hallDate = [&] {
+            for (const auto& h : window().document().project().halls)
+                if (QString::fromStdString(h.id) == row0.hall) return h.energisationDate;
+            return std::string("(no hall)");
+        };
+        const std::string moved = r.timeline->dateOf(e0 + 12)->iso();
+        QCOMPARE(hallDate(), moved);
+        QTRY_VERIFY(!window().evaluationPending());
+        view = window().showTimeline();
+        QCOMPARE(view->gantt()->rows().front().hall, row0.hall);
+        QCOMPARE(view->gantt()->rows().front().energisationMonth, e0 + 12);
+        QTest::mouseClick(view->gantt(), Qt::LeftButton, {}, QPoint(4, view->gantt()->rowCentreY(0)));
+        QCOMPARE(view->gantt()->selectedRow(), 0);
+        QTest::keyClick(view->gantt(), Qt::Key_Right);
+        QCOMPARE(hallDate(), r.timeline->dateOf(e0 + 13)->iso());
+        window().undoStack().undo(); // the key
+        QCOMPARE(hallDate(), moved);
+        window().undoStack().undo(); // the drag
+        QVERIFY(hallDate().empty());
         // Undo both edits: the timeline is undated again.
         window().undoStack().undo();
         window().undoStack().undo();
