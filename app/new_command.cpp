@@ -161,11 +161,11 @@ int runNewCommand(const std::vector<std::string>& args, std::ostream& out, std::
     const auto project = cost::generateDesign(spec, catalog, defaults);
     store::saveDesign(project, opt["--out"]);
     const auto s = cost::summarize(project, catalog, defaults);
-    out << "wrote " << opt["--out"] << ": " << s.racks << " racks (" << s.spareRacks << " hot spares), "
-        << static_cast<long long>(s.gpus) << " GPUs, " << s.buildings << " building(s), " << s.halls
-        << " hall(s), " << s.coolingUnits << " CDUs, compute IT power at full load "
-        << std::round(s.itComputePeakMw * 100) / 100 << " MW (total IT with network, storage and WAN "
-        << std::round(s.itPeakMw * 100) / 100 << " MW)\n";
+    out << "wrote " << opt["--out"] << ": " << s.racks << " racks (" << s.spareRacks << " hot spares, "
+        << s.networkRacks << " network racks), " << static_cast<long long>(s.gpus) << " GPUs, " << s.buildings
+        << " building(s), " << s.halls << " hall(s), " << s.coolingUnits
+        << " CDUs, compute IT power at full load " << std::round(s.itComputePeakMw * 100) / 100
+        << " MW (total IT with network, storage and WAN " << std::round(s.itPeakMw * 100) / 100 << " MW)\n";
     return kExitOk;
 }
 

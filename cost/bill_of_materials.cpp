@@ -1,14 +1,14 @@
 #include "bill_of_materials.h"
 
+#include "compiled_design.h"
+#include "evaluate_stages.h"
+#include "input_error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <set>
 #include <unordered_map>
-
-#include "compiled_design.h"
-#include "evaluate_stages.h"
-#include "input_error.h"
 
 namespace ctwin::cost {
 
@@ -33,8 +33,10 @@ struct Layout {
     std::unordered_map<std::string, const model::Site*> sites;
 
     explicit Layout(const model::Project& p) {
-        for (const auto& b : p.buildings) buildings[b.id] = &b;
-        for (const auto& s : p.sites) sites[s.id] = &s;
+        for (const auto& b : p.buildings)
+            buildings[b.id] = &b;
+        for (const auto& s : p.sites)
+            sites[s.id] = &s;
     }
 };
 
@@ -49,7 +51,9 @@ const CatalogItem* pickMedia(const model::Catalog& catalog, double bitPerS, doub
         if (item->value("reach_m") < distanceM) continue;
         const std::string media = item->attribute("media");
         if ((media == "lpo" || media == "cpo") && media != policy) continue; // special media only by policy
-        auto cheaper = [&](const CatalogItem* a) { return !a || item->value("price_usd") < a->value("price_usd"); };
+        auto cheaper = [&](const CatalogItem* a) {
+            return !a || item->value("price_usd") < a->value("price_usd");
+        };
         if (cheaper(best)) best = item;
         if (media == policy && cheaper(bestPreferred)) bestPreferred = item;
     }
@@ -58,7 +62,8 @@ const CatalogItem* pickMedia(const model::Catalog& catalog, double bitPerS, doub
 
 double rackEndpoints(const CompiledDesign::RackType& rack, const model::Fabric& f) {
     const bool backend = f.role == "backend";
-    const double nics = backend ? rack.need(rack.backendNics, "backend_nics") : rack.need(rack.frontendNics, "frontend_nics");
+    const double nics =
+        backend ? rack.need(rack.backendNics, "backend_nics") : rack.need(rack.frontendNics, "frontend_nics");
     const double bps = backend ? rack.need(rack.backendNicBps, "backend_nic_bit_per_s")
                                : rack.need(rack.frontendNicBps, "frontend_nic_bit_per_s");
     // Each NIC's bandwidth is spread over the planes; endpoint ports per plane at the fabric's port speed.
@@ -68,7 +73,8 @@ double rackEndpoints(const CompiledDesign::RackType& rack, const model::Fabric& 
 struct Extent {
     double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300;
     void add(double x, double y) {
-        minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y), maxY = std::max(maxY, y);
+        minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y),
+        maxY = std::max(maxY, y);
     }
     /// The racks of a class at once (its bounds start as these do: the same as adding them one by one).
     void add(const CompiledDesign::RackClass& c) {
@@ -79,7 +85,8 @@ struct Extent {
 };
 
 void sizeFabric(const model::Project& p, const model::Catalog& catalog, const AssumptionValues& a,
-                const CompiledDesign& cd, size_t fabricIndex, BillOfMaterials& bom, std::vector<DesignRule>& rules) {
+                const CompiledDesign& cd, size_t fabricIndex, BillOfMaterials& bom,
+                std::vector<DesignRule>& rules) {
     const model::Fabric& f = p.fabrics[fabricIndex];
     FabricBom fb;
     fb.fabricId = f.id;
@@ -92,17 +99,45 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     ClosInput in;
     in.tiers = f.tiers;
     in.topOfRack = !f.railOptimized;
-    // Leaf placement (model/fabric.h): auto = ToR for a back-end, end of row otherwise. Row placements share
-    // a row's leaves among its racks: the ToR rule of clos_sizing applied to each row's endpoints at once.
-    const std::string placement =
-        f.leafPlacement != "auto" ? f.leafPlacement : f.role == "backend" ? "top_of_rack" : "end_of_row";
-    const bool perRow = !f.railOptimized && placement != "top_of_rack";
-    std::vector<double> endpointsByRow(perRow ? p.rows.size() : 0, 0.0);
-    std::vector<std::uint8_t> rowUsed(perRow ? p.rows.size() : 0, 0);
     if (!f.oversubscription.empty()) in.leafOversubscription = f.oversubscription[0];
     if (f.oversubscription.size() > 1) in.spineOversubscription = f.oversubscription[1];
     const double switchPortBps = sw->value("port_bit_per_s");
     in.radix = static_cast<int>(sw->value("ports")) * f.breakout;
+    const bool backend = f.role == "backend";
+    std::vector<double> typeEndpoints(cd.types.size(), 0.0), typeRacks(cd.types.size(), 0.0);
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (cd.types[t].compute) typeEndpoints[t] = rackEndpoints(cd.types[t], f);
+    // Leaf placement (model/fabric.h). Top of rack needs room in the rack: a rack type's own leaves,
+    // planes x ceil(endpoints per plane / leaf down-ports) x the switch's rack units, must fit its
+    // free_rack_units (racks.json; absent: room assumed). An NVL72 rack has none: its leaves go to network
+    // racks in the row. So auto is top of rack for a back-end whose racks all have room, end of row
+    // otherwise and for front-end and storage networks. Row placements share a row's leaves among its racks:
+    // the ToR rule of clos_sizing applied to each row's endpoints at once.
+    const double switchUnits = sw->value("rack_units");
+    const int leafDown = leafDownPorts(in.radix, f.tiers, in.leafOversubscription);
+    std::string crowded; // a rack type in scope without room for its own leaves
+    for (const auto& k : cd.classes) {
+        const std::int32_t b = k.building;
+        const auto t = static_cast<size_t>(k.type);
+        if (!crowded.empty() || b == CompiledDesign::kNone || typeEndpoints[t] <= 0 ||
+            (!scope.empty() && !scope[static_cast<size_t>(b)]))
+            continue;
+        const auto* free = cd.types[t].item->find("free_rack_units");
+        const double needed = f.planes * std::ceil(typeEndpoints[t] / leafDown) * switchUnits;
+        if (free && needed > free->base)
+            crowded = cd.types[t].id + " (" + fmt(needed) + " U of leaves, " + fmt(free->base) + " U free)";
+    }
+    const std::string placement = f.leafPlacement != "auto"    ? f.leafPlacement
+                                  : backend && crowded.empty() ? "top_of_rack"
+                                                               : "end_of_row";
+    if (placement == "top_of_rack" && !f.railOptimized && !crowded.empty())
+        rules.push_back({Severity::Warning, "tor_no_room", f.id,
+                         "Fabric " + f.name + " places its leaves top of rack, but rack type " + crowded +
+                             " has no room for them: set leaf_placement to end_of_row or middle_of_row and "
+                             "put network racks in the rows"});
+    const bool perRow = !f.railOptimized && placement != "top_of_rack";
+    std::vector<double> endpointsByRow(perRow ? p.rows.size() : 0, 0.0);
+    std::vector<std::uint8_t> rowUsed(perRow ? p.rows.size() : 0, 0);
     if (f.portBitPerS * f.breakout > switchPortBps * 1.0001)
         rules.push_back({Severity::Error, "fabric_breakout", f.id,
                          "Fabric " + f.name + ": " + fmt(f.portBitPerS / 1e9) + "G x breakout " +
@@ -110,11 +145,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
                              "G switch port of " + sw->name});
 
     // Per rack class (cost/compiled_design.h): its building in scope, a compute type with endpoints on this
-    // fabric. Endpoints and NIC ports per rack type are read once (cd.types).
-    const bool backend = f.role == "backend";
-    std::vector<double> typeEndpoints(cd.types.size(), 0.0), typeRacks(cd.types.size(), 0.0);
-    for (size_t t = 0; t < cd.types.size(); ++t)
-        if (cd.types[t].compute) typeEndpoints[t] = rackEndpoints(cd.types[t], f);
+    // fabric. Endpoints and NIC ports per rack type are read once (cd.types, above).
     std::vector<std::uint8_t> hallUsed(p.halls.size(), 0), buildingUsed(p.buildings.size(), 0);
     std::vector<Extent> rowExtent(p.rows.size());
     for (const auto& k : cd.classes) {
@@ -147,7 +178,8 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     // Rows in id order (as the former map by row id gave them to the Clos sizing).
     if (perRow)
         for (const std::int32_t row : cd.rowsById)
-            if (rowUsed[static_cast<size_t>(row)]) in.endpointsPerRack.push_back(endpointsByRow[static_cast<size_t>(row)]);
+            if (rowUsed[static_cast<size_t>(row)])
+                in.endpointsPerRack.push_back(endpointsByRow[static_cast<size_t>(row)]);
     std::vector<const model::DataHall*> halls;
     std::vector<const model::Building*> buildings;
     for (size_t h = 0; h < p.halls.size(); ++h)
@@ -157,31 +189,46 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     fb.perPlane = sizeClos(in);
     const auto& s = fb.perPlane;
     if (s.endpoints <= 0) {
-        rules.push_back({Severity::Warning, "fabric_empty", f.id, "Fabric " + f.name + " has no endpoints in its scope"});
+        rules.push_back(
+            {Severity::Warning, "fabric_empty", f.id, "Fabric " + f.name + " has no endpoints in its scope"});
         bom.fabrics.push_back(std::move(fb));
         return;
     }
+    // Each row's leaves (row placements): planes x ceil(row endpoints / leaf down-ports), as sizeClos counts
+    // them, with their rack units and power, for the row's network racks (checkNetworkRacks).
+    if (perRow)
+        for (size_t row = 0; row < rowUsed.size(); ++row)
+            if (rowUsed[row]) {
+                auto& rn = bom.rowNetwork[row];
+                const double leaves = f.planes * std::ceil(endpointsByRow[row] / s.leafDown);
+                rn.leaves += leaves;
+                rn.leafUnits += leaves * switchUnits;
+                rn.leafPowerW += leaves * sw->value("power_w");
+            }
     if (s.exceedsTierLimit)
-        rules.push_back({Severity::Error, "fabric_tier_limit", f.id,
-                         "Fabric " + f.name + ": " + fmt(s.endpoints) + " endpoints on " + fmt(s.leaves) +
-                             (in.topOfRack ? (perRow ? " row" : " top-of-rack") : "") +
-                             " leaves per plane exceed what " +
-                             std::to_string(f.tiers) + " tiers reach at radix " + std::to_string(in.radix) + " (" +
-                             fmt(s.maxEndpoints) + " endpoints on full leaves); add a tier, planes or a larger switch"});
+        rules.push_back(
+            {Severity::Error, "fabric_tier_limit", f.id,
+             "Fabric " + f.name + ": " + fmt(s.endpoints) + " endpoints on " + fmt(s.leaves) +
+                 (in.topOfRack ? (perRow ? " row" : " top-of-rack") : "") + " leaves per plane exceed what " +
+                 std::to_string(f.tiers) + " tiers reach at radix " + std::to_string(in.radix) + " (" +
+                 fmt(s.maxEndpoints) + " endpoints on full leaves); add a tier, planes or a larger switch"});
     const double limit = a.get("oversubscription_limit");
     // Front-end and storage networks are oversubscribed by design; the target applies to the back-end.
     for (size_t i = 0; i < f.oversubscription.size() && f.role == "backend"; ++i)
         if (f.oversubscription[i] > limit)
             rules.push_back({Severity::Warning, "oversubscription", f.id,
                              "Fabric " + f.name + ": oversubscription 1:" + fmt(f.oversubscription[i], 1) +
-                                 " at tier boundary " + std::to_string(i + 1) + " is above the target 1:" +
-                                 fmt(limit, 1)});
+                                 " at tier boundary " + std::to_string(i + 1) +
+                                 " is above the target 1:" + fmt(limit, 1)});
 
     // Reach from the physical layout: rack, row, hall, building, campus.
     double rowSpan = 0, hallSpan = 0, buildingSpan = 0, campusSpan = 0;
-    for (const auto& ext : rowExtent) rowSpan = std::max(rowSpan, ext.manhattan());
-    for (const auto* h : halls) hallSpan = std::max(hallSpan, (h->width + h->depth).value() / 2.0);
-    for (const auto* b : buildings) buildingSpan = std::max(buildingSpan, (b->width + b->depth).value());
+    for (const auto& ext : rowExtent)
+        rowSpan = std::max(rowSpan, ext.manhattan());
+    for (const auto* h : halls)
+        hallSpan = std::max(hallSpan, (h->width + h->depth).value() / 2.0);
+    for (const auto* b : buildings)
+        buildingSpan = std::max(buildingSpan, (b->width + b->depth).value());
     for (const auto* b1 : buildings)
         for (const auto* b2 : buildings) {
             const double cx = (b1->x + b1->width / 2.0 - b2->x - b2->width / 2.0).value();
@@ -212,15 +259,16 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         const auto* media = pickMedia(catalog, linkBps, reach, f.opticsPolicy);
         if (!media) {
             rules.push_back({Severity::Error, "no_media", f.id,
-                             "Fabric " + f.name + ": no optic or cable in the catalog carries " + fmt(linkBps / 1e9) +
-                                 "G over " + fmt(reach) + " m (" + what + ")"});
+                             "Fabric " + f.name + ": no optic or cable in the catalog carries " +
+                                 fmt(linkBps / 1e9) + "G over " + fmt(reach) + " m (" + what + ")"});
             return;
         }
         const bool cable = media->kind == "cable";
         // A cable is one item per link; an optical link needs a transceiver at each end.
         const double qty = cable ? count : (bothEnds ? 2.0 : 1.0) * count;
         fb.lines.push_back(BomLine{media->id, std::string(what) + " (" + fmt(reach) + " m)", qty,
-                                   media->value("price_usd") * usd, media->value("power_w") * watt, hostPowered});
+                                   media->value("price_usd") * usd, media->value("power_w") * watt,
+                                   hostPowered});
         (cable ? fb.cables : fb.transceivers) += qty;
     };
     // Endpoint links: a breakout cable per switch port when copper reaches; otherwise a transceiver per
@@ -236,12 +284,14 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
             addLinks("NIC-side optics", ports, bps, fb.endpointReachM, false, /*hostPowered=*/true);
         addLinks("leaf-side optics", switchEndpointPorts, switchPortBps, fb.endpointReachM, false);
     }
-    addLinks("leaf-spine links", f.planes * std::ceil(s.leafSpineLinks / f.breakout), switchPortBps, fb.leafSpineReachM, true);
-    addLinks("spine-core links", f.planes * std::ceil(s.spineCoreLinks / f.breakout), switchPortBps, fb.spineCoreReachM, true);
+    addLinks("leaf-spine links", f.planes * std::ceil(s.leafSpineLinks / f.breakout), switchPortBps,
+             fb.leafSpineReachM, true);
+    addLinks("spine-core links", f.planes * std::ceil(s.spineCoreLinks / f.breakout), switchPortBps,
+             fb.spineCoreReachM, true);
 
     fb.switches = f.planes * s.switches();
     fb.lines.insert(fb.lines.begin(), BomLine{sw->id, "switches", fb.switches, sw->value("price_usd") * usd,
-                                             sw->value("power_w") * watt});
+                                              sw->value("power_w") * watt});
     for (const auto& l : fb.lines) {
         if (!l.hostPowered) fb.power += l.quantity * l.unitPower;
         (l.catalogId == sw->id ? fb.switchCost : fb.opticsCost) += l.cost();
@@ -252,8 +302,57 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     bom.fabrics.push_back(std::move(fb));
 }
 
-void sizeLoops(const model::Project& p, const model::Catalog& catalog, const CompiledDesign& cd, BillOfMaterials& bom,
-               std::vector<DesignRule>& rules) {
+/// Network racks (issue 36): the racks of kind "network" in each row hold the leaves that row-placed
+/// fabrics put there (sizeFabric's rowNetwork). A row whose leaves fill more rack units or draw more than
+/// its network racks hold is an Error; halls whose rows place leaves in no network rack get one Warning each
+/// (the leaves then take no floor space). The leaves' power stays in power.network_mw (the rack itself draws
+/// nothing of its own, racks.json), so it is counted once.
+void checkNetworkRacks(const model::Project& p, const CompiledDesign& cd, BillOfMaterials& bom,
+                       std::vector<DesignRule>& rules) {
+    for (const auto& k : cd.classes) {
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        if (type.item->kind != "network" || k.row == CompiledDesign::kNone) continue;
+        auto& rn = bom.rowNetwork[static_cast<size_t>(k.row)];
+        rn.networkRacks += k.count;
+        rn.rackUnits += k.count * type.item->value("rack_units");
+        rn.capacityW += k.count * type.item->value("power_capacity_w");
+        bom.networkRacks += k.count;
+    }
+    struct Homeless {
+        double rows = 0, leaves = 0, units = 0, watts = 0;
+    };
+    std::map<std::string, Homeless> homeless; // by hall id, in id order
+    for (size_t row = 0; row < bom.rowNetwork.size(); ++row) {
+        const auto& rn = bom.rowNetwork[row];
+        const model::Row& r = p.rows[row];
+        if (rn.leaves > 0 && rn.networkRacks == 0) {
+            auto& h = homeless[r.hall];
+            h.rows += 1, h.leaves += rn.leaves, h.units += rn.leafUnits, h.watts += rn.leafPowerW;
+        } else if (rn.leaves > 0 && (rn.leafUnits > rn.rackUnits || rn.leafPowerW > rn.capacityW)) {
+            rules.push_back({Severity::Error, "network_rack_full", r.id,
+                             "Row " + (r.name.empty() ? r.id : r.name) + ": its " + fmt(rn.leaves) +
+                                 " leaf switches need " + fmt(rn.leafUnits) + " U and " +
+                                 fmt(rn.leafPowerW / 1e3, 1) + " kW; its " + fmt(rn.networkRacks) +
+                                 " network rack(s) hold " + fmt(rn.rackUnits) + " U and " +
+                                 fmt(rn.capacityW / 1e3, 1) + " kW: add a network rack to the row"});
+        } else if (rn.leaves == 0 && rn.networkRacks > 0) {
+            rules.push_back(
+                {Severity::Info, "network_rack_empty", r.id,
+                 "Row " + (r.name.empty() ? r.id : r.name) +
+                     " has a network rack but no fabric places leaves in it (they are top of rack "
+                     "or rail-optimized); its floor space and price are counted"});
+        }
+    }
+    for (const auto& [hall, h] : homeless)
+        rules.push_back({Severity::Warning, "leaves_without_network_rack", hall,
+                         "Hall " + hall + ": " + fmt(h.rows) + " row(s) place " + fmt(h.leaves) +
+                             " leaf switches (" + fmt(h.units) + " U, " + fmt(h.watts / 1e3, 1) +
+                             " kW) in no network rack, so they take no floor space: add a network rack to "
+                             "each row (Row form, or the catalog's network rack)"});
+}
+
+void sizeLoops(const model::Project& p, const model::Catalog& catalog, const CompiledDesign& cd,
+               BillOfMaterials& bom, std::vector<DesignRule>& rules) {
     // Liquid heat per loop in one pass over the rack classes (loop and hall resolved to indices).
     std::vector<Power> heat(cd.loopIds.size());
     // A liquid-cooled rack on no loop, or on another hall's loop, is named rack by rack (below).
@@ -282,7 +381,8 @@ void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Com
             const auto& r = p.racks[i];
             if (withoutLoop(liquid, loop))
                 rules.push_back({Severity::Error, "rack_without_loop", r.id,
-                                 "Rack " + r.name + " (" + type.item->name + ") rejects " + fmt(liquid * 100) +
+                                 "Rack " + r.name + " (" + type.item->name + ") rejects " +
+                                     fmt(liquid * 100) +
                                      "% of its heat to liquid but is on no cooling loop"});
             else if (otherHall(loop, cd.rackHall[i]))
                 rules.push_back({Severity::Warning, "loop_other_hall", r.id,
@@ -299,20 +399,24 @@ void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Com
         const double cap = cdu->value("capacity_w");
         const double installed = loop.cduCount;
         // Units that may fail with the loop still at capacity: N+1 one, 2N half (Uptime Institute tiers).
-        const double redundant = loop.redundancy == "N" ? 0.0 : loop.redundancy == "N+1" ? 1.0 : std::floor(installed / 2);
+        const double redundant = loop.redundancy == "N"     ? 0.0
+                                 : loop.redundancy == "N+1" ? 1.0
+                                                            : std::floor(installed / 2);
         const double needed = std::ceil(lb.liquidHeat.value() / cap - 1e-9);
         lb.cdusRequired = loop.redundancy == "2N" ? 2 * needed : needed + (loop.redundancy == "N+1" ? 1 : 0);
         lb.cdusInstalled = installed;
         lb.installedCapacity = std::max(0.0, installed - redundant) * cap * watt;
         // ṁ = Q / (c_p·ΔT); volume flow = ṁ / ρ.
-        lb.flow = VolumeFlow::from_value(lb.liquidHeat.value() / (kWaterCp * loop.deltaT.value() * kWaterDensity));
+        lb.flow =
+            VolumeFlow::from_value(lb.liquidHeat.value() / (kWaterCp * loop.deltaT.value() * kWaterDensity));
         // Pumps run in proportion to the heat they move (equivalent full-load units).
         lb.pumpPower = cdu->value("pump_power_w") * lb.liquidHeat.value() / cap * watt;
         if (lb.liquidHeat > lb.installedCapacity)
             rules.push_back({Severity::Error, "loop_over_capacity", loop.id,
-                             "Cooling loop " + loop.name + ": " + fmt(toKw(lb.liquidHeat)) + " kW of liquid heat exceeds " +
-                                 fmt(toKw(lb.installedCapacity)) + " kW of " + loop.redundancy + " CDU capacity (" +
-                                 fmt(installed) + " installed, " + fmt(lb.cdusRequired) + " required)"});
+                             "Cooling loop " + loop.name + ": " + fmt(toKw(lb.liquidHeat)) +
+                                 " kW of liquid heat exceeds " + fmt(toKw(lb.installedCapacity)) + " kW of " +
+                                 loop.redundancy + " CDU capacity (" + fmt(installed) + " installed, " +
+                                 fmt(lb.cdusRequired) + " required)"});
         bom.cdus += installed;
         bom.loops.push_back(lb);
     }
@@ -413,8 +517,9 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
                                  fmt(greatCircle.value() / 1e3, 1) + " km between " + s1->name + " and " +
                                  s2->name + " (haversine); a fiber route cannot be shorter"});
         if (w.routeLength.value() <= 0) {
-            rules.push_back({Severity::Error, "link_zero_length", l.id,
-                             "Link " + l.name + " has zero route length (same coordinates and no route_length_m)"});
+            rules.push_back(
+                {Severity::Error, "link_zero_length", l.id,
+                 "Link " + l.name + " has zero route length (same coordinates and no route_length_m)"});
         }
         w.oneWayLatency = w.routeLength.value() * kFiberDelaySecondsPerMeter * second;
         const auto budget = inputs.linkLatencyBudget(l);
@@ -424,7 +529,8 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
                                  " ms over " + fmt(w.routeLength.value() / 1e3) +
                                  " km exceeds its budget of " + fmt(budget->value() * 1e3, 2) + " ms"});
         if (l.capacityBitPerS <= 0)
-            rules.push_back({Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
+            rules.push_back(
+                {Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
         const auto* optic = l.optic.empty() ? nullptr : catalog.find(l.optic);
         // What the link's optic cannot size (issue 30, bad input): none, not an optic, no line rate or reach.
         const char* missing = nullptr;
@@ -472,7 +578,8 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
                                      " km); an optic whose amplified_reach_m covers the route avoids them"});
             }
         }
-        w.lease = w.fiberPairs * l.fiberLeaseUsdPerMYear * w.routeLength.value() * usd / (kSecondsPerYear * second);
+        w.lease =
+            w.fiberPairs * l.fiberLeaseUsdPerMYear * w.routeLength.value() * usd / (kSecondsPerYear * second);
         bom.links.push_back(w);
     }
 }
@@ -483,8 +590,9 @@ Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, doubl
     constexpr double kEarthRadiusM = 6371008.8;
     const double toRad = std::numbers::pi / 180.0;
     const double dLat = (lat2Deg - lat1Deg) * toRad, dLon = (lon2Deg - lon1Deg) * toRad;
-    const double h = std::sin(dLat / 2) * std::sin(dLat / 2) +
-                     std::cos(lat1Deg * toRad) * std::cos(lat2Deg * toRad) * std::sin(dLon / 2) * std::sin(dLon / 2);
+    const double h = std::sin(dLat / 2) * std::sin(dLat / 2) + std::cos(lat1Deg * toRad) *
+                                                                   std::cos(lat2Deg * toRad) *
+                                                                   std::sin(dLon / 2) * std::sin(dLon / 2);
     return 2.0 * kEarthRadiusM * std::asin(std::min(1.0, std::sqrt(h))) * meter;
 }
 
@@ -530,7 +638,8 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
         const auto& t = *cd.types[ti].item;
         bom.racks += n;
         bom.racksByType[typeId] = n;
-        bom.rackLines.push_back(BomLine{typeId, t.name, n, t.value("price_usd") * usd, t.value("power_load_w") * watt});
+        bom.rackLines.push_back(
+            BomLine{typeId, t.name, n, t.value("price_usd") * usd, t.value("power_load_w") * watt});
         if (t.kind != "compute") continue;
         bom.computeRacks += n;
         bom.gpus += n * t.value("gpus");
@@ -546,9 +655,13 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
             bom.spareGpus += k.count * t.need(t.gpus, "gpus");
         }
     if (bom.gpus <= 0)
-        rules.push_back({Severity::Error, "no_gpus", p.info.id, "The design has no GPUs: place compute racks"});
+        rules.push_back(
+            {Severity::Error, "no_gpus", p.info.id, "The design has no GPUs: place compute racks"});
 
-    for (size_t f = 0; f < p.fabrics.size(); ++f) sizeFabric(p, catalog, a, cd, f, bom, rules);
+    bom.rowNetwork.assign(p.rows.size(), BillOfMaterials::RowNetwork{});
+    for (size_t f = 0; f < p.fabrics.size(); ++f)
+        sizeFabric(p, catalog, a, cd, f, bom, rules);
+    checkNetworkRacks(p, cd, bom, rules);
     sizeLoops(p, catalog, cd, bom, rules);
     sizeLinks(p, catalog, inputs, layout, bom, rules);
 

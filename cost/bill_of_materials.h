@@ -91,6 +91,15 @@ struct BillOfMaterials {
     std::vector<LoopBom> loops;
     std::vector<WanBom> links;
     double switches = 0, transceivers = 0, cables = 0, cdus = 0;
+    /// Network racks and the leaves they hold (issue 36): per row (index as project.rows), the leaf switches
+    /// that fabrics with row placements (middle or end of row) put in it, their rack units and power, and
+    /// the rack units and PDU capacity of the row's network racks (catalog racks of kind "network").
+    struct RowNetwork {
+        double leaves = 0, leafUnits = 0, leafPowerW = 0;
+        double networkRacks = 0, rackUnits = 0, capacityW = 0;
+    };
+    std::vector<RowNetwork> rowNetwork;
+    double networkRacks = 0;
     units::Bytes storageCapacity{};
     units::DataRate storageWriteBandwidth{};
     units::Money storageCost{};

@@ -13,10 +13,16 @@ int downPorts(int k, double oversubscription) {
 }
 } // namespace
 
+int leafDownPorts(int radix, int tiers, double leafOversubscription) {
+    const int k = std::max(radix, 2);
+    return tiers <= 1 ? k : downPorts(k, leafOversubscription);
+}
+
 ClosSizing sizeClos(const ClosInput& in) {
     ClosSizing s;
     const int k = std::max(in.radix, 2);
-    for (double e : in.endpointsPerRack) s.endpoints += std::max(0.0, e);
+    for (double e : in.endpointsPerRack)
+        s.endpoints += std::max(0.0, e);
     for (const auto& [e, groups] : in.endpointGroups)
         s.endpoints += groups * std::max(0.0, e);
     s.endpointLinks = s.endpoints;
@@ -33,7 +39,9 @@ ClosSizing sizeClos(const ClosInput& in) {
     s.leafDown = downPorts(k, in.leafOversubscription);
     s.leafUp = k - s.leafDown;
     // Uplink ports a leaf needs for e endpoints at ratio o: ceil(e / o), never more than it has.
-    auto uplinksFor = [&](double e) { return std::min<double>(s.leafUp, std::ceil(e / in.leafOversubscription - 1e-9)); };
+    auto uplinksFor = [&](double e) {
+        return std::min<double>(s.leafUp, std::ceil(e / in.leafOversubscription - 1e-9));
+    };
     if (in.topOfRack) {
         // Each group's own leaves: ceil(e / d1), the last one partly used.
         const auto group = [&](double e, double groups) {

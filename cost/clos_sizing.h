@@ -20,7 +20,8 @@ struct ClosInput {
     /// Downlink:uplink ratio at the leaf->spine and spine->core boundaries (1 = non-blocking).
     double leafOversubscription = 1.0;
     double spineOversubscription = 1.0;
-    /// Leaves per group (ToR, or per row for middle/end of row) or pooled over the whole plane (rail-optimized).
+    /// Leaves per group (ToR, or per row for middle/end of row) or pooled over the whole plane
+    /// (rail-optimized).
     bool topOfRack = true;
 };
 
@@ -35,6 +36,10 @@ struct ClosSizing {
     bool exceedsTierLimit = false;
     double switches() const { return leaves + spines + cores; }
 };
+
+/// The endpoint (down) ports of one leaf: all k ports on one tier, else d1 = floor(k·o1/(1+o1)), at least
+/// one port left up (sizeClos's split).
+int leafDownPorts(int radix, int tiers, double leafOversubscription);
 
 /// Sizes one plane of a 1-, 2- or 3-tier folded Clos.
 ///

@@ -202,6 +202,10 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         t.liquidFraction = valueOrNaN(it, "liquid_fraction");
         t.scaleUpDomainGpus = valueOrNaN(it, "scale_up_domain_gpus");
         t.priceUsd = valueOrNaN(it, "price_usd");
+        // A network rack (issue 36) holds switches, not servers: none of the compute figures apply.
+        if (it.kind == "network")
+            t.gpus = t.cpus = t.servers = t.psus = t.backendNics = t.backendNicBps = t.frontendNics =
+                t.frontendNicBps = t.scaleUpDomainGpus = 0.0;
         typeIndex[id] = static_cast<std::int32_t>(types.size());
         types.push_back(std::move(t));
     }

@@ -52,11 +52,14 @@ constexpr double kAisleAirM = 1.2;
 constexpr double kAisleLiquidM = 1.8;
 // Rows are laid out on at least a 1.2 m row depth even where the catalog rack is shallower (1.068 m NVL72).
 constexpr double kMinRowDepthM = 1.2;
-constexpr double kHallClearM = 3.0;      // perimeter walkway
-constexpr double kCduGapM = 0.6;         // between a row end and its CDU
-constexpr double kAirHandlerZoneM = 2.0; // fan walls / CRAH units at the row ends of air halls (estimate)
-constexpr double kWalkwayM = 2.4;        // clear walkway in a cross aisle besides the CDUs
-constexpr double kBuildingWallM = 6.0;   // wall zone at both ends of a building
+constexpr double kHallClearM = 3.0; // perimeter walkway
+constexpr double kCduGapM = 0.6;    // between a row end and its CDU
+constexpr double kAirHandlerZoneM = 2.0;
+constexpr const char* kDefaultNetworkRack =
+    "network-rack-48u"; // data/catalog/racks.json // fan walls / CRAH units at the row ends of air halls
+                        // (estimate)
+constexpr double kWalkwayM = 2.4;      // clear walkway in a cross aisle besides the CDUs
+constexpr double kBuildingWallM = 6.0; // wall zone at both ends of a building
 constexpr double kBuildingCorridorM = 6.0;
 // Electrical and mechanical galleries: 14 m deep or 0.2 m per MW of IT in the building, whichever is larger
 // (they grow with the gear they hold; estimate).
@@ -176,6 +179,8 @@ struct HallPlan {
     const CatalogItem* rack = nullptr;
     const CatalogItem* cdu = nullptr;
     const CatalogItem* plant = nullptr;
+    const CatalogItem* network = nullptr; // the network rack at each row's start (issue 36), or none
+    double networkW = 0;
     int nRacks = 0;
     double rackW = 0, rowDepth = 0, aisle = 0, pitch = 0, cduW = 0, endZone = 0, marginX = 0, marginY = 0,
            cross = 0;
@@ -197,6 +202,18 @@ HallPlan planHall(const HallSpec& h, const model::Catalog& catalog) {
              std::to_string(h.spares) + " spares for " + std::to_string(p.nRacks) + " racks");
     p.rackW = cv(*p.rack, "width_m");
     p.rowDepth = std::max(kMinRowDepthM, cv(*p.rack, "depth_m"));
+    // Every row starts with a network rack for its end-of-row leaves (front-end networks always place them
+    // there, back-ends when the compute racks have no room; cost/bill_of_materials.cpp).
+    if (!h.networkRack) {
+        if (const auto* item = catalog.find(kDefaultNetworkRack); item && item->kind == "network")
+            p.network = item;
+    } else if (!h.networkRack->empty()) {
+        p.network = &catalogItem(catalog, *h.networkRack, "racks", "network", "hall", h.id, "network_rack");
+    }
+    if (p.network) {
+        p.networkW = cv(*p.network, "width_m");
+        p.rowDepth = std::max(p.rowDepth, cv(*p.network, "depth_m"));
+    }
     const bool liquid = h.cooling.has_value();
     if (!liquid && cv(*p.rack, "liquid_fraction") > 0)
         fail("hall", h.id, "cooling",
@@ -218,7 +235,7 @@ HallPlan planHall(const HallSpec& h, const model::Catalog& catalog) {
     size_t maxRows = 0;
     double lengths = 0;
     for (const auto& c : h.columns) {
-        p.columnLength.push_back(*std::max_element(c.begin(), c.end()) * p.rackW);
+        p.columnLength.push_back(*std::max_element(c.begin(), c.end()) * p.rackW + p.networkW);
         lengths += p.columnLength.back();
         maxRows = std::max(maxRows, c.size());
     }
@@ -270,8 +287,8 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
             std::vector<model::Point2> ends;
             for (size_t ri = 0; ri < col.size(); ++ri) {
                 const double y = h.marginY + static_cast<double>(ri) * h.pitch;
-                ends.push_back({x - kCduGapM - h.cduW, y});            // west end of the row
-                ends.push_back({x + col[ri] * h.rackW + kCduGapM, y}); // east end of the row
+                ends.push_back({x - kCduGapM - h.cduW, y});                         // west end of the row
+                ends.push_back({x + h.networkW + col[ri] * h.rackW + kCduGapM, y}); // east end of the row
             }
             if (nCdu > static_cast<int>(ends.size()))
                 fail("hall", s.id, "columns",
@@ -302,13 +319,25 @@ void addHall(model::Project& proj, const model::Building& b, const HallPlan& h, 
             row.hall = s.id;
             row.x = r3(x) * meter, row.y = r3(y) * meter;
             row.rotationDeg = rot;
+            if (h.network) { // the row's network rack at its west end, air-cooled, on the hall's feeds
+                model::RackPlacement r;
+                r.id = row.id + "-net";
+                r.name = letter + twoDigits(static_cast<int>(ri + 1)) + "-NET";
+                r.row = row.id;
+                r.rackType = h.network->id;
+                r.x = r3(x) * meter, r.y = r3(y) * meter;
+                r.rotationDeg = rot;
+                r.feedA = feedA;
+                r.feedB = feedB;
+                proj.racks.push_back(std::move(r));
+            }
             for (int k = 0; k < col[ri]; ++k) {
                 model::RackPlacement r;
                 r.id = row.id + "-" + twoDigits(k + 1);
                 r.name = letter + twoDigits(static_cast<int>(ri + 1)) + "-" + twoDigits(k + 1);
                 r.row = row.id;
                 r.rackType = s.rackType;
-                r.x = r3(x + k * h.rackW) * meter, r.y = r3(y) * meter;
+                r.x = r3(x + h.networkW + k * h.rackW) * meter, r.y = r3(y) * meter;
                 r.rotationDeg = rot;
                 r.feedA = feedA;
                 r.feedB = feedB;
@@ -423,7 +452,8 @@ std::vector<const CatalogItem*> racksInScope(const model::Project& proj, const m
     const std::set<std::string> in(scope.begin(), scope.end());
     std::vector<const CatalogItem*> out;
     for (const auto& r : proj.racks)
-        if (in.empty() || in.count(rowBuilding[r.row])) out.push_back(&catalog.at(r.rackType));
+        if (in.empty() || in.count(rowBuilding[r.row]))
+            if (const auto& item = catalog.at(r.rackType); item.kind == "compute") out.push_back(&item);
     return out;
 }
 
@@ -868,11 +898,15 @@ model::Project generateDesign(const DesignSpec& spec, const model::Catalog& cata
 GeneratedSummary summarize(const model::Project& project, const model::Catalog& catalog,
                            const model::AssumptionSet& defaults) {
     GeneratedSummary s;
-    s.racks = static_cast<int>(project.racks.size());
     for (const auto& r : project.racks) {
+        const auto* t = catalog.find(r.rackType);
+        if (t && t->kind == "network") {
+            ++s.networkRacks;
+            continue;
+        }
+        ++s.racks;
         s.spareRacks += r.spare ? 1 : 0;
-        if (const auto* t = catalog.find(r.rackType))
-            if (const auto* g = t->find("gpus")) s.gpus += g->base;
+        if (const auto* g = t ? t->find("gpus") : nullptr) s.gpus += g->base;
     }
     s.buildings = static_cast<int>(project.buildings.size());
     s.halls = static_cast<int>(project.halls.size());

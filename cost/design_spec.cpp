@@ -151,6 +151,7 @@ HallSpec hallFromJson(const ojson& j, const std::string& file) {
         h.cooling = coolingFromJson(r.raw("cooling"), file, h.id);
     h.singleCorded = r.flag("single_corded").value_or(false);
     h.chain = r.texts("chain");
+    if (r.has("network_rack")) h.networkRack = r.text("network_rack").value_or("");
     r.done();
     return h;
 }

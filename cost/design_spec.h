@@ -49,6 +49,9 @@ struct HallSpec {
     bool singleCorded = false;
     /// Power catalog ids from the utility to the row; empty = the standard chain with generators.
     std::vector<std::string> chain;
+    /// The network rack (catalog racks of kind "network") at the start of every row, holding the row's
+    /// leaves (issue 36); absent: the catalog's network-rack-48u when it has one; "" = none.
+    std::optional<std::string> networkRack;
 };
 
 struct BuildingSpec {

@@ -27,6 +27,11 @@ void evaluateCapex(EvalContext& c) {
         parts[k] = Money{};
     for (const auto& line : bom.rackLines) {
         const auto& t = catalog.at(line.catalogId);
+        // Network racks (issue 36: enclosure, PDUs, patching for row leaves) are scale-out network.
+        if (t.kind == "network") {
+            cat["scale_out_network"] += line.quantity * t.value("price_usd") * usd;
+            continue;
+        }
         const double scaleUp = t.kind == "compute" ? t.value("scale_up_network_price_usd") : 0.0;
         const double rackLessTrays = t.value("price_usd") - scaleUp;
         cat["compute"] += line.quantity * rackLessTrays * usd;

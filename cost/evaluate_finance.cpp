@@ -35,6 +35,7 @@ double itUsefulLife(EvalContext& c, Money itCapex) {
     bool differs = false;
     for (const auto& line : c.bom.rackLines) {
         const auto* item = c.catalog.find(line.catalogId);
+        if (item && item->kind == "network") continue; // priced with the scale-out network (capex stage)
         const auto* life = item ? item->find("useful_life_years") : nullptr;
         if (!life || !(life->base > 0.0) || !std::isfinite(life->base)) continue;
         const double capex = line.quantity * item->value("price_usd") * withIntegration;

@@ -659,7 +659,10 @@ void addPowerFigures(EvalContext& c) {
     const BillOfMaterials& bom = c.bom;
     addFigure(c, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
               {{"racks", bom.racks}});
-    addFigure(c, "inventory.racks", bom.racks, "rack", "Racks", "count of rack placements");
+    addFigure(c, "inventory.racks", bom.racks, "rack", "Racks",
+              "count of rack placements, compute and network racks");
+    addFigure(c, "inventory.network_racks", bom.networkRacks, "rack", "Network racks",
+              "racks of kind network (row leaves, patching, PDUs; data/catalog/racks.json)");
     addFigure(c, "inventory.sites", bom.sites, "site", "Sites", "count of sites");
     addFigure(c, "inventory.buildings", bom.buildings, "building", "Buildings", "count of buildings");
     addFigure(

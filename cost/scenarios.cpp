@@ -50,6 +50,7 @@ const std::map<std::string, Better>& figurePreferences() {
         std::map<std::string, Better> t = {
             {"inventory.gpus", Better::HigherIsBetter},
             {"inventory.racks", Better::Neither},
+            {"inventory.network_racks", Better::Neither},
             {"inventory.sites", Better::Neither},
             {"inventory.buildings", Better::Neither},
             {"inventory.switches", Better::Neither},

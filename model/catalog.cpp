@@ -44,6 +44,12 @@ const std::vector<KindSchema>& schemas() {
           "frontend_nic_bit_per_s", "scale_up_domain_gpus", "power_load_w", "power_idle_w", "liquid_fraction",
           "scale_up_network_price_usd", "weight_kg", "width_m", "depth_m", "psus", "useful_life_years"},
          {"accelerator"}},
+        // Network racks (issue 36): row leaves, patching and PDUs; the switches are priced and powered with
+        // their fabric, so the rack's own power is 0 (cost/bill_of_materials.cpp checkNetworkRacks).
+        {"racks", "network",
+         {"rack_units", "power_capacity_w", "width_m", "depth_m", "weight_kg", "price_usd", "useful_life_years",
+          "power_load_w", "power_idle_w", "liquid_fraction"},
+         {}},
         // Rack components (issue 30 item 5): each priced with a dated source and its basis (checkPriceBasis).
         {"components", "cpu", {"price_usd"}, {"price_basis"}},
         {"components", "memory", {"price_usd_per_gb"}, {"price_basis"}},
@@ -470,7 +476,7 @@ void checkCatalogReferences(const Catalog& catalog, const std::string& file) {
     for (const auto& item : catalog.items()) {
         if (!seen.insert(item.id).second)
             throw InputError(itemLocation(file, item, "id"), "duplicate catalog id");
-        if (item.category == "racks") {
+        if (item.category == "racks" && item.kind == "compute") { // a network rack holds no GPUs
             const std::string acc = item.attribute("accelerator");
             const auto* a = catalog.find(acc);
             if (!a || a->category != "accelerators")

@@ -848,7 +848,8 @@ template <class Entity> void checkShape(const Entity&, const std::string&) {}
 
 double rackTypeGpus(const Catalog& catalog, const std::string& rackType) {
     const auto* t = catalog.find(rackType);
-    return t && t->category == "racks" ? t->value("gpus") : 0.0;
+    const auto* gpus = t && t->category == "racks" ? t->find("gpus") : nullptr;
+    return gpus ? gpus->base : 0.0; // a network rack holds none
 }
 
 void checkGpuTotal(const Project& project, double gpus, const std::string& file) {

@@ -28,9 +28,13 @@ CatalogPalette::CatalogPalette(const model::Catalog& catalog, QWidget* parent) :
     for (auto* group : {racks, cdus})
         group->setFlags(Qt::ItemIsEnabled);
     for (const auto* item : catalog.byCategory("racks")) {
-        auto* it = new QTreeWidgetItem(
-            racks, {qs(item->name),
-                    tr("%1 GPUs, %2 kW").arg(val(*item, "gpus")).arg(val(*item, "power_load_w") / 1e3)});
+        const QString rating =
+            item->kind == "network"
+                ? tr("network, %1 U, %2 kW PDU")
+                      .arg(val(*item, "rack_units"))
+                      .arg(val(*item, "power_capacity_w") / 1e3)
+                : tr("%1 GPUs, %2 kW").arg(val(*item, "gpus")).arg(val(*item, "power_load_w") / 1e3);
+        auto* it = new QTreeWidgetItem(racks, {qs(item->name), rating});
         it->setData(0, Qt::UserRole, qs(item->id));
         it->setToolTip(0, tr("%1\nDrag onto a hall to place a rack; price %2 USD")
                               .arg(qs(item->id))

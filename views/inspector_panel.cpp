@@ -272,11 +272,18 @@ void InspectorPanel::updateHeader(const model::Document& doc) {
         // What the rack type brings, from the catalog (read only).
         if (const auto* item = m_catalog.find(first.value("rack_type", ""))) {
             const auto v = [&](const char* f) { return item->find(f) ? item->find(f)->base : 0.0; };
-            m_summary->setText(
-                tr("%1: %2 GPUs, %3 at load, %4 per rack")
-                    .arg(qs(item->name))
-                    .arg(v("gpus"))
-                    .arg(m_units.formatPower(v("power_load_w")), m_units.formatMoney(v("price_usd"))));
+            if (item->kind == "network") // holds leaves: its room and PDU, not GPUs (issue 36)
+                m_summary->setText(tr("%1: network rack, %2 U for leaf switches, %3 PDU, %4 per rack")
+                                       .arg(qs(item->name))
+                                       .arg(v("rack_units"))
+                                       .arg(m_units.formatPower(v("power_capacity_w")),
+                                            m_units.formatMoney(v("price_usd"))));
+            else
+                m_summary->setText(
+                    tr("%1: %2 GPUs, %3 at load, %4 per rack")
+                        .arg(qs(item->name))
+                        .arg(v("gpus"))
+                        .arg(m_units.formatPower(v("power_load_w")), m_units.formatMoney(v("price_usd"))));
             m_summary->show();
         }
     }

@@ -717,7 +717,8 @@ QString DocumentEditor::fillRow(const QString& rowId, const QString& rackTypeIn,
     return error;
 }
 
-int DocumentEditor::fillRow(model::Transaction& t, const std::string& rowId, const std::string& type) {
+int DocumentEditor::fillRow(model::Transaction& t, const std::string& rowId, const std::string& type,
+                            int maxRacks) {
     const auto& p = m_doc.project();
     const auto* r = findById(p.rows, rowId);
     if (!r) throw rejected("row '" + rowId + "' does not exist");
@@ -761,7 +762,7 @@ int DocumentEditor::fillRow(model::Transaction& t, const std::string& rowId, con
         return space == std::string::npos ? rowName : rowName.substr(space + 1);
     }();
     int added = 0;
-    for (int guard = 0; guard < 1000; ++guard) {
+    for (int guard = 0; guard < std::clamp(maxRacks, 0, 1000); ++guard) { // a row holds at most 1,000
         const QRectF fp = rackRect(m_doc, type, next.x(), next.y(), rotation);
         // checkPlacement's test: inside the hall, overlapping nothing (edges may touch).
         const QRectF shrunk = fp.adjusted(kEps, kEps, -kEps, -kEps);

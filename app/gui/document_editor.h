@@ -57,7 +57,8 @@ public:
     QString fillRow(const QString& rowId, const QString& rackType = {}, int* added = nullptr);
     /// fillRow inside an open transaction (a new row and its racks as one commit and one undo entry):
     /// returns how many racks it added; throws when the row does not exist or has no room.
-    int fillRow(model::Transaction& t, const std::string& rowId, const std::string& rackType);
+    int fillRow(model::Transaction& t, const std::string& rowId, const std::string& rackType,
+                int maxRacks = 1000);
     /// The selected racks as a clipboard JSON document; null when nothing copyable is selected.
     nlohmann::ordered_json copy(const QStringList& ids) const;
     /// Pastes copied racks with their layout, the top-left one at `anchor` in `hallId`.

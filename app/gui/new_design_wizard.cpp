@@ -248,15 +248,16 @@ void NewDesignWizard::refreshNow() {
             const auto s = cost::summarize(project, m_catalog, m_defaults);
             const QLocale loc;
             m_preview->setText(
-                tr("%1 racks (%2 hot spares) · %3 GPUs · %4 MW IT at full load · %5 building(s), "
-                   "%6 hall(s), %7 CDUs")
+                tr("%1 racks (%2 hot spares) and %8 network rack(s) · %3 GPUs · %4 MW IT at full load · "
+                   "%5 building(s), %6 hall(s), %7 CDUs")
                     .arg(loc.toString(s.racks))
                     .arg(loc.toString(s.spareRacks))
                     .arg(loc.toString(static_cast<qlonglong>(s.gpus)))
                     .arg(loc.toString(s.itPeakMw, 'f', 1))
                     .arg(s.buildings)
                     .arg(s.halls)
-                    .arg(s.coolingUnits));
+                    .arg(s.coolingUnits)
+                    .arg(loc.toString(s.networkRacks)));
             m_project = std::move(project);
         } catch (const model::InputError& e) {
             why = QString::fromStdString(e.problem());

@@ -200,6 +200,7 @@ private:
         Table t{{{"Figure", 2.2}, {"Value", 1.6, Align::Right}, {"How it is computed", 4.6}}, {}, 8.0, true};
         for (const char* key : {"inventory.gpus",
                                 "inventory.racks",
+                                "inventory.network_racks",
                                 "power.it_mw",
                                 "power.it_peak_mw",
                                 "power.facility_mw",

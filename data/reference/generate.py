@@ -346,11 +346,13 @@ def check_design(path, expect=None):
                                                                                b["power_capacity_w"] / 1e6))
         bld_summary.append((b["id"], it, est, b["power_capacity_w"]))
 
-    # GPU totals and workloads.
-    gpus = sum(cv(r["rack_type"], "gpus") for r in d["racks"])
-    spare_racks = sum(1 for r in d["racks"] if r["spare"])
+    # GPU totals and workloads (compute racks; network racks hold the row leaves).
+    compute = [r for r in d["racks"] if CAT[r["rack_type"]]["kind"] == "compute"]
+    network_racks = len(d["racks"]) - len(compute)
+    gpus = sum(cv(r["rack_type"], "gpus") for r in compute)
+    spare_racks = sum(1 for r in compute if r["spare"])
     site_gpus = {}
-    for r in d["racks"]:
+    for r in compute:
         if r["spare"]:
             continue
         s = by["buildings"][by["halls"][hall_of_rack[r["id"]]]["building"]]["site"]
@@ -370,7 +372,7 @@ def check_design(path, expect=None):
     for f in d["fabrics"]:
         bset = set(f["buildings"]) or set(by["buildings"])
         eps = 0.0
-        for r in d["racks"]:
+        for r in compute:
             if by["halls"][hall_of_rack[r["id"]]]["building"] not in bset:
                 continue
             t = r["rack_type"]
@@ -412,10 +414,12 @@ def check_design(path, expect=None):
             fail("link %s: one-way latency %.1f ms > budget" % (l["id"], lat * 1e3))
         link_info.append((l["id"], gc, route, lat))
     if expect:
-        if len(d["racks"]) != expect["racks"] or gpus != expect["gpus"] or spare_racks != expect["spares"]:
-            fail("totals racks %d gpus %d spares %d, expected %s" % (len(d["racks"]), gpus, spare_racks, expect))
+        if len(compute) != expect["racks"] or gpus != expect["gpus"] or spare_racks != expect["spares"]:
+            fail("totals racks %d gpus %d spares %d, expected %s" % (len(compute), gpus, spare_racks, expect))
+        if network_racks != len(d["rows"]):
+            fail("%d network racks for %d rows (one at the start of every row)" % (network_racks, len(d["rows"])))
     it = sum(cv(r["rack_type"], "power_load_w") for r in d["racks"])
-    return dict(file=name, racks=len(d["racks"]), gpus=gpus, spares=spare_racks, buildings=len(d["buildings"]),
+    return dict(file=name, racks=len(compute), network_racks=network_racks, gpus=gpus, spares=spare_racks, buildings=len(d["buildings"]),
                 sites=len(d["sites"]), it_w=it, bld=bld_summary, links=link_info,
                 cdus=sum(l["cdu_count"] for l in d["cooling_loops"]),
                 storage={s["id"]: s["capacity_bytes"] for s in d["storage_tiers"]})

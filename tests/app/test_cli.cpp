@@ -48,9 +48,8 @@ private slots:
     /// standard output, for a short result (held in the stdio buffer until exit) and a long one.
     void fullStandardOutputIsAnError() {
         if (!QFileInfo::exists("/dev/full")) QSKIP("no /dev/full");
-        for (const QStringList& args :
-             {QStringList{"validate", kRef + "/vera-rubin-504.json"},
-              QStringList{"evaluate", kRef + "/vera-rubin-504.json", "--json"}}) {
+        for (const QStringList& args : {QStringList{"validate", kRef + "/vera-rubin-504.json"},
+                                        QStringList{"evaluate", kRef + "/vera-rubin-504.json", "--json"}}) {
             QProcess p;
             p.setStandardOutputFile("/dev/full");
             p.start(kCli, args);
@@ -356,11 +355,12 @@ private slots:
         r = cli({"new", "--gpus", "1440", "--rack", "gb200-nvl72", "--cooling", "tower", "--site", "Columbus",
                  "--lat", "40", "--lon", "-83", "--out", small});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains("21 racks (1 hot spares), 1512 GPUs"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("21 racks (1 hot spares, 2 network racks), 1512 GPUs"), qPrintable(r.out));
         QCOMPARE(cli({"validate", small}).code, 0);
         // Without --buildings / --halls the layout follows the size: 100,000 GB200 GPUs = 1,417 racks x
         // 132 kW = 187.04 MW -> ceil(187.04 / 36.25) = 6 halls, 4 to a building at most -> 2 x 3.
-        r = cli({"new", "--gpus", "100000", "--rack", "gb200-nvl72", "--out", m_dir.filePath("new-100k.json")});
+        r = cli(
+            {"new", "--gpus", "100000", "--rack", "gb200-nvl72", "--out", m_dir.filePath("new-100k.json")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("2 building(s), 6 hall(s)"), qPrintable(r.out));
         QVERIFY(r.code == 0 && cli({"new", "--help"}).out.contains("4 halls per building"));
@@ -376,7 +376,8 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY2(std::abs(j["power"]["it_compute_peak_mw"].get<double>() - 20.0) <= 0.145,
                  r.out.left(400).toUtf8());
-        QVERIFY(j["power"]["it_total_peak_mw"].get<double>() > j["power"]["it_compute_peak_mw"].get<double>());
+        QVERIFY(j["power"]["it_total_peak_mw"].get<double>() >
+                j["power"]["it_compute_peak_mw"].get<double>());
         QCOMPARE(j["power"]["it_peak_mw"].get<double>(), j["power"]["it_total_peak_mw"].get<double>());
         for (const auto& rule : j["rules"])
             QVERIFY2(rule["severity"] != "error", rule.dump().c_str());

@@ -173,14 +173,10 @@ private slots:
             QString::fromStdString(cost::formatHuman(m_results.figure("power.it_mw")->value, "MW")),
             QString::fromStdString(cost::formatHuman(m_results.figure("power.facility_mw")->value, "MW")),
             QString::fromStdString(cost::formatHuman(m_results.power.pue, "")),
-            // Capex $951.4M: a million and more prints in millions with one decimal.
-            "$" +
-                QString::fromStdString(
-                    cost::formatHuman(std::round(m_results.capex.total.value() / 1e5) / 10, "")) +
-                "M",
+            // Capex $952.4M: a million and more prints in millions with one decimal (250.0 stays 250.0).
+            "$" + QString::number(std::round(m_results.capex.total.value() / 1e5) / 10, 'f', 1) + "M",
             "$" + QString::fromStdString(cost::formatHuman(f.costPerGpuHour, "")) + "/GPU-h",
-            "$" + QString::fromStdString(cost::formatHuman(std::round(f.tcoAnnual.value() / 1e5) / 10, "")) +
-                "M/yr",
+            "$" + QString::number(std::round(f.tcoAnnual.value() / 1e5) / 10, 'f', 1) + "M/yr",
             "$" +
                 QString::fromStdString(
                     cost::formatHuman(m_results.training.front().costPerMillionTokens, "")) +
@@ -262,10 +258,10 @@ private slots:
         // value.
         const QString summary = part("xl/worksheets/sheet1.xml");
         QVERIFY(summary.contains("<v>16384</v>"));
-        QVERIFY(summary.contains("<f>Capex!$C$12</f><v>951433422.5"));
+        QVERIFY(summary.contains("<f>Capex!$C$12</f><v>952393422.5"));
         // Capex: total = SUM of the categories, shares divide by it.
         const QString capex = part("xl/worksheets/sheet2.xml");
-        QVERIFY(capex.contains("<f>SUM(C2:C11)</f><v>951433422.5"));
+        QVERIFY(capex.contains("<f>SUM(C2:C11)</f><v>952393422.5"));
         QVERIFY(capex.contains("<f>IF($C$12&lt;&gt;0,C2/$C$12,0)</f>"));
         QVERIFY(capex.contains(
             "<v>545398784</v>")); // compute capex of the H100 cluster (test_finance_conventions)
@@ -429,7 +425,7 @@ private slots:
         const QString text = QString::fromUtf8(run("pdftotext", {"-layout", pdf, "-"}).out);
         for (const QString& s :
              {QString("Design comparison"), QString("H100 16K"), QString("Vera Rubin"),
-              QString("Capex by category"), QString("Designs"), QString("$951.4M"), QString("Page 1 of ")})
+              QString("Capex by category"), QString("Designs"), QString("$952.4M"), QString("Page 1 of ")})
             QVERIFY2(text.contains(s), qPrintable("comparison PDF lacks: " + s));
         const QString workbook = QString::fromUtf8(run("unzip", {"-p", xlsx, "xl/workbook.xml"}).out);
         QVERIFY(workbook.contains("<sheet name=\"Comparison\""));

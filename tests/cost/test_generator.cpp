@@ -8,6 +8,7 @@
 #include "input_error.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -49,6 +50,13 @@ std::string refusal(const std::function<void()>& f) {
         return e.what();
     }
     return {};
+}
+
+/// Racks of a catalog kind ("compute", or "network": the generator's one per row, issue 36).
+std::size_t racksOfKind(const model::Project& p, const std::string& kind) {
+    return static_cast<std::size_t>(std::count_if(p.racks.begin(), p.racks.end(), [&](const auto& r) {
+        return test_support::catalog().at(r.rackType).kind == kind;
+    }));
 }
 
 int spares(const model::Project& p) {
@@ -99,23 +107,66 @@ private slots:
         // 100,000 GPUs of GB200 NVL72 (72 per rack): ceil(100000 / 72) = 1,389 sellable racks = 100,008 GPUs;
         // hot spares ceil(1389 x 0.02 spare_fraction_target) = ceil(27.78) = 28; 1,417 racks, 102,024 GPUs.
         const auto p = generate(target(100000, "gb200-nvl72", "dry_cooler", 4, 2));
-        QCOMPARE(p.racks.size(), size_t(1417));
+        QCOMPARE(racksOfKind(p, "compute"), size_t(1417));
         QCOMPARE(spares(p), 28);
+        // One network rack at the start of every row, on the row's feeds, air-cooled, before its first rack.
+        QCOMPARE(racksOfKind(p, "network"), p.rows.size());
+        for (const auto& r : p.racks)
+            if (r.id.size() > 4 && r.id.compare(r.id.size() - 4, 4, "-net") == 0) {
+                QCOMPARE(r.rackType, std::string("network-rack-48u"));
+                QVERIFY(!r.feedA.empty() && r.coolingLoop.empty() && !r.spare);
+            }
         QCOMPARE(p.buildings.size(), size_t(4));
         QCOMPARE(p.halls.size(), size_t(8));
         // An exact multiple is hit exactly: 1,440 GPUs = 20 racks, plus ceil(20 x 0.02) = 1 spare.
         const auto q = generate(target(1440, "gb200-nvl72", "tower"));
-        QCOMPARE(q.racks.size(), size_t(21));
+        QCOMPARE(racksOfKind(q, "compute"), size_t(21));
         QCOMPARE(spares(q), 1);
         // A spare fraction of 0 gives no spares: 16,384 H100 = 1,024 racks of 16, air-cooled.
         auto s = target(16384, "hgx-h100-2srv", "air", 1, 3);
         s.target->spareFraction = 0.0;
         const auto h = generate(s);
-        QCOMPARE(h.racks.size(), size_t(1024));
+        QCOMPARE(racksOfKind(h, "compute"), size_t(1024));
+
         QCOMPARE(spares(h), 0);
         QVERIFY(h.coolingLoops.empty());
         for (const auto& r : h.racks)
             QVERIFY(!r.feedA.empty() && !r.feedB.empty() && r.coolingLoop.empty());
+    }
+
+    /// A hall's network_rack: "" leaves the network racks out; an id that is not a network rack is refused
+    /// naming the hall and the field; the default sits at every row's start and shifts the row's racks by
+    /// its width (0.8 m).
+    void networkRackPerHall() {
+        auto spec = cost::loadDesignSpec(kData + "/reference/specs/vera-rubin-504.json");
+        const auto withRacks = generate(spec);
+        QCOMPARE(racksOfKind(withRacks, "network"), withRacks.rows.size());
+        for (const auto& row : withRacks.rows) {
+            double first = 1e300, net = 1e300;
+            for (const auto& r : withRacks.racks)
+                if (r.row == row.id) {
+                    if (test_support::catalog().at(r.rackType).kind == "network")
+                        net = r.x.value();
+                    else
+                        first = std::min(first, r.x.value());
+                }
+            QVERIFY(std::abs(first - net - 0.8) < 1e-9);
+        }
+        for (auto& site : spec.sites)
+            for (auto& b : site.buildings)
+                for (auto& hall : b.halls)
+                    hall.networkRack = "";
+        QCOMPARE(racksOfKind(generate(spec), "network"), size_t(0));
+        spec.sites.front().buildings.front().halls.front().networkRack = "gb200-nvl72";
+        try {
+            generate(spec);
+            QFAIL("a compute rack was accepted as the network rack");
+        } catch (const model::InputError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("network_rack") != std::string::npos &&
+                         m.find(spec.sites.front().buildings.front().halls.front().id) != std::string::npos,
+                     m.c_str());
+        }
     }
 
     void backEndFitsTheSwitchRadix() {

@@ -98,6 +98,74 @@ private slots:
         }
     }
 
+    /// Network racks (issue 36). vera-rubin-504's west row holds one VR NVL72 rack. Its back-end be-west (1
+    /// tier, sw-102t: 128 x 800G, 2 planes) has 72 x 1.6T / (2 x 800G) = 72 endpoints a plane; an NVL72 rack
+    /// has no free rack units (racks.json), so auto puts the leaves at the row: 2 planes x ceil(72 / 128) = 2
+    /// sw-102t (4 U, 2,500 W each). Its front end fe-west (1 tier, sw-51t: radix 64) has 18 x 800G / 800G =
+    /// 18 ports: 1 sw-51t (2 U, 1,800 W). The row's network rack (44 U, 34.9 kW) holds 3 leaves, 10 U, 6.8
+    /// kW.
+    void networkRacksHoldTheRowLeaves() {
+        auto j = readJson("vera-rubin-504");
+        const auto p = model::projectFromJson(j, "test.json", &test_support::catalog());
+        std::size_t west = p.rows.size();
+        for (std::size_t i = 0; i < p.rows.size(); ++i)
+            if (p.rows[i].id == "west-h1-A01") west = i;
+        QVERIFY(west < p.rows.size());
+        const auto r = evaluateJson(j);
+        const auto& rn = r.bom.rowNetwork.at(west);
+        QCOMPARE(rn.leaves, 3.0);
+        QCOMPARE(rn.leafUnits, 10.0);
+        QCOMPARE(rn.leafPowerW, 6800.0);
+        QCOMPARE(rn.networkRacks, 1.0);
+        QCOMPARE(rn.rackUnits, 44.0);
+        QCOMPARE(rn.capacityW, 34900.0);
+        QCOMPARE(r.bom.networkRacks, 4.0); // one per row
+        for (const char* rule : {"leaves_without_network_rack", "network_rack_full", "tor_no_room"})
+            QVERIFY2(rulesNamed(r, rule).empty(), rule);
+
+        // Top of rack forced on the NVL72 back-end: a warning naming the rack type and the room its leaves
+        // need; the row then holds only the front-end leaf.
+        auto tor = j;
+        fabricJson(tor, "be-west")["leaf_placement"] = "top_of_rack";
+        const auto t = evaluateJson(tor);
+        const auto crowded = rulesNamed(t, "tor_no_room");
+        QCOMPARE(crowded.size(), std::size_t(1));
+        QCOMPARE(crowded[0].entity, std::string("be-west"));
+        QVERIFY2(crowded[0].message.find("vr-nvl72 (8 U of leaves, 0 U free)") != std::string::npos,
+                 crowded[0].message.c_str());
+        QCOMPARE(t.bom.rowNetwork.at(west).leaves, 1.0);
+
+        // Without the network racks: one warning per hall whose rows place leaves, with the count; the capex
+        // is 4 x $15,000 lower (the racks are scale-out network).
+        auto bare = j;
+        auto& racks = bare["racks"];
+        for (auto it = racks.begin(); it != racks.end();)
+            it = (*it)["rack_type"] == "network-rack-48u" ? racks.erase(it) : it + 1;
+        const auto b = evaluateJson(bare);
+        const auto homeless = rulesNamed(b, "leaves_without_network_rack");
+        QCOMPARE(homeless.size(), std::size_t(3)); // east-h1, central-h1, west-h1
+        bool westNamed = false;
+        for (const auto& h : homeless)
+            westNamed = westNamed || (h.entity == "west-h1" &&
+                                      h.message.find("3 leaf switches (10 U, 6.8 kW)") != std::string::npos);
+        QVERIFY(westNamed);
+        CTWIN_COMPARE_ABS(r.capex.byCategory.at("scale_out_network").value() -
+                              b.capex.byCategory.at("scale_out_network").value(),
+                          60000.0, 1e-6);
+
+        // A network rack with room for 8 U cannot hold the west row's 10 U: an Error naming the row.
+        auto items = test_support::catalog().items();
+        for (auto& item : items)
+            if (item.id == "network-rack-48u") item.values["rack_units"].base = 8;
+        const model::Catalog small(items);
+        const auto full = cost::evaluate(p, small, test_support::defaults());
+        const auto over = rulesNamed(full, "network_rack_full");
+        QVERIFY(std::any_of(over.begin(), over.end(), [](const cost::DesignRule& d) {
+            return d.entity == "west-h1-A01" && d.severity == cost::Severity::Error &&
+                   d.message.find("need 10 U and 6.8 kW") != std::string::npos;
+        }));
+    }
+
     void unknownPlacementIsRefused() {
         auto j = readJson("llama3-16k-h100");
         fabricJson(j, "fe")["leaf_placement"] = "under_floor";

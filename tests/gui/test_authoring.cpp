@@ -33,6 +33,7 @@
 #include <QTreeWidgetItem>
 #include <QUndoStack>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -293,10 +294,13 @@ private slots:
             QVERIFY(p.coolingLoops.back().cdus == before);
         }
 
-        // Three rows per hall filled with GB200 NVL72 (26 racks from x = 3.6 m to the 19.2 m wall).
+        // Three rows per hall filled with GB200 NVL72 (26 racks from x = 3.6 m to the 19.2 m wall), without
+        // the form's network rack (rowFormPutsANetworkRackFirst has it).
         for (const QString& hall : {hall2, hall3})
             for (int i = 0; i < 3; ++i)
-                QVERIFY(!add(EntityKind::Row, {hall}, {{"fill_rack_type", "gb200-nvl72"}}).isEmpty());
+                QVERIFY(!add(EntityKind::Row, {hall},
+                             {{"fill_rack_type", "gb200-nvl72"}, {"network_rack_type", ""}})
+                             .isEmpty());
         QCOMPARE(p.racks.size(), size_t(156));
         {
             auto f = form(EntityKind::CoolingLoop, {hall2});
@@ -424,6 +428,33 @@ private slots:
                 QCOMPARE(row.values[0], 11232.0);
             }
         QVERIFY(gpuRow);
+    }
+
+    /// The Row form's default network rack (issue 36) stands at the row's start, the compute racks follow
+    /// from its far side, one undo entry takes both away; its rows' end-of-row leaves then have a home, so
+    /// the leaves_without_network_rack warning of the starter's hall goes.
+    void rowFormPutsANetworkRackFirst() {
+        const auto& p = w().document().project();
+        const auto before = p.racks.size();
+        const int undoBefore = w().undoStack().index();
+        const QString row = add(EntityKind::Row, {"b1-h1"}, {{"fill_rack_type", "gb200-nvl72"}});
+        QVERIFY(!row.isEmpty());
+        std::vector<const std::decay_t<decltype(p.racks.front())>*> mine;
+        for (const auto& r : p.racks)
+            if (QString::fromStdString(r.row) == row) mine.push_back(&r);
+        QVERIFY(mine.size() > 2);
+        QCOMPARE(mine.front()->rackType, std::string("network-rack-48u"));
+        for (std::size_t i = 1; i < mine.size(); ++i) {
+            QCOMPARE(mine[i]->rackType, std::string("gb200-nvl72"));
+            QVERIFY(mine[i]->x.value() >= mine.front()->x.value() + 0.8 - 1e-9);
+        }
+        const auto& rules = w().lastResults().rules;
+        QVERIFY(std::none_of(rules.begin(), rules.end(), [&](const auto& d) {
+            return d.rule == "leaves_without_network_rack" || d.rule == "network_rack_full";
+        }));
+        w().undoStack().undo();
+        QCOMPARE(w().undoStack().index(), undoBefore);
+        QCOMPARE(p.racks.size(), before);
     }
 
     void deleteSaysWhatGoesWithIt() {

@@ -281,7 +281,7 @@ private slots:
         QVERIFY(writeText(dir + "/untitled-999999.json.meta", R"({"path":"","pid":999999})"));
         auto w = makeWindow();
         QVERIFY(w->offerUntitledRecovery());
-        QCOMPARE(w->document().project().racks.size(), size_t(7));
+        QCOMPARE(w->document().project().racks.size(), size_t(7 + 4)); // 7 NVL72 racks, 4 network racks
         QVERIFY(w->isModified());
         QVERIFY(w->filePath().isEmpty());
         QVERIFY(!QFile::exists(dir + "/untitled-999999.json"));
@@ -307,7 +307,7 @@ private slots:
         QVERIFY(recover);
         recover->trigger();
         QCOMPARE(answers->restoreQuestions, 1);
-        QCOMPARE(w->document().project().racks.size(), size_t(7));
+        QCOMPARE(w->document().project().racks.size(), size_t(7 + 4)); // 7 NVL72 racks, 4 network racks
         QVERIFY(w->filePath().isEmpty()); // the untitled design, not the file opened first
         QVERIFY(!QFile::exists(dir + "/untitled-999998.json"));
         recover->trigger(); // nothing left (this session's own autosave is not offered): says so

@@ -35,6 +35,7 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QtTest>
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -64,8 +65,8 @@ void shot(QWidget* w, const QString& name) {
 
 QStringList rackIds(const MainWindow& w, int n) {
     QStringList ids;
-    for (const auto& r : w.document().project().racks)
-        if (ids.size() < n) ids << QString::fromStdString(r.id);
+    for (const auto& r : w.document().project().racks) // compute racks, not the rows' network racks
+        if (ids.size() < n && r.id.find("-net") == std::string::npos) ids << QString::fromStdString(r.id);
     return ids;
 }
 
@@ -388,7 +389,11 @@ private slots:
         MainWindow& w = *m_window;
         const QString rack = rackIds(w, 1).front();
         const auto& p = w.document().project();
-        std::string row = p.racks.front().row, hallId;
+        const auto rackOf = [&]() -> const auto& {
+            return *std::find_if(p.racks.begin(), p.racks.end(),
+                                 [&](const auto& r) { return QString::fromStdString(r.id) == rack; });
+        };
+        std::string row = rackOf().row, hallId;
         for (const auto& r : p.rows)
             if (r.id == row) hallId = r.hall;
         double width = 0;
@@ -396,7 +401,7 @@ private slots:
             if (h.id == hallId) width = h.width.value();
         // An x the field accepts (a length) but beyond the wall: the engine's rule names the rack.
         emit w.inspector()->editRequested({rack}, "x_m", QString::number(width + 2.0));
-        QCOMPARE(w.document().project().racks.front().x.value(), width + 2.0);
+        QCOMPARE(rackOf().x.value(), width + 2.0);
         w.evaluateNow();
         bool flagged = false;
         for (const auto& r : w.lastResults().rules)

@@ -90,7 +90,7 @@ private slots:
         w.refreshNow();
         QVERIFY(okButton(w)->isEnabled());
         // 720 GPUs = 10 racks + ceil(0.2) = 1 spare.
-        QVERIFY2(w.previewText().startsWith("11 racks (1 hot spares) · 792 GPUs"),
+        QVERIFY2(w.previewText().startsWith("11 racks (1 hot spares) and 1 network rack(s) · 792 GPUs"),
                  qPrintable(w.previewText()));
     }
 
@@ -242,8 +242,9 @@ private slots:
         });
         action->trigger();
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        // 1,440 GB200 GPUs = 20 racks + 1 spare, an ordinary untitled design.
-        QCOMPARE(w->document().project().racks.size(), size_t(21));
+        // 1,440 GB200 GPUs = 20 racks + 1 spare, an ordinary untitled design, with a network rack at the
+        // start of each hall's row.
+        QCOMPARE(w->document().project().racks.size(), size_t(21 + w->document().project().rows.size()));
         QCOMPARE(w->document().project().halls.size(), size_t(2));
     }
 };

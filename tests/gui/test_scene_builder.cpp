@@ -28,10 +28,10 @@
 #include <vtkImageData.h>
 #include <vtkMapper.h>
 #include <vtkPointData.h>
-#include <vtkPropCollection.h>
-#include <vtkRenderer.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkPropCollection.h>
+#include <vtkRenderer.h>
 #include <vtkUnsignedCharArray.h>
 
 using namespace ctwin;
@@ -302,9 +302,10 @@ private slots:
         const auto r = cost::evaluate(p, catalog(), assumptions());
         const auto d =
             views::CampusSceneBuilder(p, catalog()).build({p, catalog(), &r}, ColorMetric::ThermalMargin);
-        QCOMPARE(d.racks.size(), std::size_t{1418});
-        QCOMPARE(d.placedRackCount(), std::size_t{1418});
-        QCOMPARE(d.rackGroups.size(), std::size_t{1}); // all GB200 NVL72: one glyph set
+        // 1,418 GB200 NVL72 racks and a network rack at the start of each of its 96 rows (issue 36).
+        QCOMPARE(d.racks.size(), std::size_t{1418 + 96});
+        QCOMPARE(d.placedRackCount(), std::size_t{1418 + 96});
+        QCOMPARE(d.rackGroups.size(), std::size_t{2}); // GB200 NVL72 and the network rack: two glyph sets
         QCOMPARE(d.buildings.size(), std::size_t{4});
         QCOMPARE(d.halls.size(), std::size_t{8});
         QCOMPARE(d.grounds.size(), std::size_t{1});
@@ -318,9 +319,10 @@ private slots:
             if (!rack.coolingLoop.empty()) runs.insert({rack.coolingLoop, rack.row});
         QCOMPARE(d.tubes.size(), runs.size());
         QVERIFY(d.notices.empty());
-        // Every loop of the reference has results, so no rack is grey.
+        // Every loop of the reference has results, so no liquid-cooled rack is grey; the rows' network racks
+        // are air-cooled, with no loop margin to show (grey, "no data").
         for (const auto& rack : d.racks)
-            QVERIFY(!std::isnan(rack.value));
+            QCOMPARE(std::isnan(rack.value), rack.coolingLoop.empty());
         // Racks stay inside their building's footprint.
         for (const auto& rack : d.racks) {
             bool inside = false;
@@ -483,7 +485,7 @@ private slots:
             QVERIFY(rackBox(scene, r.id).inRun);
         }
         QCOMPARE(static_cast<vtkIdType>(runsSeen.size()), runs);
-        QCOMPARE(texels.size(), std::size_t{1418});
+        QCOMPARE(texels.size(), std::size_t{1418 + 96}); // with the network racks
         // The neocloud reference stands its racks in long rows: far fewer runs than racks.
         QVERIFY(runs < vtkIdType{1418 / 4});
         // Rack 5 of the first type: its faces carry its colour and its corners surround its footprint.
@@ -498,7 +500,8 @@ private slots:
             vtkPropCollection* props = scene.renderer()->GetViewProps();
             props->InitTraversal();
             while (vtkProp* prop = props->GetNextProp())
-                if (auto* a = vtkActor::SafeDownCast(prop); a && a->GetMapper() && a->GetMapper()->GetInput() == mesh)
+                if (auto* a = vtkActor::SafeDownCast(prop);
+                    a && a->GetMapper() && a->GetMapper()->GetInput() == mesh)
                     return a;
             return nullptr;
         }();
@@ -591,7 +594,8 @@ private slots:
             return std::string();
         };
         const std::string oldHall = hallOf(doc.project().racks[10].row);
-        const auto other = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.hall != oldHall; });
+        const auto other =
+            std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.hall != oldHall; });
         QVERIFY(other != rows.end());
         const auto meshOf = [&](const std::string& rackId) { return scene.rackMeshSlot(rackId)->first; };
         std::string neighbour; // a rack already in the other hall
@@ -628,7 +632,7 @@ private slots:
         }
         QCOMPARE(scene.applyChanges(removed, {doc.project(), catalog(), nullptr}),
                  views::CampusScene::Update::Rebuilt);
-        QCOMPARE(scene.data().racks.size(), std::size_t{1417});
+        QCOMPARE(scene.data().racks.size(), std::size_t{1418 + 96 - 1});
         QVERIFY(!scene.data().findRack(id));
     }
 
@@ -642,20 +646,22 @@ private slots:
         QVERIFY(!scene.noticeVisible());
         QCOMPARE(scene.showResults(&r), views::CampusScene::Update::None);
         scene.setColorMetric(ColorMetric::CoolingLoop);
-        QCOMPARE(scene.data().legend.categories.size(), std::size_t{10});
+        // Its 10 loops and the air-cooled network racks' entry.
+        QCOMPARE(scene.data().legend.categories.size(), std::size_t{11});
     }
 
     void replicatedCampusHas14kRacks() {
         const auto p = views::replicateCampus(reference("neocloud-100k-gb200"), 10);
-        QCOMPARE(p.racks.size(), std::size_t{14180});
+        QCOMPARE(p.racks.size(), std::size_t{15140}); // 14,180 compute racks and 960 network racks
         const auto d =
             views::CampusSceneBuilder(p, catalog()).build({p, catalog(), nullptr}, ColorMetric::PowerDensity);
-        QCOMPARE(d.placedRackCount(), std::size_t{14180});
+        QCOMPARE(d.placedRackCount(), std::size_t{15140});
         QCOMPARE(d.buildings.size(), std::size_t{40});
         QVERIFY(d.notices.empty());
         double gpus = 0;
         for (const auto& rack : p.racks)
-            gpus += catalog().at(rack.rackType).value("gpus");
+            if (const auto* g = catalog().at(rack.rackType).find("gpus"))
+                gpus += g->base; // not network racks
         QVERIFY(gpus > 1.0e6);
     }
 
@@ -677,10 +683,10 @@ private slots:
             for (const auto& prim : m["primitives"])
                 if (prim["attributes"].contains("COLOR_0")) ++racksWithColours;
         QVERIFY(racksWithColours >= 2);
-        // Racks: 1,418 boxes of 8 corners.
+        // Racks: 1,418 compute and 96 network racks, boxes of 8 corners.
         bool found = false;
         for (const auto& a : doc["accessors"])
-            found = found || a["count"].get<int>() == 1418 * 8;
+            found = found || a["count"].get<int>() == (1418 + 96) * 8;
         QVERIFY(found);
 
         const std::string glb = dir.filePath("campus.glb").toStdString();

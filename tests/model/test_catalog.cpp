@@ -20,7 +20,8 @@ void expectError(const nlohmann::json& j, std::initializer_list<const char*> fra
         QFAIL("expected an InputError");
     } catch (const InputError& e) {
         const std::string msg = e.what();
-        for (const char* f : fragments) QVERIFY2(msg.find(f) != std::string::npos, msg.c_str());
+        for (const char* f : fragments)
+            QVERIFY2(msg.find(f) != std::string::npos, msg.c_str());
     }
 }
 } // namespace
@@ -31,10 +32,12 @@ private slots:
     void shippedCatalogLoads() {
         const Catalog c = loadCatalogDirectory(kCatalogDir);
         QVERIFY(c.items().size() > 40);
-        for (const char* id : {"hgx-h100-2srv", "hgx-b200-4srv", "gb200-nvl72", "gb300-nvl72", "vr-nvl72", "vr-nvl144",
-                               "sw-51t", "sw-102t", "cdu-1mw", "cdu-2mw", "plant-chiller", "plant-dry-cooler",
-                               "plant-tower", "xfmr-mv", "ups-static", "switchgear-lv", "busway-row", "genset",
-                               "nvme-local", "pfs-flash", "object-hdd", "wan-800zr", "wan-amp"})
+        for (const char* id :
+             {"hgx-h100-2srv", "hgx-b200-4srv",    "gb200-nvl72", "gb300-nvl72", "vr-nvl72",
+              "vr-nvl144",     "sw-51t",           "sw-102t",     "cdu-1mw",     "cdu-2mw",
+              "plant-chiller", "plant-dry-cooler", "plant-tower", "xfmr-mv",     "ups-static",
+              "switchgear-lv", "busway-row",       "genset",      "nvme-local",  "pfs-flash",
+              "object-hdd",    "wan-800zr",        "wan-amp"})
             QVERIFY2(c.find(id) != nullptr, id);
         // REFERENCES.md: H100 SXM dense BF16 989 TFLOPS, 80 GB HBM3, 3.35 TB/s.
         const auto& h100 = c.at("h100-sxm");
@@ -61,13 +64,17 @@ private slots:
             if (item->kind != "component") continue; // failure-rate presets (node_rate) are not classes
             const std::string unit = item->attribute("unit");
             const double rate = item->value("rate_per_hour");
-            if (item->id == "planned-maintenance" || item->id == "fail-cdu" || item->id == "fail-power-feed" ||
-                item->id == "fail-wan-span" || item->id == "fail-optic")
+            if (item->id == "planned-maintenance" || item->id == "fail-cdu" ||
+                item->id == "fail-power-feed" || item->id == "fail-wan-span" || item->id == "fail-optic")
                 continue;
-            if (unit == "gpu" || unit == "job_per_gpu") expected += rate * gpuHours;
-            else if (unit == "server") expected += rate * serverHours;
-            else if (unit == "nic") expected += rate * gpuHours; // one back-end NIC per GPU
-            else if (unit == "switch") expected += 35.0;         // calibrated on the paper's switch count
+            if (unit == "gpu" || unit == "job_per_gpu")
+                expected += rate * gpuHours;
+            else if (unit == "server")
+                expected += rate * serverHours;
+            else if (unit == "nic")
+                expected += rate * gpuHours; // one back-end NIC per GPU
+            else if (unit == "switch")
+                expected += 35.0; // calibrated on the paper's switch count
         }
         QVERIFY2(std::abs(expected - 419.0) / 419.0 < 0.05, std::to_string(expected).c_str());
     }
@@ -171,7 +178,8 @@ private slots:
         ctwin::store::writeCatalogDatabase(c, db);
         const Catalog back = ctwin::store::loadCatalogDatabase(db);
         QCOMPARE(back.items().size(), c.items().size());
-        for (size_t i = 0; i < c.items().size(); ++i) QVERIFY(back.items()[i] == c.items()[i]);
+        for (size_t i = 0; i < c.items().size(); ++i)
+            QVERIFY(back.items()[i] == c.items()[i]);
     }
 
     // Rack price from its parts (issue 30 item 5), every shipped rack type: price_usd = sum of count x
@@ -186,6 +194,10 @@ private slots:
         QCOMPARE(c.at("gb200-nvl72").value("price_usd"), 3401080.0);
         QCOMPARE(c.at("hgx-h100-2srv").value("price_usd"), 552616.0);
         for (const auto* rack : c.byCategory("racks")) {
+            if (rack->kind == "network") { // an enclosure quoted whole (issue 36): no parts, no GPUs
+                QVERIFY(rackParts(c, *rack).empty() && rack->value("rack_units") > 0);
+                continue;
+            }
             const auto parts = rackParts(c, *rack);
             QVERIFY2(!parts.empty(), rack->id.c_str()); // every shipped rack type lists its parts
             double base = rack->value("scale_up_network_price_usd") + rack->value("system_integration_usd");
@@ -274,8 +286,10 @@ private slots:
     void badCatalogInput() {
         auto item = nlohmann::json::parse(R"({"category": "switches", "items": [{"id": "sw", "name": "Switch",
             "kind": "switch", "values": {"ports": {"base": 64, "low": 64, "high": 64, "source": "x"}}}]})");
-        expectError(item, {"racks.json", "catalog item 'sw' (Switch)", "capacity_bit_per_s", "required value is missing"});
-        for (const char* f : {"capacity_bit_per_s", "port_bit_per_s", "power_w", "price_usd", "rack_units", "useful_life_years"})
+        expectError(item, {"racks.json", "catalog item 'sw' (Switch)", "capacity_bit_per_s",
+                           "required value is missing"});
+        for (const char* f : {"capacity_bit_per_s", "port_bit_per_s", "power_w", "price_usd", "rack_units",
+                              "useful_life_years"})
             item["items"][0]["values"][f] = {{"base", 1}, {"low", 1}, {"high", 1}, {"source", "x"}};
         QCOMPARE(catalogItemsFromJson(item, "switches.json").size(), size_t(1)); // complete now
         auto bad = item;
@@ -290,7 +304,8 @@ private slots:
         expectError(bad, {"unknown kind 'router'"});
         QVERIFY_THROWS_EXCEPTION(InputError, loadCatalogDirectory("/nonexistent/catalog"));
         QTemporaryDir dir;
-        QVERIFY_THROWS_EXCEPTION(InputError, ctwin::store::loadCatalogDatabase(dir.filePath("missing.db").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 ctwin::store::loadCatalogDatabase(dir.filePath("missing.db").toStdString()));
     }
 };
 

@@ -53,15 +53,23 @@ public:
         form.addField("rotation_deg", 0.0);
         auto* type = new QComboBox;
         type->addItem(QObject::tr("(empty row)"), QString());
-        for (const auto* item : ctx.catalog.byCategory("racks"))
-            type->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(item->name),
-                                                        QString::fromStdString(item->id)),
-                          QString::fromStdString(item->id));
+        // The row's network rack (issue 36): at its start, holding the leaves that end-of-row and
+        // middle-of-row fabrics put in the row.
+        auto* network = new QComboBox;
+        network->addItem(QObject::tr("(none)"), QString());
+        for (const auto* item : ctx.catalog.byCategory("racks")) {
+            const QString label = QStringLiteral("%1 (%2)").arg(QString::fromStdString(item->name),
+                                                                QString::fromStdString(item->id));
+            (item->kind == "network" ? network : type)->addItem(label, QString::fromStdString(item->id));
+        }
         type->setCurrentIndex(std::max(0, type->findData(QString::fromStdString(lastType))));
+        network->setCurrentIndex(network->count() > 1 ? 1 : 0);
         form.addExtra(QStringLiteral("fill_rack_type"), QObject::tr("Fill with racks"), type);
+        form.addExtra(QStringLiteral("network_rack_type"), QObject::tr("Network rack"), network);
         form.addNote(QObject::tr(
             "With a rack type, the row is filled up to the far wall or the next obstacle; "
-            "racks take the building's first two feeds and, when liquid-cooled, the hall's loop."));
+            "racks take the building's first two feeds and, when liquid-cooled, the hall's loop. A network "
+            "rack stands at the row's start and holds the leaves of end- and middle-of-row fabrics."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext& ctx) const override {
@@ -86,6 +94,8 @@ public:
         std::string id;
         const QString error = ctx.editor.run(label.toStdString(), [&](model::Transaction& t) {
             id = t.add(kind(), entity);
+            if (const QString network = form.text(QStringLiteral("network_rack_type")); !network.isEmpty())
+                ctx.editor.fillRow(t, id, network.toStdString(), 1);
             ctx.editor.fillRow(t, id, rackType.toStdString());
         });
         if (!error.isEmpty()) return error;
