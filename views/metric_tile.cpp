@@ -1,7 +1,9 @@
 #include "metric_tile.h"
 
 #include <QLabel>
+#include <QResizeEvent>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ctwin::views {
 
@@ -25,13 +27,18 @@ MetricTile::MetricTile(const QString& caption, QWidget* parent) : QFrame(parent)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     m_range->setFont(small);
     m_range->setVisible(false);
-    // Long captions and ranges wrap inside the tile rather than widen its column of the grid.
+    // Long captions wrap inside the tile rather than widen its column of the grid; the range is laid out
+    // line by line for the tile's width (layOutRange).
     m_caption->setWordWrap(true);
-    m_range->setWordWrap(true);
+    m_range->setWordWrap(false);
+    // The range takes the height left under the value and shows the lines that fit there (layOutRange), so
+    // a short dashboard never squeezes it over the value.
+    m_range->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_range->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     layout->addWidget(m_caption);
     layout->addWidget(m_value);
     layout->addWidget(m_range);
-    setMinimumWidth(120);
+    setMinimumWidth(150);
 }
 
 void MetricTile::setValue(const QString& value, const QString& tooltip) {
@@ -46,15 +53,62 @@ QString MetricTile::value() const {
 }
 
 void MetricTile::setRange(const QString& text, const QString& tooltip, bool stale) {
-    m_range->setText(text);
-    m_range->setToolTip(tooltip);
+    m_rangeText = text;
+    m_rangeTooltip = tooltip;
     m_range->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
     m_range->setVisible(!text.isEmpty());
     m_rangeStale = stale;
+    layOutRange();
 }
 
 QString MetricTile::range() const {
-    return m_range->text();
+    return m_rangeText;
+}
+
+void MetricTile::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    if (event->size() != event->oldSize()) layOutRange();
+}
+
+void MetricTile::layOutRange() {
+    const QFontMetrics fm(m_range->font());
+    const QMargins m = layout()->contentsMargins();
+    const int width = std::max(40, contentsRect().width() - m.left() - m.right());
+    const QString separator = QStringLiteral(" · ");
+    QStringList lines;
+    bool shortened = false;
+    for (const QString& line : m_rangeText.split(QLatin1Char('\n'))) {
+        if (fm.horizontalAdvance(line) <= width) {
+            lines << line;
+            continue;
+        }
+        shortened = true;
+        QString current; // the parts joined while they fit
+        for (const QString& part : line.split(separator)) {
+            const QString joined = current.isEmpty() ? part : current + separator + part;
+            if (current.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+                current = joined;
+            } else {
+                lines << current;
+                current = part;
+            }
+        }
+        lines << current;
+    }
+    // As many lines as the height under the value holds (none on a very short dashboard: the tooltip and
+    // the uncertainty line under the cost chain have it all); the last shown says more follow.
+    const int left = contentsRect().height() - m.top() - m.bottom() - m_caption->heightForWidth(width) -
+                     m_value->sizeHint().height();
+    const int fit = std::max(0, left / std::max(1, fm.lineSpacing()));
+    if (lines.size() > fit) {
+        lines = lines.mid(0, fit);
+        if (!lines.isEmpty()) lines.back() += QStringLiteral(" …");
+        shortened = true;
+    }
+    for (QString& line : lines)
+        line = fm.elidedText(line, Qt::ElideRight, width);
+    m_range->setText(lines.join(QLatin1Char('\n')));
+    m_range->setToolTip(shortened ? m_rangeText + QStringLiteral("\n\n") + m_rangeTooltip : m_rangeTooltip);
 }
 
 } // namespace ctwin::views

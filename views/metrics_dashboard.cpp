@@ -431,9 +431,14 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
             continue;
         }
         // P50 beside the base (the tile's value): the centre of the distribution, then its spread.
-        QString text = tr("P50 %1 · P10–P90 %2 – %3")
-                           .arg(formatAs(f->second, p->second.p50), formatAs(f->second, p->second.p10),
-                                formatAs(f->second, p->second.p90));
+        // The unit once, after P90: "P10–P90 $2.86 – $3.82/GPU-h" (the tile is one column of a grid).
+        const QString p90 = formatAs(f->second, p->second.p90);
+        QString p10 = formatAs(f->second, p->second.p10);
+        int digits = static_cast<int>(p10.size());
+        while (digits > 0 && !p10[digits - 1].isDigit())
+            --digits;
+        if (digits < p10.size() && p90.endsWith(p10.mid(digits))) p10.truncate(digits);
+        QString text = tr("P50 %1 · P10–P90 %2 – %3").arg(formatAs(f->second, p->second.p50), p10, p90);
         QString tooltip = method + QStringLiteral("\n") + describe(f->second, p->second);
         const auto base = m_figures.find(f->second);
         if (f->second == "finance.cost_per_gpu_hour_usd" && base != m_figures.end()) {
@@ -446,7 +451,7 @@ void MetricsDashboard::showUncertainty(const std::map<std::string, cost::Percent
                     names << d.label;
                 text += QStringLiteral("\n") + (names.isEmpty()
                                                     ? m_skewText.section(QLatin1Char(':'), 0, 0)
-                                                    : tr("%1: skewed by %2")
+                                                    : tr("%1 · skewed by %2")
                                                           .arg(m_skewText.section(QLatin1Char(':'), 0, 0),
                                                                names.join(QStringLiteral(", "))));
                 tooltip += QStringLiteral("\n\n") + skewExplanation();

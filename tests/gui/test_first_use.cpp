@@ -342,6 +342,10 @@ private slots:
         QVERIFY2(skew.contains(main.front().label), qPrintable(skew));
         QVERIFY2(tile->range().contains("skewed by " + main.front().label), qPrintable(tile->range()));
         QVERIFY(w().dashboard()->uncertaintyText().contains("Cost per GPU-hour: base"));
+        if (const QString dir = qEnvironmentVariable("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QApplication::processEvents();
+            w().grab().save(dir + "/dashboard-uncertainty.png"); // for looking at, never compared
+        }
     }
 
     // --- forms -----------------------------------------------------------------------------------------
