@@ -65,6 +65,17 @@ cost::Results evaluateWith(model::Project p, const std::vector<std::pair<std::st
     return cost::evaluate(p, catalog(), a);
 }
 
+/// The campus reference phased one building per quarter: build start 2027-01, buildings energised from
+/// 2028-07 (the reference delivery, 18 construction months) every 3 months.
+model::Project phasedCampus() {
+    auto p = reference("campus-1gw");
+    p.info.buildStart = "2027-01-01";
+    for (std::size_t i = 0; i < p.buildings.size(); ++i)
+        p.buildings[i].energisationDate =
+            model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+    return p;
+}
+
 bool hasRule(const cost::Results& r, const std::string& id, const std::string& text = {}) {
     return std::any_of(r.rules.begin(), r.rules.end(), [&](const cost::DesignRule& d) {
         return d.rule == id && d.message.find(text) != std::string::npos;
@@ -297,11 +308,7 @@ private slots:
         // The campus reference (GB300, Blackwell Ultra) phased one building per quarter: each phase carries
         // its accelerator's catalog curve (rental decay 0.14, purchase price decline 0.13 a year), and the
         // design-wide assumptions report the GPU-weighted catalog values in place of the shipped defaults.
-        auto p = reference("campus-1gw");
-        p.info.buildStart = "2027-01-01";
-        for (std::size_t i = 0; i < p.buildings.size(); ++i)
-            p.buildings[i].energisationDate =
-                model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+        auto p = phasedCampus();
         auto r = evaluateWith(p);
         QVERIFY(r.timeline);
         const auto& gb300 = catalog().at("gb300");
@@ -402,11 +409,7 @@ private slots:
         // On the campus reference phased one building per quarter from 2027-01: the months sum to the
         // steady state's capex (price change 0), and once every hall is energised the month's MW, GPUs and
         // opex are the steady state's (relative 1e-9).
-        auto p = reference("campus-1gw");
-        p.info.buildStart = "2027-01-01";
-        for (std::size_t i = 0; i < p.buildings.size(); ++i)
-            p.buildings[i].energisationDate =
-                model::CalendarDate{2028, 7, 1}.plusMonths(3 * static_cast<int>(i)).iso();
+        auto p = phasedCampus();
         // The GPUs' purchase price held (the catalog's GB300 curve is generationCurvesFromTheCatalog's).
         p.assumptions["gpu_price_decline_per_year"] = model::Assumption{0, 0, 0, "1/year", "test", true};
         const auto r = evaluateWith(p);
