@@ -338,6 +338,14 @@ void evaluateTimeline(EvalContext& c) {
     in.phases = std::move(*phases);
     in.computeIrr = c.wants("timeline.irr");
     auto timeline = std::make_shared<Timeline>(computeTimeline(in));
+    // The month's serving rate: every service's steady-state output tokens/s on the GPUs earning that month
+    // (a service grows with the GPUs energised, its tokens per GPU as in the steady state).
+    double outputTokens = 0.0;
+    for (const auto& ir : r.inference)
+        outputTokens += ir.sizing.outputTokensPerSecond;
+    if (outputTokens > 0.0 && in.gpus > 0.0)
+        for (auto& m : timeline->months)
+            m.outputTokensPerS = outputTokens * m.gpusEarning / in.gpus;
     for (const auto& rule : timeline->rules)
         r.rules.push_back(rule);
     if (timeline->months.empty()) return;

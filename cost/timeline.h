@@ -75,7 +75,10 @@ struct TimelineMonth {
     double energisedItMw = 0, energisedFacilityMw = 0; ///< provisioned MW of the energised phases
     double gpusInstalled = 0, gpusEarning = 0;         ///< GPUs of delivered cohorts; of those selling hours
     double gpuHours = 0;                               ///< sold in the month
-    double meanGpuHourPrice = 0;                       ///< revenue / GPU-hours (0 when none sold)
+    /// Output tokens/s of the inference services with the month's GPUs: their steady-state rate x GPUs
+    /// earning / the design's GPUs (services grow with the GPUs energised; cost/evaluate_timeline.cpp).
+    double outputTokensPerS = 0;
+    double meanGpuHourPrice = 0; ///< revenue / GPU-hours (0 when none sold)
     units::Money facilityCapex{}, itCapex{}, replacementCapex{}, salvage{};
     /// The part of facilityCapex drawn at mid-month (construction draws); the rest of the capex (land, IT,
     /// replacements, a facility built at once) is paid at the month's start. Operating flows, salvage and the

@@ -24,6 +24,7 @@ const Column kColumns[] = {
     {"gpus_earning", [](const TimelineMonth& m) { return m.gpusEarning; }},
     {"gpu_hours", [](const TimelineMonth& m) { return m.gpuHours; }},
     {"mean_gpu_hour_price_usd", [](const TimelineMonth& m) { return m.meanGpuHourPrice; }},
+    {"output_tokens_per_s", [](const TimelineMonth& m) { return m.outputTokensPerS; }},
     {"facility_capex_usd", [](const TimelineMonth& m) { return m.facilityCapex.value(); }},
     {"it_capex_usd", [](const TimelineMonth& m) { return m.itCapex.value(); }},
     {"replacement_capex_usd", [](const TimelineMonth& m) { return m.replacementCapex.value(); }},
@@ -219,7 +220,9 @@ std::string timelineMonthText(const Timeline& t, int month) {
     s << "  Energised facility power (peak)    " << fixed(m.energisedFacilityMw, 1) << " MW\n";
     s << "  GPUs installed / earning           " << fixed(m.gpusInstalled, 0) << " / "
       << fixed(m.gpusEarning, 0) << "\n";
-    s << "  Mean GPU-hour price (aged)         $" << fixed(m.meanGpuHourPrice, 2) << "\n";
+    s << "  Mean GPU-hour price sold           $" << fixed(m.meanGpuHourPrice, 2) << "\n";
+    if (m.outputTokensPerS > 0)
+        s << "  Output tokens/s (GPUs earning)     " << fixed(m.outputTokensPerS, 0) << "\n";
     s << "  Revenue / opex in the month        $" << fixed(m.revenue.value() / 1e6, 2) << "M / $"
       << fixed(m.opex.value() / 1e6, 2) << "M\n";
     s << "  Capex in the month                 $"

@@ -441,6 +441,27 @@ private slots:
         QVERIFY(near(fig(plain, "timeline.npv_usd"), fig(plain, "timeline.npv_without_phasing_usd"), 1e-12));
     }
 
+    void servingRateFollowsTheGpusEarning() {
+        // The agentic reference dated from 2027-01 (delivered at month 18): its services' steady-state output
+        // tokens/s on the GPUs earning each month: none before the delivery, the earning share in the month
+        // the days to revenue end, all of it once every GPU earns.
+        auto p = reference("agentic-inference-gb300");
+        p.info.buildStart = "2027-01-01";
+        const auto r = evaluateWith(p);
+        QVERIFY(r.timeline && !r.inference.empty());
+        double steady = 0;
+        for (const auto& ir : r.inference)
+            steady += ir.sizing.outputTokensPerSecond;
+        QVERIFY(steady > 0);
+        const auto& ms = r.timeline->months;
+        const auto ref = static_cast<std::size_t>(r.timeline->referenceMonth);
+        QCOMPARE(ms[ref - 1].outputTokensPerS, 0.0);
+        for (std::size_t m = ref; m < ref + 4; ++m)
+            QVERIFY(near(ms[m].outputTokensPerS, steady * ms[m].gpusEarning / r.bom.gpus, 1e-12));
+        QVERIFY(ms[ref].outputTokensPerS < steady);
+        QVERIFY(near(ms[ref + 3].outputTokensPerS, steady, 1e-12));
+    }
+
     void badDatesInTheDesign() {
         auto p = reference("llama3-16k-h100");
         // Energisation without a build start, before it, after the horizon: Errors naming entity and field;
