@@ -56,7 +56,6 @@ struct EvalContext {
     /// copied into r).
     const BillOfMaterials& bom;
 
-    std::unordered_map<std::string, const model::Row*> rows;
     std::unordered_map<std::string, const model::DataHall*> halls;
     std::unordered_map<std::string, const model::Building*> buildings;
     std::unordered_map<std::string, const model::Site*> sites;
