@@ -620,8 +620,14 @@ private slots:
         withTheme(ctwin::app::AppSettings::Theme::Dark);
         QCoreApplication::processEvents();
         check(true);
-        if (const QByteArray dir = qgetenv("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty())
+        if (const QByteArray dir = qgetenv("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty()) {
             QVERIFY(window().grab().save(QString::fromUtf8(dir) + "/main_window_dark_tornado.png"));
+            QWidget* before = window().tabs()->currentWidget();
+            window().showTimeline(); // the Gantt and its chart in the dark palette, for looking at
+            QCoreApplication::processEvents();
+            QVERIFY(window().grab().save(QString::fromUtf8(dir) + "/main_window_dark_timeline.png"));
+            window().tabs()->setCurrentWidget(before);
+        }
         withTheme(ctwin::app::AppSettings::Theme::Light);
         QCoreApplication::processEvents();
         check(false);
