@@ -5,6 +5,7 @@
 #include "evaluate_stages.h"
 #include "timeline.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
@@ -207,6 +208,12 @@ TimelineInputs timelineInputs(EvalContext& c) {
     in.gpuPriceDeclinePerYear = a.get("gpu_price_decline_per_year");
     in.itPriceChangePerYear = a.get("it_cohort_price_change_per_year");
     in.rentalContractYears = a.get("gpu_rental_contract_years");
+    // Bridge power until the grid interconnect (issue 35 item 3): on-site generation at its fuel cost.
+    in.gridMonth = static_cast<int>(std::clamp(a.get("grid_interconnect_month"), 0.0, 600.0));
+    in.onsiteMw = std::max(0.0, c.onsiteMw);
+    in.fuelUsdPerMwh = c.gasUsdPerKwh * 1e3;
+    in.facilityEnergyMwhPerYear = fin.facilityEnergyAnnual.value() / 3.6e9;
+    in.energyAnnual = fin.energyAnnual;
     in.land = fin.land;
     Money maintenanceItNet{}, maintenanceFacility{};
     for (const auto& ac : fin.assetClasses) {
@@ -349,6 +356,14 @@ void evaluateTimeline(EvalContext& c) {
     for (const auto& rule : timeline->rules)
         r.rules.push_back(rule);
     if (timeline->months.empty()) return;
+    if (timeline->gpuHoursWaitingForGrid > 0)
+        r.rules.push_back(
+            {Severity::Warning, "halls_wait_for_grid", c.p.info.id,
+             "Halls energised before the grid interconnect (assumptions.grid_interconnect_month = " +
+                 std::to_string(in.gridMonth) + ") run on " + fmt(in.onsiteMw, 1) +
+                 " MW of on-site generation (onsite_generation_mw): " +
+                 fmt(timeline->gpuHoursWaitingForGrid / 1e6, 2) +
+                 " M GPU-hours wait for the grid, unsold; bridge with more on-site MW or energise later"});
     for (const auto& ph : timeline->phases) {
         const int drawn = ph.input.energisationMonth;
         if (drawn < in.constructionMonths && ph.input.powerShare > 0)
@@ -408,6 +423,24 @@ void addTimelineFigures(EvalContext& c) {
               "sum over phases of each facility draw x ((1 + wacc)^((energisation - t)/12) - 1), land to the "
               "first energisation",
               {}, {c.source("wacc")});
+    if (c.a.get("grid_interconnect_month") > 0) {
+        addFigure(c, "timeline.bridge_months", t.bridgeMonths, "months", "Months on bridge power",
+                  "months with energised halls before assumptions.grid_interconnect_month", {},
+                  {c.source("grid_interconnect_month")});
+        addFigure(
+            c, "timeline.bridge_fuel_usd", t.bridgeFuel.value(), "USD", "Bridge power fuel",
+            "sum over months before the interconnect of each hall's facility energy x powered share x heat "
+            "rate x fuel price (its grid energy removed)",
+            {{"onsite_mw", c.onsiteMw}},
+            {c.source("onsite_generation_mw"), c.source("onsite_generation_heat_rate_btu_per_kwh"),
+             c.source("fuel_price_usd_per_mmbtu")});
+        addFigure(
+            c, "timeline.gpu_hours_waiting_for_grid", t.gpuHoursWaitingForGrid, "GPU-h",
+            "GPU-hours waiting for the grid",
+            "sum over months before the interconnect of the GPU-hours a hall would sell x (1 - on-site MW / "
+            "energised facility peak MW, at most 1): unpowered, unsold",
+            {}, {c.source("grid_interconnect_month"), c.source("onsite_generation_mw")});
+    }
     addFigure(c, "timeline.first_energisation_month", t.firstEnergisationMonth, "months",
               "First energisation", "months after the build start");
     addFigure(c, "timeline.full_energisation_month", t.fullEnergisationMonth, "months", "Full energisation",

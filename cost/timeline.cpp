@@ -153,6 +153,22 @@ Timeline computeTimeline(const TimelineInputs& in) {
     t.firstEnergisationMonth = first;
     t.fullEnergisationMonth = last;
 
+    // Bridge power (issue 35 item 3): before the grid interconnect, the energised halls share the on-site
+    // generation; the month's powered share is min(1, on-site MW / energised facility peak MW), every hall
+    // alike (a pre-pass: it depends on every phase energised by then).
+    std::vector<double> powered(static_cast<std::size_t>(months), 1.0);
+    if (in.gridMonth > 0) {
+        std::vector<double> load(static_cast<std::size_t>(months), 0.0);
+        for (const auto& ph : in.phases)
+            for (int m = std::max(0, ph.energisationMonth); m < std::min(in.gridMonth, months); ++m)
+                load[static_cast<std::size_t>(m)] += in.facilityPeakMw * ph.powerShare;
+        for (int m = 0; m < std::min(in.gridMonth, months); ++m) {
+            const double l = load[static_cast<std::size_t>(m)];
+            powered[static_cast<std::size_t>(m)] = l > 0.0 ? std::clamp(in.onsiteMw / l, 0.0, 1.0) : 1.0;
+            if (l > 0.0) ++t.bridgeMonths;
+        }
+    }
+
     std::vector<Vintage> live; // every vintage bought, for the terminal value
     auto depreciate = [&](const Vintage& v, int retireMonth) {
         // Straight-line depreciation by month until the vintage is retired (or the horizon ends).
@@ -311,7 +327,8 @@ Timeline computeTimeline(const TimelineInputs& in) {
                 priceOrigin = m;
             }
             auto& row = t.months[static_cast<std::size_t>(m)];
-            const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0);
+            const double share = powered[static_cast<std::size_t>(m)];
+            const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0) * share;
             // Sold on contracts of a fixed term, each at the generation's price of the month it is signed
             // (the first at delivery); without a term, at the price of mid-month.
             const double signedAt = contractMonths > 0
@@ -322,6 +339,18 @@ Timeline computeTimeline(const TimelineInputs& in) {
             row.gpuHours += hours;
             row.revenue += hours * price * usd;
             row.opex += (powerOpexMonth + gpuOpexMonth) * usd;
+            if (m < in.gridMonth) {
+                // Bridge month: the phase's grid energy is replaced by on-site fuel for the powered share of
+                // its load; the unpowered share draws nothing.
+                const double grid = in.energyAnnual.value() * ph.powerShare / 12.0;
+                const double fuel =
+                    in.facilityEnergyMwhPerYear * ph.powerShare / 12.0 * share * in.fuelUsdPerMwh;
+                row.opex += (fuel - grid) * usd;
+                t.bridgeFuel += fuel * usd;
+                t.gpuHoursWaitingForGrid +=
+                    hoursPerMonth * std::clamp(m + 1.0 - earnFrom, 0.0, 1.0) * (1.0 - share);
+            }
+            row.powered = share;
             row.energisedItMw += in.itPeakMw * ph.powerShare;
             row.energisedFacilityMw += in.facilityPeakMw * ph.powerShare;
             row.gpusInstalled += in.gpus * ph.gpuShare;

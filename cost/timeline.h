@@ -54,6 +54,13 @@ struct TimelineInputs {
     /// assumptions.gpu_rental_contract_years: a cohort's hours are sold on contracts of this term, each at
     /// the price of the cohort's age when it is signed; 0: repriced every month (on demand).
     double rentalContractYears = 0;
+    /// Bridge power (issue 35 item 3): before gridMonth (assumptions.grid_interconnect_month) the site has
+    /// no grid; its energised halls run on onsiteMw of on-site generation at fuelUsdPerMwh, and the load
+    /// beyond it waits (its GPUs earn nothing). energyAnnual (part of opexPowerDriven) and
+    /// facilityEnergyMwhPerYear are the steady state's, to swap grid energy for fuel in those months.
+    int gridMonth = 0;
+    double onsiteMw = 0, fuelUsdPerMwh = 0, facilityEnergyMwhPerYear = 0;
+    units::Money energyAnnual{};
     units::Money facilityCapex{}, land{}, itCapex{}, networkCapex{}; ///< facility excludes land and IDC
     TimelineAssetLife it, network, facility;
     /// Yearly opex split by what drives it: power-driven (energy, staff, facility maintenance, insurance and
@@ -78,6 +85,9 @@ struct TimelineMonth {
     /// Output tokens/s of the inference services with the month's GPUs: their steady-state rate x GPUs
     /// earning / the design's GPUs (services grow with the GPUs energised; cost/evaluate_timeline.cpp).
     double outputTokensPerS = 0;
+    /// Share of the energised load powered this month: 1 with the grid; before the interconnect, on-site
+    /// MW / energised facility MW (at most 1).
+    double powered = 1.0;
     double meanGpuHourPrice = 0; ///< revenue / GPU-hours (0 when none sold)
     units::Money facilityCapex{}, itCapex{}, replacementCapex{}, salvage{};
     /// The part of facilityCapex drawn at mid-month (construction draws); the rest of the capex (land, IT,
@@ -108,6 +118,11 @@ struct Timeline {
     units::Money peakFunding{}; ///< the deepest cumulative cash position (positive number)
     int peakFundingMonth = 0;
     std::optional<int> paybackMonth; ///< first month the cumulative cash (no terminal value) is >= 0
+    /// Bridge power: months with energised halls before the grid interconnect, the GPU-hours that waited
+    /// for it (unpowered), and the fuel the on-site generation burnt in those months.
+    int bridgeMonths = 0;
+    double gpuHoursWaitingForGrid = 0;
+    units::Money bridgeFuel{};
     int firstEnergisationMonth = 0, fullEnergisationMonth = 0;
     /// The cohort age at which an economic refresh pays (years; refreshAge), at the reference delivery's
     /// prices; nullopt when a new cohort's margin never covers its capital charge.

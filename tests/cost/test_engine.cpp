@@ -127,8 +127,8 @@ model::AssumptionSet testAssumptions() {
     // The time axis (issue 34): a cohort's rental price falls 20 % a year, its GPUs' price 8 %; IT prices
     // hold.
     set("gpu_rental_price_decay_per_year", 0.2), set("it_cohort_price_change_per_year", 0),
-        set("gpu_price_decline_per_year", 0.08), set("model_licence_revenue_share", 0),
-        set("gpu_rental_contract_years", 2);
+        set("gpu_price_decline_per_year", 0.08), set("grid_interconnect_month", 0),
+        set("model_licence_revenue_share", 0), set("gpu_rental_contract_years", 2);
     return a;
 }
 

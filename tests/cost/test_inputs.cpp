@@ -124,6 +124,9 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
                 model::CalendarDate{2028, 7, 1}.plusMonths(3 * int(i)).iso();
         for (std::size_t i = 0; i < group.halls.size(); ++i)
             group.halls[i].refreshPolicy = i % 2 == 0 ? "economic" : "fixed_life";
+        // The grid arrives 6 months after the first hall (issue 35 item 3): the on-site generation above bridges.
+        group.assumptions["grid_interconnect_month"] =
+            model::Assumption{24, 0, 0, "months after the build start", "test", false};
         // Prefix-cache hits (issue 34 item 4), so that the cached-input token price is read.
         for (auto& s : group.inferenceServices)
             s.prefixCacheHitRate = 0.5;

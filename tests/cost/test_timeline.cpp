@@ -462,6 +462,57 @@ private slots:
         QVERIFY(near(ms[ref + 3].outputTokensPerS, steady, 1e-12));
     }
 
+    void bridgePowerUntilTheGrid() {
+        // Issue 35 item 3. smallCase's hall (2.5 MW facility peak) energises in month 2; the grid arrives in
+        // month 5 and 1 MW of on-site generation bridges: months 2-4 are powered 1 / 2.5 = 0.4, so they sell
+        // 100 x 0.4 = 40 of GPU-hour revenue (no decay, no delay), 4 of 10 GPUs earn, and 3 x 100 x 0.6 = 180
+        // GPU-hours wait for the grid. Energy is 60 of the 120 a year of power-driven opex; the facility uses
+        // 12 MWh a year: a bridge month pays 120/12 - 60/12 + 1 MWh x 0.4 x $30 = 17 (fuel 12 a month, 36 in
+        // all). From month 5 the grid: revenue 100, opex 10.
+        auto in = smallCase();
+        in.gridMonth = 5;
+        in.onsiteMw = 1.0;
+        in.fuelUsdPerMwh = 30.0;
+        in.facilityEnergyMwhPerYear = 12.0;
+        in.energyAnnual = 60.0 * units::usd;
+        const auto t = cost::computeTimeline(in);
+        for (int m : {2, 3, 4}) {
+            QVERIFY(near(t.months[m].revenue.value(), 40.0, 1e-12));
+            QVERIFY(near(t.months[m].gpusEarning, 4.0, 1e-12));
+            QVERIFY(near(t.months[m].opex.value(), 17.0, 1e-12));
+            QVERIFY(near(t.months[m].powered, 0.4, 1e-12));
+        }
+        QVERIFY(near(t.months[5].revenue.value(), 100.0, 1e-12));
+        QVERIFY(near(t.months[5].opex.value(), 10.0, 1e-12));
+        QCOMPARE(t.bridgeMonths, 3);
+        QVERIFY(near(t.gpuHoursWaitingForGrid, 180.0, 1e-12));
+        QVERIFY(near(t.bridgeFuel.value(), 36.0, 1e-12));
+        // Enough on-site generation: nothing waits; none: every GPU-hour before the grid waits.
+        in.onsiteMw = 5.0;
+        QCOMPARE(cost::computeTimeline(in).gpuHoursWaitingForGrid, 0.0);
+        in.onsiteMw = 0.0;
+        QVERIFY(near(cost::computeTimeline(in).gpuHoursWaitingForGrid, 300.0, 1e-12));
+
+        // On the phased campus with the grid 6 months after the first hall (month 24) and no on-site
+        // generation: a Warning naming the assumption, the figures, and a lower NPV than with the grid there.
+        auto p = phasedCampus();
+        const auto gridFirst = evaluateWith(p);
+        p.assumptions["grid_interconnect_month"] = model::Assumption{24, 24, 24, "months after the build start", "test", false};
+        const auto late = evaluateWith(p);
+        QVERIFY(hasRule(late, "halls_wait_for_grid", "grid_interconnect_month = 24"));
+        QCOMPARE(fig(late, "timeline.bridge_months"), 6.0);
+        QVERIFY(fig(late, "timeline.gpu_hours_waiting_for_grid") > 0);
+        QCOMPARE(fig(late, "timeline.bridge_fuel_usd"), 0.0);
+        QVERIFY(fig(late, "timeline.npv_usd") < fig(gridFirst, "timeline.npv_usd"));
+        QVERIFY(!gridFirst.figure("timeline.bridge_months"));
+        // 1 GW of on-site generation bridges every hall: nothing waits, the fuel is paid instead.
+        p.assumptions["onsite_generation_mw"] = model::Assumption{1000, 1000, 1000, "MW", "test", false};
+        const auto bridged = evaluateWith(p);
+        QCOMPARE(fig(bridged, "timeline.gpu_hours_waiting_for_grid"), 0.0);
+        QVERIFY(fig(bridged, "timeline.bridge_fuel_usd") > 0);
+        QVERIFY(!hasRule(bridged, "halls_wait_for_grid"));
+    }
+
     void badDatesInTheDesign() {
         auto p = reference("llama3-16k-h100");
         // Energisation without a build start, before it, after the horizon: Errors naming entity and field;
