@@ -276,6 +276,21 @@ void TimelineView::showResults(const cost::Results& results) {
         m_monthText << monthText(t, m);
         if (const auto d = t.dateOf(m)) m_monthDates << QString::fromStdString(d->iso());
     }
+    showGantt(t);
+    {
+        const QSignalBlocker block(m_cursor);
+        const int last = std::max(0, static_cast<int>(t.months.size()) - 1);
+        m_cursor->setEnabled(true);
+        m_cursor->setRange(0, last);
+        m_cursor->setPageStep(12);
+        if (m_cursorAtEnd || m_cursor->value() > last) m_cursor->setValue(last);
+    }
+    updateCursor();
+
+    showPhaseTable(t);
+}
+
+void TimelineView::showGantt(const cost::Timeline& t) {
     std::vector<PhaseGantt::Row> rows;
     for (const auto& p : t.phases) {
         PhaseGantt::Row row;
@@ -292,16 +307,9 @@ void TimelineView::showResults(const cost::Results& results) {
                      t.buildStart.has_value());
     // Room for up to six phases without scrolling (a campus of 20 halls scrolls the rest).
     m_ganttScroll->setMinimumHeight(std::min(m_gantt->sizeHint().height(), 20 + 16 * 6) + 2);
-    {
-        const QSignalBlocker block(m_cursor);
-        const int last = std::max(0, static_cast<int>(t.months.size()) - 1);
-        m_cursor->setEnabled(true);
-        m_cursor->setRange(0, last);
-        m_cursor->setPageStep(12);
-        if (m_cursorAtEnd || m_cursor->value() > last) m_cursor->setValue(last);
-    }
-    updateCursor();
+}
 
+void TimelineView::showPhaseTable(const cost::Timeline& t) {
     m_phases->setRowCount(static_cast<int>(t.phases.size()));
     for (int i = 0; i < static_cast<int>(t.phases.size()); ++i) {
         const auto& p = t.phases[static_cast<std::size_t>(i)];

@@ -13,7 +13,8 @@ class QTableWidget;
 
 namespace ctwin::cost {
 struct Results;
-}
+struct Timeline;
+} // namespace ctwin::cost
 
 namespace ctwin::views {
 
@@ -58,6 +59,9 @@ protected:
 
 private:
     void updateCursor();
+    /// The Gantt rows and the phase table of a computed timeline (showResults' parts).
+    void showGantt(const cost::Timeline& t);
+    void showPhaseTable(const cost::Timeline& t);
 
     QChart* m_chart = nullptr;
     QSlider* m_cursor = nullptr;
