@@ -88,6 +88,62 @@ private:
     std::vector<double> m_amount;
 };
 
+/// Bridge power (issue 35 item 3): before the grid interconnect the energised halls share the on-site
+/// generation, so each month's powered share is min(1, on-site MW / energised facility peak MW), every hall
+/// alike (a pre-pass: it depends on every phase energised by then); 1 with the grid. `bridgeMonths` counts
+/// the months with energised halls before the grid.
+std::vector<double> poweredShares(const TimelineInputs& in, int months, int& bridgeMonths) {
+    std::vector<double> powered(static_cast<std::size_t>(months), 1.0);
+    if (in.gridMonth <= 0) return powered;
+    const int end = std::min(in.gridMonth, months);
+    std::vector<double> load(static_cast<std::size_t>(months), 0.0);
+    for (const auto& ph : in.phases)
+        for (int m = std::max(0, ph.energisationMonth); m < end; ++m)
+            load[static_cast<std::size_t>(m)] += in.facilityPeakMw * ph.powerShare;
+    for (int m = 0; m < end; ++m) {
+        const double l = load[static_cast<std::size_t>(m)];
+        powered[static_cast<std::size_t>(m)] = l > 0.0 ? std::clamp(in.onsiteMw / l, 0.0, 1.0) : 1.0;
+        if (l > 0.0) ++bridgeMonths;
+    }
+    return powered;
+}
+
+/// Phases energised in the same month under the same refresh policy and GPU generation run as one cohort
+/// (every figure is linear in the shares): a campus of 20 halls in 5 buildings is 5 cohorts. Each hall then
+/// gets its share of the group's interest during construction (by power) and the group's refresh months.
+struct Group {
+    TimelinePhaseInput ph;
+    std::vector<std::size_t> members;
+};
+
+/// The groups of `in`'s phases; every phase is also listed in t.phases (members index it).
+std::vector<Group> cohortGroups(const TimelineInputs& in, Timeline& t) {
+    std::vector<Group> groups;
+    // Key: month, policy and generation (price factor, decay, decline, GPU share of IT): O(log) per hall.
+    using GroupKey = std::tuple<int, bool, double, double, double, double>;
+    std::map<GroupKey, std::size_t> groupOf;
+    for (std::size_t i = 0; i < in.phases.size(); ++i) {
+        const auto& ph = in.phases[i];
+        t.phases.push_back(TimelinePhase{ph, {}, {}});
+        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
+        const GroupKey key{ph.energisationMonth,
+                           ph.economicRefresh,
+                           ph.rentalPriceFactor,
+                           ph.rentalDecayPerYear.value_or(-1.0),
+                           ph.gpuPriceDeclinePerYear.value_or(-1.0),
+                           ph.gpuCapexShare};
+        const auto [it, added] = groupOf.try_emplace(key, groups.size());
+        if (added) {
+            groups.push_back(Group{ph, {}});
+            groups.back().ph.gpuShare = groups.back().ph.powerShare = 0.0;
+        }
+        Group& g = groups[it->second];
+        g.ph.gpuShare += ph.gpuShare, g.ph.powerShare += ph.powerShare;
+        g.members.push_back(i);
+    }
+    return groups;
+}
+
 } // namespace
 
 Timeline computeTimeline(const TimelineInputs& in) {
@@ -153,21 +209,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
     t.firstEnergisationMonth = first;
     t.fullEnergisationMonth = last;
 
-    // Bridge power (issue 35 item 3): before the grid interconnect, the energised halls share the on-site
-    // generation; the month's powered share is min(1, on-site MW / energised facility peak MW), every hall
-    // alike (a pre-pass: it depends on every phase energised by then).
-    std::vector<double> powered(static_cast<std::size_t>(months), 1.0);
-    if (in.gridMonth > 0) {
-        std::vector<double> load(static_cast<std::size_t>(months), 0.0);
-        for (const auto& ph : in.phases)
-            for (int m = std::max(0, ph.energisationMonth); m < std::min(in.gridMonth, months); ++m)
-                load[static_cast<std::size_t>(m)] += in.facilityPeakMw * ph.powerShare;
-        for (int m = 0; m < std::min(in.gridMonth, months); ++m) {
-            const double l = load[static_cast<std::size_t>(m)];
-            powered[static_cast<std::size_t>(m)] = l > 0.0 ? std::clamp(in.onsiteMw / l, 0.0, 1.0) : 1.0;
-            if (l > 0.0) ++t.bridgeMonths;
-        }
-    }
+    const std::vector<double> powered = poweredShares(in, months, t.bridgeMonths);
 
     std::vector<Vintage> live; // every vintage bought, for the terminal value
     auto depreciate = [&](const Vintage& v, int retireMonth) {
@@ -196,36 +238,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
 
     const double yearlyOpexSite = in.opexSiteDriven.value();
     bool landIdcAssigned = false;
-    // Phases energised in the same month under the same refresh policy run as one cohort (every figure is
-    // linear in the shares): a campus of 20 halls in 5 buildings is 5 cohorts. Each hall then gets its share
-    // of the group's interest during construction (by power) and the group's refresh months.
-    struct Group {
-        TimelinePhaseInput ph;
-        std::vector<std::size_t> members;
-    };
-    std::vector<Group> groups;
-    // Key: month, policy and generation (price factor, decay, decline, GPU share of IT): O(log) per hall.
-    using GroupKey = std::tuple<int, bool, double, double, double, double>;
-    std::map<GroupKey, std::size_t> groupOf;
-    for (std::size_t i = 0; i < in.phases.size(); ++i) {
-        const auto& ph = in.phases[i];
-        t.phases.push_back(TimelinePhase{ph, {}, {}});
-        if (ph.gpuShare <= 0.0 && ph.powerShare <= 0.0) continue;
-        const GroupKey key{ph.energisationMonth,
-                           ph.economicRefresh,
-                           ph.rentalPriceFactor,
-                           ph.rentalDecayPerYear.value_or(-1.0),
-                           ph.gpuPriceDeclinePerYear.value_or(-1.0),
-                           ph.gpuCapexShare};
-        const auto [it, added] = groupOf.try_emplace(key, groups.size());
-        if (added) {
-            groups.push_back(Group{ph, {}});
-            groups.back().ph.gpuShare = groups.back().ph.powerShare = 0.0;
-        }
-        Group& g = groups[it->second];
-        g.ph.gpuShare += ph.gpuShare, g.ph.powerShare += ph.powerShare;
-        g.members.push_back(i);
-    }
+    const std::vector<Group> groups = cohortGroups(in, t);
     for (const Group& group : groups) {
         const TimelinePhaseInput& ph = group.ph;
         TimelinePhase out{ph, {}, {}};
