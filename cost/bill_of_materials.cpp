@@ -84,6 +84,109 @@ struct Extent {
     double manhattan() const { return maxX >= minX ? (maxX - minX) + (maxY - minY) : 0.0; }
 };
 
+/// Leaf placement (model/fabric.h). Top of rack needs room in the rack: a rack type's own leaves, planes x
+/// ceil(endpoints per plane / leaf down-ports) x the switch's rack units, must fit its free_rack_units
+/// (racks.json; absent: room assumed). An NVL72 rack has none: its leaves go to network racks in the row. So
+/// auto is top of rack for a back-end whose racks all have room, end of row otherwise and for front-end and
+/// storage networks; top of rack chosen without room is a Warning. Row placements share a row's leaves among
+/// its racks: the ToR rule of clos_sizing applied to each row's endpoints at once.
+std::string leafPlacement(const model::Fabric& f, const CompiledDesign& cd,
+                          const std::vector<std::uint8_t>& scope, const std::vector<double>& typeEndpoints,
+                          int leafDown, double switchUnits, std::vector<DesignRule>& rules) {
+    std::string crowded; // a rack type in scope without room for its own leaves
+    for (const auto& k : cd.classes) {
+        const std::int32_t b = k.building;
+        const auto t = static_cast<size_t>(k.type);
+        if (!crowded.empty() || b == CompiledDesign::kNone || typeEndpoints[t] <= 0 ||
+            (!scope.empty() && !scope[static_cast<size_t>(b)]))
+            continue;
+        const auto* free = cd.types[t].item->find("free_rack_units");
+        const double needed = f.planes * std::ceil(typeEndpoints[t] / leafDown) * switchUnits;
+        if (free && needed > free->base)
+            crowded = cd.types[t].id + " (" + fmt(needed) + " U of leaves, " + fmt(free->base) + " U free)";
+    }
+    const std::string placement = f.leafPlacement != "auto"                ? f.leafPlacement
+                                  : f.role == "backend" && crowded.empty() ? "top_of_rack"
+                                                                           : "end_of_row";
+    if (placement == "top_of_rack" && !f.railOptimized && !crowded.empty())
+        rules.push_back({Severity::Warning, "tor_no_room", f.id,
+                         "Fabric " + f.name + " places its leaves top of rack, but rack type " + crowded +
+                             " has no room for them: set leaf_placement to end_of_row or middle_of_row and "
+                             "put network racks in the rows"});
+    return placement;
+}
+
+/// Each row's leaves of a row-placed fabric: planes x ceil(row endpoints / leaf down-ports), as sizeClos
+/// counts them, with their rack units and power, for the row's network racks (checkNetworkRacks).
+void addRowLeaves(const model::Fabric& f, const model::CatalogItem& sw, const ClosSizing& s,
+                  const std::vector<double>& endpointsByRow, const std::vector<std::uint8_t>& rowUsed,
+                  BillOfMaterials& bom) {
+    for (size_t row = 0; row < rowUsed.size(); ++row)
+        if (rowUsed[row]) {
+            auto& rn = bom.rowNetwork[row];
+            const double leaves = f.planes * std::ceil(endpointsByRow[row] / s.leafDown);
+            rn.leaves += leaves;
+            rn.leafUnits += leaves * sw.value("rack_units");
+            rn.leafPowerW += leaves * sw.value("power_w");
+        }
+}
+
+/// Link reaches from the physical layout (rack, row, hall, building, campus): the endpoint reach by leaf
+/// placement, leaf-spine and spine-core by the fabric's span.
+void setReaches(FabricBom& fb, const model::Fabric& f, const std::string& placement,
+                const std::vector<Extent>& rowExtent, const std::vector<const model::DataHall*>& halls,
+                const std::vector<const model::Building*>& buildings) {
+    double rowSpan = 0, hallSpan = 0, buildingSpan = 0, campusSpan = 0;
+    for (const auto& ext : rowExtent)
+        rowSpan = std::max(rowSpan, ext.manhattan());
+    for (const auto* h : halls)
+        hallSpan = std::max(hallSpan, (h->width + h->depth).value() / 2.0);
+    for (const auto* b : buildings)
+        buildingSpan = std::max(buildingSpan, (b->width + b->depth).value());
+    for (const auto* b1 : buildings)
+        for (const auto* b2 : buildings) {
+            const double cx = (b1->x + b1->width / 2.0 - b2->x - b2->width / 2.0).value();
+            const double cy = (b1->y + b1->depth / 2.0 - b2->y - b2->depth / 2.0).value();
+            campusSpan = std::max(campusSpan, std::abs(cx) + std::abs(cy) + buildingSpan);
+        }
+    const double fabricSpan = buildings.size() > 1 ? campusSpan : halls.size() > 1 ? buildingSpan : hallSpan;
+    // In-rack cable run from a tray to a top-of-rack switch (NVL72 and 42U racks are ~2.2-2.4 m tall); a
+    // middle-of-row leaf reaches half the row, an end-of-row leaf the whole row, plus slack. Rail-optimised
+    // leaves keep the middle-of-row reach unless the placement says end of row.
+    if (f.railOptimized)
+        fb.endpointReachM = (placement == "end_of_row" ? rowSpan : rowSpan / 2.0) + kCableSlackM;
+    else if (placement == "middle_of_row")
+        fb.endpointReachM = rowSpan / 2.0 + kCableSlackM;
+    else if (placement == "end_of_row")
+        fb.endpointReachM = rowSpan + kCableSlackM;
+    else
+        fb.endpointReachM = 2.5;
+    if (f.tiers == 2) fb.leafSpineReachM = fabricSpan + kCableSlackM;
+    if (f.tiers == 3) {
+        fb.leafSpineReachM = hallSpan + kCableSlackM;
+        fb.spineCoreReachM = fabricSpan + kCableSlackM;
+    }
+}
+
+/// A fabric beyond what its tiers reach at its radix (Error), and back-end tier boundaries above the
+/// oversubscription target (Warning: front-end and storage networks are oversubscribed by design).
+void addSizingRules(const model::Fabric& f, const ClosInput& in, const ClosSizing& s, bool perRow,
+                    double limit, std::vector<DesignRule>& rules) {
+    if (s.exceedsTierLimit)
+        rules.push_back(
+            {Severity::Error, "fabric_tier_limit", f.id,
+             "Fabric " + f.name + ": " + fmt(s.endpoints) + " endpoints on " + fmt(s.leaves) +
+                 (in.topOfRack ? (perRow ? " row" : " top-of-rack") : "") + " leaves per plane exceed what " +
+                 std::to_string(f.tiers) + " tiers reach at radix " + std::to_string(in.radix) + " (" +
+                 fmt(s.maxEndpoints) + " endpoints on full leaves); add a tier, planes or a larger switch"});
+    for (size_t i = 0; i < f.oversubscription.size() && f.role == "backend"; ++i)
+        if (f.oversubscription[i] > limit)
+            rules.push_back({Severity::Warning, "oversubscription", f.id,
+                             "Fabric " + f.name + ": oversubscription 1:" + fmt(f.oversubscription[i], 1) +
+                                 " at tier boundary " + std::to_string(i + 1) +
+                                 " is above the target 1:" + fmt(limit, 1)});
+}
+
 void sizeFabric(const model::Project& p, const model::Catalog& catalog, const AssumptionValues& a,
                 const CompiledDesign& cd, size_t fabricIndex, BillOfMaterials& bom,
                 std::vector<DesignRule>& rules) {
@@ -107,34 +210,10 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     std::vector<double> typeEndpoints(cd.types.size(), 0.0), typeRacks(cd.types.size(), 0.0);
     for (size_t t = 0; t < cd.types.size(); ++t)
         if (cd.types[t].compute) typeEndpoints[t] = rackEndpoints(cd.types[t], f);
-    // Leaf placement (model/fabric.h). Top of rack needs room in the rack: a rack type's own leaves,
-    // planes x ceil(endpoints per plane / leaf down-ports) x the switch's rack units, must fit its
-    // free_rack_units (racks.json; absent: room assumed). An NVL72 rack has none: its leaves go to network
-    // racks in the row. So auto is top of rack for a back-end whose racks all have room, end of row
-    // otherwise and for front-end and storage networks. Row placements share a row's leaves among its racks:
-    // the ToR rule of clos_sizing applied to each row's endpoints at once.
     const double switchUnits = sw->value("rack_units");
-    const int leafDown = leafDownPorts(in.radix, f.tiers, in.leafOversubscription);
-    std::string crowded; // a rack type in scope without room for its own leaves
-    for (const auto& k : cd.classes) {
-        const std::int32_t b = k.building;
-        const auto t = static_cast<size_t>(k.type);
-        if (!crowded.empty() || b == CompiledDesign::kNone || typeEndpoints[t] <= 0 ||
-            (!scope.empty() && !scope[static_cast<size_t>(b)]))
-            continue;
-        const auto* free = cd.types[t].item->find("free_rack_units");
-        const double needed = f.planes * std::ceil(typeEndpoints[t] / leafDown) * switchUnits;
-        if (free && needed > free->base)
-            crowded = cd.types[t].id + " (" + fmt(needed) + " U of leaves, " + fmt(free->base) + " U free)";
-    }
-    const std::string placement = f.leafPlacement != "auto"    ? f.leafPlacement
-                                  : backend && crowded.empty() ? "top_of_rack"
-                                                               : "end_of_row";
-    if (placement == "top_of_rack" && !f.railOptimized && !crowded.empty())
-        rules.push_back({Severity::Warning, "tor_no_room", f.id,
-                         "Fabric " + f.name + " places its leaves top of rack, but rack type " + crowded +
-                             " has no room for them: set leaf_placement to end_of_row or middle_of_row and "
-                             "put network racks in the rows"});
+    const std::string placement =
+        leafPlacement(f, cd, scope, typeEndpoints, leafDownPorts(in.radix, f.tiers, in.leafOversubscription),
+                      switchUnits, rules);
     const bool perRow = !f.railOptimized && placement != "top_of_rack";
     std::vector<double> endpointsByRow(perRow ? p.rows.size() : 0, 0.0);
     std::vector<std::uint8_t> rowUsed(perRow ? p.rows.size() : 0, 0);
@@ -194,64 +273,10 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         bom.fabrics.push_back(std::move(fb));
         return;
     }
-    // Each row's leaves (row placements): planes x ceil(row endpoints / leaf down-ports), as sizeClos counts
-    // them, with their rack units and power, for the row's network racks (checkNetworkRacks).
-    if (perRow)
-        for (size_t row = 0; row < rowUsed.size(); ++row)
-            if (rowUsed[row]) {
-                auto& rn = bom.rowNetwork[row];
-                const double leaves = f.planes * std::ceil(endpointsByRow[row] / s.leafDown);
-                rn.leaves += leaves;
-                rn.leafUnits += leaves * switchUnits;
-                rn.leafPowerW += leaves * sw->value("power_w");
-            }
-    if (s.exceedsTierLimit)
-        rules.push_back(
-            {Severity::Error, "fabric_tier_limit", f.id,
-             "Fabric " + f.name + ": " + fmt(s.endpoints) + " endpoints on " + fmt(s.leaves) +
-                 (in.topOfRack ? (perRow ? " row" : " top-of-rack") : "") + " leaves per plane exceed what " +
-                 std::to_string(f.tiers) + " tiers reach at radix " + std::to_string(in.radix) + " (" +
-                 fmt(s.maxEndpoints) + " endpoints on full leaves); add a tier, planes or a larger switch"});
-    const double limit = a.get("oversubscription_limit");
-    // Front-end and storage networks are oversubscribed by design; the target applies to the back-end.
-    for (size_t i = 0; i < f.oversubscription.size() && f.role == "backend"; ++i)
-        if (f.oversubscription[i] > limit)
-            rules.push_back({Severity::Warning, "oversubscription", f.id,
-                             "Fabric " + f.name + ": oversubscription 1:" + fmt(f.oversubscription[i], 1) +
-                                 " at tier boundary " + std::to_string(i + 1) +
-                                 " is above the target 1:" + fmt(limit, 1)});
+    if (perRow) addRowLeaves(f, *sw, s, endpointsByRow, rowUsed, bom);
+    addSizingRules(f, in, s, perRow, a.get("oversubscription_limit"), rules);
 
-    // Reach from the physical layout: rack, row, hall, building, campus.
-    double rowSpan = 0, hallSpan = 0, buildingSpan = 0, campusSpan = 0;
-    for (const auto& ext : rowExtent)
-        rowSpan = std::max(rowSpan, ext.manhattan());
-    for (const auto* h : halls)
-        hallSpan = std::max(hallSpan, (h->width + h->depth).value() / 2.0);
-    for (const auto* b : buildings)
-        buildingSpan = std::max(buildingSpan, (b->width + b->depth).value());
-    for (const auto* b1 : buildings)
-        for (const auto* b2 : buildings) {
-            const double cx = (b1->x + b1->width / 2.0 - b2->x - b2->width / 2.0).value();
-            const double cy = (b1->y + b1->depth / 2.0 - b2->y - b2->depth / 2.0).value();
-            campusSpan = std::max(campusSpan, std::abs(cx) + std::abs(cy) + buildingSpan);
-        }
-    const double fabricSpan = buildings.size() > 1 ? campusSpan : halls.size() > 1 ? buildingSpan : hallSpan;
-    // In-rack cable run from a tray to a top-of-rack switch (NVL72 and 42U racks are ~2.2-2.4 m tall); a
-    // middle-of-row leaf reaches half the row, an end-of-row leaf the whole row, plus slack. Rail-optimised
-    // leaves keep the middle-of-row reach unless the placement says end of row.
-    if (f.railOptimized)
-        fb.endpointReachM = (placement == "end_of_row" ? rowSpan : rowSpan / 2.0) + kCableSlackM;
-    else if (placement == "middle_of_row")
-        fb.endpointReachM = rowSpan / 2.0 + kCableSlackM;
-    else if (placement == "end_of_row")
-        fb.endpointReachM = rowSpan + kCableSlackM;
-    else
-        fb.endpointReachM = 2.5;
-    if (f.tiers == 2) fb.leafSpineReachM = fabricSpan + kCableSlackM;
-    if (f.tiers == 3) {
-        fb.leafSpineReachM = hallSpan + kCableSlackM;
-        fb.spineCoreReachM = fabricSpan + kCableSlackM;
-    }
+    setReaches(fb, f, placement, rowExtent, halls, buildings);
 
     auto addLinks = [&](const char* what, double count, double linkBps, double reach, bool bothEnds,
                         bool hostPowered = false) {

@@ -39,6 +39,21 @@ void useDirectColors(vtkMapper* m) {
     m->SelectColorArray("rgb");
 }
 
+namespace {
+/// The eight corners of a box, the bottom four (counter-clockwise from (x0, y0)) then the top four; the
+/// index of the first.
+vtkIdType insertCorners(vtkPoints& pts, double x0, double y0, double x1, double y1, double z0, double z1) {
+    const vtkIdType base = pts.GetNumberOfPoints();
+    for (double z : {z0, z1}) {
+        pts.InsertNextPoint(x0, y0, z);
+        pts.InsertNextPoint(x1, y0, z);
+        pts.InsertNextPoint(x1, y1, z);
+        pts.InsertNextPoint(x0, y1, z);
+    }
+    return base;
+}
+} // namespace
+
 /// Axis-aligned boxes as polygons: top faces only (floors, grounds) or the four walls (building shells).
 vtkSmartPointer<vtkPolyData> boxFaces(const std::vector<BoxShape>& boxes, bool walls) {
     auto pts = vtkSmartPointer<vtkPoints>::New();
@@ -47,13 +62,7 @@ vtkSmartPointer<vtkPolyData> boxFaces(const std::vector<BoxShape>& boxes, bool w
         const double x0 = b.min[0], y0 = b.min[1], x1 = x0 + b.size[0], y1 = y0 + b.size[1];
         const double z0 = b.min[2], z1 = b.min[2] + b.size[2];
         if (walls) {
-            const vtkIdType base = pts->GetNumberOfPoints();
-            for (double z : {z0, z1}) {
-                pts->InsertNextPoint(x0, y0, z);
-                pts->InsertNextPoint(x1, y0, z);
-                pts->InsertNextPoint(x1, y1, z);
-                pts->InsertNextPoint(x0, y1, z);
-            }
+            const vtkIdType base = insertCorners(*pts, x0, y0, x1, y1, z0, z1);
             for (vtkIdType i = 0; i < 4; ++i) {
                 const vtkIdType j = (i + 1) % 4;
                 const vtkIdType q[4] = {base + i, base + j, base + 4 + j, base + 4 + i};
@@ -78,13 +87,7 @@ vtkSmartPointer<vtkPolyData> boxEdges(const std::vector<BoxShape>& boxes, bool v
     for (const auto& b : boxes) {
         const double x0 = b.min[0], y0 = b.min[1], x1 = x0 + b.size[0], y1 = y0 + b.size[1];
         const double z0 = b.min[2], z1 = b.min[2] + b.size[2] + 0.02;
-        const vtkIdType base = pts->GetNumberOfPoints();
-        for (double z : {z0, z1}) {
-            pts->InsertNextPoint(x0, y0, z);
-            pts->InsertNextPoint(x1, y0, z);
-            pts->InsertNextPoint(x1, y1, z);
-            pts->InsertNextPoint(x0, y1, z);
-        }
+        const vtkIdType base = insertCorners(*pts, x0, y0, x1, y1, z0, z1);
         for (vtkIdType i = 0; i < 4; ++i) {
             const vtkIdType j = (i + 1) % 4;
             const vtkIdType top[2] = {base + 4 + i, base + 4 + j};
