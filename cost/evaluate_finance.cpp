@@ -270,6 +270,67 @@ void addConventionFigures(EvalContext& c, const SourceRef& itLifeSource) {
 
 } // namespace
 
+/// Each asset class's schedules over the horizon (straight-line and declining-balance depreciation,
+/// replacements, salvage, book value at the horizon), its capital charge in both views and its maintenance;
+/// the yearly depreciation summed over the classes.
+std::vector<Money> planAssetClasses(EvalContext& c, int horizon, double wacc, double dbFactor) {
+    auto& fin = c.r.finance;
+    const auto h = static_cast<size_t>(horizon);
+    fin.replacementCapex.assign(h, Money{});
+    fin.salvage.assign(h, Money{});
+    fin.terminalValue.assign(h, Money{});
+    std::vector<Money> depreciation(h, Money{});
+    for (auto& ac : fin.assetClasses) {
+        const AssetPlan plan = planAssetClass(ac.capex, ac.residualFraction, ac.lifeYears, horizon);
+        ac.straightLine = plan.depreciation;
+        ac.replacement = plan.replacement;
+        ac.salvage = plan.salvage;
+        ac.bookValueAtHorizon = plan.bookValueAtHorizon;
+        // Every vintage on its own declining-balance schedule, replacements included (issue 30 item 4).
+        ac.decliningBalance =
+            decliningBalancePlan(ac.capex, ac.residualFraction, ac.lifeYears, dbFactor, horizon);
+        ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
+        ac.accountingCharge = straightLineCharge(ac.capex, ac.residualFraction, ac.lifeYears);
+        // Maintenance is on the equipment and building, not on the interest capitalised with them.
+        ac.maintenance = ac.maintenanceFraction * (ac.capex - ac.capitalisedInterest);
+        fin.economic.capexCharge += ac.economicCharge;
+        fin.accounting.capexCharge += ac.accountingCharge;
+        fin.maintenanceAnnual += ac.maintenance;
+        for (size_t y = 0; y < h; ++y) {
+            depreciation[y] += plan.depreciation[y];
+            fin.replacementCapex[y] += plan.replacement[y];
+            fin.salvage[y] += plan.salvage[y];
+        }
+    }
+    return depreciation;
+}
+
+/// The facility's energy a year and what it costs: each building's operating power at its tariff, IT
+/// outside any building at the design's tariff, and the on-site generation's share (issue 35 item 3) at its
+/// fuel cost instead of the tariff.
+void annualEnergy(EvalContext& c) {
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    auto& fin = r.finance;
+    const Time year = years(1.0);
+    for (const auto& bp : r.power.buildings) {
+        const Energy e = bp.facilityOperating * year;
+        fin.facilityEnergyAnnual += e;
+        fin.energyAnnual += bp.tariff * e;
+    }
+    if (c.orphanIt.value() > 1e-6) {
+        fin.facilityEnergyAnnual += c.orphanIt * year;
+        fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
+    }
+    // On-site generation (issue 35 item 3) serves its share of the energy at the fuel cost instead of the
+    // tariff.
+    if (c.onsiteShare > 0) {
+        const double gasKwh = fin.facilityEnergyAnnual.value() / 3.6e6 * c.onsiteShare;
+        c.onsiteFuelAnnualUsd = gasKwh * c.gasUsdPerKwh;
+        fin.energyAnnual = fin.energyAnnual * (1.0 - c.onsiteShare) + c.onsiteFuelAnnualUsd * usd;
+    }
+}
+
 void evaluateFinance(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -337,55 +398,14 @@ void evaluateFinance(EvalContext& c) {
                            "assumptions.maintenance_fraction (" +
                                fmt(a.get("maintenance_fraction") * 100, 1) +
                                "%) overrides the IT, network and facility maintenance fractions"});
-    const auto h = static_cast<size_t>(horizon);
-    fin.replacementCapex.assign(h, Money{});
-    fin.salvage.assign(h, Money{});
-    fin.terminalValue.assign(h, Money{});
-    std::vector<Money> depreciation(h, Money{});
-    for (auto& ac : fin.assetClasses) {
-        const AssetPlan plan = planAssetClass(ac.capex, ac.residualFraction, ac.lifeYears, horizon);
-        ac.straightLine = plan.depreciation;
-        ac.replacement = plan.replacement;
-        ac.salvage = plan.salvage;
-        ac.bookValueAtHorizon = plan.bookValueAtHorizon;
-        // Every vintage on its own declining-balance schedule, replacements included (issue 30 item 4).
-        ac.decliningBalance =
-            decliningBalancePlan(ac.capex, ac.residualFraction, ac.lifeYears, dbFactor, horizon);
-        ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
-        ac.accountingCharge = straightLineCharge(ac.capex, ac.residualFraction, ac.lifeYears);
-        // Maintenance is on the equipment and building, not on the interest capitalised with them.
-        ac.maintenance = ac.maintenanceFraction * (ac.capex - ac.capitalisedInterest);
-        fin.economic.capexCharge += ac.economicCharge;
-        fin.accounting.capexCharge += ac.accountingCharge;
-        fin.maintenanceAnnual += ac.maintenance;
-        for (size_t y = 0; y < h; ++y) {
-            depreciation[y] += plan.depreciation[y];
-            fin.replacementCapex[y] += plan.replacement[y];
-            fin.salvage[y] += plan.salvage[y];
-        }
-    }
+    const std::vector<Money> depreciation = planAssetClasses(c, horizon, wacc, dbFactor);
     // Land: the return forgone on it in the economic view (C·wacc, the perpetuity limit of capital
     // recovery); nothing in the accounting view, where land is not depreciated.
     fin.economic.capexCharge += wacc * fin.land;
     fin.annualizedCapex = fin.economic.capexCharge;
     fin.depreciationAnnual = fin.accounting.capexCharge;
     const Time year = years(1.0);
-    for (const auto& bp : r.power.buildings) {
-        const Energy e = bp.facilityOperating * year;
-        fin.facilityEnergyAnnual += e;
-        fin.energyAnnual += bp.tariff * e;
-    }
-    if (c.orphanIt.value() > 1e-6) {
-        fin.facilityEnergyAnnual += c.orphanIt * year;
-        fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
-    }
-    // On-site generation (issue 35 item 3) serves its share of the energy at the fuel cost instead of the
-    // tariff.
-    if (c.onsiteShare > 0) {
-        const double gasKwh = fin.facilityEnergyAnnual.value() / 3.6e6 * c.onsiteShare;
-        c.onsiteFuelAnnualUsd = gasKwh * c.gasUsdPerKwh;
-        fin.energyAnnual = fin.energyAnnual * (1.0 - c.onsiteShare) + c.onsiteFuelAnnualUsd * usd;
-    }
+    annualEnergy(c);
     fin.staffAnnual = a.get("staff_usd_per_mw_year") * toMw(r.power.itPeak) * usd;
     for (const auto& l : bom.links)
         fin.wanLeaseAnnual += l.lease * year;
