@@ -93,35 +93,7 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     form->addRow(tr("&Buildings:"), m_buildings);
     form->addRow(tr("&Halls per building:"), m_halls);
 
-    // The site starts at a named place (data/places.json), never at 0 deg, 0 deg (the Gulf of Guinea, whose
-    // nearest climate is thousands of km away): the first place, which the user changes or overtypes.
-    m_place = makePlaceCombo(this);
-    m_place->setObjectName(QStringLiteral("place"));
-    m_place->setToolTip(tr("A named place fills the site's name and coordinates (data/places.json); the "
-                           "climate (PUE, cooling plant) follows the nearest location of the climate table"));
-    m_siteName = new QLineEdit(tr("Site 1"), this);
-    m_siteName->setObjectName(QStringLiteral("siteName"));
-    m_lat = new QLineEdit(this);
-    m_lat->setObjectName(QStringLiteral("lat"));
-    m_lon = new QLineEdit(this);
-    m_lon->setObjectName(QStringLiteral("lon"));
-    auto* latLon = new QHBoxLayout;
-    latLon->addWidget(new QLabel(tr("lat"), this));
-    latLon->addWidget(m_lat);
-    latLon->addWidget(new QLabel(tr("lon"), this));
-    latLon->addWidget(m_lon);
-    auto pickPlace = [this](int i) {
-        const QStringList latLon = m_place->itemData(i).toStringList();
-        if (latLon.size() != 2) return;
-        m_lat->setText(latLon[0]);
-        m_lon->setText(latLon[1]);
-        m_siteName->setText(m_place->itemText(i).section(QLatin1Char(','), 0, 0));
-    };
-    connect(m_place, &QComboBox::currentIndexChanged, this, pickPlace);
-    if (m_place->count() > 1) m_place->setCurrentIndex(1);
-    form->addRow(tr("&Place:"), m_place);
-    form->addRow(tr("&Site:"), m_siteName);
-    form->addRow(QString(), latLon);
+    addSiteRows(form);
 
     m_tiers = new QComboBox(this);
     m_tiers->setObjectName(QStringLiteral("tiers"));
@@ -135,21 +107,7 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     form->addRow(tr("Back-end &tiers:"), m_tiers);
     form->addRow(tr("&Oversubscription 1:"), m_oversubscription);
 
-    // A phased build (issue 34): the build start and one building energised every N months from build
-    // start + construction_months (the generator spec's "phasing", data/FORMAT.md §4).
-    m_buildStart = new QLineEdit(this);
-    m_buildStart->setObjectName(QStringLiteral("buildStart"));
-    m_buildStart->setPlaceholderText(tr("YYYY-MM-DD (optional)"));
-    m_buildStart->setToolTip(tr("The day construction starts: the Timeline tab counts from it"));
-    m_phaseMonths = new QSpinBox(this);
-    m_phaseMonths->setObjectName(QStringLiteral("phaseMonths"));
-    m_phaseMonths->setRange(0, 36);
-    m_phaseMonths->setSpecialValueText(tr("All buildings at once"));
-    m_phaseMonths->setSuffix(tr(" months apart"));
-    m_phaseMonths->setToolTip(tr("Energise one building every N months, the first after the construction "
-                                 "months (needs a build start)"));
-    form->addRow(tr("Build &start:"), m_buildStart);
-    form->addRow(tr("&Phasing:"), m_phaseMonths);
+    addScheduleRows(form);
 
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("preview"));
@@ -188,6 +146,56 @@ NewDesignWizard::NewDesignWizard(const model::Catalog& catalog, const model::Ass
     for (auto* s : {m_buildings, m_halls})
         connect(s, &QSpinBox::valueChanged, this, &NewDesignWizard::scheduleRefresh);
     refreshNow();
+}
+
+void NewDesignWizard::addSiteRows(QFormLayout* form) {
+    // The site starts at a named place (data/places.json), never at 0 deg, 0 deg (the Gulf of Guinea, whose
+    // nearest climate is thousands of km away): the first place, which the user changes or overtypes.
+    m_place = makePlaceCombo(this);
+    m_place->setObjectName(QStringLiteral("place"));
+    m_place->setToolTip(tr("A named place fills the site's name and coordinates (data/places.json); the "
+                           "climate (PUE, cooling plant) follows the nearest location of the climate table"));
+    m_siteName = new QLineEdit(tr("Site 1"), this);
+    m_siteName->setObjectName(QStringLiteral("siteName"));
+    m_lat = new QLineEdit(this);
+    m_lat->setObjectName(QStringLiteral("lat"));
+    m_lon = new QLineEdit(this);
+    m_lon->setObjectName(QStringLiteral("lon"));
+    auto* latLon = new QHBoxLayout;
+    latLon->addWidget(new QLabel(tr("lat"), this));
+    latLon->addWidget(m_lat);
+    latLon->addWidget(new QLabel(tr("lon"), this));
+    latLon->addWidget(m_lon);
+    auto pickPlace = [this](int i) {
+        const QStringList latLon = m_place->itemData(i).toStringList();
+        if (latLon.size() != 2) return;
+        m_lat->setText(latLon[0]);
+        m_lon->setText(latLon[1]);
+        m_siteName->setText(m_place->itemText(i).section(QLatin1Char(','), 0, 0));
+    };
+    connect(m_place, &QComboBox::currentIndexChanged, this, pickPlace);
+    if (m_place->count() > 1) m_place->setCurrentIndex(1);
+    form->addRow(tr("&Place:"), m_place);
+    form->addRow(tr("&Site:"), m_siteName);
+    form->addRow(QString(), latLon);
+}
+
+void NewDesignWizard::addScheduleRows(QFormLayout* form) {
+    // A phased build (issue 34): the build start and one building energised every N months from build
+    // start + construction_months (the generator spec's "phasing", data/FORMAT.md §4).
+    m_buildStart = new QLineEdit(this);
+    m_buildStart->setObjectName(QStringLiteral("buildStart"));
+    m_buildStart->setPlaceholderText(tr("YYYY-MM-DD (optional)"));
+    m_buildStart->setToolTip(tr("The day construction starts: the Timeline tab counts from it"));
+    m_phaseMonths = new QSpinBox(this);
+    m_phaseMonths->setObjectName(QStringLiteral("phaseMonths"));
+    m_phaseMonths->setRange(0, 36);
+    m_phaseMonths->setSpecialValueText(tr("All buildings at once"));
+    m_phaseMonths->setSuffix(tr(" months apart"));
+    m_phaseMonths->setToolTip(tr("Energise one building every N months, the first after the construction "
+                                 "months (needs a build start)"));
+    form->addRow(tr("Build &start:"), m_buildStart);
+    form->addRow(tr("&Phasing:"), m_phaseMonths);
 }
 
 std::optional<cost::TargetSpec> NewDesignWizard::target(QString* problem) const {

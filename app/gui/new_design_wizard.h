@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <optional>
 
+class QFormLayout;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -39,6 +40,9 @@ public:
     model::Project takeProject();
 
 private:
+    /// The constructor's parts: the site's place, name and coordinates; the build start and phasing.
+    void addSiteRows(QFormLayout* form);
+    void addScheduleRows(QFormLayout* form);
     void scheduleRefresh();
 
     const model::Catalog& m_catalog;
