@@ -429,7 +429,9 @@ private:
         columnWidth(ws, 4, 4, 18);
     }
 
-    void writeCashFlow(lxw_worksheet* ws) {
+    /// The Cash-flow sheet's drivers above the table: GPU-hours and price, each opex line linked to its
+    /// sheet or assumption where one holds it, their total, tax rate and WACC.
+    void writeCashFlowDrivers(lxw_worksheet* ws) {
         const auto& fin = m_r.finance;
         // The price the engine used: the catalog price of the design's GPUs unless the design sets one.
         const double price = fin.gpuHourPrice, taxRate = assumption("tax_rate"), wacc = assumption("wacc"),
@@ -479,6 +481,67 @@ private:
              fin.opexAnnual.value(), m_b.usdTotal);
         driver(kTaxRateRow, "Tax rate", assumptionCell("tax_rate"), taxRate, m_b.percent);
         driver(kWaccRow, "WACC", assumptionCell("wacc"), wacc, m_b.percent);
+    }
+
+    /// Under the yearly table: the NPV at the WACC, the IRR (XIRR on the dated flows) and the payback, each a
+    /// live formula.
+    void writeCashFlowSummary(lxw_worksheet* ws) {
+        const auto& fin = m_r.finance;
+        const std::string first = cell(flowRow(0), 9), second = cell(flowRow(std::min(1, m_horizon)), 9),
+                          last = cell(flowRow(m_horizon), 9);
+        text(ws, npvRow(), 0, "NPV at WACC (USD)", m_b.bold);
+        // Excel's NPV discounts its first value by one period: year 1..H through NPV, year 0 added as is.
+        if (m_horizon > 0)
+            formula(ws, npvRow(), 1,
+                    "NPV(" + cell(kWaccRow, 1, true) + "," + second + ":" + last + ")+" + first,
+                    fin.npv.value(), m_b.usdTotal);
+        else
+            formula(ws, npvRow(), 1, first, fin.npv.value(), m_b.usdTotal);
+        text(ws, irrRow(), 0, "IRR (XIRR on the dated flows below)", m_b.bold);
+        if (fin.irr) {
+            // XIRR wants calendar dates: the days from delivery are moved onto an arbitrary date (serial
+            // 36526, 2000-01-01); XIRR reads only the days between them, over 365-day years (as the engine,
+            // cost::constructionDraws). An array formula for the sum inside the argument.
+            const std::string values = cell(xirrRow(0), 2) + ":" + cell(xirrRow(xirrCount() - 1), 2),
+                              days = cell(xirrRow(0), 1) + ":" + cell(xirrRow(xirrCount() - 1), 1);
+            const std::string f = "XIRR(" + values + "," + days + "+36526," + cell(kWaccRow, 1, true) + ")";
+            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow()), 1,
+                                              static_cast<lxw_row_t>(irrRow()), 1, f.c_str(),
+                                              m_b.percentTotal, *fin.irr);
+        } else
+            text(ws, irrRow(), 1, "none (cash flows do not change sign)");
+        text(ws, irrRow() + 1, 0, "Payback (years)", m_b.bold);
+        if (fin.paybackYears && m_horizon > 0) {
+            // Simple payback as cost::paybackYears: the first year t whose cumulative flow reaches zero,
+            // (t - 1) + deficit / flow(t) within it (Newnan et al.); 0 when year 0 is already >= 0. An array
+            // formula (one cell) so a changed input on the Assumptions sheet moves it as the engine would;
+            // the fraction is <= 1 at a crossing, so the engine's min(1, .) needs no counterpart.
+            const auto col = [&](int c, int y0, int y1) {
+                return cell(flowRow(y0), c) + ":" + cell(flowRow(y1), c);
+            };
+            // Payback counts operating cash flows only (issue 30 item 4): the terminal value (column 8, in
+            // year H only) is taken out of the cumulative and the year's flow.
+            const std::string before = col(10, 0, m_horizon - 1),
+                              after = "(" + col(10, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
+                              flow = "(" + col(9, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
+                              crossing = "(" + before + "<0)*(" + after + ">=0)";
+            const std::string f = "IF(" + cell(flowRow(0), 10) + ">=0,0,IF(SUM(" + crossing +
+                                  ")=0,\"not within the horizon\",MIN(IF(" + crossing + "," +
+                                  col(0, 1, m_horizon) + "-1-" + before + "/" + flow + "))))";
+            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow() + 1), 1,
+                                              static_cast<lxw_row_t>(irrRow() + 1), 1, f.c_str(), m_b.decimal,
+                                              *fin.paybackYears);
+        } else if (fin.paybackYears)
+            number(ws, irrRow() + 1, 1, *fin.paybackYears, m_b.decimal);
+        else
+            text(ws, irrRow() + 1, 1, "not within the horizon");
+    }
+
+    void writeCashFlow(lxw_worksheet* ws) {
+        const auto& fin = m_r.finance;
+        // The price the engine used: the catalog price of the design's GPUs unless the design sets one.
+        const double price = fin.gpuHourPrice, taxRate = assumption("tax_rate");
+        writeCashFlowDrivers(ws);
 
         headerRow(m_b, ws, kFlowHeader,
                   {"Year", "Capex (USD)", "Revenue (USD)", "Opex (USD)", "Depreciation, straight line (USD)",
@@ -541,54 +604,7 @@ private:
                  revenue - opex - tax - replacement + terminal - capex, net, m_b.usd);
             formula(ws, r, 10, y == 0 ? R(9) : cell(r - 1, 10) + "+" + R(9), cumulative, m_b.usd);
         }
-        const std::string first = cell(flowRow(0), 9), second = cell(flowRow(std::min(1, m_horizon)), 9),
-                          last = cell(flowRow(m_horizon), 9);
-        text(ws, npvRow(), 0, "NPV at WACC (USD)", m_b.bold);
-        // Excel's NPV discounts its first value by one period: year 1..H through NPV, year 0 added as is.
-        if (m_horizon > 0)
-            formula(ws, npvRow(), 1,
-                    "NPV(" + cell(kWaccRow, 1, true) + "," + second + ":" + last + ")+" + first,
-                    fin.npv.value(), m_b.usdTotal);
-        else
-            formula(ws, npvRow(), 1, first, fin.npv.value(), m_b.usdTotal);
-        text(ws, irrRow(), 0, "IRR (XIRR on the dated flows below)", m_b.bold);
-        if (fin.irr) {
-            // XIRR wants calendar dates: the days from delivery are moved onto an arbitrary date (serial
-            // 36526, 2000-01-01); XIRR reads only the days between them, over 365-day years (as the engine,
-            // cost::constructionDraws). An array formula for the sum inside the argument.
-            const std::string values = cell(xirrRow(0), 2) + ":" + cell(xirrRow(xirrCount() - 1), 2),
-                              days = cell(xirrRow(0), 1) + ":" + cell(xirrRow(xirrCount() - 1), 1);
-            const std::string f = "XIRR(" + values + "," + days + "+36526," + cell(kWaccRow, 1, true) + ")";
-            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow()), 1,
-                                              static_cast<lxw_row_t>(irrRow()), 1, f.c_str(),
-                                              m_b.percentTotal, *fin.irr);
-        } else
-            text(ws, irrRow(), 1, "none (cash flows do not change sign)");
-        text(ws, irrRow() + 1, 0, "Payback (years)", m_b.bold);
-        if (fin.paybackYears && m_horizon > 0) {
-            // Simple payback as cost::paybackYears: the first year t whose cumulative flow reaches zero,
-            // (t - 1) + deficit / flow(t) within it (Newnan et al.); 0 when year 0 is already >= 0. An array
-            // formula (one cell) so a changed input on the Assumptions sheet moves it as the engine would;
-            // the fraction is <= 1 at a crossing, so the engine's min(1, .) needs no counterpart.
-            const auto col = [&](int c, int y0, int y1) {
-                return cell(flowRow(y0), c) + ":" + cell(flowRow(y1), c);
-            };
-            // Payback counts operating cash flows only (issue 30 item 4): the terminal value (column 8, in
-            // year H only) is taken out of the cumulative and the year's flow.
-            const std::string before = col(10, 0, m_horizon - 1),
-                              after = "(" + col(10, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
-                              flow = "(" + col(9, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
-                              crossing = "(" + before + "<0)*(" + after + ">=0)";
-            const std::string f = "IF(" + cell(flowRow(0), 10) + ">=0,0,IF(SUM(" + crossing +
-                                  ")=0,\"not within the horizon\",MIN(IF(" + crossing + "," +
-                                  col(0, 1, m_horizon) + "-1-" + before + "/" + flow + "))))";
-            worksheet_write_array_formula_num(ws, static_cast<lxw_row_t>(irrRow() + 1), 1,
-                                              static_cast<lxw_row_t>(irrRow() + 1), 1, f.c_str(), m_b.decimal,
-                                              *fin.paybackYears);
-        } else if (fin.paybackYears)
-            number(ws, irrRow() + 1, 1, *fin.paybackYears, m_b.decimal);
-        else
-            text(ws, irrRow() + 1, 1, "not within the horizon");
+        writeCashFlowSummary(ws);
         columnWidth(ws, 0, 0, 30);
         columnWidth(ws, 1, 10, 17);
         worksheet_set_row(ws, static_cast<lxw_row_t>(kFlowHeader), 30, nullptr);
