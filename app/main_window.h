@@ -165,6 +165,7 @@ private:
     void buildDocks();
     void buildActions();
     void buildMenus();
+    void buildFileMenu(QAction*& newAction, QAction*& openAction);
     /// Icons drawn in the palette's colours (light or dark theme): redrawn when the theme changes.
     void updateThemedIcons();
     void rebuildRecentMenu();

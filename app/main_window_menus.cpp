@@ -173,12 +173,14 @@ void MainWindow::updateThemedIcons() {
     m_fillRowAction->setIcon(icon);
 }
 
-void MainWindow::buildMenus() {
+/// The File menu: new (blank, from a reference, from a target), open and recent, recovery, save and the
+/// exports, quit. `newAction` and `openAction` go on the toolbar too.
+void MainWindow::buildFileMenu(QAction*& newAction, QAction*& openAction) {
     auto* file = menuBar()->addMenu(tr("&File"));
-    auto* newAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("&New"),
-                                      QKeySequence::New, this, [this] {
-                                          if (maybeSave()) newDesign();
-                                      });
+    newAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("&New"), QKeySequence::New,
+                                this, [this] {
+                                    if (maybeSave()) newDesign();
+                                });
     auto* fromReference = file->addMenu(tr("New from &reference"));
     // The reference index names and summarises each design; fall back to the file list without it.
     const QString refDir = QString::fromStdString(referenceDirectory());
@@ -199,7 +201,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("New from &target..."), this, [this] {
         if (maybeSave()) newFromTarget();
     });
-    auto* openAction = file->addAction(
+    openAction = file->addAction(
         style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), QKeySequence::Open, this, [this] {
             const QString path =
                 m_prompts->openFileName(this, m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).path());
@@ -239,6 +241,12 @@ void MainWindow::buildMenus() {
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::buildMenus() {
+    QAction* newAction = nullptr;
+    QAction* openAction = nullptr;
+    buildFileMenu(newAction, openAction);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_undoAction);
