@@ -49,8 +49,12 @@ void PhaseGantt::setCursorMonth(int month) {
     update();
 }
 
+int PhaseGantt::heightForRows(int rows) {
+    return kTop + kRowH * std::max(1, rows) + kBottom;
+}
+
 QSize PhaseGantt::sizeHint() const {
-    return {800, kTop + kRowH * std::max<int>(1, static_cast<int>(m_rows.size())) + kBottom};
+    return {800, heightForRows(static_cast<int>(m_rows.size()))};
 }
 
 QSize PhaseGantt::minimumSizeHint() const {

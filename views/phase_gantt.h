@@ -40,6 +40,8 @@ public:
     /// The row being dragged and its month under the mouse, while a drag is under way.
     std::optional<std::pair<int, int>> dragPreview() const;
     int selectedRow() const { return m_selected; }
+    /// The height that shows `rows` phases (at least one) with the month axis.
+    static int heightForRows(int rows);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

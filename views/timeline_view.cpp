@@ -306,7 +306,7 @@ void TimelineView::showGantt(const cost::Timeline& t) {
     m_gantt->setRows(std::move(rows), static_cast<int>(t.months.size()), m_monthText,
                      t.buildStart.has_value());
     // Room for up to six phases without scrolling (a campus of 20 halls scrolls the rest).
-    m_ganttScroll->setMinimumHeight(std::min(m_gantt->sizeHint().height(), 20 + 16 * 6) + 2);
+    m_ganttScroll->setMinimumHeight(std::min(m_gantt->sizeHint().height(), PhaseGantt::heightForRows(6)) + 2);
 }
 
 void TimelineView::showPhaseTable(const cost::Timeline& t) {
