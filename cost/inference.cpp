@@ -70,6 +70,21 @@ ParamSplit paramSplit(const ServedModel& m) {
     return {m.params - routed, routed};
 }
 
+// Bytes per parameter of an MoE's always-active part: the higher of the weights' bytes and the bits its
+// releases keep there (ServedModel::nonExpertWeightBits); a dense model has no separate part.
+double denseBytesPerParam(const ServedModel& m) {
+    const double kept = knownMoe(m) && std::isfinite(m.nonExpertWeightBits) ? m.nonExpertWeightBits / 8.0 : 0.0;
+    return std::max(bytesPerParam(m), kept);
+}
+
+// Dense peak FLOP/s of the always-active part: the peak of its kept precision when that is above the
+// weights' (FP8 at 8 bits, BF16 at 16, AcceleratorSpec::fp8Flops / bf16Flops), else the weights' peak.
+double densePeak(const ServedModel& m, const AcceleratorSpec& a) {
+    if (!(denseBytesPerParam(m) > bytesPerParam(m))) return a.flops.value();
+    const double peak = denseBytesPerParam(m) >= 2.0 ? a.bf16Flops.value() : a.fp8Flops.value();
+    return peak > 0 ? std::min(peak, a.flops.value()) : a.flops.value();
+}
+
 bool dataParallel(const ServedModel& m, AttentionParallel mode) {
     if (!knownMoe(m)) return false;
     return mode != AttentionParallel::Tensor;
@@ -225,8 +240,8 @@ double prefillAttentionFlopsPerToken(const ServedModel& m, double promptTokens) 
 double weightBytesPerGpu(const ServedModel& m, int replicaGpus, AttentionParallel mode) {
     if (replicaGpus < 1) return 0;
     const ParamSplit s = paramSplit(m);
-    if (dataParallel(m, mode)) return (s.dense + s.routed / replicaGpus) * bytesPerParam(m);
-    return m.params * bytesPerParam(m) / replicaGpus;
+    if (dataParallel(m, mode)) return s.dense * denseBytesPerParam(m) + s.routed / replicaGpus * bytesPerParam(m);
+    return (s.dense * denseBytesPerParam(m) + s.routed * bytesPerParam(m)) / replicaGpus;
 }
 
 double maxDecodeBatch(const ServedModel& m, const AcceleratorSpec& a, int replicaGpus, double peakContext,
@@ -286,8 +301,9 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
     // bytes scale by expertHotRankFactor (1 without expert parallelism).
     const double hot = dp ? expertHotRankFactor(m, replicaGpus) : 1.0;
     const double routedActive = routedActiveParams(m);
+    // The always-active part runs at its kept precision's peak (densePeak), the routed experts at the weights'.
     const double matrixCompute =
-        2.0 * (active - routedActive + routedActive * hot) * batch / (g * a.flops.value() * eff);
+        2.0 * ((active - routedActive) / densePeak(m, a) + routedActive * hot / a.flops.value()) * batch / (g * eff);
     const double attentionCompute = decodeAttentionFlopsPerToken(m, context) * batch / (g * attentionPeak(a) * eff);
 
     // Memory per GPU: the weights the batch touches, read once per step, and every sequence's KV (Pope et
@@ -300,7 +316,7 @@ DecodePoint decodePoint(const ServedModel& m, const AcceleratorSpec& a, int repl
         const ParamSplit s = paramSplit(m);
         const double touched = 1.0 - std::pow(1.0 - static_cast<double>(m.activeExperts) / m.experts, batch);
         routedBytes = s.routed * touched / g * bytesPerParam(m);
-        weightsRead = (dp ? s.dense : s.dense / g) * bytesPerParam(m) + routedBytes;
+        weightsRead = (dp ? s.dense : s.dense / g) * denseBytesPerParam(m) + routedBytes;
     } else {
         weightsRead = std::min(m.params, batch * active) * bytesPerParam(m) / g;
     }
@@ -369,7 +385,7 @@ double coLocatedPrefillSeconds(const ServedModel& m, const AcceleratorSpec& a, i
     // The prompt's dense part on its own rank: every parameter but the routed experts' active share, plus the
     // causal attention over the new tokens (as prefillTokensPerSecondPerGpu).
     const double denseActive = std::max(0.0, activeParamsOf(m) - routedActiveParams(m));
-    const double t1 = newTokens * (2.0 * denseActive / a.flops.value() +
+    const double t1 = newTokens * (2.0 * denseActive / densePeak(m, a) +
                                    newTokenAttentionFlops(m, promptTokens, newTokens) / attentionPeak(a)) /
                       a.computeEfficiency;
     const double lambda = batch / outputTokens;
@@ -477,7 +493,10 @@ double prefillTokensPerSecondPerGpu(const ServedModel& m, const AcceleratorSpec&
     const double eff = a.computeEfficiency;
     // Per token of the replica: compute shared by its GPUs; collectives per token as in decode (no latency
     // term: prefill moves whole chunks). Overlapped, the slower sets the pace.
-    const double compute = (2.0 * active / a.flops.value() + attention / attentionPeak(a)) / (eff * g);
+    const double routed = routedActiveParams(m);
+    const double compute =
+        (2.0 * ((active - routed) / densePeak(m, a) + routed / a.flops.value()) + attention / attentionPeak(a)) /
+        (eff * g);
     double comm = 0;
     if (replicaGpus > 1 && positiveFinite(a.scaleUpBandwidth.value()) && positiveFinite(a.collectiveEfficiency)) {
         const double link = a.scaleUpBandwidth.value() / 2.0 * a.collectiveEfficiency;

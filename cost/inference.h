@@ -31,6 +31,9 @@ struct AcceleratorSpec {
     /// Dense FLOP/s the attention kernels run at: FP8 with an FP8 KV cache on FP8 hardware, else BF16
     /// (FlashAttention-3 and TensorRT-LLM's FP8 attention; no FP4 attention kernels ship). 0 = `flops`.
     units::Frequency attentionFlops{};
+    /// Dense FP8 and BF16 peaks per GPU, for the parts of a model kept above the weights' precision
+    /// (ServedModel::nonExpertWeightBits). 0 = `flops`.
+    units::Frequency fp8Flops{}, bf16Flops{};
     units::DataRate hbmBandwidth{};      // per GPU
     units::Bytes hbmCapacity{};          // per GPU
     units::DataRate scaleUpBandwidth{};  // per GPU (NVLink), both directions together as NVIDIA quotes it
@@ -73,6 +76,11 @@ struct ServedModel {
     double linearStateElements = 0; // recurrent state per linear layer per sequence
     int experts = 0;            // routed experts per MoE layer
     int activeExperts = 0;      // selected per token
+    /// Bits per weight at which an MoE's always-active part (attention projections, dense FFNs, shared
+    /// experts, embeddings) is kept when its routed experts are quantized further: FP4 releases quantize the
+    /// experts only (nvidia/DeepSeek-R1-FP4; gpt-oss's MXFP4 experts beside BF16 attention). That part is
+    /// stored and multiplied at the higher of this and weightBytesPerParam's precision. 0 = as the experts.
+    double nonExpertWeightBits = 0;
 };
 
 /// KV cache elements of one token in one full or sliding layer.

@@ -17,7 +17,8 @@ ServedModel servedModelOf(const model::InferenceService& s, const model::Catalog
     ServedModel m;
     m.params = s.modelParams > 0 ? s.modelParams : presetValue(preset, "model_params");
     // Stated (or overridden) active parameters win; else the preset's; without a preset the model is dense.
-    m.activeParams = activeParams ? *activeParams : (preset ? presetValue(preset, "active_params") : m.params);
+    m.activeParams =
+        activeParams ? *activeParams : (preset ? presetValue(preset, "active_params") : m.params);
     m.layers = s.layers > 0 ? s.layers : static_cast<int>(presetValue(preset, "layers"));
     const bool statedKv = s.kvHeads > 0 || s.headDim > 0;
     m.kvHeads = s.kvHeads > 0 ? s.kvHeads : static_cast<int>(presetValue(preset, "kv_heads"));
@@ -38,6 +39,7 @@ ServedModel servedModelOf(const model::InferenceService& s, const model::Catalog
     m.linearStateElements = presetValue(preset, "linear_state_elements");
     m.experts = static_cast<int>(presetValue(preset, "experts"));
     m.activeExperts = static_cast<int>(presetValue(preset, "active_experts"));
+    m.nonExpertWeightBits = presetValue(preset, "non_expert_weight_bits");
     return m;
 }
 
@@ -57,6 +59,8 @@ AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& acc, const std::stri
     AcceleratorSpec spec;
     spec.flops = detail::precisionFlops(acc, precision) * units::hertz;
     spec.attentionFlops = detail::precisionFlops(acc, attentionPrecision) * units::hertz;
+    spec.fp8Flops = detail::precisionFlops(acc, "fp8") * units::hertz;
+    spec.bf16Flops = detail::precisionFlops(acc, "bf16") * units::hertz;
     spec.hbmBandwidth = units::bytesPerSecond(acc.value("hbm_bandwidth_bytes_per_s"));
     spec.hbmCapacity = units::bytes(acc.value("hbm_bytes"));
     spec.scaleUpBandwidth = units::bytesPerSecond(acc.value("scale_up_bandwidth_bytes_per_s"));

@@ -116,6 +116,8 @@ const std::vector<KindSchema>& schemas() {
           // Architecture beyond the KV formula (issue 17): attention width, MLA's RoPE key, layer groups.
           "attention_heads", "qk_head_dim", "v_head_dim", "kv_rope_dim", "sliding_window", "sliding_window_layers",
           "linear_attention_layers", "linear_state_elements", "context_length",
+          // Bits an MoE's releases keep its always-active part at when the experts are quantized further.
+          "non_expert_weight_bits",
           // Market API prices per million tokens (issue 34 item 4): the token revenue's default.
           "api_price_usd_per_m_input_tokens", "api_price_usd_per_m_cached_input_tokens",
           "api_price_usd_per_m_output_tokens"},
@@ -282,6 +284,15 @@ void checkModelPreset(const CatalogItem& item, const std::string& file) {
                          "a mixture-of-experts model needs both experts and active_experts");
     if (experts && active->base > experts->base)
         throw InputError(where("active_experts"), "more active experts than experts");
+    if (const auto* bits = item.find("non_expert_weight_bits")) {
+        if (!experts)
+            throw InputError(where("non_expert_weight_bits"),
+                             "only a mixture-of-experts model keeps its non-expert weights apart");
+        for (double x : {bits->base, bits->low, bits->high})
+            if (x != 4 && x != 8 && x != 16)
+                throw InputError(where("non_expert_weight_bits"),
+                                 "must be 4, 8 or 16 bits (FP4, FP8 or BF16), found " + std::to_string(x));
+    }
     static const std::set<std::string> kinds = {"mha", "gqa", "mqa", "mla"};
     const std::string attention = item.attribute("attention");
     if (!kinds.count(attention))

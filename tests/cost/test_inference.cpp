@@ -31,6 +31,7 @@ private slots:
     void kvReplicatedPastKvHeads();
     void singleGpuHasNoCommunication();
     void moeWeightsReadGrowWithBatch();
+    void nonExpertPartKeepsItsPrecision();
     void batchSearchFindsWholeBatch();
     void batchBoundByPeakContext();
     void replicaSearchPicksHandOptimum();
@@ -218,6 +219,64 @@ void TestInference::moeWeightsReadGrowWithBatch() {
     m.experts = 100;
     m.activeExperts = 10;
     CTWIN_COMPARE_REL(decodePoint(m, toyGpu(), 1, 0, 4).stepTime.value(), 0.03439, 1e-9);
+}
+
+void TestInference::nonExpertPartKeepsItsPrecision() {
+    // An FP4 MoE whose always-active part stays FP8 (nvidia/DeepSeek-R1-FP4: MoE layers only). Toy: 110B
+    // params, 20B active, 10 of 100 experts: routed = (1.1e11 − 2e10) / 0.9 = 1e11, dense 1e10; routed active
+    // 1e10, dense active 1e10. One GPU, FP4 peak 1e15, FP8 5e14, BF16 2.5e14, 1 TB/s, no context.
+    ServedModel m = toyModel();
+    m.params = 1.1e11;
+    m.activeParams = 2e10;
+    m.experts = 100;
+    m.activeExperts = 10;
+    m.weightBytesPerParam = 0.5;
+    AcceleratorSpec a = toyGpu();
+    a.fp8Flops = 5e14 * units::hertz;
+    a.bf16Flops = 2.5e14 * units::hertz;
+    // Before: everything at FP4. Batch 4 reads the dense 1e10 × 0.5 = 5e9 B and 1 − 0.9^4 = 34.39% of the
+    // routed 1e11 × 0.5: 1.7195e10 B -> 0.022195 s; batch 2,000 computes 2 × 2e10 × 2,000 / 1e15 = 0.08 s.
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 4).stepTime.value(), 0.022195, 1e-9);
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 2000).stepTime.value(), 0.08, 1e-9);
+    CTWIN_COMPARE_REL(weightBytesPerGpu(m, 1, AttentionParallel::Auto), 5.5e10, 1e-12);
+    CTWIN_COMPARE_REL(prefillTokensPerSecondPerGpu(m, a, 0), 25000.0, 1e-9);
+    // Kept at 8 bits: the dense part reads 1e10 B -> 0.01 + 0.017195 = 0.027195 s at batch 4, and computes at
+    // the FP8 peak: 2 × (1e10 / 5e14 + 1e10 / 1e15) × 2,000 = 0.12 s at batch 2,000 (the weights, 1e10 +
+    // 5e10 B = 0.06 s, hide under it). Weights per GPU 1e10 × 1 + 1e11 × 0.5 = 6e10 B; prefill
+    // 1 / (2 × (1e10 / 5e14 + 1e10 / 1e15)) = 16,666.7 tokens/s.
+    m.nonExpertWeightBits = 8;
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 4).stepTime.value(), 0.027195, 1e-9);
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 2000).stepTime.value(), 0.12, 1e-9);
+    CTWIN_COMPARE_REL(weightBytesPerGpu(m, 1, AttentionParallel::Auto), 6e10, 1e-12);
+    CTWIN_COMPARE_REL(prefillTokensPerSecondPerGpu(m, a, 0), 1.0 / 6e-5, 1e-9);
+    // Kept at 16 bits (gpt-oss's BF16 attention): 2 × (1e10 / 2.5e14 + 1e10 / 1e15) × 2,000 = 0.2 s.
+    m.nonExpertWeightBits = 16;
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 2000).stepTime.value(), 0.2, 1e-9);
+    // At or below the weights' own precision it changes nothing; without FP8/BF16 peaks the weights' peak is
+    // used (the bytes still count).
+    m.nonExpertWeightBits = 4;
+    CTWIN_COMPARE_REL(decodePoint(m, a, 1, 0, 2000).stepTime.value(), 0.08, 1e-9);
+    m.nonExpertWeightBits = 8;
+    CTWIN_COMPARE_REL(decodePoint(m, toyGpu(), 1, 0, 2000).stepTime.value(), 0.08, 1e-9);
+    CTWIN_COMPARE_REL(decodePoint(m, toyGpu(), 1, 0, 4).stepTime.value(), 0.027195, 1e-9);
+    // A dense model has no separate part: toy 1e10 params at 1 byte, batch 1 reads 1e10 B -> 0.01 s (its
+    // 2e10 FLOPs, 2e-5 s at the weights' peak, hide under the read) either way; at batch 2,000 the compute
+    // 2 × 1e10 × 2,000 / 1e15 = 0.04 s stays at the weights' peak, not BF16's 0.16 s.
+    ServedModel dense = toyModel();
+    dense.nonExpertWeightBits = 16;
+    CTWIN_COMPARE_REL(decodePoint(dense, a, 1, 0, 1).stepTime.value(), 0.01, 1e-9);
+    CTWIN_COMPARE_REL(decodePoint(dense, a, 1, 0, 2000).stepTime.value(), 0.04, 1e-9);
+    // The shipped presets: DeepSeek-V3 keeps 8 bits, gpt-oss-120b 16; the catalog's accelerators give the
+    // peaks (B200: FP4 9, FP8 4.5, BF16 2.25 PFLOP/s dense).
+    const auto& catalog = test_support::catalog();
+    QCOMPARE(servedModelOf(model::InferenceService{}, catalog.find("deepseek-v3"), std::nullopt).nonExpertWeightBits,
+             8.0);
+    QCOMPARE(servedModelOf(model::InferenceService{}, catalog.find("gpt-oss-120b"), std::nullopt).nonExpertWeightBits,
+             16.0);
+    const AcceleratorSpec b200 = acceleratorSpecOf(*catalog.find("b200"), "fp4");
+    QCOMPARE(b200.flops.value(), 9e15);
+    QCOMPARE(b200.fp8Flops.value(), 4.5e15);
+    QCOMPARE(b200.bf16Flops.value(), 2.25e15);
 }
 
 void TestInference::batchSearchFindsWholeBatch() {
@@ -589,6 +648,27 @@ void TestInference::catalogRefusesBadArchitecture() {
     values = basePresetValues();
     values["linear_attention_layers"] = 30;
     QVERIFY_THROWS_EXCEPTION(model::InputError, model::checkCatalogItem(presetItem("bad", values), "m.json"));
+    // Non-expert bits: only on an MoE, and only 4, 8 or 16.
+    values = basePresetValues();
+    values["non_expert_weight_bits"] = 8;
+    try {
+        model::checkCatalogItem(presetItem("bad", values), "models.json");
+        QFAIL("non-expert bits on a dense model accepted");
+    } catch (const model::InputError& e) {
+        QCOMPARE(e.where().field, std::string("non_expert_weight_bits"));
+    }
+    values["experts"] = 64;
+    values["active_experts"] = 4;
+    values["non_expert_weight_bits"] = 6;
+    try {
+        model::checkCatalogItem(presetItem("bad", values), "models.json");
+        QFAIL("6-bit non-expert weights accepted");
+    } catch (const model::InputError& e) {
+        QCOMPARE(e.where().field, std::string("non_expert_weight_bits"));
+        QVERIFY(std::string(e.what()).find("4, 8 or 16") != std::string::npos);
+    }
+    values["non_expert_weight_bits"] = 16;
+    model::checkCatalogItem(presetItem("ok", values), "models.json");
     // An accelerator efficiency above 1.2 or at 0.
     model::CatalogItem acc = *test_support::catalog().find("h100-sxm");
     acc.values["decode_hbm_efficiency"] = model::CatalogValue{1.5, 1.5, 1.5, "test", false};

@@ -424,7 +424,10 @@ void printJson(const std::vector<Result>& results, const std::vector<Skipped>& s
 // mixture-of-experts points are still over-predicted at large batches after expert-GEMM bandwidth, the
 // data-parallel prefill stall and the expert-parallel hot rank (data/validation/BASELINE.md, "after"); the
 // GPT-OSS points moved with the source's full-length sliding-window KV allocation (BASELINE.md, "KV
-// manager").
+// manager"), and all FP4 MoE points with the FP8/BF16 non-expert part of their checkpoints (BASELINE.md,
+// "Non-expert precision"). What is left grows with the per-GPU batch: between the two stated-batch
+// DeepSeek-R1 runs on 8 B200 (384 and 896 sequences per rank) a sequence adds ~160 µs to the measured step
+// against ~49 µs in the engine, an effect the roofline terms here do not name.
 struct KnownGap {
     const char* id;
     double error;     // predicted / measured − 1 of tokens/s per GPU
@@ -433,14 +436,12 @@ struct KnownGap {
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 constexpr KnownGap kKnownGaps[] = {
     {"trtllm-llama33-70b-h100-tp2-fp8-8192-1024", -0.31, kNone},
-    {"trtllm-dsr1-b200-dep4-fp4-1024-1024", 0.67, kNone},
-    {"trtllm-dsr1-b200-dep4-fp4-8192-1024", 0.41, kNone},
+    {"trtllm-dsr1-b200-dep4-fp4-1024-1024", 0.50, kNone},
     {"trtllm-dsr1-h200-dep8-fp8-1024-1024", 0.92, kNone},
-    {"trtllm-gptoss120b-b200-dep2-fp4-1024-1024", 0.85, kNone},
-    {"trtllm-gptoss120b-h200-tp1-fp8-1024-1024", 0.40, kNone},
-    {"trtllm-gptoss120b-gb200-tp1-fp4-32768-1024", 0.44, kNone},
-    {"trtllm-blog-dsr1-0528-b200-dep8-fp4-fp8kv-1024-2048-c7168", 1.25, 1.19},
-    {"trtllm-blog-dsr1-b200-dep8-fp4-bf16kv-1024-2048-c3072", 0.73, 0.72},
+    {"trtllm-gptoss120b-b200-dep2-fp4-1024-1024", 0.68, kNone},
+    {"trtllm-gptoss120b-h200-tp1-fp8-1024-1024", 0.32, kNone},
+    {"trtllm-blog-dsr1-0528-b200-dep8-fp4-fp8kv-1024-2048-c7168", 0.93, 0.88},
+    {"trtllm-blog-dsr1-b200-dep8-fp4-bf16kv-1024-2048-c3072", 0.52, 0.51},
 };
 
 /// The ctest's verdict (see kKnownGaps); prints every failure and returns their count.
