@@ -2,11 +2,16 @@
 
 #include "scene/allocator_tuning.h"
 
+#include <QCoreApplication>
 #include <QCursor>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QOpenGLWindow>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cstring>
 #include <vtkCallbackCommand.h>
@@ -73,6 +78,51 @@ const char* keySym(int key) {
 
 } // namespace
 
+/// The native window the picture is drawn in (see VtkRenderWidget): its GL callbacks and input events go
+/// to the owning widget.
+class VtkGlWindow : public QOpenGLWindow {
+public:
+    explicit VtkGlWindow(VtkRenderWidget* owner)
+        : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate), m_owner(owner) {
+        setFormat(VtkRenderWidget::defaultFormat());
+    }
+    /// The owner is going away: no more callbacks.
+    void detach() { m_owner = nullptr; }
+
+protected:
+    void initializeGL() override {
+        if (m_owner) m_owner->initializeGL();
+    }
+    void paintGL() override {
+        if (m_owner) m_owner->paintGL();
+    }
+    void resizeGL(int, int) override {
+        if (m_owner) m_owner->resizeGL();
+    }
+    bool event(QEvent* event) override {
+        switch (event->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonRelease:
+        case QEvent::MouseButtonDblClick:
+        case QEvent::MouseMove:
+        case QEvent::Wheel:
+        case QEvent::KeyPress:
+        case QEvent::KeyRelease:
+        case QEvent::Enter:
+        case QEvent::Leave:
+            // Window and widget share their origin and size (the container fills the widget), so the
+            // event's local position is the widget's; sendEvent also runs the widget's event filters.
+            if (m_owner) return QCoreApplication::sendEvent(m_owner, event);
+            return false;
+        default:
+            return QOpenGLWindow::event(event);
+        }
+    }
+
+private:
+    VtkRenderWidget* m_owner;
+};
+
 QSurfaceFormat VtkRenderWidget::defaultFormat() {
     QSurfaceFormat f;
     f.setRenderableType(QSurfaceFormat::OpenGL);
@@ -88,13 +138,23 @@ QSurfaceFormat VtkRenderWidget::defaultFormat() {
 }
 
 VtkRenderWidget::VtkRenderWidget(QWidget* parent)
-    : QOpenGLWidget(parent), m_window(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()),
+    : QWidget(parent), m_window(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()),
       m_interactor(vtkSmartPointer<vtkGenericRenderWindowInteractor>::New()) {
-    setFormat(defaultFormat());
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 120);
-    // QOpenGLWidget's FBO holds the last frame: no need to render again just to repaint.
-    setUpdateBehavior(QOpenGLWidget::NoPartialUpdate);
+    m_glWindow = new VtkGlWindow(this);
+    m_container = QWidget::createWindowContainer(m_glWindow, this);
+    m_container->setFocusPolicy(Qt::StrongFocus);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_container);
+    m_tipTimer = new QTimer(this);
+    m_tipTimer->setSingleShot(true);
+    m_tipTimer->setInterval(700);
+    connect(m_tipTimer, &QTimer::timeout, this, [this] {
+        if (!toolTip().isEmpty() && m_pressButton == Qt::NoButton && rect().contains(m_tipPos))
+            QToolTip::showText(mapToGlobal(m_tipPos), toolTip(), this);
+    });
 
     m_window->SetMultiSamples(0);
     m_window->SetOwnContext(false);
@@ -113,9 +173,10 @@ VtkRenderWidget::VtkRenderWidget(QWidget* parent)
 }
 
 VtkRenderWidget::~VtkRenderWidget() {
-    // Release GL resources while the context still exists, and stop VTK from calling back into this
-    // half-destroyed widget (QOpenGLWidget emits aboutToBeDestroyed after this destructor).
+    // Release GL resources while the context still exists, and stop VTK and the native window (destroyed
+    // with its container after this destructor) from calling back into this half-destroyed widget.
     QObject::disconnect(m_contextConnection);
+    m_glWindow->detach();
     if (m_glReady && context()) {
         makeCurrent();
         releaseGl();
@@ -169,7 +230,37 @@ void VtkRenderWidget::setInteractorStyle(vtkInteractorObserver* style) {
 }
 
 void VtkRenderWidget::requestRender() {
-    update();
+    m_glWindow->update();
+}
+
+QOpenGLContext* VtkRenderWidget::context() const {
+    return m_glWindow->context();
+}
+
+void VtkRenderWidget::makeCurrent() {
+    m_glWindow->makeCurrent();
+}
+
+void VtkRenderWidget::doneCurrent() {
+    m_glWindow->doneCurrent();
+}
+
+QImage VtkRenderWidget::grabFramebuffer() {
+    if (!m_glReady || !context()) return {};
+    // A double-buffered window's back buffer is undefined after a swap: render a frame into it and read
+    // it back before anything swaps.
+    makeCurrent();
+    paintGL();
+    const int* size = m_window->GetSize();
+    QImage img(size[0], size[1], QImage::Format_RGBA8888);
+    auto* f = context()->functions();
+    f->glBindFramebuffer(GL_FRAMEBUFFER, m_glWindow->defaultFramebufferObject());
+    f->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    f->glReadPixels(0, 0, size[0], size[1], GL_RGBA, GL_UNSIGNED_BYTE, img.bits());
+    doneCurrent();
+    img = img.mirrored().convertToFormat(QImage::Format_RGB32); // GL rows run bottom-up
+    img.setDevicePixelRatio(devicePixelRatioF());
+    return img;
 }
 
 QPointF VtkRenderWidget::toDisplay(const QPointF& widgetPos) const {
@@ -194,14 +285,14 @@ void VtkRenderWidget::onWindowEvent(vtkObject*, unsigned long eventId, void* cal
         break;
     case vtkCommand::WindowFrameEvent:
         // A render outside paintGL (e.g. an exporter): show it on the next paint.
-        if (!m_inPaint) update();
+        if (!m_inPaint) requestRender();
         break;
     case vtkCommand::CursorChangedEvent: {
         const int shape = *static_cast<int*>(callData);
-        setCursor(shape == VTK_CURSOR_HAND        ? Qt::PointingHandCursor
-                  : shape == VTK_CURSOR_SIZEALL   ? Qt::SizeAllCursor
-                  : shape == VTK_CURSOR_CROSSHAIR ? Qt::CrossCursor
-                                                  : Qt::ArrowCursor);
+        m_glWindow->setCursor(shape == VTK_CURSOR_HAND        ? Qt::PointingHandCursor
+                              : shape == VTK_CURSOR_SIZEALL   ? Qt::SizeAllCursor
+                              : shape == VTK_CURSOR_CROSSHAIR ? Qt::CrossCursor
+                                                              : Qt::ArrowCursor);
         break;
     }
     default:
@@ -212,7 +303,7 @@ void VtkRenderWidget::onWindowEvent(vtkObject*, unsigned long eventId, void* cal
 void VtkRenderWidget::onInteractorEvent(vtkObject*, unsigned long eventId, void*) {
     switch (eventId) {
     case vtkCommand::RenderEvent:
-        update();
+        requestRender();
         break;
     case vtkCommand::StartInteractionEvent:
         emit interactionStarted();
@@ -266,8 +357,10 @@ void VtkRenderWidget::updateSize() {
     m_window->SetDPI(qRound(72 * dpr));
 }
 
-void VtkRenderWidget::resizeGL(int, int) {
+void VtkRenderWidget::resizeGL() {
     updateSize();
+    // A native window that shrinks gets no expose event (X11): draw the new size explicitly.
+    requestRender();
 }
 
 void VtkRenderWidget::paintGL() {
@@ -298,7 +391,7 @@ void VtkRenderWidget::paintGL() {
 
     // Blit VTK's display framebuffer into the widget's framebuffer, then make it opaque.
     const int* size = m_window->GetSize();
-    const GLuint target = defaultFramebufferObject();
+    const GLuint target = m_glWindow->defaultFramebufferObject();
     state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
     state->vtkglDisable(GL_SCISSOR_TEST);
     m_window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, size[0], size[1], GL_COLOR_BUFFER_BIT,
@@ -374,6 +467,9 @@ void VtkRenderWidget::mouseReleaseEvent(QMouseEvent* event) {
 
 void VtkRenderWidget::mouseMoveEvent(QMouseEvent* event) {
     if ((event->position() - m_pressPos).manhattanLength() >= 4.0) m_dragged = true;
+    m_tipPos = event->position().toPoint();
+    QToolTip::hideText();
+    m_tipTimer->start();
     setEventPosition(event->position(), event->modifiers());
     m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
     event->accept();
@@ -420,12 +516,13 @@ void VtkRenderWidget::keyReleaseEvent(QKeyEvent* event) {
 void VtkRenderWidget::enterEvent(QEnterEvent* event) {
     setEventPosition(event->position(), event->modifiers());
     m_interactor->InvokeEvent(vtkCommand::EnterEvent);
-    QOpenGLWidget::enterEvent(event);
+    QWidget::enterEvent(event);
 }
 
 void VtkRenderWidget::leaveEvent(QEvent* event) {
     m_interactor->InvokeEvent(vtkCommand::LeaveEvent);
-    QOpenGLWidget::leaveEvent(event);
+    m_tipTimer->stop();
+    QWidget::leaveEvent(event);
 }
 
 } // namespace ctwin::views

@@ -1,8 +1,11 @@
 #pragma once
+#include <QImage>
 #include <QMetaObject>
-#include <QOpenGLWidget>
+#include <QPoint>
 #include <QPointF>
 #include <QString>
+#include <QSurfaceFormat>
+#include <QWidget>
 #include <vector>
 #include <vtkSmartPointer.h>
 
@@ -12,20 +15,28 @@ class vtkInteractorObserver;
 class vtkObject;
 class vtkRenderer;
 class vtkRenderWindowInteractor;
+class QOpenGLContext;
+class QTimer;
 
 namespace ctwin::views {
 
-/// The Qt <-> VTK bridge: a QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (Debian's VTK Qt module
-/// is built for Qt 5, so QVTKOpenGLNativeWidget cannot be used; see STYLE.md).
+/// The Qt <-> VTK bridge: a widget hosting a vtkGenericOpenGLRenderWindow (Debian's VTK Qt module is built
+/// for Qt 5, so QVTKOpenGLNativeWidget cannot be used; see STYLE.md).
 ///
-/// VTK renders into its own framebuffers inside Qt's context (own context off, make-current and
-/// is-current events answered with the widget's QOpenGLContext on its surface), then paintGL blits VTK's
-/// display framebuffer into the widget's framebuffer. Mouse, wheel and keys go to a VTK interactor with
-/// rendering disabled: the interactor's render requests become update(), so frames are drawn only on
-/// demand (Qt coalesces them), never in a loop. Sizes are in device pixels (HiDPI) and text is scaled
-/// through the window's DPI. GL resources are released when the context goes away (reparenting or
-/// destruction) and recreated on the next initializeGL.
-class VtkRenderWidget : public QOpenGLWidget {
+/// The picture is drawn in a native child window (a QOpenGLWindow in QWidget::createWindowContainer), not in
+/// a QOpenGLWidget: a QOpenGLWidget makes Qt (6.4 and later) recreate the whole top-level window the first
+/// time one is shown, which flashed the application black, and then composes every widget repaint of the
+/// window through OpenGL. VTK renders into its own framebuffers inside that window's context (own context
+/// off, make-current and is-current events answered with the window's QOpenGLContext on its surface), then
+/// paintGL blits VTK's display framebuffer into the window. Mouse, wheel, key and enter/leave events that
+/// reach the native window are sent on to this widget (its event filters see them), and from here to a VTK
+/// interactor with rendering disabled: the interactor's render requests become requestRender(), so frames
+/// are drawn only on demand, never in a loop. Sizes are in device pixels (HiDPI) and text is scaled through
+/// the window's DPI. GL resources are released when the context goes away and recreated on the next
+/// initializeGL.
+class VtkGlWindow;
+
+class VtkRenderWidget : public QWidget {
     Q_OBJECT
 public:
     explicit VtkRenderWidget(QWidget* parent = nullptr);
@@ -48,6 +59,9 @@ public:
     QString glRendererInfo() const { return m_glInfo; }
     /// Frames VTK rendered (for tests and on-demand checks).
     int framesRendered() const { return m_frames; }
+    /// A freshly rendered frame read back from the native window (tests, screenshots); empty before the
+    /// window has its GL context (first exposure).
+    QImage grabFramebuffer();
 
 public slots:
     /// Schedules one frame (coalesced by Qt). Call after changing the scene.
@@ -61,9 +75,6 @@ signals:
     void clicked(QPointF displayPos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers);
 
 protected:
-    void initializeGL() override;
-    void paintGL() override;
-    void resizeGL(int w, int h) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -75,6 +86,15 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    friend class VtkGlWindow;
+    // Called by the native window (VtkGlWindow) with its context current.
+    void initializeGL();
+    void paintGL();
+    void resizeGL();
+    QOpenGLContext* context() const;
+    void makeCurrent();
+    void doneCurrent();
+
     void onWindowEvent(vtkObject* caller, unsigned long eventId, void* callData);
     void onInteractorEvent(vtkObject* caller, unsigned long eventId, void* callData);
     void releaseGl();
@@ -82,6 +102,8 @@ private:
     void setEventPosition(const QPointF& pos, Qt::KeyboardModifiers modifiers, int repeat = 0);
     void forwardKey(QKeyEvent* event, bool press);
 
+    VtkGlWindow* m_glWindow = nullptr; // owned by its container widget
+    QWidget* m_container = nullptr;
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
     vtkSmartPointer<vtkRenderer> m_renderer;
@@ -98,6 +120,8 @@ private:
     int m_wheelAccumulator = 0;
     QString m_glInfo;
     int m_frames = 0;
+    QTimer* m_tipTimer = nullptr; // the native window gets no tooltip events: shown after a hover pause
+    QPoint m_tipPos;
 };
 
 } // namespace ctwin::views
