@@ -15,6 +15,7 @@
 #include "format_number.h"
 #include "input_error.h"
 #include "monte_carlo.h"
+#include "netbox_command.h"
 #include "new_command.h"
 #include "reliability.h"
 #include "render_command.h"
@@ -903,6 +904,8 @@ const std::vector<Command>& commands() {
          "or a design with nothing to draw, 4 when the file cannot be written (nothing partial is left).",
          cmdRender},
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
+        {"export-netbox", kExportNetBoxSynopsis, kExportNetBoxHelp, runExportNetBoxCommand},
+        {"import-netbox", kImportNetBoxSynopsis, kImportNetBoxHelp, runImportNetBoxCommand},
         {"calibrate", kCalibrateSynopsis, kCalibrateHelp, runCalibrateCommand},
         {"explore", kExploreSynopsis, kExploreHelp, runExploreCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",

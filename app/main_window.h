@@ -166,6 +166,8 @@ private:
     void buildActions();
     void buildMenus();
     void buildFileMenu(QAction*& newAction, QAction*& openAction);
+    /// File > Export NetBox files and File > Import NetBox folder (issue 33; cost/netbox.h).
+    void addNetBoxActions(QMenu* file);
     /// Icons drawn in the palette's colours (light or dark theme): redrawn when the theme changes.
     void updateThemedIcons();
     void rebuildRecentMenu();

@@ -27,6 +27,7 @@
 #include "inspector_panel.h"
 #include "main_window.h"
 #include "metrics_dashboard.h"
+#include "netbox.h"
 #include "project_tree.h"
 #include "report/finance_report.h"
 #include "results_panel.h"
@@ -239,8 +240,49 @@ void MainWindow::buildFileMenu(QAction*& newAction, QAction*& openAction) {
                                 QStringLiteral(".usda"));
         if (!written.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(written), 3000);
     });
+    addNetBoxActions(file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::addNetBoxActions(QMenu* file) {
+    auto* exportNetBox = file->addAction(tr("Export &NetBox files..."), this, [this] {
+        const QString dir = m_prompts->folder(this, tr("Folder for the NetBox import files"), dialogFolder());
+        if (dir.isEmpty()) return;
+        try {
+            const auto files = cost::netbox::exportNetBox(m_document.project(), m_catalog);
+            cost::netbox::writeNetBoxExport(dir.toStdString(), files);
+            statusBar()->showMessage(
+                tr("Wrote %1 NetBox files to %2 (import the CSV files in their numbered order)")
+                    .arg(files.size())
+                    .arg(QDir::toNativeSeparators(dir)),
+                5000);
+        } catch (const std::exception& e) {
+            m_prompts->showError(this, tr("Cannot export NetBox files"), QString::fromUtf8(e.what()));
+        }
+    });
+    exportNetBox->setObjectName(QStringLiteral("exportNetBoxAction"));
+    auto* importNetBox = file->addAction(tr("&Import NetBox folder..."), this, [this] {
+        if (!maybeSave()) return;
+        const QString dir =
+            m_prompts->folder(this, tr("Folder of saved NetBox API responses"), dialogFolder());
+        if (dir.isEmpty()) return;
+        try {
+            auto result = cost::netbox::importNetBoxFolder(dir.toStdString(), m_catalog);
+            m_document.reset(std::move(result.project));
+            // Imported, never saved: unsaved work, as a design from the New wizard.
+            afterLoad(QString(), true);
+            QStringList lines;
+            for (const auto& l : result.log)
+                lines << QString::fromStdString(l);
+            m_prompts->inform(this, tr("NetBox import"), lines.isEmpty() ? QString() : lines.back(),
+                              lines.join(QLatin1Char('\n')));
+        } catch (const std::exception& e) {
+            // Nothing was imported: the open design is unchanged.
+            m_prompts->showError(this, tr("Cannot import NetBox folder"), QString::fromUtf8(e.what()));
+        }
+    });
+    importNetBox->setObjectName(QStringLiteral("importNetBoxAction"));
 }
 
 void MainWindow::buildMenus() {

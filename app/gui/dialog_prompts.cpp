@@ -58,6 +58,17 @@ QString DialogPrompts::openFileName(QWidget* parent, const QString& directory) {
                                         tr("ClusterTwin designs (*.ctwin *.json);;All files (*)"));
 }
 
+QString DialogPrompts::folder(QWidget* parent, const QString& title, const QString& directory) {
+    return QFileDialog::getExistingDirectory(parent, title, directory);
+}
+
+void DialogPrompts::inform(QWidget* parent, const QString& title, const QString& message,
+                           const QString& details) {
+    QMessageBox box(QMessageBox::Information, title, message, QMessageBox::Ok, parent);
+    box.setDetailedText(details);
+    box.exec();
+}
+
 QString DialogPrompts::saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) {
     return QFileDialog::getSaveFileName(
         parent, jsonOnly ? tr("Export JSON") : tr("Save design"), suggested,

@@ -12,6 +12,9 @@ public:
     bool confirm(QWidget* parent, const QString& title, const QString& question) override;
     QString openFileName(QWidget* parent, const QString& directory) override;
     QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
+    QString folder(QWidget* parent, const QString& title, const QString& directory) override;
+    void inform(QWidget* parent, const QString& title, const QString& message,
+                const QString& details) override;
     std::optional<ReportTarget> reportTarget(QWidget* parent, const QString& suggested) override;
 };
 

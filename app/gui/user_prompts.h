@@ -25,6 +25,11 @@ public:
     /// Empty when cancelled.
     virtual QString openFileName(QWidget* parent, const QString& directory) = 0;
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
+    /// A folder (NetBox export and import); empty when cancelled.
+    virtual QString folder(QWidget* parent, const QString& title, const QString& directory) = 0;
+    /// A message with details the user may expand (an import log).
+    virtual void inform(QWidget* parent, const QString& title, const QString& message,
+                        const QString& details) = 0;
     /// Where and how to write a finance report: a .pdf, .xlsx or .json file, or a folder for the CSV tables
     /// or the chart images. Empty when cancelled.
     struct ReportTarget {

@@ -43,6 +43,15 @@ public:
         lastSaveSuggested = suggested;
         return savePath;
     }
+    QString folderPath;
+    QStringList folderTitles, informations;
+    QString folder(QWidget*, const QString& title, const QString&) override {
+        folderTitles << title;
+        return folderPath;
+    }
+    void inform(QWidget*, const QString& title, const QString& message, const QString& details) override {
+        informations << title + ": " + message + "\n" + details;
+    }
     QString reportPath;
     /// The format the user picks in the dialog; by default the one the path implies.
     std::optional<ctwin::app::ReportFormat> reportFormat;

@@ -1,0 +1,452 @@
+// NetBox interchange (issue 33 items 1-2): export to bulk-import CSV and REST request bodies, import from
+// saved REST API list responses, the round trip, and the bad inputs.
+//
+// The API responses here follow NetBox 4.6's REST serializers (netbox-community/netbox 4.6.8,
+// netbox/dcim/api/serializers_/): related objects nested as {"id", "url", "display", "name"/"slug"}, choice
+// fields as {"value", "label"}, decimals (latitude, longitude) as strings, list responses as
+// {"count", "next", "previous", "results"}. `serve` plays NetBox: it takes the request bodies the export
+// wrote, gives each object an id, resolves the nested lookups as NetBox does (a dictionary of attributes) and
+// answers list responses, split into pages.
+#include "../test_support.h"
+#include "design_file.h"
+#include "netbox.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace ctwin;
+using namespace ctwin::model;
+namespace netbox = ctwin::cost::netbox;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeText(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+json listResponse(const json& results, long long count) {
+    return {{"count", count}, {"next", nullptr}, {"previous", nullptr}, {"results", results}};
+}
+
+/// NetBox in miniature: posts the export's request bodies in order and saves the list responses into
+/// `folder` (racks in pages of `pageSize` under dcim/racks/).
+void serve(const std::string& bodiesText, const fs::path& folder, size_t pageSize) {
+    const json bodies = json::parse(bodiesText);
+    std::map<std::string, json> tables; // type -> array of objects with ids
+    long long nextId = 1;
+    // NetBox's nested lookup: the object of `type` whose attributes equal the dictionary's (nested
+    // dictionaries compare against the related object).
+    std::function<bool(const json&, const json&)> matches = [&](const json& obj, const json& query) {
+        for (const auto& [k, v] : query.items()) {
+            if (!obj.contains(k)) return false;
+            if (v.is_object()) {
+                const json& rel = obj[k];
+                if (!rel.is_object() || !rel.contains("_full") || !matches(rel["_full"], v)) return false;
+            } else if (obj[k] != v) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const std::map<std::string, std::string> typeOfField = {{"site", "dcim/sites"},
+                                                            {"parent", "dcim/locations"},
+                                                            {"location", "dcim/locations"},
+                                                            {"manufacturer", "dcim/manufacturers"},
+                                                            {"rack_type", "dcim/rack-types"},
+                                                            {"rack", "dcim/racks"},
+                                                            {"power_panel", "dcim/power-panels"}};
+    for (const auto& type : bodies["order"]) {
+        for (json obj : bodies[type.get<std::string>()]) {
+            for (auto& [field, value] : obj.items()) {
+                if (!value.is_object()) continue;
+                const auto& candidates = tables[typeOfField.at(field)];
+                const auto it = std::find_if(candidates.begin(), candidates.end(),
+                                             [&](const json& c) { return matches(c, value); });
+                QVERIFY2(it != candidates.end(), ("unresolved " + field + " " + value.dump()).c_str());
+                const auto hits = std::count_if(candidates.begin(), candidates.end(),
+                                                [&](const json& c) { return matches(c, value); });
+                QVERIFY2(hits == 1, ("ambiguous " + field + " " + value.dump()).c_str());
+                value = {{"id", (*it)["id"]},
+                         {"display", it->value("name", it->value("model", ""))},
+                         {"slug", it->value("slug", "")},
+                         {"_full", *it}};
+            }
+            obj["id"] = nextId++;
+            // Choice fields come back as {"value", "label"}.
+            for (const char* choice : {"status", "type", "supply", "phase"})
+                if (obj.contains(choice) && obj[choice].is_string())
+                    obj[choice] = {{"value", obj[choice]}, {"label", obj[choice]}};
+            // Decimals come back as strings.
+            for (const char* dec : {"latitude", "longitude"})
+                if (obj.contains(dec) && obj[dec].is_number())
+                    obj[dec] = std::to_string(obj[dec].get<double>());
+            tables[type.get<std::string>()].push_back(obj);
+        }
+    }
+    // Drop the helper copies and save.
+    for (auto& [type, objs] : tables) {
+        for (auto& o : objs)
+            for (auto& [k, v] : o.items())
+                if (v.is_object()) v.erase("_full");
+        const std::string name = type.substr(5); // "dcim/"
+        if (name == "racks") {
+            for (size_t start = 0, page = 1; start < objs.size(); start += pageSize, ++page) {
+                json part = json::array();
+                for (size_t i = start; i < std::min(objs.size(), start + pageSize); ++i)
+                    part.push_back(objs[i]);
+                char file[32];
+                std::snprintf(file, sizeof file, "page-%04zu.json", page);
+                writeText(folder / "dcim" / "racks" / file,
+                          listResponse(part, static_cast<long long>(objs.size())).dump());
+            }
+        } else {
+            writeText(folder / "dcim" / (name + ".json"),
+                      listResponse(objs, static_cast<long long>(objs.size())).dump());
+        }
+    }
+}
+
+std::string errorOf(const std::function<void()>& f, InputLocation* where = nullptr) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        if (where) *where = e.where();
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestNetBox : public QObject {
+    Q_OBJECT
+private slots:
+    void exportFilesInDependencyOrder();
+    void roundTripKeepsMappedFields();
+    void importPlainNetBox();
+    void badInputs();
+};
+
+void TestNetBox::exportFilesInDependencyOrder() {
+    const Project p = test_support::reference("two-site-wan");
+    const auto files = netbox::exportNetBox(p, test_support::catalog());
+    QCOMPARE(files.size(), size_t(8));
+    QCOMPARE(files[0].name, std::string("01-manufacturers.csv"));
+    QCOMPARE(files[6].name, std::string("07-power-feeds.csv"));
+    // NetBox's own column names (dcim/forms/bulk_import.py), one line per object plus the header.
+    QVERIFY(files[1].text.rfind("name,slug,status,latitude,longitude,description,comments\n", 0) == 0);
+    QVERIFY(files[4].text.rfind("site,location,name,facility_id,status,rack_type,comments\n", 0) == 0);
+    const auto lines = [](const std::string& t) {
+        return static_cast<size_t>(std::count(t.begin(), t.end(), '\n'));
+    };
+    QCOMPARE(lines(files[1].text), p.sites.size() + 1);
+    QCOMPARE(lines(files[2].text), p.buildings.size() + p.halls.size() + p.rows.size() + 1);
+    QCOMPARE(lines(files[4].text), p.racks.size() + 1);
+    QCOMPARE(lines(files[5].text), p.powerFeeds.size() + 1);
+    // Comments carry JSON with commas and quotes: quoted as RFC 4180 ("" inside).
+    QVERIFY(files[1].text.find(",\"clustertwin: {\"\"kind\"\":\"\"site\"\"") != std::string::npos);
+    // A rack's feed amperage carries its catalog load at 415 V three-phase and 80% utilisation:
+    // load / (√3 × 415 × 0.8), rounded up to whole amperes.
+    const auto compute = std::find_if(p.racks.begin(), p.racks.end(), [](const RackPlacement& r) {
+        return test_support::catalog().find(r.rackType)->kind == "compute" && !r.feedA.empty();
+    });
+    QVERIFY(compute != p.racks.end());
+    const double load = test_support::catalog().find(compute->rackType)->value("power_load_w");
+    const double amps = std::ceil(load / (std::sqrt(3.0) * 415.0 * 0.8));
+    QVERIFY(files[6].text.find(",three-phase,415," + std::to_string(static_cast<int>(amps)) + ",80\n") !=
+            std::string::npos);
+    QVERIFY(json::parse(files[7].text)["order"].size() == 7);
+    QCOMPARE(netbox::slugOf("b1/h 2"), std::string("b1-h-2"));
+}
+
+void TestNetBox::roundTripKeepsMappedFields() {
+    for (const char* name : {"two-site-wan", "llama3-16k-h100"}) {
+        const Project p = test_support::reference(name);
+        QTemporaryDir dir;
+        const auto files = netbox::exportNetBox(p, test_support::catalog());
+        netbox::writeNetBoxExport(dir.filePath("export").toStdString(), files);
+        QVERIFY(fs::exists(dir.filePath("export/netbox-request-bodies.json").toStdString()));
+        serve(files.back().text, dir.filePath("api").toStdString(), 97);
+        if (QTest::currentTestFailed()) return;
+        const auto r = netbox::importNetBoxFolder(dir.filePath("api").toStdString(), test_support::catalog());
+        const Project& q = r.project;
+        QCOMPARE(q.sites.size(), p.sites.size());
+        for (size_t i = 0; i < p.sites.size(); ++i) {
+            QCOMPARE(q.sites[i].id, p.sites[i].id);
+            QCOMPARE(q.sites[i].name, p.sites[i].name);
+            QVERIFY(std::abs(q.sites[i].latDeg - p.sites[i].latDeg) < 1e-6);
+            QVERIFY(std::abs(q.sites[i].lonDeg - p.sites[i].lonDeg) < 1e-6);
+            QCOMPARE(q.sites[i].climateLocation, p.sites[i].climateLocation);
+            QCOMPARE(q.sites[i].electricityUsdPerKwh, p.sites[i].electricityUsdPerKwh);
+            QCOMPARE(q.sites[i].landCost.value(), p.sites[i].landCost.value());
+        }
+        QCOMPARE(q.buildings.size(), p.buildings.size());
+        for (size_t i = 0; i < p.buildings.size(); ++i) {
+            const auto &a = p.buildings[i], &b = q.buildings[i];
+            QCOMPARE(b.id, a.id);
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.site, a.site);
+            QCOMPARE(b.powerCapacity.value(), a.powerCapacity.value());
+            QCOMPARE(b.width.value(), a.width.value());
+            QCOMPARE(b.powerTopology, a.powerTopology);
+            QCOMPARE(b.energisationDate, a.energisationDate);
+        }
+        QCOMPARE(q.halls.size(), p.halls.size());
+        for (size_t i = 0; i < p.halls.size(); ++i) {
+            QCOMPARE(q.halls[i].id, p.halls[i].id);
+            QCOMPARE(q.halls[i].building, p.halls[i].building);
+            QCOMPARE(q.halls[i].x.value(), p.halls[i].x.value());
+            QCOMPARE(q.halls[i].depth.value(), p.halls[i].depth.value());
+            QCOMPARE(q.halls[i].refreshPolicy, p.halls[i].refreshPolicy);
+        }
+        QCOMPARE(q.coolingLoops.size(), p.coolingLoops.size());
+        for (size_t i = 0; i < p.coolingLoops.size(); ++i) {
+            QCOMPARE(q.coolingLoops[i].id, p.coolingLoops[i].id);
+            QCOMPARE(q.coolingLoops[i].cduCount, p.coolingLoops[i].cduCount);
+            QCOMPARE(q.coolingLoops[i].cdus, p.coolingLoops[i].cdus);
+            QCOMPARE(q.coolingLoops[i].deltaT.value(), p.coolingLoops[i].deltaT.value());
+        }
+        QCOMPARE(q.rows.size(), p.rows.size());
+        for (size_t i = 0; i < p.rows.size(); ++i) {
+            QCOMPARE(q.rows[i].id, p.rows[i].id);
+            QCOMPARE(q.rows[i].name, p.rows[i].name);
+            QCOMPARE(q.rows[i].hall, p.rows[i].hall);
+            QCOMPARE(q.rows[i].rotationDeg, p.rows[i].rotationDeg);
+        }
+        QCOMPARE(q.racks.size(), p.racks.size());
+        for (size_t i = 0; i < p.racks.size(); ++i) {
+            const auto &a = p.racks[i], &b = q.racks[i];
+            QCOMPARE(b.id, a.id);
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.row, a.row);
+            QCOMPARE(b.rackType, a.rackType);
+            QCOMPARE(b.x.value(), a.x.value());
+            QCOMPARE(b.y.value(), a.y.value());
+            QCOMPARE(b.feedA, a.feedA);
+            QCOMPARE(b.feedB, a.feedB);
+            QCOMPARE(b.coolingLoop, a.coolingLoop);
+            QCOMPARE(b.spare, a.spare);
+        }
+        QCOMPARE(q.powerFeeds.size(), p.powerFeeds.size());
+        for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
+            QCOMPARE(q.powerFeeds[i].id, p.powerFeeds[i].id);
+            QCOMPARE(q.powerFeeds[i].building, p.powerFeeds[i].building);
+            QCOMPARE(q.powerFeeds[i].capacity.value(), p.powerFeeds[i].capacity.value());
+            QCOMPARE(q.powerFeeds[i].chain, p.powerFeeds[i].chain);
+        }
+        QVERIFY(!r.log.empty()); // the summary line
+    }
+}
+
+void TestNetBox::importPlainNetBox() {
+    // A NetBox ClusterTwin never wrote: one site, a building location with one hall below it (no rows), two
+    // racks in the hall (one with a rack type the mapping file names, one whose devices say what it is), one
+    // rack of an unknown type, one power panel with three-phase feeds and no ClusterTwin line.
+    QTemporaryDir dir;
+    const fs::path f = dir.path().toStdString();
+    const json site = {{"id", 1},
+                       {"url", "http://nb/api/dcim/sites/1/"},
+                       {"display", "Austin"},
+                       {"name", "Austin"},
+                       {"slug", "austin"},
+                       {"status", {{"value", "active"}, {"label", "Active"}}},
+                       {"latitude", "30.267200"},
+                       {"longitude", "-97.743100"},
+                       {"comments", ""}};
+    writeText(f / "dcim/sites.json", listResponse(json::array({site}), 1).dump());
+    const json siteRef = {{"id", 1},
+                          {"url", "http://nb/api/dcim/sites/1/"},
+                          {"display", "Austin"},
+                          {"name", "Austin"},
+                          {"slug", "austin"}};
+    const json locs = json::array({{{"id", 10},
+                                    {"name", "DC1"},
+                                    {"slug", "dc1"},
+                                    {"site", siteRef},
+                                    {"parent", nullptr},
+                                    {"_depth", 0}},
+                                   {{"id", 11},
+                                    {"name", "Hall A"},
+                                    {"slug", "dc1-hall-a"},
+                                    {"site", siteRef},
+                                    {"parent", {{"id", 10}, {"name", "DC1"}, {"slug", "dc1"}, {"_depth", 0}}},
+                                    {"_depth", 1}}});
+    writeText(f / "dcim/locations.json", listResponse(locs, 2).dump());
+    writeText(f / "dcim/rack-types.json",
+              listResponse(json::array({{{"id", 5}, {"model", "Oberon"}, {"slug", "nv-oberon-gb200"}},
+                                        {{"id", 6}, {"model", "Mystery"}, {"slug", "mystery-42u"}}}),
+                           2)
+                  .dump());
+    const json hallRef = {{"id", 11}, {"name", "Hall A"}, {"slug", "dc1-hall-a"}, {"_depth", 1}};
+    const json racks =
+        json::array({{{"id", 100},
+                      {"name", "R01"},
+                      {"facility_id", nullptr},
+                      {"site", siteRef},
+                      {"location", hallRef},
+                      {"rack_type", {{"id", 5}, {"model", "Oberon"}, {"slug", "nv-oberon-gb200"}}},
+                      {"u_height", 48}},
+                     {{"id", 101},
+                      {"name", "R02"},
+                      {"facility_id", ""},
+                      {"site", siteRef},
+                      {"location", hallRef},
+                      {"rack_type", nullptr},
+                      {"u_height", 48}},
+                     {{"id", 102},
+                      {"name", "R03"},
+                      {"site", siteRef},
+                      {"location", hallRef},
+                      {"rack_type", {{"id", 6}, {"model", "Mystery"}, {"slug", "mystery-42u"}}}}});
+    writeText(f / "dcim/racks/1.json", listResponse(json::array({racks[0], racks[1]}), 3).dump());
+    writeText(f / "dcim/racks/2.json", listResponse(json::array({racks[2]}), 3).dump());
+    writeText(
+        f / "dcim/device-types.json",
+        listResponse(json::array({{{"id", 7}, {"model", "HGX B200"}, {"slug", "hgx-b200-4srv"}}}), 1).dump());
+    writeText(f / "dcim/devices.json",
+              listResponse(json::array({{{"id", 900},
+                                         {"name", "gpu-1"},
+                                         {"device_type", {{"id", 7}, {"slug", "hgx-b200-4srv"}}},
+                                         {"rack", {{"id", 101}, {"name", "R02"}}},
+                                         {"position", 10}}}),
+                           1)
+                  .dump());
+    writeText(f / "dcim/power-panels.json",
+              listResponse(
+                  json::array({{{"id", 30}, {"name", "PP-1"}, {"site", siteRef}, {"location", hallRef}}}), 1)
+                  .dump());
+    const auto feed = [&](int id, int rack, const char* type) {
+        return json{{"id", id},
+                    {"name", "F" + std::to_string(id)},
+                    {"power_panel", {{"id", 30}, {"name", "PP-1"}}},
+                    {"rack", {{"id", rack}}},
+                    {"type", {{"value", type}, {"label", type}}},
+                    {"supply", {{"value", "ac"}}},
+                    {"phase", {{"value", "three-phase"}, {"label", "Three-phase"}}},
+                    {"voltage", 415},
+                    {"amperage", 32},
+                    {"max_utilization", 80}};
+    };
+    writeText(
+        f / "dcim/power-feeds.json",
+        listResponse(
+            json::array({feed(40, 100, "primary"), feed(41, 100, "redundant"), feed(42, 102, "primary")}), 3)
+            .dump());
+    const std::string mapping = (f / "map.json").string();
+    writeText(mapping, R"({"rack_types": {"nv-oberon-gb200": "gb200-nvl72"}})");
+
+    const auto r = netbox::importNetBoxFolder(f.string(), test_support::catalog(), mapping);
+    const Project& p = r.project;
+    QCOMPARE(p.sites.size(), size_t(1));
+    QVERIFY(std::abs(p.sites[0].latDeg - 30.2672) < 1e-9);
+    QCOMPARE(p.buildings.size(), size_t(1));
+    QCOMPARE(p.buildings[0].id, std::string("dc1"));
+    QCOMPARE(p.halls.size(), size_t(1));
+    QCOMPARE(p.halls[0].building, std::string("dc1"));
+    // Racks directly in the hall: one row for them; R03's type maps to nothing and is left out.
+    QCOMPARE(p.rows.size(), size_t(1));
+    QCOMPARE(p.racks.size(), size_t(2));
+    QCOMPARE(p.racks[0].rackType, std::string("gb200-nvl72"));
+    QCOMPARE(p.racks[0].id, std::string("rack-100"));
+    QCOMPARE(p.racks[1].rackType, std::string("hgx-b200-4srv")); // from its device
+    // Side by side from the row start (x 1 m): the second rack at 1 m + the first one's catalog width.
+    const double w = test_support::catalog().find("gb200-nvl72")->value("width_m");
+    QCOMPARE(p.racks[0].x.value(), 1.0);
+    QCOMPARE(p.racks[1].x.value(), 1.0 + w);
+    // Both of R01's feeds come from PP-1: one power path, so feed B stays empty (and the log says why).
+    QCOMPARE(p.racks[0].feedA, std::string("panel-30"));
+    QCOMPARE(p.racks[0].feedB, std::string());
+    // Panel capacity: three feeds of 415 V × 32 A × √3 × 0.8 = 18,402.6 W each (NetBox's available power).
+    QCOMPARE(p.powerFeeds.size(), size_t(1));
+    QVERIFY(std::abs(p.powerFeeds[0].capacity.value() - 3 * 415.0 * 32 * std::sqrt(3.0) * 0.8) < 1e-6);
+    QCOMPARE(p.powerFeeds[0].building, std::string("dc1"));
+    const auto logged = [&](const std::string& s) {
+        return std::any_of(r.log.begin(), r.log.end(),
+                           [&](const std::string& l) { return l.find(s) != std::string::npos; });
+    };
+    QVERIFY(logged("rack R03 (NetBox id 102): type 'mystery-42u' maps to no catalog rack"));
+    QVERIFY(logged("power panel PP-1: no ClusterTwin capacity"));
+    QVERIFY(logged("rack R01: feeds F41 and its other side both come from panel PP-1"));
+    // The imported design saves and loads as an ordinary design.
+    const std::string out = (f / "imported.json").string();
+    store::saveDesign(p, out);
+    QCOMPARE(store::loadDesign(out, &test_support::catalog()).racks.size(), size_t(2));
+}
+
+void TestNetBox::badInputs() {
+    const auto& catalog = test_support::catalog();
+    QTemporaryDir dir;
+    const fs::path f = dir.path().toStdString();
+    InputLocation where;
+    // Not a folder; no sites.
+    QVERIFY(errorOf([&] {
+                netbox::importNetBoxFolder((f / "nope").string(), catalog);
+            }).find("not a folder") != std::string::npos);
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("missing") !=
+            std::string::npos);
+    QVERIFY(where.file.find("sites.json") != std::string::npos);
+    // Malformed and truncated JSON.
+    writeText(f / "dcim/sites.json", R"({"count": 1, "results": [{"id": 1, "slug": "a")");
+    QVERIFY(
+        errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("not valid JSON") !=
+        std::string::npos);
+    // Not a list response.
+    writeText(f / "dcim/sites.json", R"([{"id": 1}])");
+    QVERIFY(errorOf([&] {
+                netbox::importNetBoxFolder(f.string(), catalog);
+            }).find("not a NetBox list response") != std::string::npos);
+    // Duplicate slugs.
+    writeText(
+        f / "dcim/sites.json",
+        R"({"count": 2, "results": [{"id": 1, "name": "A", "slug": "a"}, {"id": 2, "name": "B", "slug": "a"}]})");
+    writeText(f / "dcim/racks.json", R"({"count": 0, "results": []})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("used twice") !=
+            std::string::npos);
+    QCOMPARE(where.entityId, std::string("2"));
+    QCOMPARE(where.field, std::string("slug"));
+    // A rack in a site that is not in the files; a missing page (count disagrees).
+    writeText(f / "dcim/sites.json", R"({"count": 1, "results": [{"id": 1, "name": "A", "slug": "a"}]})");
+    writeText(f / "dcim/racks.json",
+              R"({"count": 1, "results": [{"id": 5, "name": "R1", "site": {"id": 9}, "rack_type": null}]})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
+                .find("site that is not in the files") != std::string::npos);
+    QCOMPARE(where.entityName, std::string("R1"));
+    QCOMPARE(where.field, std::string("site"));
+    writeText(f / "dcim/racks.json",
+              R"({"count": 2, "results": [{"id": 5, "name": "R1", "site": {"id": 1}}]})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }).find("a page is missing") !=
+            std::string::npos);
+    // A location loop; a bad mapping file; a broken clustertwin line.
+    writeText(f / "dcim/racks.json", R"({"count": 0, "results": []})");
+    writeText(f / "dcim/locations.json",
+              R"({"count": 2, "results": [{"id": 1, "slug": "x", "site": {"id": 1}, "parent": {"id": 2}},
+                                          {"id": 2, "slug": "y", "site": {"id": 1}, "parent": {"id": 1}}]})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }).find("loop") !=
+            std::string::npos);
+    fs::remove(f / "dcim/locations.json");
+    writeText(f / "map.json", R"({"rack_types": {"a": 3}})");
+    QVERIFY(errorOf([&] {
+                netbox::importNetBoxFolder(f.string(), catalog, (f / "map.json").string());
+            }).find("must be text") != std::string::npos);
+    writeText(
+        f / "dcim/sites.json",
+        R"({"count": 1, "results": [{"id": 1, "name": "A", "slug": "a", "comments": "clustertwin: {oops"}]})");
+    QVERIFY(
+        errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("not a JSON object") !=
+        std::string::npos);
+    QCOMPARE(where.field, std::string("comments"));
+    // An export folder that cannot be written: a file stands where the folder should be.
+    writeText(f / "blocker", "x");
+    const auto files = netbox::exportNetBox(test_support::reference("two-site-wan"), catalog);
+    QVERIFY(!errorOf([&] { netbox::writeNetBoxExport((f / "blocker").string(), files); }).empty());
+}
+
+QTEST_APPLESS_MAIN(TestNetBox)
+#include "test_netbox.moc"
