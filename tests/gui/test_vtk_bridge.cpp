@@ -28,6 +28,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QWheelEvent>
+#include <QScreen>
 #include <QtTest>
 #include <cmath>
 #include <cstdio>
@@ -309,7 +310,9 @@ private slots:
         QTRY_VERIFY(campus->renderWidget()->framesRendered() > 0);
         QCOMPARE(w.winId(), nativeBefore);
         QCOMPARE(campus->scene().data().racks.size(), racks.size());
-        keep(w.grab().toImage(), "main-window-campus");
+        // As the screen shows it: QWidget::grab() paints widgets only, not the 3D view's native window.
+        QTest::qWait(100);
+        keep(w.screen()->grabWindow(w.winId()).toImage(), "main-window-campus");
 
         // Selection both ways: the window's selection outlines the rack, a 3D pick selects in the window.
         const QString a = QString::fromStdString(racks[3].id), b = QString::fromStdString(racks[5].id);
