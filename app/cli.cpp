@@ -47,10 +47,6 @@ namespace ctwin::app {
 
 namespace {
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct Command {
     const char* name;
     const char* synopsis;
@@ -58,12 +54,7 @@ struct Command {
     std::function<int(const std::vector<std::string>&, std::ostream&, std::ostream&)> run;
 };
 
-/// Parsed arguments: positionals, flags (--json) and repeated options (--set K=V).
-struct Args {
-    std::vector<std::string> positional;
-    std::map<std::string, std::vector<std::string>> options;
-    bool flag(const std::string& f) const { return options.count(f) > 0; }
-};
+} // namespace
 
 Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::string>& flags,
                const std::vector<std::string>& valued) {
@@ -98,6 +89,8 @@ Args parseArgs(const std::vector<std::string>& argv, const std::vector<std::stri
     }
     return a;
 }
+
+namespace {
 
 model::Catalog& catalog() {
     // Reloaded when the catalog overlays change between runCli calls (--catalog-overlay, data/FORMAT.md

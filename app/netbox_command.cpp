@@ -5,8 +5,6 @@
 #include "design_file.h"
 #include "netbox.h"
 
-#include <algorithm>
-#include <map>
 #include <ostream>
 
 namespace ctwin::app {
@@ -34,81 +32,51 @@ const char* const kImportNetBoxHelp =
 
 namespace {
 
-struct Usage {
-    std::string message;
-};
+/// The one positional argument a command takes (UsageError for none or several).
+std::string onlyPositional(const Args& a, const char* what) {
+    if (a.positional.size() != 1)
+        throw UsageError(a.positional.empty() ? std::string("needs ") + what
+                                              : "unexpected argument '" + a.positional[1] + "'");
+    return a.positional.front();
+}
 
-/// One positional argument and the valued options named; each option once.
-std::map<std::string, std::string> parse(const std::vector<std::string>& args,
-                                         const std::vector<std::string>& valued, std::string& positional) {
-    std::map<std::string, std::string> opt;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string key = args[i], value;
-        if (key.rfind("--", 0) != 0) {
-            if (!positional.empty()) throw Usage{"unexpected argument '" + key + "'"};
-            positional = key;
-            continue;
-        }
-        bool inlineValue = false;
-        if (const auto eq = key.find('='); eq != std::string::npos)
-            value = key.substr(eq + 1), key = key.substr(0, eq), inlineValue = true;
-        if (std::find(valued.begin(), valued.end(), key) == valued.end())
-            throw Usage{"unknown option " + key};
-        if (!inlineValue) {
-            if (i + 1 >= args.size()) throw Usage{"option " + key + " needs a value"};
-            value = args[++i];
-        }
-        if (value.empty()) throw Usage{"option " + key + " needs a value"};
-        if (opt.count(key)) throw Usage{"option " + key + " given twice"};
-        opt[key] = value;
+/// The value of a valued option given once (UsageError when it is missing or repeated).
+std::string once(const Args& a, const std::string& option, bool required) {
+    const auto it = a.options.find(option);
+    if (it == a.options.end()) {
+        if (required) throw UsageError("needs " + option);
+        return {};
     }
-    return opt;
+    if (it->second.size() > 1) throw UsageError("option " + option + " given twice");
+    return it->second.front();
 }
 
 } // namespace
 
-int runExportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string design;
-    std::map<std::string, std::string> opt;
-    try {
-        opt = parse(args, {"--out"}, design);
-        if (design.empty()) throw Usage{"export-netbox needs a design FILE"};
-        if (!opt.count("--out")) throw Usage{"export-netbox needs --out FOLDER"};
-    } catch (const Usage& u) {
-        err << "clustertwin-cli export-netbox: " << u.message << "\nusage: clustertwin-cli "
-            << kExportNetBoxSynopsis << "\n";
-        return kExitUsage;
-    }
+int runExportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(args, {}, {"--out"});
+    const std::string design = onlyPositional(a, "a design FILE"), folder = once(a, "--out", true);
     const auto catalog = loadDefaultCatalog();
     const model::Project project = store::loadDesign(design, &catalog);
     const auto files = cost::netbox::exportNetBox(project, catalog);
-    cost::netbox::writeNetBoxExport(opt["--out"], files);
-    out << "wrote " << files.size() << " files to " << opt["--out"] << " (NetBox "
-        << cost::netbox::kNetBoxVersion << "): " << project.sites.size() << " sites, "
+    cost::netbox::writeNetBoxExport(folder, files);
+    out << "wrote " << files.size() << " files to " << folder << " (NetBox " << cost::netbox::kNetBoxVersion
+        << "): " << project.sites.size() << " sites, "
         << project.buildings.size() + project.halls.size() + project.rows.size() << " locations, "
         << project.racks.size() << " racks, " << project.powerFeeds.size() << " power panels\n";
     return kExitOk;
 }
 
-int runImportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    std::string folder;
-    std::map<std::string, std::string> opt;
-    try {
-        opt = parse(args, {"--out", "--mapping"}, folder);
-        if (folder.empty()) throw Usage{"import-netbox needs a FOLDER of saved API responses"};
-        if (!opt.count("--out")) throw Usage{"import-netbox needs --out FILE"};
-    } catch (const Usage& u) {
-        err << "clustertwin-cli import-netbox: " << u.message << "\nusage: clustertwin-cli "
-            << kImportNetBoxSynopsis << "\n";
-        return kExitUsage;
-    }
+int runImportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(args, {}, {"--out", "--mapping"});
+    const std::string folder = onlyPositional(a, "a FOLDER of saved API responses"),
+                      design = once(a, "--out", true);
     const auto catalog = loadDefaultCatalog();
-    const auto result =
-        cost::netbox::importNetBoxFolder(folder, catalog, opt.count("--mapping") ? opt["--mapping"] : "");
-    store::saveDesign(result.project, opt["--out"]);
+    const auto result = cost::netbox::importNetBoxFolder(folder, catalog, once(a, "--mapping", false));
+    store::saveDesign(result.project, design);
     for (const auto& line : result.log)
         out << line << "\n";
-    out << "wrote " << opt["--out"] << "\n";
+    out << "wrote " << design << "\n";
     return kExitOk;
 }
 

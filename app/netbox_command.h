@@ -12,7 +12,8 @@ extern const char* const kImportNetBoxSynopsis;
 extern const char* const kImportNetBoxHelp;
 
 /// `export-netbox DESIGN --out FOLDER`: the design as NetBox bulk-import CSV files and REST request bodies
-/// (model/netbox.h). Exit 0, 2 for bad options, 3 for a bad design or a folder that cannot be written.
+/// (cost/netbox.h). Exit 0, 2 for bad options (UsageError, printed by runCli), 3 for a bad design or a folder
+/// that cannot be written.
 int runExportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 /// `import-netbox FOLDER --out DESIGN [--mapping FILE]`: a design from saved NetBox REST API responses, the

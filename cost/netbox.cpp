@@ -91,83 +91,93 @@ std::string slugOf(const std::string& id) {
     return s.empty() ? std::string("unnamed") : s;
 }
 
-std::vector<ExportFile> exportNetBox(const Project& p, const Catalog& catalog) {
-    std::unordered_map<std::string, std::string> siteName, buildingSite, hallBuilding, rowHall, locName,
-        slugs;
-    std::set<std::string> usedSlugs;
-    // Slugs are ids made URL-safe; two ids that become the same slug are told apart by a counter.
-    const auto slug = [&](const std::string& id) {
-        auto it = slugs.find(id);
-        if (it != slugs.end()) return it->second;
+namespace {
+
+/// The export, one object type per step; each step fills its CSV table and its request bodies.
+class Exporter {
+public:
+    Exporter(const Project& p, const Catalog& catalog) : m_p(p), m_catalog(catalog) {
+        m_bodies["netbox_version"] = kNetBoxVersion;
+        m_bodies["order"] = kOrder;
+        for (const auto& k : kOrder)
+            m_bodies[k] = ojson::array();
+    }
+
+    std::vector<ExportFile> run() {
+        sites();
+        locations();
+        rackTypes();
+        racks();
+        panels();
+        feeds();
+        return {{"01-manufacturers.csv", m_manufacturers.text()},
+                {"02-sites.csv", m_sites.text()},
+                {"03-locations.csv", m_locations.text()},
+                {"04-rack-types.csv", m_rackTypes.text()},
+                {"05-racks.csv", m_racks.text()},
+                {"06-power-panels.csv", m_panels.text()},
+                {"07-power-feeds.csv", m_feeds.text()},
+                {"netbox-request-bodies.json", m_bodies.dump(2) + "\n"}};
+    }
+
+private:
+    inline static const std::vector<std::string> kOrder = {
+        "dcim/manufacturers", "dcim/sites",        "dcim/locations",  "dcim/rack-types",
+        "dcim/racks",         "dcim/power-panels", "dcim/power-feeds"};
+    const std::string kMaker = "ClusterTwin catalog", kMakerSlug = "clustertwin-catalog";
+
+    /// Slugs are ids made URL-safe; two ids that become the same slug are told apart by a counter.
+    std::string slug(const std::string& id) {
+        auto it = m_slugs.find(id);
+        if (it != m_slugs.end()) return it->second;
         std::string s = slugOf(id), base = s;
-        for (int n = 2; !usedSlugs.insert(s).second; ++n)
+        for (int n = 2; !m_usedSlugs.insert(s).second; ++n)
             s = base + "-" + std::to_string(n);
-        return slugs[id] = s;
-    };
-    SiteNames names;
-    ojson bodies;
-    bodies["netbox_version"] = kNetBoxVersion;
-    const std::vector<std::string> order = {"dcim/manufacturers", "dcim/sites", "dcim/locations",
-                                            "dcim/rack-types",    "dcim/racks", "dcim/power-panels",
-                                            "dcim/power-feeds"};
-    bodies["order"] = order;
-    for (const auto& k : order)
-        bodies[k] = ojson::array();
+        return m_slugs[id] = s;
+    }
+    std::string siteOfRow(const std::string& row) { return m_buildingSite[m_hallBuilding[m_rowHall[row]]]; }
 
-    Table sites{{"name", "slug", "status", "latitude", "longitude", "description", "comments"}, {}};
-    for (const auto& s : p.sites) {
-        siteName[s.id] = s.name;
-        ojson tag = {
-            {"kind", "site"}, {"climate_location", s.climateLocation}, {"land_cost_usd", s.landCost.value()}};
-        if (s.electricityUsdPerKwh) tag["electricity_usd_per_kwh"] = *s.electricityUsdPerKwh;
-        if (s.freeCoolingHoursPerYear) tag["free_cooling_hours_per_year"] = *s.freeCoolingHoursPerYear;
-        sites.rows.push_back({s.name, slug(s.id), "active", num(s.latDeg), num(s.lonDeg), "", tagLine(tag)});
-        bodies["dcim/sites"].push_back({{"name", s.name},
-                                        {"slug", slug(s.id)},
-                                        {"status", "active"},
-                                        {"latitude", s.latDeg},
-                                        {"longitude", s.lonDeg},
-                                        {"comments", tagLine(tag)}});
+    void sites() {
+        for (const auto& s : m_p.sites) {
+            m_siteName[s.id] = s.name;
+            ojson tag = {{"kind", "site"},
+                         {"climate_location", s.climateLocation},
+                         {"land_cost_usd", s.landCost.value()}};
+            if (s.electricityUsdPerKwh) tag["electricity_usd_per_kwh"] = *s.electricityUsdPerKwh;
+            if (s.freeCoolingHoursPerYear) tag["free_cooling_hours_per_year"] = *s.freeCoolingHoursPerYear;
+            m_sites.rows.push_back(
+                {s.name, slug(s.id), "active", num(s.latDeg), num(s.lonDeg), "", tagLine(tag)});
+            m_bodies["dcim/sites"].push_back({{"name", s.name},
+                                              {"slug", slug(s.id)},
+                                              {"status", "active"},
+                                              {"latitude", s.latDeg},
+                                              {"longitude", s.lonDeg},
+                                              {"comments", tagLine(tag)}});
+        }
     }
 
-    Table locations{{"site", "parent", "name", "slug", "status", "description", "comments"}, {}};
-    const auto addLocation = [&](const std::string& siteId, const std::string& parentId,
-                                 const std::string& id, const std::string& name, const char* kind,
-                                 ojson tag) {
-        ojson kinded = {{"kind", kind}};
-        kinded.update(tag);
-        tag = std::move(kinded);
-        const std::string unique = names.take(siteId, name, slug(id));
-        locName[id] = unique;
-        const std::string parent = parentId.empty() ? std::string() : locName[parentId];
-        locations.rows.push_back({siteName[siteId], parent, unique, slug(id), "active", "", tagLine(tag)});
-        ojson body = {{"site", {{"slug", slug(siteId)}}},
-                      {"parent", parentId.empty() ? ojson(nullptr) : ojson{{"slug", slug(parentId)}}},
-                      {"name", unique},
-                      {"slug", slug(id)},
-                      {"status", "active"},
-                      {"comments", tagLine(tag)}};
-        bodies["dcim/locations"].push_back(body);
-    };
-    for (const auto& b : p.buildings) {
-        buildingSite[b.id] = b.site;
-        ojson tag = {{"power_capacity_w", b.powerCapacity.value()},
-                     {"x_m", b.x.value()},
-                     {"y_m", b.y.value()},
-                     {"width_m", b.width.value()},
-                     {"depth_m", b.depth.value()},
-                     {"height_m", b.height.value()},
-                     {"power_topology", b.powerTopology},
-                     {"energisation_date", b.energisationDate}};
-        if (b.shellCost) tag["shell_cost_usd"] = b.shellCost->value();
-        if (b.puePinned) tag["pue_pinned"] = *b.puePinned;
-        addLocation(b.site, "", b.id, b.name, "building", tag);
+    void location(const std::string& siteId, const std::string& parentId, const std::string& id,
+                  const std::string& name, const char* kind, const ojson& fields) {
+        ojson tag = {{"kind", kind}};
+        tag.update(fields);
+        const std::string unique = m_names.take(siteId, name, slug(id));
+        m_locName[id] = unique;
+        const std::string parent = parentId.empty() ? std::string() : m_locName[parentId];
+        m_locations.rows.push_back(
+            {m_siteName[siteId], parent, unique, slug(id), "active", "", tagLine(tag)});
+        m_bodies["dcim/locations"].push_back(
+            {{"site", {{"slug", slug(siteId)}}},
+             {"parent", parentId.empty() ? ojson(nullptr) : ojson{{"slug", slug(parentId)}}},
+             {"name", unique},
+             {"slug", slug(id)},
+             {"status", "active"},
+             {"comments", tagLine(tag)}});
     }
-    for (const auto& h : p.halls) {
-        hallBuilding[h.id] = h.building;
+
+    ojson coolingLoopsOf(const std::string& hall) const {
         ojson loops = ojson::array();
-        for (const auto& l : p.coolingLoops) {
-            if (l.hall != h.id) continue;
+        for (const auto& l : m_p.coolingLoops) {
+            if (l.hall != hall) continue;
             ojson cdus = ojson::array();
             for (const auto& c : l.cdus)
                 cdus.push_back({c.xM, c.yM});
@@ -181,133 +191,173 @@ std::vector<ExportFile> exportNetBox(const Project& p, const Catalog& catalog) {
                              {"plant", l.plant},
                              {"cdus", cdus}});
         }
-        ojson tag = {{"x_m", h.x.value()},
-                     {"y_m", h.y.value()},
-                     {"width_m", h.width.value()},
-                     {"depth_m", h.depth.value()},
-                     {"grid_m", h.grid.value()},
-                     {"energisation_date", h.energisationDate},
-                     {"refresh_policy", h.refreshPolicy},
-                     {"cooling_loops", loops}};
-        if (h.powerCapacity) tag["power_capacity_w"] = h.powerCapacity->value();
-        addLocation(buildingSite[h.building], h.building, h.id, h.name, "hall", tag);
-    }
-    for (const auto& r : p.rows) {
-        rowHall[r.id] = r.hall;
-        addLocation(buildingSite[hallBuilding[r.hall]], r.hall, r.id, r.name, "row",
-                    {{"x_m", r.x.value()}, {"y_m", r.y.value()}, {"rotation_deg", r.rotationDeg}});
+        return loops;
     }
 
-    // Rack types: one per catalog rack type in use, under one manufacturer (the catalog names no vendor).
-    const std::string maker = "ClusterTwin catalog", makerSlug = "clustertwin-catalog";
-    Table manufacturers{{"name", "slug", "description"}, {}};
-    manufacturers.rows.push_back({maker, makerSlug, "Rack types of the ClusterTwin catalog"});
-    bodies["dcim/manufacturers"].push_back({{"name", maker}, {"slug", makerSlug}});
-    Table rackTypes{{"manufacturer", "model", "slug", "form_factor", "width", "u_height", "outer_width",
-                     "outer_depth", "outer_unit", "weight", "weight_unit", "description"},
-                    {}};
-    std::set<std::string> typesDone;
-    for (const auto& r : p.racks) {
-        if (!typesDone.insert(r.rackType).second) continue;
-        const CatalogItem* item = catalog.find(r.rackType);
-        const std::string model = item ? item->name : r.rackType;
-        const double widthMm = catalogValue(item, "width_m", 0) * 1000,
-                     depthMm = catalogValue(item, "depth_m", 0) * 1000;
-        const double weight = catalogValue(item, "weight_kg", 0);
-        const auto optional = [](double x) { return x > 0 ? num(std::round(x)) : CsvCell(""); };
-        rackTypes.rows.push_back({maker, model, slugOf(r.rackType), "4-post-cabinet", num(kRackWidthInches),
-                                  num(kRackUnits), optional(widthMm), optional(depthMm),
-                                  widthMm > 0 || depthMm > 0 ? "mm" : "", optional(weight),
-                                  weight > 0 ? "kg" : "", "catalog id " + r.rackType});
-        ojson body = {{"manufacturer", {{"slug", makerSlug}}},
-                      {"model", model},
-                      {"slug", slugOf(r.rackType)},
-                      {"form_factor", "4-post-cabinet"},
-                      {"width", kRackWidthInches},
-                      {"u_height", kRackUnits},
-                      {"description", "catalog id " + r.rackType}};
-        if (widthMm > 0) body["outer_width"] = std::round(widthMm);
-        if (depthMm > 0) body["outer_depth"] = std::round(depthMm);
-        if (widthMm > 0 || depthMm > 0) body["outer_unit"] = "mm";
-        if (weight > 0) body["weight"] = weight, body["weight_unit"] = "kg";
-        bodies["dcim/rack-types"].push_back(body);
-    }
-
-    Table racks{{"site", "location", "name", "facility_id", "status", "rack_type", "comments"}, {}};
-    std::unordered_map<std::string, std::string> rackName;
-    for (const auto& r : p.racks) {
-        const std::string siteId = buildingSite[hallBuilding[rowHall[r.row]]];
-        const std::string name = names.take(siteId + "/racks", r.name, slug(r.id));
-        rackName[r.id] = name;
-        const CatalogItem* item = catalog.find(r.rackType);
-        ojson tag = {{"kind", "rack"},     {"x_m", r.x.value()},
-                     {"y_m", r.y.value()}, {"rotation_deg", r.rotationDeg},
-                     {"spare", r.spare},   {"cooling_loop", r.coolingLoop}};
-        racks.rows.push_back({siteName[siteId], locName[r.row], name, r.id, "active",
-                              item ? item->name : r.rackType, tagLine(tag)});
-        bodies["dcim/racks"].push_back({{"site", {{"slug", slug(siteId)}}},
-                                        {"location", {{"slug", slug(r.row)}}},
-                                        {"name", name},
-                                        {"facility_id", r.id},
-                                        {"status", "active"},
-                                        {"rack_type", {{"slug", slugOf(r.rackType)}}},
-                                        {"comments", tagLine(tag)}});
-    }
-
-    Table panels{{"site", "location", "name", "description", "comments"}, {}};
-    std::unordered_map<std::string, std::string> panelName;
-    for (const auto& f : p.powerFeeds) {
-        const std::string siteId = buildingSite[f.building];
-        const std::string name = names.take(siteId + "/panels", f.name, slug(f.id));
-        panelName[f.id] = name;
-        const ojson tag = {
-            {"kind", "power_feed"}, {"id", f.id}, {"capacity_w", f.capacity.value()}, {"chain", f.chain}};
-        panels.rows.push_back({siteName[siteId], locName[f.building], name, "", tagLine(tag)});
-        bodies["dcim/power-panels"].push_back({{"site", {{"slug", slug(siteId)}}},
-                                               {"location", {{"slug", slug(f.building)}}},
-                                               {"name", name},
-                                               {"comments", tagLine(tag)}});
-    }
-
-    Table feeds{{"site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
-                 "voltage", "amperage", "max_utilization"},
-                {}};
-    for (const auto& r : p.racks) {
-        const std::string siteId = buildingSite[hallBuilding[rowHall[r.row]]];
-        // Amperage to carry the rack's load on one three-phase feed: P / (√3 · V · utilisation).
-        // No catalog load (a network rack's switches are counted elsewhere): NetBox's default amperage.
-        const double load = catalogValue(catalog.find(r.rackType), "power_load_w", 0);
-        const double amps = std::ceil(load / (std::sqrt(3.0) * kFeedVoltage * kFeedMaxUtilization / 100.0));
-        for (const auto& [feed, type, side] :
-             {std::tuple{r.feedA, "primary", "A"}, std::tuple{r.feedB, "redundant", "B"}}) {
-            if (feed.empty() || !panelName.count(feed)) continue;
-            const std::string name = rackName[r.id] + " " + side;
-            feeds.rows.push_back({siteName[siteId], panelName[feed], locName[r.row], rackName[r.id], name,
-                                  "active", type, "ac", "three-phase", num(kFeedVoltage),
-                                  amps > 0 ? num(amps) : CsvCell(""), num(kFeedMaxUtilization)});
-            // The panel is named within its site: NetBox resolves {"name", "site": {"slug"}} as one lookup.
-            bodies["dcim/power-feeds"].push_back(
-                {{"power_panel", {{"name", panelName[feed]}, {"site", {{"slug", slug(siteId)}}}}},
-                 {"rack", {{"facility_id", r.id}}},
-                 {"name", name},
-                 {"status", "active"},
-                 {"type", type},
-                 {"supply", "ac"},
-                 {"phase", "three-phase"},
-                 {"voltage", kFeedVoltage},
-                 {"max_utilization", kFeedMaxUtilization}});
-            if (amps > 0) bodies["dcim/power-feeds"].back()["amperage"] = amps;
+    void locations() {
+        for (const auto& b : m_p.buildings) {
+            m_buildingSite[b.id] = b.site;
+            ojson tag = {{"power_capacity_w", b.powerCapacity.value()},
+                         {"x_m", b.x.value()},
+                         {"y_m", b.y.value()},
+                         {"width_m", b.width.value()},
+                         {"depth_m", b.depth.value()},
+                         {"height_m", b.height.value()},
+                         {"power_topology", b.powerTopology},
+                         {"energisation_date", b.energisationDate}};
+            if (b.shellCost) tag["shell_cost_usd"] = b.shellCost->value();
+            if (b.puePinned) tag["pue_pinned"] = *b.puePinned;
+            location(b.site, "", b.id, b.name, "building", tag);
+        }
+        for (const auto& h : m_p.halls) {
+            m_hallBuilding[h.id] = h.building;
+            ojson tag = {{"x_m", h.x.value()},
+                         {"y_m", h.y.value()},
+                         {"width_m", h.width.value()},
+                         {"depth_m", h.depth.value()},
+                         {"grid_m", h.grid.value()},
+                         {"energisation_date", h.energisationDate},
+                         {"refresh_policy", h.refreshPolicy},
+                         {"cooling_loops", coolingLoopsOf(h.id)}};
+            if (h.powerCapacity) tag["power_capacity_w"] = h.powerCapacity->value();
+            location(m_buildingSite[h.building], h.building, h.id, h.name, "hall", tag);
+        }
+        for (const auto& r : m_p.rows) {
+            m_rowHall[r.id] = r.hall;
+            location(m_buildingSite[m_hallBuilding[r.hall]], r.hall, r.id, r.name, "row",
+                     {{"x_m", r.x.value()}, {"y_m", r.y.value()}, {"rotation_deg", r.rotationDeg}});
         }
     }
 
-    return {{"01-manufacturers.csv", manufacturers.text()},
-            {"02-sites.csv", sites.text()},
-            {"03-locations.csv", locations.text()},
-            {"04-rack-types.csv", rackTypes.text()},
-            {"05-racks.csv", racks.text()},
-            {"06-power-panels.csv", panels.text()},
-            {"07-power-feeds.csv", feeds.text()},
-            {"netbox-request-bodies.json", bodies.dump(2) + "\n"}};
+    /// One rack type per catalog rack type in use, under one manufacturer (the catalog names no vendor).
+    void rackTypes() {
+        m_manufacturers.rows.push_back({kMaker, kMakerSlug, "Rack types of the ClusterTwin catalog"});
+        m_bodies["dcim/manufacturers"].push_back({{"name", kMaker}, {"slug", kMakerSlug}});
+        std::set<std::string> done;
+        for (const auto& r : m_p.racks) {
+            if (!done.insert(r.rackType).second) continue;
+            const CatalogItem* item = m_catalog.find(r.rackType);
+            const std::string model = item ? item->name : r.rackType;
+            const double widthMm = catalogValue(item, "width_m", 0) * 1000,
+                         depthMm = catalogValue(item, "depth_m", 0) * 1000;
+            const double weight = catalogValue(item, "weight_kg", 0);
+            const auto optional = [](double x) { return x > 0 ? num(std::round(x)) : CsvCell(""); };
+            m_rackTypes.rows.push_back(
+                {kMaker, model, slugOf(r.rackType), "4-post-cabinet", num(kRackWidthInches), num(kRackUnits),
+                 optional(widthMm), optional(depthMm), widthMm > 0 || depthMm > 0 ? "mm" : "",
+                 optional(weight), weight > 0 ? "kg" : "", "catalog id " + r.rackType});
+            ojson body = {{"manufacturer", {{"slug", kMakerSlug}}},
+                          {"model", model},
+                          {"slug", slugOf(r.rackType)},
+                          {"form_factor", "4-post-cabinet"},
+                          {"width", kRackWidthInches},
+                          {"u_height", kRackUnits},
+                          {"description", "catalog id " + r.rackType}};
+            if (widthMm > 0) body["outer_width"] = std::round(widthMm);
+            if (depthMm > 0) body["outer_depth"] = std::round(depthMm);
+            if (widthMm > 0 || depthMm > 0) body["outer_unit"] = "mm";
+            if (weight > 0) body["weight"] = weight, body["weight_unit"] = "kg";
+            m_bodies["dcim/rack-types"].push_back(body);
+        }
+    }
+
+    void racks() {
+        for (const auto& r : m_p.racks) {
+            const std::string siteId = siteOfRow(r.row);
+            const std::string name = m_names.take(siteId + "/racks", r.name, slug(r.id));
+            m_rackName[r.id] = name;
+            const CatalogItem* item = m_catalog.find(r.rackType);
+            const ojson tag = {{"kind", "rack"},     {"x_m", r.x.value()},
+                               {"y_m", r.y.value()}, {"rotation_deg", r.rotationDeg},
+                               {"spare", r.spare},   {"cooling_loop", r.coolingLoop}};
+            m_racks.rows.push_back({m_siteName[siteId], m_locName[r.row], name, r.id, "active",
+                                    item ? item->name : r.rackType, tagLine(tag)});
+            m_bodies["dcim/racks"].push_back({{"site", {{"slug", slug(siteId)}}},
+                                              {"location", {{"slug", slug(r.row)}}},
+                                              {"name", name},
+                                              {"facility_id", r.id},
+                                              {"status", "active"},
+                                              {"rack_type", {{"slug", slugOf(r.rackType)}}},
+                                              {"comments", tagLine(tag)}});
+        }
+    }
+
+    /// One power panel per ClusterTwin power feed.
+    void panels() {
+        for (const auto& f : m_p.powerFeeds) {
+            const std::string siteId = m_buildingSite[f.building];
+            const std::string name = m_names.take(siteId + "/panels", f.name, slug(f.id));
+            m_panelName[f.id] = name;
+            const ojson tag = {
+                {"kind", "power_feed"}, {"id", f.id}, {"capacity_w", f.capacity.value()}, {"chain", f.chain}};
+            m_panels.rows.push_back({m_siteName[siteId], m_locName[f.building], name, "", tagLine(tag)});
+            m_bodies["dcim/power-panels"].push_back({{"site", {{"slug", slug(siteId)}}},
+                                                     {"location", {{"slug", slug(f.building)}}},
+                                                     {"name", name},
+                                                     {"comments", tagLine(tag)}});
+        }
+    }
+
+    /// Per rack one NetBox power feed per side, from the panel of the rack's feed A (primary) and B
+    /// (redundant).
+    void feeds() {
+        for (const auto& r : m_p.racks) {
+            const std::string siteId = siteOfRow(r.row);
+            // Amperage to carry the rack's load on one three-phase feed: P / (√3 · V · utilisation). No
+            // catalog load (a network rack's switches are counted elsewhere): NetBox's default amperage.
+            const double load = catalogValue(m_catalog.find(r.rackType), "power_load_w", 0);
+            const double amps =
+                std::ceil(load / (std::sqrt(3.0) * kFeedVoltage * kFeedMaxUtilization / 100.0));
+            for (const auto& [feed, type, side] :
+                 {std::tuple{r.feedA, "primary", "A"}, std::tuple{r.feedB, "redundant", "B"}}) {
+                if (feed.empty() || !m_panelName.count(feed)) continue;
+                const std::string name = m_rackName[r.id] + " " + side;
+                m_feeds.rows.push_back({m_siteName[siteId], m_panelName[feed], m_locName[r.row],
+                                        m_rackName[r.id], name, "active", type, "ac", "three-phase",
+                                        num(kFeedVoltage), amps > 0 ? num(amps) : CsvCell(""),
+                                        num(kFeedMaxUtilization)});
+                // The panel is named within its site: NetBox resolves {"name", "site": {"slug"}} as one
+                // lookup.
+                ojson body = {
+                    {"power_panel", {{"name", m_panelName[feed]}, {"site", {{"slug", slug(siteId)}}}}},
+                    {"rack", {{"facility_id", r.id}}},
+                    {"name", name},
+                    {"status", "active"},
+                    {"type", type},
+                    {"supply", "ac"},
+                    {"phase", "three-phase"},
+                    {"voltage", kFeedVoltage},
+                    {"max_utilization", kFeedMaxUtilization}};
+                if (amps > 0) body["amperage"] = amps;
+                m_bodies["dcim/power-feeds"].push_back(body);
+            }
+        }
+    }
+
+    const Project& m_p;
+    const Catalog& m_catalog;
+    ojson m_bodies;
+    std::unordered_map<std::string, std::string> m_siteName, m_buildingSite, m_hallBuilding, m_rowHall,
+        m_locName, m_rackName, m_panelName, m_slugs;
+    std::set<std::string> m_usedSlugs;
+    SiteNames m_names;
+    Table m_manufacturers{{"name", "slug", "description"}, {}};
+    Table m_sites{{"name", "slug", "status", "latitude", "longitude", "description", "comments"}, {}};
+    Table m_locations{{"site", "parent", "name", "slug", "status", "description", "comments"}, {}};
+    Table m_rackTypes{{"manufacturer", "model", "slug", "form_factor", "width", "u_height", "outer_width",
+                       "outer_depth", "outer_unit", "weight", "weight_unit", "description"},
+                      {}};
+    Table m_racks{{"site", "location", "name", "facility_id", "status", "rack_type", "comments"}, {}};
+    Table m_panels{{"site", "location", "name", "description", "comments"}, {}};
+    Table m_feeds{{"site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
+                   "voltage", "amperage", "max_utilization"},
+                  {}};
+};
+
+} // namespace
+
+std::vector<ExportFile> exportNetBox(const Project& p, const Catalog& catalog) {
+    return Exporter(p, catalog).run();
 }
 
 void writeNetBoxExport(const std::string& folder, const std::vector<ExportFile>& files) {
@@ -495,405 +545,472 @@ std::map<std::string, std::string> readMapping(const std::string& file) {
 
 } // namespace
 
+namespace {
+
+/// The import, one object type per step, with what the steps share: NetBox ids to ClusterTwin ids, the
+/// location tree, and the ids in use.
+class Importer {
+public:
+    Importer(const fs::path& folder, const Catalog& catalog, std::map<std::string, std::string> mapping)
+        : m_catalog(catalog), m_mapping(std::move(mapping)), m_sites(readType(folder, "sites", true)),
+          m_locations(readType(folder, "locations", false)),
+          m_rackTypes(readType(folder, "rack-types", false)), m_racks(readType(folder, "racks", true)),
+          m_panels(readType(folder, "power-panels", false)), m_feeds(readType(folder, "power-feeds", false)),
+          m_devices(readType(folder, "devices", false)),
+          m_deviceTypes(readType(folder, "device-types", false)) {}
+
+    ImportResult run() {
+        sites();
+        locationTree();
+        locations();
+        typesOfRacks();
+        racks();
+        growHalls();
+        panels();
+        feeds();
+        const Project& p = m_out.project;
+        if (!m_devices.items.empty())
+            log(std::to_string(m_devices.items.size()) +
+                " devices read; ClusterTwin models whole racks, so they only chose the catalog rack of racks "
+                "without a rack type");
+        log("imported " + std::to_string(p.sites.size()) + " sites, " + std::to_string(p.buildings.size()) +
+            " buildings, " + std::to_string(p.halls.size()) + " halls, " + std::to_string(p.rows.size()) +
+            " rows, " + std::to_string(p.racks.size()) + " racks, " + std::to_string(p.powerFeeds.size()) +
+            " feeds, " + std::to_string(p.coolingLoops.size()) + " cooling loops");
+        return std::move(m_out);
+    }
+
+private:
+    struct Loc {
+        long long id = -1, parent = -1, site = -1;
+        size_t index = 0;
+        int depth = -1;
+    };
+
+    void log(std::string line) { m_out.log.push_back(std::move(line)); }
+    Project& project() { return m_out.project; }
+
+    /// Ids become ClusterTwin ids: each once.
+    void claim(const std::string& id, const std::string& file, const char* kind, const nlohmann::json& o) {
+        if (!m_ids.insert(id).second)
+            throw InputError(at(file, kind, o, "slug"), "slug '" + id + "' is used twice");
+    }
+
+    /// The object's site and location (-1 = none), both checked against the files.
+    std::pair<long long, long long> placeOf(const nlohmann::json& o, const std::string& file,
+                                            const char* kind) {
+        const long long site = refOf(o, "site", file, kind);
+        if (!m_siteId.count(site))
+            throw InputError(at(file, kind, o, "site"), "refers to a site that is not in the files");
+        const long long loc = refOf(o, "location", file, kind);
+        if (loc >= 0 && !m_locs.count(loc))
+            throw InputError(at(file, kind, o, "location"), "refers to a location that is not in the files");
+        if (loc >= 0 && m_locs.at(loc).site != site)
+            throw InputError(at(file, kind, o, "location"), "the location belongs to another site");
+        return {site, loc};
+    }
+
+    long long ancestorAt(long long id, int depth) const {
+        while (m_locs.at(id).depth > depth)
+            id = m_locs.at(id).parent;
+        return id;
+    }
+
+    void sites() {
+        for (size_t i = 0; i < m_sites.items.size(); ++i) {
+            const auto& o = m_sites.items[i];
+            const std::string& file = m_sites.files[i];
+            Site s;
+            s.id = text(o, "slug");
+            if (s.id.empty()) throw InputError(at(file, "site", o, "slug"), "missing");
+            claim(s.id, file, "site", o);
+            s.name = text(o, "name");
+            s.latDeg = numberOf(o, "latitude", 0.0);
+            s.lonDeg = numberOf(o, "longitude", 0.0);
+            const auto tag = tagOf(o, file, "site");
+            s.climateLocation = tagText(tag, "climate_location");
+            s.landCost = tagNum(tag, "land_cost_usd", 0.0) * units::usd;
+            if (tag.contains("electricity_usd_per_kwh"))
+                s.electricityUsdPerKwh = tagNum(tag, "electricity_usd_per_kwh", 0.0);
+            if (tag.contains("free_cooling_hours_per_year"))
+                s.freeCoolingHoursPerYear = tagNum(tag, "free_cooling_hours_per_year", 0.0);
+            m_siteId[idOf(o, file, "site")] = s.id;
+            project().sites.push_back(std::move(s));
+        }
+    }
+
+    /// Every location's site, parent and depth (parents need not come first in saved pages).
+    void locationTree() {
+        for (size_t i = 0; i < m_locations.items.size(); ++i) {
+            const auto& o = m_locations.items[i];
+            const std::string& file = m_locations.files[i];
+            const long long site = refOf(o, "site", file, "location");
+            if (!m_siteId.count(site))
+                throw InputError(at(file, "location", o, "site"),
+                                 "refers to a site that is not in the files");
+            const long long id = idOf(o, file, "location");
+            m_locs[id] = Loc{id, refOf(o, "parent", file, "location"), site, i};
+        }
+        for (auto& [id, l] : m_locs) {
+            int depth = 0;
+            for (long long cur = l.parent; cur >= 0; ++depth) {
+                const auto& o = m_locations.items[l.index];
+                const auto it = m_locs.find(cur);
+                if (it == m_locs.end())
+                    throw InputError(at(m_locations.files[l.index], "location", o, "parent"),
+                                     "refers to a location that is not in the files");
+                if (depth > 64)
+                    throw InputError(at(m_locations.files[l.index], "location", o, "parent"),
+                                     "the parents form a loop");
+                cur = it->second.parent;
+            }
+            l.depth = depth;
+        }
+    }
+
+    /// Depth 0: building; 1: hall; 2: row; deeper levels fold into their row.
+    void locations() {
+        std::vector<const Loc*> ordered;
+        for (const auto& [id, l] : m_locs)
+            ordered.push_back(&l);
+        std::sort(ordered.begin(), ordered.end(), [](const Loc* a, const Loc* b) {
+            return a->depth != b->depth ? a->depth < b->depth : a->index < b->index;
+        });
+        for (const Loc* l : ordered) {
+            const auto& o = m_locations.items[l->index];
+            const std::string& file = m_locations.files[l->index];
+            const std::string slug = text(o, "slug");
+            if (slug.empty()) throw InputError(at(file, "location", o, "slug"), "missing");
+            if (l->depth > 2) {
+                m_entity[l->id] = m_entity.at(ancestorAt(l->id, 2));
+                log("location " + text(o, "name") + ": below a row, its racks join row " + m_entity[l->id]);
+                continue;
+            }
+            claim(slug, file, "location", o);
+            m_entity[l->id] = slug;
+            const auto tag = tagOf(o, file, "location");
+            const std::string name = plainName(text(o, "name"), slug);
+            if (l->depth == 0)
+                building(slug, name, m_siteId.at(l->site), tag);
+            else if (l->depth == 1)
+                hall(slug, name, m_entity.at(l->parent), tag, file, o);
+            else
+                row(slug, name, m_entity.at(l->parent), tag);
+        }
+    }
+
+    void building(const std::string& id, const std::string& name, const std::string& site,
+                  const nlohmann::json& tag) {
+        Building b;
+        b.id = id, b.name = name, b.site = site;
+        b.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
+        b.x = tagNum(tag, "x_m", 0.0) * units::meter, b.y = tagNum(tag, "y_m", 0.0) * units::meter;
+        b.width = tagNum(tag, "width_m", 100.0) * units::meter,
+        b.depth = tagNum(tag, "depth_m", 60.0) * units::meter;
+        b.height = tagNum(tag, "height_m", 12.0) * units::meter;
+        b.powerTopology = tagText(tag, "power_topology", b.powerTopology);
+        b.energisationDate = tagText(tag, "energisation_date");
+        if (tag.contains("shell_cost_usd")) b.shellCost = tagNum(tag, "shell_cost_usd", 0.0) * units::usd;
+        if (tag.contains("pue_pinned")) b.puePinned = tagNum(tag, "pue_pinned", 0.0);
+        if (tag.empty()) log("building " + b.id + ": no ClusterTwin geometry; 100 x 60 m at the origin");
+        project().buildings.push_back(std::move(b));
+    }
+
+    void hall(const std::string& id, const std::string& name, const std::string& building,
+              const nlohmann::json& tag, const std::string& file, const nlohmann::json& o) {
+        DataHall h;
+        h.id = id, h.name = name, h.building = building;
+        h.x = tagNum(tag, "x_m", 0.0) * units::meter, h.y = tagNum(tag, "y_m", 0.0) * units::meter;
+        h.width = tagNum(tag, "width_m", 60.0) * units::meter,
+        h.depth = tagNum(tag, "depth_m", 40.0) * units::meter;
+        h.grid = tagNum(tag, "grid_m", 0.6) * units::meter;
+        if (tag.contains("power_capacity_w"))
+            h.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
+        h.energisationDate = tagText(tag, "energisation_date");
+        h.refreshPolicy = tagText(tag, "refresh_policy", h.refreshPolicy);
+        if (const auto it = tag.find("cooling_loops"); it != tag.end() && it->is_array())
+            for (const auto& lj : *it)
+                if (lj.is_object()) coolingLoop(lj, h.id, file, o);
+        if (tag.empty()) log("hall " + h.id + ": no ClusterTwin geometry; 60 x 40 m at the building origin");
+        project().halls.push_back(std::move(h));
+    }
+
+    void coolingLoop(const nlohmann::json& lj, const std::string& hall, const std::string& file,
+                     const nlohmann::json& o) {
+        CoolingLoop c;
+        c.id = tagText(lj, "id"), c.name = tagText(lj, "name"), c.hall = hall;
+        c.cduType = tagText(lj, "cdu_type"), c.cduCount = static_cast<int>(tagNum(lj, "cdu_count", 0));
+        c.redundancy = tagText(lj, "redundancy", c.redundancy);
+        c.supplyTempC = tagNum(lj, "supply_temp_c", c.supplyTempC);
+        c.deltaT = tagNum(lj, "delta_t_k", c.deltaT.value()) * units::kelvin;
+        c.plant = tagText(lj, "plant");
+        if (const auto cd = lj.find("cdus"); cd != lj.end() && cd->is_array())
+            for (const auto& pt : *cd)
+                if (pt.is_array() && pt.size() == 2 && pt[0].is_number() && pt[1].is_number())
+                    c.cdus.push_back(Point2{pt[0].get<double>(), pt[1].get<double>()});
+        if (c.id.empty() || !m_ids.insert(c.id).second)
+            throw InputError(at(file, "location", o, "comments"), "a cooling loop without a unique id");
+        project().coolingLoops.push_back(std::move(c));
+    }
+
+    void row(const std::string& id, const std::string& name, const std::string& hall,
+             const nlohmann::json& tag) {
+        Row r;
+        r.id = id, r.name = name, r.hall = hall;
+        const int n = m_rowsInHall[hall]++;
+        r.x = tagNum(tag, "x_m", 1.0) * units::meter;
+        r.y = tagNum(tag, "y_m", 1.0 + n * kRowPitchM) * units::meter;
+        r.rotationDeg = tagNum(tag, "rotation_deg", 0.0);
+        project().rows.push_back(std::move(r));
+    }
+
+    /// Rack-type and device-type slugs by NetBox id, and the device types found in each rack.
+    void typesOfRacks() {
+        for (size_t i = 0; i < m_rackTypes.items.size(); ++i)
+            m_rackTypeSlug[idOf(m_rackTypes.items[i], m_rackTypes.files[i], "rack type")] =
+                text(m_rackTypes.items[i], "slug");
+        std::unordered_map<long long, std::string> deviceTypeSlug;
+        for (size_t i = 0; i < m_deviceTypes.items.size(); ++i)
+            deviceTypeSlug[idOf(m_deviceTypes.items[i], m_deviceTypes.files[i], "device type")] =
+                text(m_deviceTypes.items[i], "slug");
+        for (size_t i = 0; i < m_devices.items.size(); ++i) {
+            const auto& d = m_devices.items[i];
+            const long long rack = refOf(d, "rack", m_devices.files[i], "device");
+            const long long type = refOf(d, "device_type", m_devices.files[i], "device");
+            if (rack >= 0 && type >= 0)
+                m_deviceTypesInRack[rack].push_back(
+                    deviceTypeSlug.count(type) ? deviceTypeSlug[type] : text(d["device_type"], "slug"));
+        }
+    }
+
+    /// The catalog rack a NetBox slug names: through the mapping file, else the same id.
+    std::string catalogRack(const std::string& slug) const {
+        const auto m = m_mapping.find(slug);
+        const std::string id = m != m_mapping.end() ? m->second : slug;
+        const CatalogItem* item = m_catalog.find(id);
+        return item && item->category == "racks" ? id : std::string();
+    }
+
+    /// Containers for racks placed above row level, created on demand and logged.
+    std::string siteBuilding(const std::string& siteId) {
+        const std::string id = siteId + "-imported-building";
+        if (m_ids.insert(id).second) {
+            Building b;
+            b.id = id, b.name = "Imported", b.site = siteId;
+            b.width = 100.0 * units::meter, b.depth = 60.0 * units::meter, b.height = 12.0 * units::meter;
+            project().buildings.push_back(b);
+            log("site " + siteId + ": racks without a location go to building " + id);
+        }
+        return id;
+    }
+    std::string hallFor(const std::string& buildingId) {
+        const std::string id = buildingId + "-imported-hall";
+        if (m_ids.insert(id).second) {
+            DataHall h;
+            h.id = id, h.name = "Imported", h.building = buildingId;
+            h.width = 60.0 * units::meter, h.depth = 40.0 * units::meter;
+            project().halls.push_back(h);
+            log("building " + buildingId + ": racks outside any hall go to hall " + id);
+        }
+        return id;
+    }
+    std::string rowFor(const std::string& hallId) {
+        const std::string id = hallId + "-imported-row";
+        if (m_ids.insert(id).second) {
+            Row r;
+            r.id = id, r.name = "Imported", r.hall = hallId;
+            const int n = m_rowsInHall[hallId]++;
+            r.x = 1.0 * units::meter, r.y = (1.0 + n * kRowPitchM) * units::meter;
+            project().rows.push_back(r);
+            log("hall " + hallId + ": racks outside any row go to row " + id);
+        }
+        return id;
+    }
+    std::string rowOf(long long site, long long loc) {
+        if (loc < 0) return rowFor(hallFor(siteBuilding(m_siteId.at(site))));
+        const int depth = m_locs.at(loc).depth;
+        return depth == 0   ? rowFor(hallFor(m_entity.at(loc)))
+               : depth == 1 ? rowFor(m_entity.at(loc))
+                            : m_entity.at(loc);
+    }
+
+    /// The catalog rack of a NetBox rack: its rack type, else its devices' types; empty (and logged) for
+    /// none.
+    std::string rackTypeOf(const nlohmann::json& o, const std::string& file, long long nbId) {
+        std::string type, seen;
+        if (const long long rt = refOf(o, "rack_type", file, "rack"); rt >= 0) {
+            seen = m_rackTypeSlug.count(rt) ? m_rackTypeSlug[rt] : text(o["rack_type"], "slug");
+            type = catalogRack(seen);
+        }
+        if (type.empty())
+            for (const auto& s : m_deviceTypesInRack[nbId]) {
+                if (!(type = catalogRack(s)).empty()) break;
+                if (seen.empty()) seen = s;
+            }
+        if (type.empty())
+            log("rack " + text(o, "name") + " (NetBox id " + std::to_string(nbId) + "): type '" +
+                (seen.empty() ? std::string("none") : seen) +
+                "' maps to no catalog rack; left out (add it to the mapping file)");
+        return type;
+    }
+
+    void racks() {
+        Project& p = project();
+        for (size_t i = 0; i < m_racks.items.size(); ++i) {
+            const auto& o = m_racks.items[i];
+            const std::string& file = m_racks.files[i];
+            const long long nbId = idOf(o, file, "rack");
+            m_netboxRacks.insert(nbId);
+            const auto [site, loc] = placeOf(o, file, "rack");
+            const std::string row = rowOf(site, loc);
+            const std::string type = rackTypeOf(o, file, nbId);
+            if (type.empty()) continue;
+            RackPlacement r;
+            r.id = text(o, "facility_id");
+            if (r.id.empty() || m_ids.count(r.id)) r.id = "rack-" + std::to_string(nbId);
+            claim(r.id, file, "rack", o);
+            const auto tag = tagOf(o, file, "rack");
+            r.name = plainName(text(o, "name"), slugOf(r.id));
+            r.row = row, r.rackType = type;
+            if (tag.contains("x_m") && tag.contains("y_m")) {
+                r.x = tagNum(tag, "x_m", 0.0) * units::meter, r.y = tagNum(tag, "y_m", 0.0) * units::meter;
+            } else {
+                // Side by side along the row from its start (hall coordinates, as racks and rows are stored).
+                const double width = catalogValue(m_catalog.find(type), "width_m", kDefaultRackWidthM);
+                const auto rowIt =
+                    std::find_if(p.rows.begin(), p.rows.end(), [&](const Row& x) { return x.id == row; });
+                r.x = rowIt->x + m_nextX[row] * units::meter, r.y = rowIt->y;
+                m_nextX[row] += width;
+                m_grow[rowIt->hall] = std::max(m_grow[rowIt->hall], r.x.value() + width);
+            }
+            r.rotationDeg = tagNum(tag, "rotation_deg", 0.0);
+            r.spare = tag.value("spare", false);
+            r.coolingLoop = tagText(tag, "cooling_loop");
+            m_rackIndex[nbId] = p.racks.size();
+            p.racks.push_back(std::move(r));
+        }
+        if (!m_nextX.empty())
+            log(std::to_string(m_nextX.size()) +
+                " rows had racks without ClusterTwin coordinates; placed side by side from the row's start");
+    }
+
+    /// Halls (and their buildings) that placed racks outgrow are widened to hold them, with a 2 m aisle.
+    void growHalls() {
+        Project& p = project();
+        for (auto& h : p.halls) {
+            const auto g = m_grow.find(h.id);
+            if (g == m_grow.end()) continue;
+            double deepest = 0;
+            for (const auto& r : p.rows)
+                if (r.hall == h.id) deepest = std::max(deepest, r.y.value() + kRowPitchM);
+            h.width = std::max(h.width.value(), g->second + 2.0) * units::meter;
+            h.depth = std::max(h.depth.value(), deepest) * units::meter;
+            for (auto& b : p.buildings)
+                if (b.id == h.building) {
+                    b.width = std::max(b.width.value(), h.x.value() + h.width.value() + 2.0) * units::meter;
+                    b.depth = std::max(b.depth.value(), h.y.value() + h.depth.value() + 2.0) * units::meter;
+                }
+        }
+    }
+
+    /// Power panels become ClusterTwin power feeds (capacity and chain from their clustertwin line).
+    void panels() {
+        for (size_t i = 0; i < m_panels.items.size(); ++i) {
+            const auto& o = m_panels.items[i];
+            const std::string& file = m_panels.files[i];
+            const auto [site, loc] = placeOf(o, file, "power panel");
+            const auto tag = tagOf(o, file, "power panel");
+            PowerFeed f;
+            f.id = tagText(tag, "id", "panel-" + std::to_string(idOf(o, file, "power panel")));
+            claim(f.id, file, "power panel", o);
+            f.name = plainName(text(o, "name"), slugOf(f.id));
+            f.building = loc >= 0 ? m_entity.at(ancestorAt(loc, 0)) : siteBuilding(m_siteId.at(site));
+            f.capacity = tagNum(tag, "capacity_w", 0.0) * units::watt;
+            if (const auto it = tag.find("chain"); it != tag.end() && it->is_array())
+                for (const auto& c : *it)
+                    if (c.is_string()) f.chain.push_back(c.get<std::string>());
+            m_feedIndex[idOf(o, file, "power panel")] = project().powerFeeds.size();
+            project().powerFeeds.push_back(std::move(f));
+        }
+    }
+
+    /// NetBox power feeds: a panel without a capacity takes the sum of its feeds' available power (voltage ×
+    /// amperage × √3 for three-phase × maximum utilisation, NetBox's PowerFeed.available_power); a rack's
+    /// primary feed names its feed A, its redundant one feed B.
+    void feeds() {
+        std::set<size_t> sized;
+        for (size_t i = 0; i < m_feeds.items.size(); ++i) {
+            const auto& o = m_feeds.items[i];
+            const std::string& file = m_feeds.files[i];
+            const long long panel = refOf(o, "power_panel", file, "power feed");
+            if (!m_feedIndex.count(panel))
+                throw InputError(at(file, "power feed", o, "power_panel"),
+                                 "refers to a power panel that is not in the files");
+            PowerFeed& f = project().powerFeeds[m_feedIndex[panel]];
+            if (!(f.capacity.value() > 0) || sized.count(m_feedIndex[panel])) {
+                const std::string phase = choiceOf(o, "phase");
+                const double available = numberOf(o, "voltage", 0) * numberOf(o, "amperage", 0) *
+                                         (phase == "three-phase" ? std::sqrt(3.0) : 1.0) *
+                                         numberOf(o, "max_utilization", 80) / 100.0;
+                f.capacity += std::max(0.0, available) * units::watt;
+                if (sized.insert(m_feedIndex[panel]).second)
+                    log("power panel " + f.name +
+                        ": no ClusterTwin capacity; the sum of its feeds' available power");
+            }
+            const long long rack = refOf(o, "rack", file, "power feed");
+            if (rack < 0) continue;
+            if (!m_rackIndex.count(rack)) {
+                if (!m_netboxRacks.count(rack))
+                    throw InputError(at(file, "power feed", o, "rack"),
+                                     "refers to a rack that is not in the files");
+                continue; // a rack left out above
+            }
+            RackPlacement& r = project().racks[m_rackIndex[rack]];
+            const bool redundant = choiceOf(o, "type") == "redundant";
+            // Both cords from one panel are one power path in ClusterTwin (a feed is a path, feed_b must
+            // differ).
+            if ((redundant ? r.feedA : r.feedB) == f.id) {
+                log("rack " + r.name + ": feeds " + text(o, "name") +
+                    " and its other side both come from panel " + f.name +
+                    "; one power path, so the rack is single-corded");
+                continue;
+            }
+            (redundant ? r.feedB : r.feedA) = f.id;
+        }
+    }
+
+    /// A choice field: {"value", "label"} in API responses, a plain string in hand-made files.
+    static std::string choiceOf(const nlohmann::json& o, const char* field) {
+        return o.contains(field) && o[field].is_object() ? text(o[field], "value") : text(o, field);
+    }
+
+    const Catalog& m_catalog;
+    const std::map<std::string, std::string> m_mapping;
+    const Objects m_sites, m_locations, m_rackTypes, m_racks, m_panels, m_feeds, m_devices, m_deviceTypes;
+    ImportResult m_out;
+    std::set<std::string> m_ids;
+    std::unordered_map<long long, std::string> m_siteId; // NetBox site id -> site id
+    std::unordered_map<long long, Loc> m_locs;
+    std::unordered_map<long long, std::string> m_entity; // NetBox location id -> building / hall / row id
+    std::unordered_map<std::string, int> m_rowsInHall;
+    std::unordered_map<long long, std::string> m_rackTypeSlug;
+    std::unordered_map<long long, std::vector<std::string>> m_deviceTypesInRack;
+    std::set<long long> m_netboxRacks;                 // every rack id in the files, mapped or not
+    std::unordered_map<long long, size_t> m_rackIndex; // NetBox rack id -> index in project().racks
+    std::unordered_map<std::string, double> m_nextX;   // row id -> next free x along the row (m)
+    std::unordered_map<std::string, double> m_grow;    // hall id -> furthest x a placed rack reaches (m)
+    std::unordered_map<long long, size_t> m_feedIndex; // NetBox panel id -> index in project().powerFeeds
+};
+
+} // namespace
+
 ImportResult importNetBoxFolder(const std::string& folderName, const Catalog& catalog,
                                 const std::string& mappingFile) {
     const fs::path folder(folderName);
     if (!fs::is_directory(folder))
         throw InputError(InputLocation{folderName, "", "", "", ""},
                          "not a folder of saved NetBox API responses");
-    const auto mapping = readMapping(mappingFile);
-    const Objects sites = readType(folder, "sites", true), locations = readType(folder, "locations", false),
-                  rackTypes = readType(folder, "rack-types", false), racks = readType(folder, "racks", true),
-                  panels = readType(folder, "power-panels", false),
-                  feeds = readType(folder, "power-feeds", false),
-                  devices = readType(folder, "devices", false),
-                  deviceTypes = readType(folder, "device-types", false);
-    ImportResult out;
-    Project& p = out.project;
-    auto& log = out.log;
-
-    // Sites, by NetBox id; slugs must be unique (they become ids).
-    std::unordered_map<long long, std::string> siteIdOf;
-    std::set<std::string> ids;
-    const auto claim = [&](const std::string& id, const std::string& file, const char* kind,
-                           const nlohmann::json& o) {
-        if (!ids.insert(id).second)
-            throw InputError(at(file, kind, o, "slug"), "slug '" + id + "' is used twice");
-    };
-    for (size_t i = 0; i < sites.items.size(); ++i) {
-        const auto& o = sites.items[i];
-        const std::string& file = sites.files[i];
-        Site s;
-        s.id = text(o, "slug");
-        if (s.id.empty()) throw InputError(at(file, "site", o, "slug"), "missing");
-        claim(s.id, file, "site", o);
-        s.name = text(o, "name");
-        s.latDeg = numberOf(o, "latitude", 0.0);
-        s.lonDeg = numberOf(o, "longitude", 0.0);
-        const auto tag = tagOf(o, file, "site");
-        s.climateLocation = tagText(tag, "climate_location");
-        s.landCost = tagNum(tag, "land_cost_usd", 0.0) * units::usd;
-        if (tag.contains("electricity_usd_per_kwh"))
-            s.electricityUsdPerKwh = tagNum(tag, "electricity_usd_per_kwh", 0.0);
-        if (tag.contains("free_cooling_hours_per_year"))
-            s.freeCoolingHoursPerYear = tagNum(tag, "free_cooling_hours_per_year", 0.0);
-        siteIdOf[idOf(o, file, "site")] = s.id;
-        p.sites.push_back(std::move(s));
-    }
-
-    // Locations: parents before children (NetBox lists them tree-ordered, but saved pages need not be).
-    struct Loc {
-        long long id, parent, site;
-        size_t index;
-        int depth = -1;
-    };
-    std::unordered_map<long long, Loc> locs;
-    for (size_t i = 0; i < locations.items.size(); ++i) {
-        const auto& o = locations.items[i];
-        const long long id = idOf(o, locations.files[i], "location");
-        const long long site = refOf(o, "site", locations.files[i], "location");
-        if (!siteIdOf.count(site))
-            throw InputError(at(locations.files[i], "location", o, "site"),
-                             "refers to a site that is not in the files");
-        locs[id] = Loc{id, refOf(o, "parent", locations.files[i], "location"), site, i};
-    }
-    for (auto& [id, l] : locs) {
-        int depth = 0;
-        for (long long cur = l.parent; cur >= 0; ++depth) {
-            const auto it = locs.find(cur);
-            if (it == locs.end())
-                throw InputError(at(locations.files[l.index], "location", locations.items[l.index], "parent"),
-                                 "refers to a location that is not in the files");
-            if (depth > 64)
-                throw InputError(at(locations.files[l.index], "location", locations.items[l.index], "parent"),
-                                 "the parents form a loop");
-            cur = it->second.parent;
-        }
-        l.depth = depth;
-    }
-    // Depth 0: building; 1: hall; 2 and deeper: row (deeper levels fold into their depth-2 ancestor).
-    std::unordered_map<long long, std::string> entityOf; // NetBox location id -> building / hall / row id
-    const auto ancestorAt = [&](long long id, int depth) {
-        while (locs.at(id).depth > depth)
-            id = locs.at(id).parent;
-        return id;
-    };
-    std::vector<const Loc*> ordered;
-    for (const auto& [id, l] : locs)
-        ordered.push_back(&l);
-    std::sort(ordered.begin(), ordered.end(), [](const Loc* a, const Loc* b) {
-        return a->depth != b->depth ? a->depth < b->depth : a->index < b->index;
-    });
-    std::unordered_map<std::string, int> rowsInHall;
-    for (const Loc* l : ordered) {
-        const auto& o = locations.items[l->index];
-        const std::string& file = locations.files[l->index];
-        const std::string slug = text(o, "slug");
-        if (slug.empty()) throw InputError(at(file, "location", o, "slug"), "missing");
-        const auto tag = tagOf(o, file, "location");
-        const std::string name = plainName(text(o, "name"), slug);
-        if (l->depth > 2) {
-            entityOf[l->id] = entityOf.at(ancestorAt(l->id, 2));
-            log.push_back("location " + text(o, "name") + ": below a row, its racks join row " +
-                          entityOf[l->id]);
-            continue;
-        }
-        claim(slug, file, "location", o);
-        entityOf[l->id] = slug;
-        if (l->depth == 0) {
-            Building b;
-            b.id = slug, b.name = name, b.site = siteIdOf.at(l->site);
-            b.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
-            b.x = tagNum(tag, "x_m", 0.0) * units::meter, b.y = tagNum(tag, "y_m", 0.0) * units::meter;
-            b.width = tagNum(tag, "width_m", 100.0) * units::meter,
-            b.depth = tagNum(tag, "depth_m", 60.0) * units::meter;
-            b.height = tagNum(tag, "height_m", 12.0) * units::meter;
-            b.powerTopology = tagText(tag, "power_topology", b.powerTopology);
-            b.energisationDate = tagText(tag, "energisation_date");
-            if (tag.contains("shell_cost_usd")) b.shellCost = tagNum(tag, "shell_cost_usd", 0.0) * units::usd;
-            if (tag.contains("pue_pinned")) b.puePinned = tagNum(tag, "pue_pinned", 0.0);
-            if (tag.empty())
-                log.push_back("building " + b.id + ": no ClusterTwin geometry; 100 x 60 m at the origin");
-            p.buildings.push_back(std::move(b));
-        } else if (l->depth == 1) {
-            DataHall h;
-            h.id = slug, h.name = name, h.building = entityOf.at(l->parent);
-            h.x = tagNum(tag, "x_m", 0.0) * units::meter, h.y = tagNum(tag, "y_m", 0.0) * units::meter;
-            h.width = tagNum(tag, "width_m", 60.0) * units::meter,
-            h.depth = tagNum(tag, "depth_m", 40.0) * units::meter;
-            h.grid = tagNum(tag, "grid_m", 0.6) * units::meter;
-            if (tag.contains("power_capacity_w"))
-                h.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
-            h.energisationDate = tagText(tag, "energisation_date");
-            h.refreshPolicy = tagText(tag, "refresh_policy", h.refreshPolicy);
-            if (const auto it = tag.find("cooling_loops"); it != tag.end() && it->is_array()) {
-                for (const auto& lj : *it) {
-                    if (!lj.is_object()) continue;
-                    CoolingLoop c;
-                    c.id = tagText(lj, "id"), c.name = tagText(lj, "name"), c.hall = h.id;
-                    c.cduType = tagText(lj, "cdu_type"),
-                    c.cduCount = static_cast<int>(tagNum(lj, "cdu_count", 0));
-                    c.redundancy = tagText(lj, "redundancy", c.redundancy);
-                    c.supplyTempC = tagNum(lj, "supply_temp_c", c.supplyTempC);
-                    c.deltaT = tagNum(lj, "delta_t_k", c.deltaT.value()) * units::kelvin;
-                    c.plant = tagText(lj, "plant");
-                    if (const auto cd = lj.find("cdus"); cd != lj.end() && cd->is_array())
-                        for (const auto& pt : *cd)
-                            if (pt.is_array() && pt.size() == 2 && pt[0].is_number() && pt[1].is_number())
-                                c.cdus.push_back(Point2{pt[0].get<double>(), pt[1].get<double>()});
-                    if (c.id.empty() || !ids.insert(c.id).second)
-                        throw InputError(at(file, "location", o, "comments"),
-                                         "a cooling loop without a unique id");
-                    p.coolingLoops.push_back(std::move(c));
-                }
-            }
-            if (tag.empty())
-                log.push_back("hall " + h.id + ": no ClusterTwin geometry; 60 x 40 m at the building origin");
-            p.halls.push_back(std::move(h));
-        } else {
-            Row r;
-            r.id = slug, r.name = name, r.hall = entityOf.at(l->parent);
-            const int n = rowsInHall[r.hall]++;
-            r.x = tagNum(tag, "x_m", 1.0) * units::meter;
-            r.y = tagNum(tag, "y_m", 1.0 + n * kRowPitchM) * units::meter;
-            r.rotationDeg = tagNum(tag, "rotation_deg", 0.0);
-            p.rows.push_back(std::move(r));
-        }
-    }
-
-    // Rack types and device types by NetBox id -> slug; the catalog rack by mapping or equal slug.
-    std::unordered_map<long long, std::string> rackTypeSlug, deviceTypeSlug;
-    for (size_t i = 0; i < rackTypes.items.size(); ++i)
-        rackTypeSlug[idOf(rackTypes.items[i], rackTypes.files[i], "rack type")] =
-            text(rackTypes.items[i], "slug");
-    for (size_t i = 0; i < deviceTypes.items.size(); ++i)
-        deviceTypeSlug[idOf(deviceTypes.items[i], deviceTypes.files[i], "device type")] =
-            text(deviceTypes.items[i], "slug");
-    const auto catalogRack = [&](const std::string& slug) -> std::string {
-        const auto m = mapping.find(slug);
-        const std::string id = m != mapping.end() ? m->second : slug;
-        const CatalogItem* item = catalog.find(id);
-        return item && item->category == "racks" ? id : std::string();
-    };
-    // A rack without a rack type: the first of its devices' types that maps to a catalog rack.
-    std::unordered_map<long long, std::vector<std::string>> deviceTypesInRack;
-    for (size_t i = 0; i < devices.items.size(); ++i) {
-        const long long rack = refOf(devices.items[i], "rack", devices.files[i], "device");
-        const long long type = refOf(devices.items[i], "device_type", devices.files[i], "device");
-        if (rack >= 0 && type >= 0) {
-            std::string slug = deviceTypeSlug.count(type) ? deviceTypeSlug[type]
-                                                          : text(devices.items[i]["device_type"], "slug");
-            deviceTypesInRack[rack].push_back(slug);
-        }
-    }
-
-    // Halls and rows for racks placed above row level, created on demand.
-    const auto hallFor = [&](const std::string& buildingId) {
-        const std::string id = buildingId + "-imported-hall";
-        if (ids.insert(id).second) {
-            DataHall h;
-            h.id = id, h.name = "Imported", h.building = buildingId;
-            h.width = 60.0 * units::meter, h.depth = 40.0 * units::meter;
-            p.halls.push_back(h);
-            log.push_back("building " + buildingId + ": racks outside any hall go to hall " + id);
-        }
-        return id;
-    };
-    const auto rowFor = [&](const std::string& hallId) {
-        const std::string id = hallId + "-imported-row";
-        if (ids.insert(id).second) {
-            Row r;
-            r.id = id, r.name = "Imported", r.hall = hallId;
-            const int n = rowsInHall[hallId]++;
-            r.x = 1.0 * units::meter, r.y = (1.0 + n * kRowPitchM) * units::meter;
-            p.rows.push_back(r);
-            log.push_back("hall " + hallId + ": racks outside any row go to row " + id);
-        }
-        return id;
-    };
-    std::unordered_map<std::string, std::string> buildingOfSite;
-    const auto siteBuilding = [&](const std::string& siteId) {
-        auto it = buildingOfSite.find(siteId);
-        if (it != buildingOfSite.end()) return it->second;
-        const std::string id = siteId + "-imported-building";
-        if (ids.insert(id).second) {
-            Building b;
-            b.id = id, b.name = "Imported", b.site = siteId;
-            b.width = 100.0 * units::meter, b.depth = 60.0 * units::meter, b.height = 12.0 * units::meter;
-            p.buildings.push_back(b);
-            log.push_back("site " + siteId + ": racks without a location go to building " + id);
-        }
-        return buildingOfSite[siteId] = id;
-    };
-
-    std::unordered_map<long long, size_t> rackIndex; // NetBox rack id -> index in p.racks
-    std::unordered_map<std::string, double> nextX;   // row id -> next free x along the row (m)
-    std::unordered_map<std::string, double> grow;    // hall id -> furthest x a placed rack reaches (m)
-    for (size_t i = 0; i < racks.items.size(); ++i) {
-        const auto& o = racks.items[i];
-        const std::string& file = racks.files[i];
-        const long long nbId = idOf(o, file, "rack");
-        const long long site = refOf(o, "site", file, "rack");
-        if (!siteIdOf.count(site))
-            throw InputError(at(file, "rack", o, "site"), "refers to a site that is not in the files");
-        const long long loc = refOf(o, "location", file, "rack");
-        if (loc >= 0 && !locs.count(loc))
-            throw InputError(at(file, "rack", o, "location"),
-                             "refers to a location that is not in the files");
-        if (loc >= 0 && locs.at(loc).site != site)
-            throw InputError(at(file, "rack", o, "location"), "the location belongs to another site");
-        std::string row;
-        if (loc < 0) {
-            row = rowFor(hallFor(siteBuilding(siteIdOf.at(site))));
-        } else if (locs.at(loc).depth == 0) {
-            row = rowFor(hallFor(entityOf.at(loc)));
-        } else if (locs.at(loc).depth == 1) {
-            row = rowFor(entityOf.at(loc));
-        } else {
-            row = entityOf.at(loc);
-        }
-        // The catalog rack: its rack type, else its devices' types.
-        std::string type, seen;
-        const long long rt = refOf(o, "rack_type", file, "rack");
-        if (rt >= 0) {
-            seen = rackTypeSlug.count(rt) ? rackTypeSlug[rt] : text(o["rack_type"], "slug");
-            type = catalogRack(seen);
-        }
-        if (type.empty())
-            for (const auto& s : deviceTypesInRack[nbId]) {
-                if (!(type = catalogRack(s)).empty()) break;
-                if (seen.empty()) seen = s;
-            }
-        if (type.empty()) {
-            log.push_back("rack " + text(o, "name") + " (NetBox id " + std::to_string(nbId) + "): type '" +
-                          (seen.empty() ? std::string("none") : seen) +
-                          "' maps to no catalog rack; left out (add it to the mapping file)");
-            continue;
-        }
-        RackPlacement r;
-        r.id = text(o, "facility_id");
-        if (r.id.empty() || ids.count(r.id)) r.id = "rack-" + std::to_string(nbId);
-        claim(r.id, file, "rack", o);
-        const auto tag = tagOf(o, file, "rack");
-        r.name = plainName(text(o, "name"), slugOf(r.id));
-        r.row = row, r.rackType = type;
-        const double width = catalogValue(catalog.find(type), "width_m", kDefaultRackWidthM);
-        if (tag.contains("x_m") && tag.contains("y_m")) {
-            r.x = tagNum(tag, "x_m", 0.0) * units::meter, r.y = tagNum(tag, "y_m", 0.0) * units::meter;
-        } else {
-            // Side by side along the row from its start (hall coordinates, as racks and rows are stored).
-            const auto rowIt =
-                std::find_if(p.rows.begin(), p.rows.end(), [&](const Row& x) { return x.id == row; });
-            r.x = rowIt->x + nextX[row] * units::meter, r.y = rowIt->y;
-            nextX[row] += width;
-            grow[rowIt->hall] = std::max(grow[rowIt->hall], r.x.value() + width);
-        }
-        r.rotationDeg = tagNum(tag, "rotation_deg", 0.0);
-        r.spare = tag.value("spare", false);
-        r.coolingLoop = tagText(tag, "cooling_loop");
-        rackIndex[nbId] = p.racks.size();
-        p.racks.push_back(std::move(r));
-    }
-    if (!nextX.empty())
-        log.push_back(std::to_string(nextX.size()) + " rows had racks without ClusterTwin coordinates; "
-                                                     "placed side by side from the row's start");
-    // Halls (and their buildings) that placed racks outgrow are widened to hold them, with a 2 m aisle.
-    for (auto& h : p.halls) {
-        const auto g = grow.find(h.id);
-        if (g == grow.end()) continue;
-        double deepest = 0;
-        for (const auto& r : p.rows)
-            if (r.hall == h.id) deepest = std::max(deepest, r.y.value() + kRowPitchM);
-        h.width = std::max(h.width.value(), g->second + 2.0) * units::meter;
-        h.depth = std::max(h.depth.value(), deepest) * units::meter;
-        for (auto& b : p.buildings)
-            if (b.id == h.building) {
-                b.width = std::max(b.width.value(), h.x.value() + h.width.value() + 2.0) * units::meter;
-                b.depth = std::max(b.depth.value(), h.y.value() + h.depth.value() + 2.0) * units::meter;
-            }
-    }
-
-    // Power panels -> feeds; capacity from the tag, else the sum of their feeds' available power
-    // (voltage × amperage × (√3 for three-phase) × max utilisation, NetBox's PowerFeed.available_power).
-    std::unordered_map<long long, size_t> feedIndex;
-    for (size_t i = 0; i < panels.items.size(); ++i) {
-        const auto& o = panels.items[i];
-        const std::string& file = panels.files[i];
-        const long long site = refOf(o, "site", file, "power panel");
-        if (!siteIdOf.count(site))
-            throw InputError(at(file, "power panel", o, "site"), "refers to a site that is not in the files");
-        const long long loc = refOf(o, "location", file, "power panel");
-        if (loc >= 0 && !locs.count(loc))
-            throw InputError(at(file, "power panel", o, "location"),
-                             "refers to a location that is not in the files");
-        const auto tag = tagOf(o, file, "power panel");
-        PowerFeed f;
-        f.id = tagText(tag, "id", "panel-" + std::to_string(idOf(o, file, "power panel")));
-        claim(f.id, file, "power panel", o);
-        f.name = plainName(text(o, "name"), slugOf(f.id));
-        f.building = loc >= 0 ? entityOf.at(ancestorAt(loc, 0)) : siteBuilding(siteIdOf.at(site));
-        f.capacity = tagNum(tag, "capacity_w", 0.0) * units::watt;
-        if (const auto it = tag.find("chain"); it != tag.end() && it->is_array())
-            for (const auto& c : *it)
-                if (c.is_string()) f.chain.push_back(c.get<std::string>());
-        feedIndex[idOf(o, file, "power panel")] = p.powerFeeds.size();
-        p.powerFeeds.push_back(std::move(f));
-    }
-    std::set<size_t> sized;
-    for (size_t i = 0; i < feeds.items.size(); ++i) {
-        const auto& o = feeds.items[i];
-        const std::string& file = feeds.files[i];
-        const long long panel = refOf(o, "power_panel", file, "power feed");
-        if (!feedIndex.count(panel))
-            throw InputError(at(file, "power feed", o, "power_panel"),
-                             "refers to a power panel that is not in the files");
-        PowerFeed& f = p.powerFeeds[feedIndex[panel]];
-        if (!(f.capacity.value() > 0) || sized.count(feedIndex[panel])) {
-            const std::string phase =
-                o.contains("phase") && o["phase"].is_object() ? text(o["phase"], "value") : text(o, "phase");
-            const double available = numberOf(o, "voltage", 0) * numberOf(o, "amperage", 0) *
-                                     (phase == "three-phase" ? std::sqrt(3.0) : 1.0) *
-                                     numberOf(o, "max_utilization", 80) / 100.0;
-            f.capacity += std::max(0.0, available) * units::watt;
-            if (sized.insert(feedIndex[panel]).second)
-                log.push_back("power panel " + f.name +
-                              ": no ClusterTwin capacity; the sum of its feeds' available power");
-        }
-        const long long rack = refOf(o, "rack", file, "power feed");
-        if (rack < 0) continue;
-        if (!rackIndex.count(rack)) {
-            bool known = false;
-            for (const auto& r : racks.items)
-                known = known || (r.contains("id") && r["id"] == rack);
-            if (!known)
-                throw InputError(at(file, "power feed", o, "rack"),
-                                 "refers to a rack that is not in the files");
-            continue; // a rack left out above
-        }
-        RackPlacement& r = p.racks[rackIndex[rack]];
-        const std::string type =
-            o.contains("type") && o["type"].is_object() ? text(o["type"], "value") : text(o, "type");
-        std::string& side = type == "redundant" ? r.feedB : r.feedA;
-        const std::string& other = type == "redundant" ? r.feedA : r.feedB;
-        // Both cords from one panel are one power path in ClusterTwin (a feed is a path, feed_b must differ).
-        if (other == f.id) {
-            log.push_back("rack " + r.name + ": feeds " + text(o, "name") +
-                          " and its other side both come from panel " + f.name +
-                          "; one power path, so the rack is single-corded");
-            continue;
-        }
-        side = f.id;
-    }
-    if (!devices.items.empty())
-        log.push_back(std::to_string(devices.items.size()) +
-                      " devices read; ClusterTwin models whole racks, so they "
-                      "only chose the catalog rack of racks without a rack type");
-    log.push_back("imported " + std::to_string(p.sites.size()) + " sites, " +
-                  std::to_string(p.buildings.size()) + " buildings, " + std::to_string(p.halls.size()) +
-                  " halls, " + std::to_string(p.rows.size()) + " rows, " + std::to_string(p.racks.size()) +
-                  " racks, " + std::to_string(p.powerFeeds.size()) + " feeds, " +
-                  std::to_string(p.coolingLoops.size()) + " cooling loops");
-    return out;
+    return Importer(folder, catalog, readMapping(mappingFile)).run();
 }
 
 } // namespace ctwin::cost::netbox
