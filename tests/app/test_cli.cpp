@@ -390,6 +390,38 @@ private slots:
         QVERIFY(a.readAll() == b.readAll());
     }
 
+    /// export-netbox and import-netbox (issue 33): usage errors exit 2, bad input 3 and writes nothing, a good
+    /// folder gives a design that validates.
+    void netboxCommands() {
+        const QString out = m_dir.filePath("netbox");
+        auto r = cli({"export-netbox", kRef + "/two-site-wan.json", "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("wrote 8 files"));
+        QVERIFY(QFile::exists(out + "/05-racks.csv"));
+        QCOMPARE(cli({"export-netbox", kRef + "/two-site-wan.json"}).code, 2);
+        QCOMPARE(cli({"import-netbox", out}).code, 2);
+        QCOMPARE(cli({"import-netbox", out, "--out", "a.json", "--bogus", "x"}).code, 2);
+        // The export folder holds CSVs, not API responses: exit 3, the design is not written.
+        const QString design = m_dir.filePath("imported.json");
+        r = cli({"import-netbox", out, "--out", design});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("sites.json"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(design));
+        // A plain NetBox: one site and one rack of a catalog type.
+        const QString api = m_dir.filePath("api");
+        QDir().mkpath(api + "/dcim");
+        QFile sites(api + "/dcim/sites.json"), racks(api + "/dcim/racks.json");
+        QVERIFY(sites.open(QIODevice::WriteOnly) && racks.open(QIODevice::WriteOnly));
+        sites.write(R"({"count": 1, "results": [{"id": 1, "name": "Reno", "slug": "reno"}]})");
+        racks.write(R"({"count": 1, "results": [{"id": 2, "name": "R1", "site": {"id": 1},
+                       "rack_type": {"id": 3, "slug": "gb300-nvl72"}}]})");
+        sites.close(), racks.close();
+        r = cli({"import-netbox", api, "--out", design});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("imported 1 sites"), qPrintable(r.out));
+        QCOMPARE(cli({"validate", design}).code, 0);
+    }
+
     void newRefusesBadOptionsAndTargets() {
         const QString out = m_dir.filePath("new-bad.json");
         // Usage errors: exit 2.
