@@ -905,7 +905,7 @@ views::SiteMapView* MainWindow::showSiteMap() {
 void MainWindow::refreshSpatialTab() {
     QWidget* current = m_tabs->currentWidget();
     if (current != m_campusTab && current != m_siteMapTab) return;
-    // QOpenGLWidget needs a platform with OpenGL; the offscreen platform of the widget tests has none.
+    // The 3D views need a platform with OpenGL windows; the offscreen platform of the widget tests has none.
     if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
         if (current->layout()->isEmpty()) {
             auto* note =

@@ -97,7 +97,7 @@ private slots:
         if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY"))
             QSKIP("no X display: GL widget tests run under xvfb-run");
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
-            QSKIP("the offscreen platform has no QOpenGLWidget support");
+            QSKIP("the offscreen platform has no OpenGL windows");
         QOpenGLContext probe;
         probe.setFormat(ctwin::views::VtkRenderWidget::defaultFormat());
         if (!probe.create()) QSKIP("no OpenGL 3.2 context on this platform");
@@ -307,7 +307,7 @@ private slots:
 
 int main(int argc, char** argv) {
     // As test_vtk_bridge: the xcb platform under an X server (ctest sets QT_QPA_PLATFORM=offscreen, which
-    // cannot host a QOpenGLWidget); fail with the reason when the display does not answer.
+    // cannot host an OpenGL window); fail with the reason when the display does not answer.
     if (!qgetenv("DISPLAY").isEmpty()) {
         std::string why;
         if (!ctwin::views::OffscreenRenderer::displayAvailable(&why)) {

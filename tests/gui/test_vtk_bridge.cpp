@@ -1,4 +1,4 @@
-// The Qt <-> VTK bridge as a user drives it: the campus and map views render into their QOpenGLWidget,
+// The Qt <-> VTK bridge as a user drives it: the campus and map views render into their native GL window,
 // only on demand; clicks pick racks; wheel, drag and 'r' move and reset the camera; the level of detail
 // switches while orbiting a 14,000-rack campus; resizing, reparenting (a new GL context) and destruction
 // are clean; snapshots and glTF export. Needs an X server for GL (the suite runs under xvfb-run); skips
@@ -93,7 +93,7 @@ private slots:
         if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY"))
             QSKIP("no X display: GL widget tests run under xvfb-run");
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
-            QSKIP("the offscreen platform has no QOpenGLWidget support");
+            QSKIP("the offscreen platform has no OpenGL windows");
         QOpenGLContext probe;
         probe.setFormat(views::VtkRenderWidget::defaultFormat());
         if (!probe.create()) QSKIP("no OpenGL 3.2 context on this platform");
@@ -240,7 +240,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(view));
         auto* w = view->renderWidget();
         QTRY_VERIFY(w->framesRendered() > 0);
-        // Moving the view into another window gives its QOpenGLWidget a new context: VTK's resources are
+        // Moving the view into another window gives its GL window a new context: VTK's resources are
         // released with the old one and rebuilt in the new one.
         QWidget host;
         host.resize(900, 600);
@@ -349,7 +349,7 @@ private slots:
 
 int main(int argc, char** argv) {
     // ctest sets QT_QPA_PLATFORM=offscreen for every test, but Qt's offscreen platform cannot host a
-    // QOpenGLWidget: with an X server (xvfb-run) these tests use the xcb platform instead.
+    // OpenGL window: with an X server (xvfb-run) these tests use the xcb platform instead.
     // Qt's xcb platform aborts when the display does not answer; check first (with the renderer's brief
     // retries) and fail with the reason instead.
     if (!qgetenv("DISPLAY").isEmpty()) {
