@@ -15,6 +15,8 @@
 #include "project_tree.h"
 #include "scene/design_replicator.h"
 #include "test_window.h"
+#include "vtk_bridge/campus_view.h"
+#include "vtk_bridge/vtk_render_widget.h"
 
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -68,6 +70,52 @@ class TestGuiTiming : public QObject {
     Q_OBJECT
 
 private slots:
+    /// Edit -> dashboard painted on the screen, before and after the 3D tab has been shown once (issue 36):
+    /// a QOpenGLWidget in the window made Qt compose every later repaint of the whole window through OpenGL
+    /// (10.5 ms against 1.7 ms per edit on software GL, last measured with one); the native child window the
+    /// 3D view uses now does not. Needs an X server with OpenGL (xvfb-run); skipped on the offscreen platform.
+    void repaintAfterThe3dTabWasShown() {
+        if (QGuiApplication::platformName() == QLatin1String("offscreen"))
+            QSKIP("the 3D tab needs OpenGL windows: run under xvfb-run with QT_QPA_PLATFORM=xcb");
+        QTemporaryDir tmp;
+        const auto window = timingWindow(tmp.path());
+        MainWindow& w = *window;
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(CTWIN_SOURCE_DATA_DIR "/reference/neocloud-100k-gb200.json")));
+        const auto& p = w.document().project();
+        const auto editAndPaint = [&] {
+            std::vector<double> ms;
+            QElapsedTimer t;
+            for (int i = 0; i < 20; ++i) {
+                t.start();
+                if (!w.editor()
+                         .setProperty({QString::fromStdString(p.sites[0].id)}, "electricity_usd_per_kwh",
+                                      0.05 + 0.01 * (i % 2 ? 1 : 3), false)
+                         .isEmpty())
+                    return -1.0; // refused: the caller fails
+                while (w.evaluationPending())
+                    QCoreApplication::processEvents();
+                w.repaint(); // paint and flush the whole window now
+                ms.push_back(t.nsecsElapsed() / 1e6);
+            }
+            return median(ms);
+        };
+        const double before = editAndPaint();
+        QVERIFY(before >= 0);
+        auto* campus = w.showCampus();
+        QVERIFY(campus);
+        QTRY_VERIFY(campus->renderWidget()->framesRendered() > 0);
+        w.tabs()->setCurrentIndex(0); // back to the floor plan
+        QCoreApplication::processEvents();
+        const double after = editAndPaint();
+        QVERIFY(after >= 0);
+        std::printf("\nEdit -> dashboard -> whole window repainted (median of 20, neocloud-100k-gb200):\n");
+        std::printf("  before the 3D tab was shown: %.1f ms\n  after it was shown once:     %.1f ms\n", before,
+                    after);
+        std::fflush(stdout);
+        w.undoStack().clear();
+    }
+
     void editToDashboardOn100kReference() {
         QTemporaryDir tmp;
         const auto window = timingWindow(tmp.path());
