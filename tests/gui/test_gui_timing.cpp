@@ -73,7 +73,8 @@ private slots:
     /// Edit -> dashboard painted on the screen, before and after the 3D tab has been shown once (issue 36):
     /// a QOpenGLWidget in the window made Qt compose every later repaint of the whole window through OpenGL
     /// (10.5 ms against 1.7 ms per edit on software GL, last measured with one); the native child window the
-    /// 3D view uses now does not. Needs an X server with OpenGL (xvfb-run); skipped on the offscreen platform.
+    /// 3D view uses now does not. Needs an X server with OpenGL (xvfb-run); skipped on the offscreen
+    /// platform.
     void repaintAfterThe3dTabWasShown() {
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
             QSKIP("the 3D tab needs OpenGL windows: run under xvfb-run with QT_QPA_PLATFORM=xcb");
@@ -110,8 +111,8 @@ private slots:
         const double after = editAndPaint();
         QVERIFY(after >= 0);
         std::printf("\nEdit -> dashboard -> whole window repainted (median of 20, neocloud-100k-gb200):\n");
-        std::printf("  before the 3D tab was shown: %.1f ms\n  after it was shown once:     %.1f ms\n", before,
-                    after);
+        std::printf("  before the 3D tab was shown: %.1f ms\n  after it was shown once:     %.1f ms\n",
+                    before, after);
         std::fflush(stdout);
         w.undoStack().clear();
     }
