@@ -17,8 +17,7 @@ ServedModel servedModelOf(const model::InferenceService& s, const model::Catalog
     ServedModel m;
     m.params = s.modelParams > 0 ? s.modelParams : presetValue(preset, "model_params");
     // Stated (or overridden) active parameters win; else the preset's; without a preset the model is dense.
-    m.activeParams =
-        activeParams ? *activeParams : (preset ? presetValue(preset, "active_params") : m.params);
+    m.activeParams = activeParams ? *activeParams : (preset ? presetValue(preset, "active_params") : m.params);
     m.layers = s.layers > 0 ? s.layers : static_cast<int>(presetValue(preset, "layers"));
     const bool statedKv = s.kvHeads > 0 || s.headDim > 0;
     m.kvHeads = s.kvHeads > 0 ? s.kvHeads : static_cast<int>(presetValue(preset, "kv_heads"));
