@@ -8,6 +8,7 @@
 #include "design_file.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "gui/app_settings.h"
 #include "gui/document_editor.h"
 #include "main_window.h"
 #include "scene/campus_scene.h"
@@ -313,6 +314,16 @@ private slots:
         // As the screen shows it: QWidget::grab() paints widgets only, not the 3D view's native window.
         QTest::qWait(100);
         keep(w.screen()->grabWindow(w.winId()).toImage(), "main-window-campus");
+        if (std::getenv("CTWIN_SCREENSHOT_DIR")) {
+            // The same in the dark theme, for looking at (the scene keeps its own background).
+            const app::AppSettings original = app::AppSettings::load();
+            app::AppSettings dark = original;
+            dark.theme = app::AppSettings::Theme::Dark;
+            w.applySettings(dark);
+            QTest::qWait(200);
+            keep(w.screen()->grabWindow(w.winId()).toImage(), "main-window-campus-dark");
+            w.applySettings(original);
+        }
 
         // Selection both ways: the window's selection outlines the rack, a 3D pick selects in the window.
         const QString a = QString::fromStdString(racks[3].id), b = QString::fromStdString(racks[5].id);
