@@ -24,12 +24,12 @@
 #include <QImage>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QWheelEvent>
-#include <QScreen>
 #include <QtTest>
 #include <cmath>
 #include <cstdio>
