@@ -26,7 +26,8 @@ const char* const kImportNetBoxHelp =
     "a\n"
     "folder of page files read in name order). Locations without a parent become buildings, their children\n"
     "halls, theirs rows. Rack types map to catalog racks by slug, or through --mapping FILE\n"
-    "({\"rack_types\": {\"netbox-slug\": \"catalog-id\"}}); a rack whose type maps to nothing is left out.\n"
+    "({\"rack_types\": {\"netbox-slug\": \"catalog-id\"}}; without it FOLDER/netbox-mapping.json when there\n"
+    "is one); a rack whose type maps to nothing is left out.\n"
     "Prints the import log (every choice made and every object left out). Writes FILE (.json or .ctwin)\n"
     "atomically, and nothing when the responses are malformed (exit 3).";
 

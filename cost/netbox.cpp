@@ -1010,7 +1010,13 @@ ImportResult importNetBoxFolder(const std::string& folderName, const Catalog& ca
     if (!fs::is_directory(folder))
         throw InputError(InputLocation{folderName, "", "", "", ""},
                          "not a folder of saved NetBox API responses");
-    return Importer(folder, catalog, readMapping(mappingFile)).run();
+    // Without a mapping file named, one saved beside the responses (the GUI import has no file prompt).
+    const fs::path beside = folder / "netbox-mapping.json";
+    std::error_code ec;
+    const bool useBeside = mappingFile.empty() && fs::is_regular_file(beside, ec);
+    ImportResult r = Importer(folder, catalog, readMapping(useBeside ? beside.string() : mappingFile)).run();
+    if (useBeside) r.log.insert(r.log.begin(), "rack types mapped through " + beside.string());
+    return r;
 }
 
 } // namespace ctwin::cost::netbox

@@ -68,13 +68,14 @@ struct ImportResult {
 /// dcim/devices and dcim/device-types, each as `dcim/<type>.json` or as the pages of a folder
 /// `dcim/<type>/` read in name order (pagination); sites and racks are required, the rest optional.
 /// Rack types (or, for a rack without one, its devices' type) map to catalog racks by slug through
-/// `mappingFile` (JSON `{"rack_types": {"netbox-slug": "catalog-id"}}`; empty = slugs equal to catalog ids).
-/// Locations without a parent are buildings, their children halls, theirs rows; racks directly in a hall
-/// go to one row per hall, racks in a building or without a location to an "Imported" hall; racks without
-/// coordinates are placed side by side along their row. A rack whose type maps to nothing is left out and
-/// logged. Malformed JSON, a page that is not a list response, a count that disagrees with the results, an
-/// object referring to a site, location, panel or rack that is not in the files, or a slug used twice:
-/// InputError naming the file, the object and the field; nothing is returned half-imported.
+/// `mappingFile` (JSON `{"rack_types": {"netbox-slug": "catalog-id"}}`; empty = FOLDER/netbox-mapping.json
+/// when there is one, else slugs equal to catalog ids). Locations without a parent are buildings, their
+/// children halls, theirs rows; racks directly in a hall go to one row per hall, racks in a building or
+/// without a location to an "Imported" hall; racks without coordinates are placed side by side along their
+/// row. A rack whose type maps to nothing is left out and logged. Malformed JSON, a page that is not a list
+/// response, a count that disagrees with the results, an object referring to a site, location, panel or rack
+/// that is not in the files, or a slug used twice: InputError naming the file, the object and the field;
+/// nothing is returned half-imported.
 ImportResult importNetBoxFolder(const std::string& folder, const Catalog& catalog,
                                 const std::string& mappingFile = {});
 

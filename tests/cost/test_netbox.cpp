@@ -374,6 +374,13 @@ void TestNetBox::importPlainNetBox() {
     QVERIFY(logged("rack R03 (NetBox id 102): type 'mystery-42u' maps to no catalog rack"));
     QVERIFY(logged("power panel PP-1: no ClusterTwin capacity"));
     QVERIFY(logged("rack R01: feeds F41 and its other side both come from panel PP-1"));
+    // The same mapping saved beside the responses is used when no file is named (the GUI's import).
+    fs::copy_file(mapping, f / "netbox-mapping.json");
+    const auto beside = netbox::importNetBoxFolder(f.string(), test_support::catalog());
+    QCOMPARE(beside.project.racks.size(), size_t(2));
+    QCOMPARE(beside.project.racks[0].rackType, std::string("gb200-nvl72"));
+    QVERIFY(beside.log.front().find("netbox-mapping.json") != std::string::npos);
+    fs::remove(f / "netbox-mapping.json");
     // The imported design saves and loads as an ordinary design.
     const std::string out = (f / "imported.json").string();
     store::saveDesign(p, out);
