@@ -111,6 +111,41 @@ double recomputationTimeFactor(Recomputation mode, double activeParams, double l
     return 1.0;
 }
 
+namespace {
+
+/// Seconds of expert-parallel all-to-all (dispatch + combine) a step cannot hide behind compute; fills the
+/// estimate's expert communication figures. 0 without expert parallelism.
+double expertAllToAll(const TrainingInput& in, double batchTokens, TrainingEstimate& e) {
+    if (!(in.experts > 1 && in.activeExperts > 0 && in.ep > 1 && positiveFinite(in.hiddenSize) &&
+          positiveFinite(in.moeLayers)))
+        return 0.0;
+    const double ep = in.ep, tp = std::max(1, in.tp), pp = std::max(1, in.pp), dp = std::max(1.0, in.dp);
+    const double k = std::min(in.activeExperts, in.experts);
+    const double bytesPerTokenLayer =
+        (std::max(0.0, in.dispatchBytes) + std::max(0.0, in.combineBytes) + 4.0) * k * in.hiddenSize *
+        (ep - 1.0) / ep;
+    const double bytes = batchTokens / (dp * tp) * (in.moeLayers / pp) * bytesPerTokenLayer;
+    // Peers in the domain: the tp·ep group up to the domain's size; the others over scale-out.
+    const double group = tp * ep;
+    const double inDomain =
+        std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
+    e.expertScaleOutShare = 1.0 - inDomain;
+    const double up = in.scaleUpBandwidth.value();
+    const double out = in.scaleOutBandwidth.value() * efficiencyOrOne(in.alltoallEfficiency);
+    const double upTime = inDomain > 0 ? (up > 0 ? bytes * inDomain / up : 0.0) : 0.0;
+    const double outTime = inDomain < 1 ? (out > 0 ? bytes * (1.0 - inDomain) / out : 0.0) : 0.0;
+    const double comm = std::max(upTime, outTime);
+    if (std::isfinite(comm) && comm > 0) {
+        e.stepExpertCommTime = units::seconds(comm);
+        const double exposed = comm * (1.0 - std::clamp(in.expertCommOverlap, 0.0, 1.0));
+        e.stepExpertExposedTime = units::seconds(exposed);
+        return exposed;
+    }
+    return 0.0;
+}
+
+} // namespace
+
 TrainingEstimate estimateTraining(const TrainingInput& in) {
     TrainingEstimate e; // times zero, slowdown 1, feasible false
     const double peak = in.peakFlopsPerGpu.value();
@@ -136,31 +171,7 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     double busyCompute = 6.0 * in.activeParams * batchTokens / sustained * (1.0 - refBubble);
     const double busyFlops = busyCompute;
     // Expert-parallel all-to-all (see the header): the MFU reference is a dense run, so it is all extra.
-    if (in.experts > 1 && in.activeExperts > 0 && in.ep > 1 && positiveFinite(in.hiddenSize) &&
-        positiveFinite(in.moeLayers)) {
-        const double ep = in.ep, tp = std::max(1, in.tp), pp = std::max(1, in.pp), dp = std::max(1.0, in.dp);
-        const double k = std::min(in.activeExperts, in.experts);
-        const double bytesPerTokenLayer =
-            (std::max(0.0, in.dispatchBytes) + std::max(0.0, in.combineBytes) + 4.0) * k * in.hiddenSize *
-            (ep - 1.0) / ep;
-        const double bytes = batchTokens / (dp * tp) * (in.moeLayers / pp) * bytesPerTokenLayer;
-        // Peers in the domain: the tp·ep group up to the domain's size; the others over scale-out.
-        const double group = tp * ep;
-        const double inDomain =
-            std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
-        e.expertScaleOutShare = 1.0 - inDomain;
-        const double up = in.scaleUpBandwidth.value();
-        const double out = in.scaleOutBandwidth.value() * efficiencyOrOne(in.alltoallEfficiency);
-        const double upTime = inDomain > 0 ? (up > 0 ? bytes * inDomain / up : 0.0) : 0.0;
-        const double outTime = inDomain < 1 ? (out > 0 ? bytes * (1.0 - inDomain) / out : 0.0) : 0.0;
-        const double comm = std::max(upTime, outTime);
-        if (std::isfinite(comm) && comm > 0) {
-            e.stepExpertCommTime = units::seconds(comm);
-            const double exposed = comm * (1.0 - std::clamp(in.expertCommOverlap, 0.0, 1.0));
-            e.stepExpertExposedTime = units::seconds(exposed);
-            busyCompute += exposed;
-        }
-    }
+    busyCompute += expertAllToAll(in, batchTokens, e);
 
     // Microbatches per data-parallel replica: m = B / (L · dp · sequences per microbatch). Below one the
     // batch cannot feed every replica (a design rule); the step is then estimated with one microbatch.
