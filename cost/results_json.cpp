@@ -8,6 +8,68 @@ namespace ctwin::cost {
 
 using ojson = nlohmann::ordered_json;
 
+namespace {
+
+/// Per inference service: its sizing, decode operating point and curve (the "inference.services" array).
+ojson inferenceServicesJson(const Results& r) {
+    auto finiteOr0 = [](double v) { return std::isfinite(v) ? v : 0.0; };
+    ojson services = ojson::array();
+    for (const auto& i : r.inference) {
+        ojson curve = ojson::array();
+        for (const auto& pt : i.curve)
+            curve.push_back(ojson{{"batch", pt.batch},
+                                  {"tokens_per_second_per_user", finiteOr0(pt.tokensPerSecondPerUser)},
+                                  {"tokens_per_second_per_gpu", finiteOr0(pt.tokensPerSecondPerGpu)},
+                                  {"memory_bound", pt.memoryBound},
+                                  {"compute_ms", finiteOr0(pt.computeTime.value() * 1e3)},
+                                  {"memory_ms", finiteOr0(pt.memoryTime.value() * 1e3)},
+                                  {"communication_ms", finiteOr0(pt.commTime.value() * 1e3)},
+                                  {"overhead_ms", finiteOr0(pt.overheadTime.value() * 1e3)}});
+        const auto& d = i.sizing.decode;
+        services.push_back(
+            ojson{{"id", i.serviceId},
+                  {"batch", d.batch},
+                  {"replica_gpus", d.replicaGpus},
+                  {"data_parallel_attention", d.dataParallelAttention},
+                  {"step_ms", ojson{{"compute", finiteOr0(d.computeTime.value() * 1e3)},
+                                    {"memory", finiteOr0(d.memoryTime.value() * 1e3)},
+                                    {"communication", finiteOr0(d.commTime.value() * 1e3)},
+                                    {"overhead", finiteOr0(d.overheadTime.value() * 1e3)},
+                                    {"total", finiteOr0(d.stepTime.value() * 1e3)}}},
+                  {"prefill_share_of_decode_replicas", finiteOr0(d.prefillShare)},
+                  {"sequences_decoding", finiteOr0(i.sizing.sequencesDecoding)},
+                  {"kv_running_bytes", finiteOr0(i.sizing.kvRunning.value())},
+                  {"decode_tokens_per_second_per_gpu", finiteOr0(d.tokensPerSecondPerGpu)},
+                  {"tokens_per_second_per_user", finiteOr0(d.tokensPerSecondPerUser)},
+                  {"prefill_tokens_per_second_per_gpu", finiteOr0(i.sizing.prefillTokensPerSecondPerGpu)},
+                  {"meets_target", i.sizing.meetsTarget},
+                  {"prefill_fraction", finiteOr0(i.sizing.prefillFraction)},
+                  {"prefill_gpus", finiteOr0(i.sizing.prefillGpus)},
+                  {"decode_gpus", finiteOr0(i.sizing.decodeGpus)},
+                  {"requests_per_second", finiteOr0(i.sizing.requestsPerSecond)},
+                  {"kv_total_bytes", i.sizing.kvTotal.value()},
+                  {"kv_hbm_bytes", i.sizing.kvInHbm.value()},
+                  {"kv_dram_bytes", i.sizing.kvInDram.value()},
+                  {"kv_nvme_bytes", i.sizing.kvInNvme.value()},
+                  {"sessions_served", finiteOr0(i.sizing.sessionsServed)},
+                  {"pools_fit", i.sizing.poolsFit},
+                  {"kv_transfer_bytes_per_request", finiteOr0(i.sizing.kvTransferBytesPerRequest)},
+                  {"cost_per_million_input_tokens_usd", finiteOr0(i.costPerMillionInputTokens)},
+                  {"cost_per_million_output_tokens_usd", finiteOr0(i.costPerMillionOutputTokens)},
+                  {"cost_per_request_usd", finiteOr0(i.costPerRequest)},
+                  {"cost_per_million_blended_tokens_usd", finiteOr0(i.costPerMillionBlendedTokens)},
+                  {"output_tokens_per_s_per_mw", finiteOr0(i.outputTokensPerSecondPerMw)},
+                  {"total_tokens_per_s_per_mw", finiteOr0(i.totalTokensPerSecondPerMw)},
+                  {"output_tokens_per_s_per_average_mw", finiteOr0(i.outputTokensPerSecondPerAverageMw)},
+                  {"total_tokens_per_s_per_average_mw", finiteOr0(i.totalTokensPerSecondPerAverageMw)},
+                  {"joules_per_token", finiteOr0(i.joulesPerToken)},
+                  {"curve", std::move(curve)}});
+    }
+    return services;
+}
+
+} // namespace
+
 ojson resultsToJson(const Results& r) {
     ojson out = ojson::object();
     for (const auto& f : r.figures) {
@@ -115,62 +177,7 @@ ojson resultsToJson(const Results& r) {
                                   {"power_w", l.power.value()}});
         out["scale_across"]["links"] = std::move(links);
     }
-    if (!r.inference.empty()) {
-        ojson services = ojson::array();
-        for (const auto& i : r.inference) {
-            ojson curve = ojson::array();
-            for (const auto& pt : i.curve)
-                curve.push_back(ojson{{"batch", pt.batch},
-                                      {"tokens_per_second_per_user", finiteOr0(pt.tokensPerSecondPerUser)},
-                                      {"tokens_per_second_per_gpu", finiteOr0(pt.tokensPerSecondPerGpu)},
-                                      {"memory_bound", pt.memoryBound},
-                                      {"compute_ms", finiteOr0(pt.computeTime.value() * 1e3)},
-                                      {"memory_ms", finiteOr0(pt.memoryTime.value() * 1e3)},
-                                      {"communication_ms", finiteOr0(pt.commTime.value() * 1e3)},
-                                      {"overhead_ms", finiteOr0(pt.overheadTime.value() * 1e3)}});
-            const auto& d = i.sizing.decode;
-            services.push_back(ojson{{"id", i.serviceId},
-                                     {"batch", d.batch},
-                                     {"replica_gpus", d.replicaGpus},
-                                     {"data_parallel_attention", d.dataParallelAttention},
-                                     {"step_ms", ojson{{"compute", finiteOr0(d.computeTime.value() * 1e3)},
-                                                       {"memory", finiteOr0(d.memoryTime.value() * 1e3)},
-                                                       {"communication", finiteOr0(d.commTime.value() * 1e3)},
-                                                       {"overhead", finiteOr0(d.overheadTime.value() * 1e3)},
-                                                       {"total", finiteOr0(d.stepTime.value() * 1e3)}}},
-                                     {"prefill_share_of_decode_replicas", finiteOr0(d.prefillShare)},
-                                     {"sequences_decoding", finiteOr0(i.sizing.sequencesDecoding)},
-                                     {"kv_running_bytes", finiteOr0(i.sizing.kvRunning.value())},
-                                     {"decode_tokens_per_second_per_gpu", finiteOr0(d.tokensPerSecondPerGpu)},
-                                     {"tokens_per_second_per_user", finiteOr0(d.tokensPerSecondPerUser)},
-                                     {"prefill_tokens_per_second_per_gpu",
-                                      finiteOr0(i.sizing.prefillTokensPerSecondPerGpu)},
-                                     {"meets_target", i.sizing.meetsTarget},
-                                     {"prefill_fraction", finiteOr0(i.sizing.prefillFraction)},
-                                     {"prefill_gpus", finiteOr0(i.sizing.prefillGpus)},
-                                     {"decode_gpus", finiteOr0(i.sizing.decodeGpus)},
-                                     {"requests_per_second", finiteOr0(i.sizing.requestsPerSecond)},
-                                     {"kv_total_bytes", i.sizing.kvTotal.value()},
-                                     {"kv_hbm_bytes", i.sizing.kvInHbm.value()},
-                                     {"kv_dram_bytes", i.sizing.kvInDram.value()},
-                                     {"kv_nvme_bytes", i.sizing.kvInNvme.value()},
-                                     {"sessions_served", finiteOr0(i.sizing.sessionsServed)},
-                                     {"pools_fit", i.sizing.poolsFit},
-                                     {"kv_transfer_bytes_per_request", finiteOr0(i.sizing.kvTransferBytesPerRequest)},
-                                     {"cost_per_million_input_tokens_usd", finiteOr0(i.costPerMillionInputTokens)},
-                                     {"cost_per_million_output_tokens_usd", finiteOr0(i.costPerMillionOutputTokens)},
-                                     {"cost_per_request_usd", finiteOr0(i.costPerRequest)},
-                                     {"cost_per_million_blended_tokens_usd", finiteOr0(i.costPerMillionBlendedTokens)},
-                                     {"output_tokens_per_s_per_mw", finiteOr0(i.outputTokensPerSecondPerMw)},
-                                     {"total_tokens_per_s_per_mw", finiteOr0(i.totalTokensPerSecondPerMw)},
-                                     {"output_tokens_per_s_per_average_mw",
-                                      finiteOr0(i.outputTokensPerSecondPerAverageMw)},
-                                     {"total_tokens_per_s_per_average_mw", finiteOr0(i.totalTokensPerSecondPerAverageMw)},
-                                     {"joules_per_token", finiteOr0(i.joulesPerToken)},
-                                     {"curve", std::move(curve)}});
-        }
-        out["inference"]["services"] = std::move(services);
-    }
+    if (!r.inference.empty()) out["inference"]["services"] = inferenceServicesJson(r);
     if (!r.training.empty()) {
         ojson jobs = ojson::array();
         for (const auto& t : r.training)
@@ -203,7 +210,8 @@ std::string formatHuman(double v, const std::string& unit) {
     std::snprintf(buf, sizeof buf, "%.*f", decimals, a);
     std::string digits(buf);
     const auto point = digits.find('.');
-    std::string whole = digits.substr(0, point), frac = point == std::string::npos ? "" : digits.substr(point);
+    std::string whole = digits.substr(0, point),
+                frac = point == std::string::npos ? "" : digits.substr(point);
     std::string grouped;
     for (size_t i = 0; i < whole.size(); ++i) {
         if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
