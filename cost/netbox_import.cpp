@@ -26,6 +26,11 @@ namespace {
 // catalog has none), rows 3 m apart (a 1.2 m rack and a 1.8 m aisle) in halls without row coordinates.
 constexpr double kDefaultRackWidthM = 0.6;
 constexpr double kRowPitchM = 3.0;
+// A building or hall NetBox gives no geometry: a footprint to start from, grown to hold its racks
+// (growHalls) and logged as a choice (not a sourced figure: NetBox has no floor dimensions). 100 x 60 m,
+// 12 m high, about a 6,000 m2 single-storey data centre shell; a 60 x 40 m hall inside it.
+constexpr double kBuildingWidthM = 100.0, kBuildingDepthM = 60.0, kBuildingHeightM = 12.0;
+constexpr double kHallWidthM = 60.0, kHallDepthM = 40.0;
 
 } // namespace
 
@@ -362,9 +367,9 @@ private:
         b.id = id, b.name = name, b.site = site;
         b.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
         b.x = tagNum(tag, "x_m", 0.0) * units::meter, b.y = tagNum(tag, "y_m", 0.0) * units::meter;
-        b.width = tagNum(tag, "width_m", 100.0) * units::meter,
-        b.depth = tagNum(tag, "depth_m", 60.0) * units::meter;
-        b.height = tagNum(tag, "height_m", 12.0) * units::meter;
+        b.width = tagNum(tag, "width_m", kBuildingWidthM) * units::meter,
+        b.depth = tagNum(tag, "depth_m", kBuildingDepthM) * units::meter;
+        b.height = tagNum(tag, "height_m", kBuildingHeightM) * units::meter;
         b.powerTopology = tagText(tag, "power_topology", b.powerTopology);
         b.energisationDate = tagText(tag, "energisation_date");
         if (tag.contains("shell_cost_usd")) b.shellCost = tagNum(tag, "shell_cost_usd", 0.0) * units::usd;
@@ -378,8 +383,8 @@ private:
         DataHall h;
         h.id = id, h.name = name, h.building = building;
         h.x = tagNum(tag, "x_m", 0.0) * units::meter, h.y = tagNum(tag, "y_m", 0.0) * units::meter;
-        h.width = tagNum(tag, "width_m", 60.0) * units::meter,
-        h.depth = tagNum(tag, "depth_m", 40.0) * units::meter;
+        h.width = tagNum(tag, "width_m", kHallWidthM) * units::meter,
+        h.depth = tagNum(tag, "depth_m", kHallDepthM) * units::meter;
         h.grid = tagNum(tag, "grid_m", 0.6) * units::meter;
         if (tag.contains("power_capacity_w"))
             h.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
@@ -454,7 +459,8 @@ private:
         if (m_ids.insert(id).second) {
             Building b;
             b.id = id, b.name = "Imported", b.site = siteId;
-            b.width = 100.0 * units::meter, b.depth = 60.0 * units::meter, b.height = 12.0 * units::meter;
+            b.width = kBuildingWidthM * units::meter, b.depth = kBuildingDepthM * units::meter,
+            b.height = kBuildingHeightM * units::meter;
             project().buildings.push_back(b);
             log("site " + siteId + ": racks without a location go to building " + id);
         }
@@ -465,7 +471,7 @@ private:
         if (m_ids.insert(id).second) {
             DataHall h;
             h.id = id, h.name = "Imported", h.building = buildingId;
-            h.width = 60.0 * units::meter, h.depth = 40.0 * units::meter;
+            h.width = kHallWidthM * units::meter, h.depth = kHallDepthM * units::meter;
             project().halls.push_back(h);
             log("building " + buildingId + ": racks outside any hall go to hall " + id);
         }
