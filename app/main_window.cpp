@@ -26,6 +26,7 @@
 #include "inspector_panel.h"
 #include "json_fast_parse.h"
 #include "metrics_dashboard.h"
+#include "power_view.h"
 #include "project_tree.h"
 #include "report/finance_report.h"
 #include "results_panel.h"
@@ -237,6 +238,11 @@ void MainWindow::buildCentralTabs() {
     m_tabs->addTab(m_siteMapTab, tr("Site map"));
     m_timeline = new views::TimelineView;
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_power = new views::PowerView;
+    m_tabs->addTab(m_power, tr("Power"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_power),
+                          tr("Each site's load duration curve against its grid interconnect, on-site "
+                             "generation and battery"));
     connect(m_timeline, &views::TimelineView::entityActivated, this,
             [this](const QString& id) { setSelection({id}, Source::Rules); });
     connect(m_timeline, &views::TimelineView::dateCursorMoved, this,
@@ -260,6 +266,11 @@ void MainWindow::buildCentralTabs() {
             if (evaluationPending()) evaluateNow();
             m_timeline->showResults(m_results);
             m_timelineStale = false;
+        }
+        if (m_powerStale && m_tabs->currentWidget() == m_power) {
+            if (evaluationPending()) evaluateNow();
+            m_power->showResults(m_results);
+            m_powerStale = false;
         }
         if (m_figuresStale && m_tabs->currentWidget() == m_figuresTable) {
             if (evaluationPending()) evaluateNow();
@@ -803,6 +814,16 @@ views::TimelineView* MainWindow::showTimeline() {
     return m_timeline;
 }
 
+views::PowerView* MainWindow::showPower() {
+    m_tabs->setCurrentWidget(m_power); // currentChanged fills it when stale
+    if (m_powerStale) {
+        if (evaluationPending()) evaluateNow();
+        m_power->showResults(m_results);
+        m_powerStale = false;
+    }
+    return m_power;
+}
+
 void MainWindow::evaluateNow() {
     m_evalTimer.stop();
     QElapsedTimer clock;
@@ -820,6 +841,8 @@ void MainWindow::evaluateNow() {
     if (!m_figuresStale) m_figuresTable->showResults(m_results);
     m_timelineStale = m_tabs->currentWidget() != m_timeline;
     if (!m_timelineStale) m_timeline->showResults(m_results);
+    m_powerStale = m_tabs->currentWidget() != m_power;
+    if (!m_powerStale) m_power->showResults(m_results);
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();

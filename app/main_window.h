@@ -33,6 +33,7 @@ class MetricsDashboard;
 class ProjectTree;
 class ResultsPanel;
 class TimelineView;
+class PowerView;
 } // namespace ctwin::views
 
 namespace ctwin::app {
@@ -139,6 +140,8 @@ public:
     views::SiteMapView* showSiteMap();
     /// Shows the Timeline tab, filled with the current results.
     views::TimelineView* showTimeline();
+    /// Shows the Power tab, filled with the current results.
+    views::PowerView* showPower();
     /// True until the P10/P50/P90 of the current design are on the dashboard (or failed).
     bool uncertaintyPending() const;
     UncertaintyRunner& uncertainty() { return *m_uncertainty; }
@@ -224,6 +227,8 @@ private:
     views::ResultsPanel* m_figuresTable = nullptr;
     views::TimelineView* m_timeline = nullptr; // the Timeline tab, filled when shown (like Figures)
     bool m_timelineStale = true;
+    views::PowerView* m_power = nullptr; // the Power tab (issue 35 item 5), filled when shown
+    bool m_powerStale = true;
     /// The Timeline's date cursor: halls not yet energised (id -> month), greyed on the plan and in 3D.
     QHash<QString, QString> m_unenergisedHalls;
     void applyDateCursor();

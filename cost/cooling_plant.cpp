@@ -39,6 +39,24 @@ PlantParameters plantParameters(const model::CatalogItem& plant) {
 
 double normalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
+double hourClassZ(int k) {
+    // Phi^-1 by bisection on normalCdf (monotone) over [-8, 8] to 1e-12 in 60 steps, once per class.
+    static const std::array<double, kHourClasses> z = [] {
+        std::array<double, kHourClasses> out{};
+        for (int i = 0; i < kHourClasses; ++i) {
+            const double q = (i + 0.5) / kHourClasses;
+            double lo = -8.0, hi = 8.0;
+            for (int step = 0; step < 60; ++step) {
+                const double mid = 0.5 * (lo + hi);
+                (normalCdf(mid) < q ? lo : hi) = mid;
+            }
+            out[static_cast<size_t>(i)] = 0.5 * (lo + hi);
+        }
+        return out;
+    }();
+    return z[static_cast<size_t>(std::clamp(k, 0, kHourClasses - 1))];
+}
+
 double compressorCopAtLift(const PlantParameters& plant, double liftK, const ClimateOptions& options) {
     if (plant.compressorCop <= 0) return 0.0;
     const double lift = std::max(liftK, 1.0);
@@ -90,6 +108,15 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
                                  : 1.0 - full;
         pm.compressorCop = compressorCopAtLift(plant, cond + plant.condenserApproachK - supplyC, options);
         pm.inverseCop = inverseCop(pm.compressorShare, plant.economizerCop, pm.compressorCop);
+        // Hour classes: the same linear share at the class's temperature, the month's compressor COP.
+        for (int k = 0; k < kHourClasses; ++k) {
+            const double t = mean + sigma * hourClassZ(k);
+            const double share = partialBelow > fullBelow
+                                     ? std::clamp((t - fullBelow) / (partialBelow - fullBelow), 0.0, 1.0)
+                                     : (t <= fullBelow ? 0.0 : 1.0);
+            out.hourInverseCop[m][static_cast<size_t>(k)] =
+                inverseCop(share, plant.economizerCop, pm.compressorCop);
+        }
         out.economizerHours += pm.economizerHours;
         out.partialHours += pm.partialHours;
         hoursSum += pm.hours;
@@ -111,6 +138,7 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
         out.economizerHours = f * units::kHoursPerYear;
         out.partialHours = 0.0;
         out.hoursOverridden = true;
+        for (auto& month : out.hourInverseCop) month.fill(out.annualInverseCop);
     }
     return out;
 }
@@ -124,6 +152,7 @@ PlantPerformance ratedPerformance(const PlantParameters& plant) {
         pm.compressorShare = 1.0;
         pm.compressorCop = plant.compressorCop;
         pm.inverseCop = inv;
+        out.hourInverseCop[m].fill(inv);
     }
     out.annualInverseCop = out.designInverseCop = inv;
     out.designCompressorShare = 1.0;
@@ -135,13 +164,19 @@ double BuildingCooling::airHeatW(double itW, double loadScale) const {
     return std::max(0.0, itW - liquidHeatW * loadScale);
 }
 
-double BuildingCooling::plantPowerW(double itW, double loadScale, bool designDay) const {
-    const double liquid = (designDay ? liquidPlantDesignW : liquidPlantAnnualW) * loadScale;
-    const double air = airHeatW(itW, loadScale);
+double BuildingCooling::plantPowerW(double itW, double loadScale, const PlantCondition& at) const {
+    double liquid = liquidPlantAnnualW, airInverseCop = air.annualInverseCop;
+    if (at.kind == PlantCondition::Kind::DesignDay) liquid = liquidPlantDesignW, airInverseCop = air.designInverseCop;
+    if (at.kind == PlantCondition::Kind::HourClass) {
+        const auto m = static_cast<size_t>(std::clamp(at.month, 0, 11));
+        const auto k = static_cast<size_t>(std::clamp(at.hourClass, 0, kHourClasses - 1));
+        liquid = liquidPlantHourW[m][k], airInverseCop = air.hourInverseCop[m][k];
+    }
+    const double airHeat = airHeatW(itW, loadScale);
     // Air side: the CRAH fans move the heat to the chilled-water coils; the fans' own work is heat too, so
     // the chilled-water plant rejects air x (1 + fan fraction).
-    const double fans = crahFanFraction * air;
-    return liquid + (air + fans) * (designDay ? this->air.designInverseCop : this->air.annualInverseCop) + fans;
+    const double fans = crahFanFraction * airHeat;
+    return liquid * loadScale + (airHeat + fans) * airInverseCop + fans;
 }
 
 BuildingCooling buildingCooling(const std::vector<LoopLoad>& loops, const PlantParameters& airPlant,
@@ -163,6 +198,9 @@ BuildingCooling buildingCooling(const std::vector<LoopLoad>& loops, const PlantP
         b.pumpW += l.pumpW;
         b.liquidPlantAnnualW += heat * perf.annualInverseCop;
         b.liquidPlantDesignW += heat * perf.designInverseCop;
+        for (size_t m = 0; m < 12; ++m)
+            for (size_t k = 0; k < static_cast<size_t>(kHourClasses); ++k)
+                b.liquidPlantHourW[m][k] += heat * perf.hourInverseCop[m][k];
         b.plantCapexUsd += l.plant->value("capex_usd_per_w") * heat;
         // Trim compressors sized on the design day's compressor share (dry cooler, tower): catalog
         // trim_compressor_capex_usd_per_w per W of compressor heat; absent (a chiller plant), none.

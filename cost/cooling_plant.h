@@ -79,8 +79,30 @@ struct PlantMonth {
     double inverseCop = 0;       // plant W per W of heat
 };
 
+/// Hour classes of a month for the load duration curve (issue 35 item 5): the month's hourly outdoor
+/// temperature, N(mean, sigma) as above, cut into kHourClasses classes of equal probability, each taken at
+/// its middle quantile. 12 classes of 12 months give 144 points a year; the top class of the hottest month
+/// (the 96th percentile of its hours) stays below the design day, which the curve adds as its first point.
+inline constexpr int kHourClasses = 12;
+/// The standard normal z of class k's middle quantile, Phi^-1((k + 0.5) / kHourClasses), ascending.
+double hourClassZ(int k);
+
+/// Where a plant runs: the annual average, the design day, or one hour class of one month.
+struct PlantCondition {
+    enum class Kind { Annual, DesignDay, HourClass } kind = Kind::Annual;
+    int month = 0, hourClass = 0;
+    static PlantCondition annual() { return {}; }
+    static PlantCondition designDay() { return {Kind::DesignDay, 0, 0}; }
+    static PlantCondition hour(int month, int hourClass) { return {Kind::HourClass, month, hourClass}; }
+};
+
 struct PlantPerformance {
     std::array<PlantMonth, 12> months{};
+    /// Plant W per W of heat in each hour class of each month (hourClassZ): the economizer's share at the
+    /// class's temperature, the compressors at the month's mean lift (as the monthly figure), so the classes'
+    /// mean converges to the month's inverseCop. With free_cooling_hours_per_year, every class is the
+    /// annual figure (the override gives no weather).
+    std::array<std::array<double, kHourClasses>, 12> hourInverseCop{};
     double economizerHours = 0; // sum over the months (full economizer)
     double partialHours = 0;
     double annualInverseCop = 0; // hour-weighted mean of the months
@@ -125,6 +147,7 @@ struct BuildingCooling {
     const ClimateLocation* climate = nullptr;
     double liquidHeatW = 0.0, pumpW = 0.0;                     // at full load
     double liquidPlantAnnualW = 0.0, liquidPlantDesignW = 0.0; // at full load: sum of (heat + pumps) / COP
+    std::array<std::array<double, kHourClasses>, 12> liquidPlantHourW{}; // at full load, per hour class
     double liquidEconomizerHours = 0.0;                        // heat-weighted over the loops
     PlantPerformance air;                                      // the air-side chilled-water plant
     double crahFanFraction = 0.0;                              // CRAH fan W per W of air heat
@@ -136,8 +159,8 @@ struct BuildingCooling {
     /// Air-side heat: IT power not carried by the loops at this load.
     double airHeatW(double itW, double loadScale) const;
     /// Plant electric power (liquid plants + air-side plant + CRAH fans) at an IT power and load scale
-    /// (operating / full load), annual average or design day.
-    double plantPowerW(double itW, double loadScale, bool designDay) const;
+    /// (operating / full load), annual average, design day or one hour class.
+    double plantPowerW(double itW, double loadScale, const PlantCondition& at) const;
 };
 
 BuildingCooling buildingCooling(const std::vector<LoopLoad>& loops, const PlantParameters& airPlant,

@@ -42,6 +42,35 @@ struct BuildingPower {
     /// Site-caused IT downtime a year of the building's power topology and its availability 1 - h/8,766 h
     /// (Uptime Institute Tier figures, data/assumptions.json facility_downtime_hours_*; issue 30 item 1).
     double downtimeHours = 0.0, availability = 1.0;
+    /// Facility power in each hour class of each month (index month x kHourClasses + class,
+    /// cost/cooling_plant.h), W: at the operating point (IT at the utilization) and at full load (IT as
+    /// provisioned); and the operating point on the design day. Filled by the power stage.
+    std::vector<double> hourFacilityOperatingW, hourFacilityFullLoadW;
+    units::Power facilityOperatingDesignDay{};
+};
+
+/// One point of a load duration curve: the load is at or above `mw` for `hours` a year.
+struct LoadDurationPoint {
+    double hours = 0.0;
+    double mw = 0.0;
+};
+
+/// A site's load against its supply (issue 35 items 2, 3 and 5; evaluate_site_power.cpp). Basis of each
+/// figure named: the design-day peak at full load (what an interconnect must carry), the annual average.
+struct SitePower {
+    std::string siteId, name;
+    units::Power facilityPeak{};      // design day, IT at full load as provisioned
+    units::Power facilityOperating{}; // annual average at the utilization
+    /// sites.<id>.grid_interconnect_mw; absent: no limit stated.
+    std::optional<double> interconnectMw;
+    /// The site's share of the design's on-site generation and battery power (by its share of the facility
+    /// peak), MW.
+    double onsiteMw = 0.0, bessMw = 0.0;
+    /// Load duration curves, MW against hours a year at or above, hours ascending from 0 (the design day)
+    /// to 8,760: at the operating point and at full load; the weather hour by hour, IT steady.
+    std::vector<LoadDurationPoint> operating, fullLoad;
+    /// interconnect + on-site - design-day peak (MW); meaningful with an interconnect.
+    double headroomMw() const { return interconnectMw ? *interconnectMw + onsiteMw - facilityPeak.value() / 1e6 : 0.0; }
 };
 
 struct PowerResult {
@@ -67,6 +96,8 @@ struct PowerResult {
     /// buildings. Scales the GPU-hours sold (finance) and training goodput.
     double facilityAvailability = 1.0;
     std::vector<BuildingPower> buildings;
+    /// Per site, in design order (sites with buildings).
+    std::vector<SitePower> sites;
     /// Each building's power chain sized on its redundancy topology (capex stage; cost/power_chain.h).
     std::vector<BuildingPowerChain> chains;
 };

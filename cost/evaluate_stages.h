@@ -193,6 +193,10 @@ std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesi
 std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
                                     const std::vector<double>& classW);
 void evaluatePower(EvalContext& c); // evaluate_power.cpp    (SPEC.md §4.2)
+/// Each site's load against its grid interconnect and on-site supply, and its load duration curves (issue
+/// 35 items 2 and 5); the last step of evaluatePower (evaluate_site_power.cpp).
+void evaluateSitePower(EvalContext& c);
+void addSitePowerFigures(EvalContext& c);
 /// The assumption holding the site-caused downtime hours a year of a building power topology (Uptime
 /// Institute Tier mapping; evaluate_power.cpp).
 const char* downtimeAssumptionOf(const std::string& powerTopology);

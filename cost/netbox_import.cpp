@@ -296,6 +296,8 @@ private:
                 s.electricityUsdPerKwh = tagNum(tag, "electricity_usd_per_kwh", 0.0);
             if (tag.contains("free_cooling_hours_per_year"))
                 s.freeCoolingHoursPerYear = tagNum(tag, "free_cooling_hours_per_year", 0.0);
+            if (tag.contains("grid_interconnect_mw"))
+                s.gridInterconnectMw = tagNum(tag, "grid_interconnect_mw", 0.0);
             m_siteId[idOf(o, file, "site")] = s.id;
             project().sites.push_back(std::move(s));
         }

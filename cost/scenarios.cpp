@@ -72,6 +72,8 @@ const std::map<std::string, Better>& figurePreferences() {
             {"power.training_stop_swing_mw", Better::LowerIsBetter},
             {"power.bess_power_mw", Better::Neither},
             {"power.bess_energy_mwh", Better::Neither},
+            {"power.load_factor_annual", Better::HigherIsBetter},
+            {"power.interconnect_headroom_mw_design_day", Better::HigherIsBetter},
             {"finance.onsite_fuel_annual_usd", Better::LowerIsBetter},
             {"inference.ratio_without_capping", Better::HigherIsBetter},
             {"inference.capping_clock", Better::HigherIsBetter},

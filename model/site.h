@@ -23,6 +23,10 @@ struct Site {
     /// Id of a location of data/climate.json; empty: the location nearest to lat/lon.
     std::string climateLocation;
     units::Money landCost{};
+    /// Firm capacity of the site's utility interconnect, MW at the meter (issue 35 items 2 and 5); absent:
+    /// not a constraint. The site's design-day facility peak must fit it plus its share of on-site
+    /// generation (rule site_interconnect_exceeded).
+    std::optional<double> gridInterconnectMw;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -35,6 +39,7 @@ struct Site {
                          fieldRange(kKind, "free_cooling_hours_per_year"));
         v.quantity("land_cost_usd", landCost, fieldRange(kKind, "land_cost_usd"));
         v.text("climate_location", climateLocation);
+        v.optionalNumber("grid_interconnect_mw", gridInterconnectMw, fieldRange(kKind, "grid_interconnect_mw"));
     }
 };
 

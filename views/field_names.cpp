@@ -25,6 +25,7 @@ const QHash<QString, QString>& names() {
         {"lon_deg", QStringLiteral("longitude")},
         {"free_cooling_hours_per_year", QStringLiteral("free-cooling hours")},
         {"climate_location", QStringLiteral("climate location")},
+        {"grid_interconnect_mw", QStringLiteral("grid interconnect")},
         {"pue_pinned", QStringLiteral("pinned PUE")},
         {"x_m", QStringLiteral("x position")},
         {"y_m", QStringLiteral("y position")},

@@ -232,8 +232,8 @@ private slots:
         const auto b = cost::buildingCooling({loop}, plant("plant-chiller"), 18.0, 6.0, 0.05,
                                              &at("us-az-phoenix"), kOptions, nullptr);
         CTWIN_COMPARE_ABS(b.airHeatW(1.2e6, 1.0), 0.2e6, 1e-6);
-        CTWIN_COMPARE_ABS(b.plantPowerW(1.2e6, 1.0, true), 196017.4, 1.0);
-        CTWIN_COMPARE_ABS(b.plantPowerW(1.2e6, 1.0, false), 83312.1, 1.0);
+        CTWIN_COMPARE_ABS(b.plantPowerW(1.2e6, 1.0, cost::PlantCondition::designDay()), 196017.4, 1.0);
+        CTWIN_COMPARE_ABS(b.plantPowerW(1.2e6, 1.0, cost::PlantCondition::annual()), 83312.1, 1.0);
         // Plant capex covers the loop's heat and pumps at $1.3/W: 1.3 x 1.02e6 = $1,326,000, plus trim
         // compressors for the design day's share: 1.02e6 x 0.96 = 979,200 W at $0.35/W = $342,720.
         CTWIN_COMPARE_ABS(b.trimCompressorW, 979200.0, 1e-6);

@@ -31,9 +31,12 @@ public:
         form.addField("free_cooling_hours_per_year", nullptr);
         form.addField("land_cost_usd", 0.0);
         form.addField("climate_location", "");
+        form.addField("grid_interconnect_mw", nullptr);
         form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption, the "
-                                 "free-cooling hours empty to derive them from the climate, and the climate "
-                                 "location empty for the nearest location of the climate table."));
+                                 "free-cooling hours empty to derive them from the climate, the climate "
+                                 "location empty for the nearest location of the climate table, and the grid "
+                                 "interconnect empty when the utility sets no limit (the Power tab shows the "
+                                 "site's load against it)."));
         QObject::connect(places, &QComboBox::currentIndexChanged, &form, [&form, places](int i) {
             const QStringList latLon = places->itemData(i).toStringList();
             if (latLon.size() != 2) return;
