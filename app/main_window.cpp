@@ -262,21 +262,7 @@ void MainWindow::buildCentralTabs() {
                                              4000);
             });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_timelineStale && m_tabs->currentWidget() == m_timeline) {
-            if (evaluationPending()) evaluateNow();
-            m_timeline->showResults(m_results);
-            m_timelineStale = false;
-        }
-        if (m_powerStale && m_tabs->currentWidget() == m_power) {
-            if (evaluationPending()) evaluateNow();
-            m_power->showResults(m_results);
-            m_powerStale = false;
-        }
-        if (m_figuresStale && m_tabs->currentWidget() == m_figuresTable) {
-            if (evaluationPending()) evaluateNow();
-            m_figuresTable->showResults(m_results);
-            m_figuresStale = false;
-        }
+        fillFrontLazyTab();
         refreshSpatialTab();
     });
     // The four design tabs stay; the analysis tabs opened from the Analysis menu can be closed.
@@ -804,26 +790,6 @@ void MainWindow::documentReset() {
     updateActions();
 }
 
-views::TimelineView* MainWindow::showTimeline() {
-    m_tabs->setCurrentWidget(m_timeline); // currentChanged fills it when stale
-    if (m_timelineStale) {
-        if (evaluationPending()) evaluateNow();
-        m_timeline->showResults(m_results);
-        m_timelineStale = false;
-    }
-    return m_timeline;
-}
-
-views::PowerView* MainWindow::showPower() {
-    m_tabs->setCurrentWidget(m_power); // currentChanged fills it when stale
-    if (m_powerStale) {
-        if (evaluationPending()) evaluateNow();
-        m_power->showResults(m_results);
-        m_powerStale = false;
-    }
-    return m_power;
-}
-
 void MainWindow::evaluateNow() {
     m_evalTimer.stop();
     QElapsedTimer clock;
@@ -836,13 +802,10 @@ void MainWindow::evaluateNow() {
     m_inspector->setResolvedInputs(m_results.inputs); // absent optional fields show the value used
     m_dashboard->showResults(m_results);
     m_rules->showRules(m_results.rules);
-    // The Figures tab is a table of every figure (hundreds of rows): filled when it is shown.
-    m_figuresStale = m_tabs->currentWidget() != m_figuresTable;
-    if (!m_figuresStale) m_figuresTable->showResults(m_results);
-    m_timelineStale = m_tabs->currentWidget() != m_timeline;
-    if (!m_timelineStale) m_timeline->showResults(m_results);
-    m_powerStale = m_tabs->currentWidget() != m_power;
-    if (!m_powerStale) m_power->showResults(m_results);
+    // The Figures tab is a table of every figure (hundreds of rows): filled when it is shown, like the
+    // Timeline and Power tabs.
+    m_figuresStale = m_timelineStale = m_powerStale = true;
+    fillFrontLazyTab();
     m_lastEvaluationMs = clock.nsecsElapsed() / 1e6;
     m_uncertainty->cancel(); // its answer would be for the design before this change
     m_uncertaintyTimer.start();

@@ -225,6 +225,9 @@ private:
     views::FloorPlanScene* m_scene = nullptr;
     views::FloorPlanView* m_floor = nullptr;
     views::ResultsPanel* m_figuresTable = nullptr;
+    /// The tab in front, when it is one filled only when shown (Figures, Timeline, Power) and stale: filled
+    /// from the last results (main_window_tabs.cpp).
+    void fillFrontLazyTab();
     views::TimelineView* m_timeline = nullptr; // the Timeline tab, filled when shown (like Figures)
     bool m_timelineStale = true;
     views::PowerView* m_power = nullptr; // the Power tab (issue 35 item 5), filled when shown

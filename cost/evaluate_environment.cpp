@@ -12,6 +12,28 @@ namespace ctwin::cost::detail {
 
 using namespace ctwin::units;
 
+namespace {
+
+/// Embodied carbon (issue 35 item 4), cradle-to-gate: GPUs x the servers' per GPU (host included) and the IT
+/// at full load x the building's and its plant's per MW; each spread straight over its asset class's life
+/// (the finance stage's IT and facility lives), the convention of the GHG Protocol's amortised
+/// capital-goods reporting (Scope 3 category 2 is reported in the year bought; a per-token figure spreads it
+/// over the years the asset serves). Network gear and storage are left out (no sourced per-unit figure).
+void addEmbodiedCarbon(EvalContext& c) {
+    const Results& r = c.r;
+    auto& e = c.environment;
+    e.embodiedItT = c.bom.gpus * c.a.get("embodied_carbon_kgco2e_per_gpu") / 1e3;
+    e.embodiedBuildingT = toMw(r.power.itPeak) * c.a.get("embodied_carbon_tco2e_per_mw_it");
+    double itLife = 0, facilityLife = 0;
+    for (const auto& ac : r.finance.assetClasses) {
+        if (ac.name == "it") itLife = ac.lifeYears;
+        if (ac.name == "facility") facilityLife = ac.lifeYears;
+    }
+    e.embodiedPerYearT = safeDiv(e.embodiedItT, itLife) + safeDiv(e.embodiedBuildingT, facilityLife);
+}
+
+} // namespace
+
 void evaluateEnvironment(EvalContext& c) {
     const AssumptionValues& a = c.a;
     Results& r = c.r;
@@ -56,6 +78,13 @@ void evaluateEnvironment(EvalContext& c) {
     }
     e.intensity = safeDiv(e.carbonG, e.coveredKwh); // g/kWh, energy-weighted
     e.carbonSources.assign(sources.begin(), sources.end());
+    // The battery's round-trip losses are energy bought too, at the same mix.
+    if (const double lossKwh = c.bessLossMwhPerYear * 1e3; lossKwh > 0) {
+        e.energyKwh += lossKwh;
+        e.carbonG += lossKwh * e.intensity;
+        e.coveredKwh += lossKwh;
+    }
+    addEmbodiedCarbon(c);
     // Water: evaporation and blow-down of the plants that evaporate (cost/power_envelope.h), over the IT
     // energy (The Green Grid, WP #35 'Water Usage Effectiveness', 2011: site water / IT energy).
     e.litresPerKwhHeat = evaporativeWaterLitresPerKwh(a.get("cooling_tower_evaporated_heat_share"),
@@ -72,6 +101,13 @@ void evaluateEnvironment(EvalContext& c) {
     const double itW = gpus * (c.rackLoadWPerGpu * c.inferenceBusyDrawShare.front() + sharedPerGpu);
     const double secondsPerMillion = safeDiv(1e6, r.inference.front().sizing.outputTokensPerSecond);
     e.kwhPerMillionOutput = itW * r.power.pueAnnual * secondsPerMillion / 3.6e6;
+    // Embodied per M output tokens: the service's GPUs' share of the embodied carbon a year over the output
+    // tokens it makes in a year (tokens/s at the operating point x the hours it runs: utilization x facility
+    // availability, the GPU-hours sold).
+    const double tokensPerYear = r.inference.front().sizing.outputTokensPerSecond * kHoursPerYear * 3600.0 *
+                                 c.utilization * r.power.facilityAvailability;
+    e.embodiedPerMillionOutputG =
+        safeDiv(e.embodiedPerYearT * 1e6 * safeDiv(gpus, c.bom.gpus) * 1e6, tokensPerYear);
     e.perToken = true;
 }
 
@@ -102,6 +138,17 @@ void addEnvironmentFigures(EvalContext& c) {
         {{"evaporative_heat_mw", c.evaporativeHeatW / 1e6}, {"litres_per_kwh_heat", e.litresPerKwhHeat}},
         {c.source("cooling_tower_evaporated_heat_share"), c.source("cooling_tower_cycles_of_concentration"),
          "Perry's Chemical Engineers' Handbook, 8th ed., sec. 12 (tower evaporation rule)"});
+    addFigure(c, "environment.embodied_carbon_tco2e_cradle_to_gate", e.embodiedItT + e.embodiedBuildingT,
+              "tCO2e", "Embodied carbon, servers and building (cradle-to-gate, once)",
+              "GPUs x embodied kgCO2e per GPU (server, host included) + IT MW at full load x building and "
+              "plant tCO2e per MW; network and storage gear not counted",
+              {{"servers_t", e.embodiedItT}, {"building_t", e.embodiedBuildingT}},
+              {c.source("embodied_carbon_kgco2e_per_gpu"), c.source("embodied_carbon_tco2e_per_mw_it")});
+    addFigure(c, "environment.embodied_carbon_tco2e_per_year_amortized", e.embodiedPerYearT, "tCO2e/yr",
+              "Embodied carbon per year (amortised straight over the IT and facility lives)",
+              "servers' embodied / IT life + building's embodied / facility life",
+              {{"servers_t", e.embodiedItT}, {"building_t", e.embodiedBuildingT}},
+              {c.source("embodied_carbon_kgco2e_per_gpu"), c.source("embodied_carbon_tco2e_per_mw_it")});
     addFigure(c, "environment.wue_l_per_kwh", e.wue, "L/kWh", "WUE, on-site (annual)",
               "on-site water / IT energy (The Green Grid WP #35)", {{"it_energy_mwh", e.itKwh / 1e3}});
     if (!e.perToken) return;
@@ -118,6 +165,18 @@ void addEnvironmentFigures(EvalContext& c) {
               "Carbon per M output tokens, location-based (first service)",
               "facility kWh per M output tokens x location-based grid intensity",
               {{"grid_gco2e_per_kwh", e.intensity}}, e.carbonSources);
+    addFigure(c, "environment.carbon_gco2e_per_million_output_tokens_embodied", e.embodiedPerMillionOutputG,
+              "gCO2e/M tok", "Embodied carbon per M output tokens, amortised (first service)",
+              "embodied carbon a year x service GPUs / all GPUs / (output tokens/s x 8,766 h x 3,600 s x "
+              "utilization x facility availability)",
+              {{"embodied_t_per_year", e.embodiedPerYearT}, {"utilization", c.utilization}},
+              {c.source("embodied_carbon_kgco2e_per_gpu"), c.source("embodied_carbon_tco2e_per_mw_it")});
+    addFigure(c, "environment.carbon_gco2e_per_million_output_tokens_operational_plus_embodied",
+              e.kwhPerMillionOutput * e.intensity + e.embodiedPerMillionOutputG, "gCO2e/M tok",
+              "Carbon per M output tokens, operational (location-based) plus embodied (first service)",
+              "location-based operational + amortised embodied, per M output tokens",
+              {{"operational_g", e.kwhPerMillionOutput * e.intensity}, {"embodied_g", e.embodiedPerMillionOutputG}},
+              e.carbonSources);
     addFigure(c, "environment.water_l_per_million_output_tokens_onsite",
               safeDiv(e.kwhPerMillionOutput, r.power.pueAnnual) * e.wue, "L/M tok",
               "On-site water per M output tokens (first service)", "IT kWh per M output tokens x WUE",

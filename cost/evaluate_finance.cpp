@@ -322,6 +322,12 @@ void annualEnergy(EvalContext& c) {
         fin.facilityEnergyAnnual += c.orphanIt * year;
         fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
     }
+    // The battery's round-trip losses (issue 35 item 3) are bought like the rest, at the mean tariff.
+    if (c.bessLossMwhPerYear > 0) {
+        const Energy loss = megawattHours(c.bessLossMwhPerYear);
+        fin.energyAnnual += fin.energyAnnual * safeDiv(loss.value(), fin.facilityEnergyAnnual.value());
+        fin.facilityEnergyAnnual += loss;
+    }
     // On-site generation (issue 35 item 3) serves its share of the energy at the fuel cost instead of the
     // tariff.
     if (c.onsiteShare > 0) {

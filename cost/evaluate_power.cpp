@@ -426,6 +426,13 @@ void sizeBattery(EvalContext& c) {
             c.curtailmentCovered = safeDiv(hours, c.curtailmentEventHours);
             c.bessPowerMw = std::max(c.bessPowerMw, shedMw);
             c.bessEnergyMwh += shedMw * hours;
+            // Round-trip losses: the energy given back in each event is bought again at 1 / efficiency,
+            // (1 / RTE - 1) x shed MW x hours carried x events a year (curtailment hours / event hours).
+            // The cycling of ramp smoothing is not counted: its throughput depends on the step's compute
+            // share, which the power stage does not know.
+            const double rte = std::clamp(a.get("bess_round_trip_efficiency"), 0.5, 1.0);
+            c.bessLossMwhPerYear = shedMw * hours * safeDiv(c.curtailmentHours, c.curtailmentEventHours) *
+                                   (1.0 / rte - 1.0);
             c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth *
                                                       (1.0 - c.curtailmentCovered) / kHoursPerYear,
                                             0.0, 1.0);
@@ -762,6 +769,13 @@ void addPowerFigures(EvalContext& c) {
               "larger swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
               {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
     addSitePowerFigures(c);
+    if (c.bessLossMwhPerYear > 0)
+        addFigure(c, "power.bess_losses_mwh_per_year", c.bessLossMwhPerYear, "MWh/yr",
+                  "Battery round-trip losses a year (curtailment ride-through)",
+                  "(1 / round-trip efficiency - 1) x shed MW x hours carried per event x events a year; bought "
+                  "as facility energy",
+                  {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)}},
+                  {c.source("bess_round_trip_efficiency"), c.source("bess_ride_through_hours")});
     addFigure(c, "power.onsite_generation_share", c.onsiteShare, "",
               "Share of facility energy from on-site generation (annual)",
               "min(on-site MW, annual-average facility MW) / annual-average facility MW",

@@ -115,6 +115,7 @@ struct EvalContext {
     double trainingStopSwingMw = 0;    // the job stopping at once (a crash): compute phase -> idle
     double rackIdleShare = 0;          // working compute racks' idle / full-load power
     double curtailmentCovered = 0;     // share of each curtailment event the battery carries
+    double bessLossMwhPerYear = 0;     // round-trip losses of the energy it gives back (evaluate_power.cpp)
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1
@@ -135,6 +136,10 @@ struct EvalContext {
         double litresPerKwhHeat = 0, waterL = 0, itKwh = 0, wue = 0;
         double kwhPerMillionOutput = 0; // first inference service, at its operating point
         bool perToken = false;
+        /// Embodied carbon, cradle-to-gate (t): the servers' (per GPU) and the building's with its plant
+        /// (per MW of IT at full load); per year, each straight over its asset class's life.
+        double embodiedItT = 0, embodiedBuildingT = 0, embodiedPerYearT = 0;
+        double embodiedPerMillionOutputG = 0; // first inference service
         std::vector<SourceRef> carbonSources;
     } environment;
 

@@ -124,6 +124,9 @@ model::AssumptionSet testAssumptions() {
     set("training_trough_power_draw", 0.3), set("grid_ramp_limit_mw_per_min", 0),
         set("bess_ride_through_hours", 0);
     set("bess_capex_usd_per_kwh", 250), set("bess_capex_usd_per_kw", 150); // no battery
+    set("bess_round_trip_efficiency", 0.85);
+    // Embodied carbon (issue 35 item 4): environment figures only, not the golden's.
+    set("embodied_carbon_kgco2e_per_gpu", 475), set("embodied_carbon_tco2e_per_mw_it", 1000);
     // The time axis (issue 34): a cohort's rental price falls 20 % a year, its GPUs' price 8 %; IT prices
     // hold.
     set("gpu_rental_price_decay_per_year", 0.2), set("it_cohort_price_change_per_year", 0),

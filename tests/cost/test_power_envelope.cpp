@@ -238,6 +238,53 @@ private slots:
                      0.5 * (1.0 - fig(shed, "training.grid_availability")), 1e-12));
     }
 
+    // Battery round-trip losses (issue 35 item 3), llama3 with 44 h of curtailment a year in 2 h events at
+    // depth 0.5, the battery riding through 1 h of each: it gives back shed MW x 1 h in each of the 22 events
+    // and buys it again at 1 / 0.85: loss = 0.5 x facility MW x 22 x (1 / 0.85 - 1) = facility MW x
+    // 1.9411765 MWh a year, added to the energy bought (tolerance 1e-9 relative).
+    void batteryRoundTripLosses() {
+        const auto p = reference("llama3-16k-h100");
+        auto a = defaults();
+        a.at("grid_curtailment_hours_per_year").base = 44;
+        const auto shed = cost::evaluate(p, catalog(), a);
+        QVERIFY(!shed.figure("power.bess_losses_mwh_per_year"));
+        a.at("bess_ride_through_hours").base = 1;
+        const auto ride = cost::evaluate(p, catalog(), a);
+        const double loss = fig(ride, "power.facility_mw") * 0.5 * 22 * (1 / 0.85 - 1);
+        QVERIFY(near(0.5 * 22 * (1 / 0.85 - 1), 1.9411765, 1e-7));
+        QVERIFY(near(fig(ride, "power.bess_losses_mwh_per_year"), loss, 1e-9));
+        QVERIFY(near(fig(ride, "environment.facility_energy_mwh_per_year") -
+                         fig(shed, "environment.facility_energy_mwh_per_year"),
+                     loss, 1e-6));
+        QVERIFY(fig(ride, "finance.energy_annual_usd") > fig(shed, "finance.energy_annual_usd"));
+    }
+
+    // Embodied carbon (issue 35 item 4) on the agentic reference: 21,168 GPUs x 475 kg = 10,054.8 t of
+    // servers; 44.449412 MW of IT at full load x 1,000 t/MW = 44,449.412 t of building and plant; 54,504.212
+    // t once. A year: 10,054.8 / 5.5 (IT life) + 44,449.412 / 15 (facility life) = 1,828.145 + 2,963.294 =
+    // 4,791.440 t. Per M output tokens: that x the service's share of the GPUs over its output tokens a year
+    // (tokens/s x 8,766 h x 3,600 s x utilization x availability). Tolerances 1e-9 relative.
+    void embodiedCarbon() {
+        const auto p = reference("agentic-inference-gb300");
+        const auto r = cost::evaluate(p, catalog(), defaults());
+        QCOMPARE(fig(r, "inventory.gpus"), 21168.0);
+        const double building = fig(r, "power.it_peak_mw") * 1000;
+        QVERIFY(near(fig(r, "environment.embodied_carbon_tco2e_cradle_to_gate"), 10054.8 + building, 1e-9));
+        QVERIFY(near(fig(r, "environment.embodied_carbon_tco2e_cradle_to_gate"), 54504.212, 1e-6));
+        const double perYear = 10054.8 / 5.5 + building / 15;
+        QVERIFY(near(fig(r, "environment.embodied_carbon_tco2e_per_year_amortized"), perYear, 1e-9));
+        QVERIFY(near(perYear, 4791.440, 1e-6));
+        const double tokensPerYear = r.inference.front().sizing.outputTokensPerSecond * 8766 * 3600 *
+                                     defaults().at("utilization").base * fig(r, "power.facility_availability");
+        const double share = p.inferenceServices.front().gpus / 21168.0;
+        QVERIFY(near(fig(r, "environment.carbon_gco2e_per_million_output_tokens_embodied"),
+                     perYear * 1e12 * share / tokensPerYear, 1e-9));
+        QVERIFY(near(fig(r, "environment.carbon_gco2e_per_million_output_tokens_operational_plus_embodied"),
+                     fig(r, "environment.carbon_gco2e_per_million_output_tokens_location_based") +
+                         fig(r, "environment.carbon_gco2e_per_million_output_tokens_embodied"),
+                     1e-12));
+    }
+
     // Carbon = energy x the location's grid factor: llama3's site (41.65 N, 93.47 W) takes the nearest
     // climate location, Des Moines (eGRID MROW, 428 g/kWh in data/grid_carbon.json). Water per M tokens = IT
     // kWh per M tokens x WUE.
