@@ -1,5 +1,6 @@
 #include "results_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -68,6 +69,41 @@ ojson inferenceServicesJson(const Results& r) {
     return services;
 }
 
+/// Each site's load against its supply (cost::SitePower): the design-day peak and annual average, the
+/// interconnect and on-site shares, and the two load duration curves at a few durations.
+ojson sitePowerJson(const Results& r) {
+    ojson sites = ojson::array();
+    // The curves at a few durations (linear between their points): the design day, the top 1 % and ~10 %
+    // of the year, the median and the mildest hour. The Power tab draws them whole.
+    auto curve = [](const std::vector<LoadDurationPoint>& points) {
+        ojson c = ojson::object();
+        for (double h : {0.0, 88.0, 876.0, 4380.0, 8760.0}) {
+            double mw = points.empty() ? 0.0 : points.back().mw;
+            for (size_t i = 1; i < points.size(); ++i)
+                if (points[i].hours >= h) {
+                    const auto &a = points[i - 1], &b = points[i];
+                    const double t = b.hours > a.hours ? (h - a.hours) / (b.hours - a.hours) : 0.0;
+                    mw = a.mw + (b.mw - a.mw) * std::clamp(t, 0.0, 1.0);
+                    break;
+                }
+            c[std::to_string(static_cast<int>(h)) + "h"] = mw;
+        }
+        return c;
+    };
+    for (const auto& s : r.power.sites)
+        sites.push_back(ojson{
+            {"id", s.siteId},
+            {"facility_peak_mw_design_day", s.facilityPeak.value() / 1e6},
+            {"facility_mw_annual_average", s.facilityOperating.value() / 1e6},
+            {"grid_interconnect_mw", s.interconnectMw ? ojson(*s.interconnectMw) : ojson(nullptr)},
+            {"onsite_generation_mw", s.onsiteMw},
+            {"bess_power_mw", s.bessMw},
+            {"interconnect_headroom_mw_design_day", s.interconnectMw ? ojson(s.headroomMw()) : ojson(nullptr)},
+            {"load_duration_full_load_mw_at", curve(s.fullLoad)},
+            {"load_duration_operating_mw_at", curve(s.operating)}});
+    return sites;
+}
+
 } // namespace
 
 ojson resultsToJson(const Results& r) {
@@ -123,6 +159,7 @@ ojson resultsToJson(const Results& r) {
                                   {"economizer_hours_air", finiteOr0(b.economizerHoursAir)},
                                   {"tariff_usd_per_kwh", finiteOr0(units::toUsdPerKwh(b.tariff))}});
     out["power"]["buildings"] = std::move(buildings);
+    out["power"]["sites"] = sitePowerJson(r);
     // Each building's power chain on its redundancy topology (cost/power_chain.h).
     ojson chains = ojson::array();
     for (const auto& ch : r.power.chains) {

@@ -746,11 +746,33 @@ private:
               "inference.ratio_without_capping", "training.capping_clock", "training.capping_slowdown",
               "inference.capping_clock", "inference.capping_throughput_loss", "power.grid_availability",
               "training.grid_availability", "power.onsite_generation_share", "finance.onsite_fuel_annual_usd",
-              "power.training_swing_mw", "power.bess_power_mw", "power.bess_energy_mwh"})
+              "power.training_swing_mw", "power.bess_power_mw", "power.bess_energy_mwh",
+              "power.bess_losses_mwh_per_year", "power.load_factor_annual",
+              "power.interconnect_headroom_mw_design_day"})
             if (const auto* f = m_r.figure(key)) row(*f);
         for (const auto& f : m_r.figures)
             if (f.key.rfind("environment.", 0) == 0) row(f);
         m_doc.table(t);
+        // Each site against its supply (the Power tab's figures): peak on the design day with every rack at
+        // its provisioned draw, average over the year at the utilization.
+        Table sites{{{"Site", 2.4},
+                     {"Peak MW (design day)", 1.3, Align::Right},
+                     {"Average MW (annual)", 1.3, Align::Right},
+                     {"Grid interconnect MW", 1.3, Align::Right},
+                     {"On-site MW (share)", 1.2, Align::Right},
+                     {"Headroom MW (design day)", 1.3, Align::Right}},
+                    {},
+                    8.0,
+                    true};
+        auto mw = [](double v) { return QString::number(v, 'f', 1); };
+        for (const auto& sp : m_r.power.sites)
+            sites.rows.push_back({{q(sp.name), mw(sp.facilityPeak.value() / 1e6),
+                                   mw(sp.facilityOperating.value() / 1e6),
+                                   sp.interconnectMw ? mw(*sp.interconnectMw) : QStringLiteral("not stated"),
+                                   mw(sp.onsiteMw), sp.interconnectMw ? mw(sp.headroomMw()) : QStringLiteral("–")},
+                                  false,
+                                  {}});
+        if (!sites.rows.empty()) m_doc.table(sites);
     }
 
     void rules() {
