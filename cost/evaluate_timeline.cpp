@@ -137,6 +137,15 @@ phasesOf(EvalContext& c, const std::optional<model::CalendarDate>& buildStart, i
         gpuTotal += g, powerTotal += w;
     }
     bool ok = true;
+    // Each site's own grid interconnect date (issue 35 item 2), counted like an energisation date.
+    std::map<std::string, int> siteGridMonth;
+    for (const auto& site : p.sites) {
+        if (site.gridInterconnectDate.empty()) continue;
+        const auto grid = phaseMonth(c, buildStart, site.gridInterconnectDate, site.id,
+                                     "sites." + site.id + ".grid_interconnect_date", referenceMonth);
+        ok = ok && grid.has_value();
+        if (grid) siteGridMonth[site.id] = *grid;
+    }
     std::vector<TimelinePhaseInput> phases;
     for (std::size_t i = 0; i < p.halls.size(); ++i) {
         if (gpus[i] <= 0.0 && power[i] <= 0.0) continue;
@@ -169,6 +178,11 @@ phasesOf(EvalContext& c, const std::optional<model::CalendarDate>& buildStart, i
         ph.hall = hall.id;
         ph.building = hall.building;
         ph.energisationMonth = *month;
+        if (building) {
+            ph.site = building->site;
+            if (const auto grid = siteGridMonth.find(building->site); grid != siteGridMonth.end())
+                ph.gridMonth = grid->second;
+        }
         ph.gpuShare = gpuTotal > 0 ? gpus[i] / gpuTotal : power[i] / powerTotal;
         ph.powerShare = powerTotal > 0 ? power[i] / powerTotal : ph.gpuShare;
         ph.economicRefresh = hall.refreshPolicy == "economic";
@@ -211,6 +225,8 @@ TimelineInputs timelineInputs(EvalContext& c) {
     // Bridge power until the grid interconnect (issue 35 item 3): on-site generation at its fuel cost.
     in.gridMonth = static_cast<int>(std::clamp(a.get("grid_interconnect_month"), 0.0, 600.0));
     in.onsiteMw = std::max(0.0, c.onsiteMw);
+    for (const auto& sp : c.r.power.sites)
+        in.siteOnsiteMw[sp.siteId] = sp.onsiteMw; // each site's plant carries its own halls
     in.fuelUsdPerMwh = c.gasUsdPerKwh * 1e3;
     in.facilityEnergyMwhPerYear = fin.facilityEnergyAnnual.value() / 3.6e9;
     in.energyAnnual = fin.energyAnnual;
@@ -359,8 +375,9 @@ void evaluateTimeline(EvalContext& c) {
     if (timeline->gpuHoursWaitingForGrid > 0)
         r.rules.push_back(
             {Severity::Warning, "halls_wait_for_grid", c.p.info.id,
-             "Halls energised before the grid interconnect (assumptions.grid_interconnect_month = " +
-                 std::to_string(in.gridMonth) + ") run on " + fmt(in.onsiteMw, 1) +
+             "Halls energised before their site's grid interconnect (sites.<id>.grid_interconnect_date, "
+             "else assumptions.grid_interconnect_month = " +
+                 std::to_string(in.gridMonth) + ") run on their site's share of " + fmt(in.onsiteMw, 1) +
                  " MW of on-site generation (onsite_generation_mw): " +
                  fmt(timeline->gpuHoursWaitingForGrid / 1e6, 2) +
                  " M GPU-hours wait for the grid, unsold; bridge with more on-site MW or energise later"});
@@ -423,10 +440,13 @@ void addTimelineFigures(EvalContext& c) {
               "sum over phases of each facility draw x ((1 + wacc)^((energisation - t)/12) - 1), land to the "
               "first energisation",
               {}, {c.source("wacc")});
-    if (c.a.get("grid_interconnect_month") > 0) {
+    const bool siteDates = std::any_of(c.p.sites.begin(), c.p.sites.end(),
+                                       [](const model::Site& s) { return !s.gridInterconnectDate.empty(); });
+    if (c.a.get("grid_interconnect_month") > 0 || siteDates) {
         addFigure(c, "timeline.bridge_months", t.bridgeMonths, "months", "Months on bridge power",
-                  "months with energised halls before assumptions.grid_interconnect_month", {},
-                  {c.source("grid_interconnect_month")});
+                  "months with an energised hall before its site's grid interconnect (the site's "
+                  "grid_interconnect_date, else assumptions.grid_interconnect_month)",
+                  {}, {c.source("grid_interconnect_month")});
         addFigure(
             c, "timeline.bridge_fuel_usd", t.bridgeFuel.value(), "USD", "Bridge power fuel",
             "sum over months before the interconnect of each hall's facility energy x powered share x heat "

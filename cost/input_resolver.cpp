@@ -277,7 +277,8 @@ bool overrideAffectsBillOfMaterials(const std::string& path) {
     if (collection == "training_jobs" || collection == "inference_services") return false;
     if (collection == "sites")
         return field != "electricity_usd_per_kwh" && field != "land_cost_usd" &&
-               field != "free_cooling_hours_per_year" && field != "grid_interconnect_mw";
+               field != "free_cooling_hours_per_year" && field != "grid_interconnect_mw" &&
+               field != "grid_interconnect_date";
     if (collection == "buildings")
         return field != "shell_cost_usd" && field != "pue_pinned" && field != "power_capacity_w";
     return true;

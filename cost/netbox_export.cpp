@@ -135,6 +135,7 @@ private:
             if (s.electricityUsdPerKwh) tag["electricity_usd_per_kwh"] = *s.electricityUsdPerKwh;
             if (s.freeCoolingHoursPerYear) tag["free_cooling_hours_per_year"] = *s.freeCoolingHoursPerYear;
             if (s.gridInterconnectMw) tag["grid_interconnect_mw"] = *s.gridInterconnectMw;
+            if (!s.gridInterconnectDate.empty()) tag["grid_interconnect_date"] = s.gridInterconnectDate;
             m_sites.rows.push_back(
                 {s.name, slug(s.id), "active", num(s.latDeg), num(s.lonDeg), "", tagLine(tag)});
             m_bodies["dcim/sites"].push_back({{"name", s.name},

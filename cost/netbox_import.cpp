@@ -298,6 +298,7 @@ private:
                 s.freeCoolingHoursPerYear = tagNum(tag, "free_cooling_hours_per_year", 0.0);
             if (tag.contains("grid_interconnect_mw"))
                 s.gridInterconnectMw = tagNum(tag, "grid_interconnect_mw", 0.0);
+            s.gridInterconnectDate = tagText(tag, "grid_interconnect_date");
             m_siteId[idOf(o, file, "site")] = s.id;
             project().sites.push_back(std::move(s));
         }

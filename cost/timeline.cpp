@@ -88,23 +88,44 @@ private:
     std::vector<double> m_amount;
 };
 
-/// Bridge power (issue 35 item 3): before the grid interconnect the energised halls share the on-site
-/// generation, so each month's powered share is min(1, on-site MW / energised facility peak MW), every hall
-/// alike (a pre-pass: it depends on every phase energised by then); 1 with the grid. `bridgeMonths` counts
-/// the months with energised halls before the grid.
-std::vector<double> poweredShares(const TimelineInputs& in, int months, int& bridgeMonths) {
-    std::vector<double> powered(static_cast<std::size_t>(months), 1.0);
-    if (in.gridMonth <= 0) return powered;
-    const int end = std::min(in.gridMonth, months);
-    std::vector<double> load(static_cast<std::size_t>(months), 0.0);
-    for (const auto& ph : in.phases)
+/// The grid interconnect month of a phase: its site's own date, else the design's.
+int gridMonthOf(const TimelineInputs& in, const TimelinePhaseInput& ph) { return ph.gridMonth.value_or(in.gridMonth); }
+
+/// The pool of on-site generation a phase draws on before its interconnect: its site's plant, or one pool
+/// for the design when TimelineInputs::siteOnsiteMw is empty.
+const std::string& bridgePoolOf(const TimelineInputs& in, const TimelinePhaseInput& ph) {
+    static const std::string kOnePool;
+    return in.siteOnsiteMw.empty() ? kOnePool : ph.site;
+}
+
+/// Bridge power (issue 35 item 3): before its grid interconnect a site's energised halls share the site's
+/// on-site generation, so each month's powered share of a pool is min(1, its on-site MW / its energised
+/// facility peak MW), every hall of the pool alike (a pre-pass: it depends on every phase energised by then);
+/// 1 with the grid. `bridgeMonths` counts the months with an energised hall before its interconnect.
+std::map<std::string, std::vector<double>> poweredShares(const TimelineInputs& in, int months, int& bridgeMonths) {
+    std::map<std::string, std::vector<double>> load;
+    for (const auto& ph : in.phases) {
+        auto& l = load[bridgePoolOf(in, ph)];
+        l.resize(static_cast<std::size_t>(months), 0.0);
+        const int end = std::min(gridMonthOf(in, ph), months);
         for (int m = std::max(0, ph.energisationMonth); m < end; ++m)
-            load[static_cast<std::size_t>(m)] += in.facilityPeakMw * ph.powerShare;
-    for (int m = 0; m < end; ++m) {
-        const double l = load[static_cast<std::size_t>(m)];
-        powered[static_cast<std::size_t>(m)] = l > 0.0 ? std::clamp(in.onsiteMw / l, 0.0, 1.0) : 1.0;
-        if (l > 0.0) ++bridgeMonths;
+            l[static_cast<std::size_t>(m)] += in.facilityPeakMw * ph.powerShare;
     }
+    std::map<std::string, std::vector<double>> powered;
+    std::vector<bool> bridging(static_cast<std::size_t>(months), false);
+    for (const auto& [pool, l] : load) {
+        const auto own = in.siteOnsiteMw.find(pool);
+        const double onsite = in.siteOnsiteMw.empty() ? in.onsiteMw : own != in.siteOnsiteMw.end() ? own->second : 0.0;
+        auto& share = powered[pool];
+        share.assign(static_cast<std::size_t>(months), 1.0);
+        for (int m = 0; m < months; ++m) {
+            const double mw = l[static_cast<std::size_t>(m)];
+            if (mw <= 0.0) continue;
+            share[static_cast<std::size_t>(m)] = std::clamp(onsite / mw, 0.0, 1.0);
+            bridging[static_cast<std::size_t>(m)] = true;
+        }
+    }
+    bridgeMonths += static_cast<int>(std::count(bridging.begin(), bridging.end(), true));
     return powered;
 }
 
@@ -119,8 +140,9 @@ struct Group {
 /// The groups of `in`'s phases; every phase is also listed in t.phases (members index it).
 std::vector<Group> cohortGroups(const TimelineInputs& in, Timeline& t) {
     std::vector<Group> groups;
-    // Key: month, policy and generation (price factor, decay, decline, GPU share of IT): O(log) per hall.
-    using GroupKey = std::tuple<int, bool, double, double, double, double>;
+    // Key: month, policy, generation (price factor, decay, decline, GPU share of IT), and the bridge pool
+    // with its interconnect month: O(log) per hall.
+    using GroupKey = std::tuple<int, bool, double, double, double, double, std::string, int>;
     std::map<GroupKey, std::size_t> groupOf;
     for (std::size_t i = 0; i < in.phases.size(); ++i) {
         const auto& ph = in.phases[i];
@@ -131,7 +153,9 @@ std::vector<Group> cohortGroups(const TimelineInputs& in, Timeline& t) {
                            ph.rentalPriceFactor,
                            ph.rentalDecayPerYear.value_or(-1.0),
                            ph.gpuPriceDeclinePerYear.value_or(-1.0),
-                           ph.gpuCapexShare};
+                           ph.gpuCapexShare,
+                           bridgePoolOf(in, ph),
+                           gridMonthOf(in, ph)};
         const auto [it, added] = groupOf.try_emplace(key, groups.size());
         if (added) {
             groups.push_back(Group{ph, {}});
@@ -209,7 +233,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
     t.firstEnergisationMonth = first;
     t.fullEnergisationMonth = last;
 
-    const std::vector<double> powered = poweredShares(in, months, t.bridgeMonths);
+    const auto powered = poweredShares(in, months, t.bridgeMonths);
 
     std::vector<Vintage> live; // every vintage bought, for the terminal value
     auto depreciate = [&](const Vintage& v, int retireMonth) {
@@ -241,6 +265,8 @@ Timeline computeTimeline(const TimelineInputs& in) {
     const std::vector<Group> groups = cohortGroups(in, t);
     for (const Group& group : groups) {
         const TimelinePhaseInput& ph = group.ph;
+        const std::vector<double>& poweredOfGroup = powered.at(bridgePoolOf(in, ph));
+        const int groupGridMonth = gridMonthOf(in, ph);
         TimelinePhase out{ph, {}, {}};
         const int e = ph.energisationMonth;
         // Facility: drawn in equal monthly amounts over the construction_months before its energisation,
@@ -340,7 +366,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
                 priceOrigin = m;
             }
             auto& row = t.months[static_cast<std::size_t>(m)];
-            const double share = powered[static_cast<std::size_t>(m)];
+            const double share = poweredOfGroup[static_cast<std::size_t>(m)];
             const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0) * share;
             // Sold on contracts of a fixed term, each at the generation's price of the month it is signed
             // (the first at delivery); without a term, at the price of mid-month.
@@ -352,7 +378,7 @@ Timeline computeTimeline(const TimelineInputs& in) {
             row.gpuHours += hours;
             row.revenue += hours * price * usd;
             row.opex += (powerOpexMonth + gpuOpexMonth) * usd;
-            if (m < in.gridMonth) {
+            if (m < groupGridMonth) {
                 // Bridge month: the phase's grid energy is replaced by on-site fuel for the powered share of
                 // its load; the unpowered share draws nothing.
                 const double grid = in.energyAnnual.value() * ph.powerShare / 12.0;

@@ -9,6 +9,7 @@
 #include "design_rule.h"
 #include "units.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,10 @@ struct TimelinePhaseInput {
     double rentalPriceFactor = 1.0;
     std::optional<double> rentalDecayPerYear, gpuPriceDeclinePerYear;
     double gpuCapexShare = 0.0;
+    /// Its site and, when the site dates its own grid interconnect (sites.<id>.grid_interconnect_date),
+    /// that month; absent: TimelineInputs::gridMonth.
+    std::string site;
+    std::optional<int> gridMonth;
 };
 
 /// Everything computeTimeline reads: the steady-state totals of the evaluation, split over the phases by
@@ -60,6 +65,9 @@ struct TimelineInputs {
     /// facilityEnergyMwhPerYear are the steady state's, to swap grid energy for fuel in those months.
     int gridMonth = 0;
     double onsiteMw = 0, fuelUsdPerMwh = 0, facilityEnergyMwhPerYear = 0;
+    /// On-site generation per site (each site's share of onsiteMw, cost::SitePower): a site's halls share
+    /// its own plant before its interconnect. Empty: every hall shares onsiteMw (one pool).
+    std::map<std::string, double> siteOnsiteMw;
     units::Money energyAnnual{};
     units::Money facilityCapex{}, land{}, itCapex{}, networkCapex{}; ///< facility excludes land and IDC
     TimelineAssetLife it, network, facility;

@@ -27,6 +27,10 @@ struct Site {
     /// not a constraint. The site's design-day facility peak must fit it plus its share of on-site
     /// generation (rule site_interconnect_exceeded).
     std::optional<double> gridInterconnectMw;
+    /// When the utility energises that interconnect (YYYY-MM-DD, counted from project.build_start like a
+    /// hall's energisation_date); empty: assumptions.grid_interconnect_month. Halls energised before it run
+    /// on the site's share of on-site generation (bridge power; cost/timeline.h).
+    std::string gridInterconnectDate;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -40,6 +44,7 @@ struct Site {
         v.quantity("land_cost_usd", landCost, fieldRange(kKind, "land_cost_usd"));
         v.text("climate_location", climateLocation);
         v.optionalNumber("grid_interconnect_mw", gridInterconnectMw, fieldRange(kKind, "grid_interconnect_mw"));
+        v.text("grid_interconnect_date", gridInterconnectDate);
     }
 };
 

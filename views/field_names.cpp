@@ -26,6 +26,7 @@ const QHash<QString, QString>& names() {
         {"free_cooling_hours_per_year", QStringLiteral("free-cooling hours")},
         {"climate_location", QStringLiteral("climate location")},
         {"grid_interconnect_mw", QStringLiteral("grid interconnect")},
+        {"grid_interconnect_date", QStringLiteral("grid interconnect date")},
         {"pue_pinned", QStringLiteral("pinned PUE")},
         {"x_m", QStringLiteral("x position")},
         {"y_m", QStringLiteral("y position")},

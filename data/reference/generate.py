@@ -66,7 +66,7 @@ TOP_KEYS = ["format", "schema_version", "project", "assumptions", "sites", "buil
 FIELDS = {
     "project": ["id", "name", "description", "sources", "currency", "tco_convention", "build_start"],
     "sites": ["id", "name", "lat_deg", "lon_deg", "electricity_usd_per_kwh", "free_cooling_hours_per_year",
-              "land_cost_usd", "climate_location", "grid_interconnect_mw"],
+              "land_cost_usd", "climate_location", "grid_interconnect_mw", "grid_interconnect_date"],
     "buildings": ["id", "name", "site", "power_capacity_w", "shell_cost_usd", "pue_pinned", "x_m", "y_m",
                   "width_m", "depth_m", "height_m", "power_topology", "energisation_date"],
     "halls": ["id", "name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m", "power_capacity_w",

@@ -29,7 +29,10 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
     int rackNo = 0;
     for (int s = 0; s < 3; ++s) {
         const std::string site = "site" + std::to_string(s);
-        p.sites.push_back({site, site, lat[s], lon[s], 0.06, 2000, {}, {}, {}});
+        model::Site st;
+        st.id = st.name = site, st.latDeg = lat[s], st.lonDeg = lon[s];
+        st.electricityUsdPerKwh = 0.06, st.freeCoolingHoursPerYear = 2000;
+        p.sites.push_back(st);
         model::Fabric fab;
         fab.id = "fab" + std::to_string(s), fab.name = fab.id, fab.switchType = "sw-102t";
         fab.portBitPerS = 2e11, fab.planes = 4, fab.tiers = 3, fab.breakout = 4,

@@ -513,6 +513,50 @@ private slots:
         QVERIFY(!hasRule(bridged, "halls_wait_for_grid"));
     }
 
+    // Issue 35 item 2: each site its own interconnect date and its own share of the on-site generation.
+    // smallCase's hall split in two halves on sites a and b (1.25 MW of facility peak each), 0.5 MW of
+    // on-site generation at each; a's grid in month 3, b's in month 6. While bridging each half is powered
+    // 0.5 / 1.25 = 0.4. Revenue: month 2 both bridge, 2 x 50 x 0.4 = 40; month 3 a on the grid, 50 + 20 =
+    // 70; month 6 both, 100. Waiting GPU-hours: a 1 month x 50 x 0.6 = 30, b 4 months x 50 x 0.6 = 120, 150
+    // in all; months on bridge power: 2 to 5, 4. One pool (no per-site shares) with both at month 6 and 1 MW
+    // powers both halves 1 / 2.5 = 0.4 too: 4 x 100 x 0.6 = 240 waiting.
+    void perSiteGridDates() {
+        auto in = smallCase();
+        in.onsiteMw = 1.0;
+        auto a = in.phases.front();
+        a.gpuShare = a.powerShare = 0.5;
+        auto b = a;
+        a.hall = "hall-a", a.site = "a", a.gridMonth = 3;
+        b.hall = "hall-b", b.site = "b", b.gridMonth = 6;
+        in.phases = {a, b};
+        in.siteOnsiteMw = {{"a", 0.5}, {"b", 0.5}};
+        const auto t = cost::computeTimeline(in);
+        QVERIFY(near(t.months[2].revenue.value(), 40.0, 1e-12));
+        QVERIFY(near(t.months[3].revenue.value(), 70.0, 1e-12));
+        QVERIFY(near(t.months[5].revenue.value(), 70.0, 1e-12));
+        QVERIFY(near(t.months[6].revenue.value(), 100.0, 1e-12));
+        QVERIFY(near(t.gpuHoursWaitingForGrid, 150.0, 1e-12));
+        QCOMPARE(t.bridgeMonths, 4);
+        in.siteOnsiteMw.clear();
+        in.phases[0].gridMonth = 6;
+        QVERIFY(near(cost::computeTimeline(in).gpuHoursWaitingForGrid, 240.0, 1e-12));
+
+        // In a design: two-site-wan with a build start, its second site's grid dated a year after its halls
+        // energise (no on-site generation): the Warning, 12 months on bridge power; a date that is not one
+        // is an Error naming the site and the field, and the timeline is not computed.
+        auto p = reference("two-site-wan");
+        p.info.buildStart = "2027-01-01";
+        const auto& second = p.sites.back();
+        p.sites.back().gridInterconnectDate = "2029-07-01"; // month 30; its halls energise at month 18
+        const auto late = evaluateWith(p);
+        QVERIFY(hasRule(late, "halls_wait_for_grid", "grid_interconnect_date"));
+        QCOMPARE(fig(late, "timeline.bridge_months"), 12.0);
+        p.sites.back().gridInterconnectDate = "2029-13-01";
+        const auto bad = evaluateWith(p);
+        QVERIFY(hasRule(bad, "bad_date", "sites." + second.id + ".grid_interconnect_date"));
+        QVERIFY(!bad.timeline);
+    }
+
     void badDatesInTheDesign() {
         auto p = reference("llama3-16k-h100");
         // Energisation without a build start, before it, after the horizon: Errors naming entity and field;

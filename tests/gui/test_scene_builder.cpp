@@ -82,7 +82,10 @@ model::Catalog smallCatalog() {
 /// rotated 90 degrees.
 model::Project smallProject() {
     model::Project p;
-    p.sites.push_back({"s1", "Site one", 40.0, -80.0, 0, 0, {}, {}, {}});
+    model::Site site;
+    site.id = "s1", site.name = "Site one", site.latDeg = 40.0, site.lonDeg = -80.0;
+    site.electricityUsdPerKwh = 0, site.freeCoolingHoursPerYear = 0;
+    p.sites.push_back(site);
     model::Building b;
     b.id = "b1", b.name = "Bldg", b.site = "s1";
     b.x = units::meters(100), b.y = units::meters(50), b.width = units::meters(60),

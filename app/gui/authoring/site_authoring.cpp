@@ -32,11 +32,14 @@ public:
         form.addField("land_cost_usd", 0.0);
         form.addField("climate_location", "");
         form.addField("grid_interconnect_mw", nullptr);
+        form.addField("grid_interconnect_date", "");
         form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption, the "
                                  "free-cooling hours empty to derive them from the climate, the climate "
-                                 "location empty for the nearest location of the climate table, and the grid "
+                                 "location empty for the nearest location of the climate table, the grid "
                                  "interconnect empty when the utility sets no limit (the Power tab shows the "
-                                 "site's load against it)."));
+                                 "site's load against it), and its date (YYYY-MM-DD) empty for the design's "
+                                 "grid_interconnect_month; halls energised before it run on on-site "
+                                 "generation."));
         QObject::connect(places, &QComboBox::currentIndexChanged, &form, [&form, places](int i) {
             const QStringList latLon = places->itemData(i).toStringList();
             if (latLon.size() != 2) return;
