@@ -166,7 +166,8 @@ double BuildingCooling::airHeatW(double itW, double loadScale) const {
 
 double BuildingCooling::plantPowerW(double itW, double loadScale, const PlantCondition& at) const {
     double liquid = liquidPlantAnnualW, airInverseCop = air.annualInverseCop;
-    if (at.kind == PlantCondition::Kind::DesignDay) liquid = liquidPlantDesignW, airInverseCop = air.designInverseCop;
+    if (at.kind == PlantCondition::Kind::DesignDay)
+        liquid = liquidPlantDesignW, airInverseCop = air.designInverseCop;
     if (at.kind == PlantCondition::Kind::HourClass) {
         const auto m = static_cast<size_t>(std::clamp(at.month, 0, 11));
         const auto k = static_cast<size_t>(std::clamp(at.hourClass, 0, kHourClasses - 1));

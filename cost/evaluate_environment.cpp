@@ -175,7 +175,8 @@ void addEnvironmentFigures(EvalContext& c) {
               e.kwhPerMillionOutput * e.intensity + e.embodiedPerMillionOutputG, "gCO2e/M tok",
               "Carbon per M output tokens, operational (location-based) plus embodied (first service)",
               "location-based operational + amortised embodied, per M output tokens",
-              {{"operational_g", e.kwhPerMillionOutput * e.intensity}, {"embodied_g", e.embodiedPerMillionOutputG}},
+              {{"operational_g", e.kwhPerMillionOutput * e.intensity},
+               {"embodied_g", e.embodiedPerMillionOutputG}},
               e.carbonSources);
     addFigure(c, "environment.water_l_per_million_output_tokens_onsite",
               safeDiv(e.kwhPerMillionOutput, r.power.pueAnnual) * e.wue, "L/M tok",

@@ -259,6 +259,13 @@ void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
     }
 }
 
+/// The assumptions the cooling plan reads (cost/evaluation_memo.h).
+CoolingPlanKey coolingPlanKey(const AssumptionValues& a) {
+    return {a.get("air_chilled_water_supply_c"), a.get("air_chilled_water_delta_t_k"),
+            a.get("crah_fan_power_fraction"), a.get("climate_hourly_spread_factor"),
+            a.get("compressor_cop_max_factor")};
+}
+
 /// Each building's cooling plan (climate, air-side plant, loop plants) for the assumptions in `key`.
 std::shared_ptr<const std::vector<BuildingCoolingPlan>>
 planBuildingCooling(EvalContext& c, const std::shared_ptr<const ClimateTable>& climateTable,
@@ -334,6 +341,26 @@ std::vector<double> hourClassFacilityW(const BuildingCooling& cooling, double it
                 facilityAnnual.value() +
                 (cooling.plantPowerW(itW, scale, PlantCondition::hour(m, k)) - plantAnnual) * slope;
     return out;
+}
+
+/// A building's load duration samples (issue 35 item 5): at the operating point and at full load as
+/// provisioned, from `facilityAt(IT, load scale, condition)` (its power chain's facility power) on the annual
+/// average and the design day. A pinned PUE has no weather: flat.
+template <class FacilityAt>
+void fillLoadDuration(BuildingPower& bp, const BuildingCooling& cooling, double loadScale, double heatScale,
+                      bool pinned, FacilityAt&& facilityAt) {
+    if (pinned) {
+        bp.facilityOperatingDesignDay = bp.facilityOperating;
+        bp.hourFacilityOperatingW.assign(kHourSamples, bp.facilityOperating.value());
+        bp.hourFacilityFullLoadW.assign(kHourSamples, bp.facilityPeak.value());
+        return;
+    }
+    bp.facilityOperatingDesignDay = facilityAt(bp.itOperating, loadScale, PlantCondition::designDay());
+    bp.hourFacilityOperatingW = hourClassFacilityW(cooling, bp.itOperating.value(), loadScale * heatScale,
+                                                   bp.facilityOperating, bp.facilityOperatingDesignDay);
+    bp.hourFacilityFullLoadW =
+        hourClassFacilityW(cooling, bp.itPeak.value(), heatScale,
+                           facilityAt(bp.itPeak, 1.0, PlantCondition::annual()), bp.facilityPeak);
 }
 
 /// The design's totals from the buildings: racks outside any building (orphans, flagged) still draw power;
@@ -560,16 +587,9 @@ void evaluatePower(EvalContext& c) {
     collectLoopLoads(c, pumpsByBuilding, loopsByBuilding);
     const auto climateTable = defaultClimateTable();
     addClimateSiteRules(c, *climateTable);
-    const ClimateOptions climateOptions{a.get("climate_hourly_spread_factor"),
-                                        a.get("compressor_cop_max_factor")};
-    const double airSupplyC = a.get("air_chilled_water_supply_c"),
-                 airDeltaT = a.get("air_chilled_water_delta_t_k");
-    const double crahFraction = a.get("crah_fan_power_fraction");
-    const double misc = a.get("misc_facility_fraction");
-    const auto coolingPlans =
-        planBuildingCooling(c, climateTable, loopsByBuilding,
-                            CoolingPlanKey{airSupplyC, airDeltaT, crahFraction, climateOptions.spreadFactor,
-                                           climateOptions.copMaxFactor});
+    const CoolingPlanKey coolingKey = coolingPlanKey(a);
+    const double crahFraction = coolingKey.crahFanFraction, misc = a.get("misc_facility_fraction");
+    const auto coolingPlans = planBuildingCooling(c, climateTable, loopsByBuilding, coolingKey);
     Money& plantCapex = c.plantCapex;
     // The loops' liquid heat (bill of materials) is the racks' at nameplate; capped racks reject at most
     // their provisioned draw, so the loop plants are sized and run on heat x provisioned / nameplate (1
@@ -592,8 +612,9 @@ void evaluatePower(EvalContext& c) {
         // Facility power at one operating point. Without a chain (the first pass, which sizes it) the losses
         // are the IT path's at full-load efficiency; with the building's chain, chainLosses adds the plant's
         // losses through the upstream gear and the part-load correction (cost/power_chain.h).
-        auto facilityAt = [&](Power it, double loadScale, const PlantCondition& at, const BuildingPowerChain* chain,
-                              Power& pumps, Power& plantPower, Power& losses, Power& miscP) {
+        auto facilityAt = [&](Power it, double loadScale, const PlantCondition& at,
+                              const BuildingPowerChain* chain, Power& pumps, Power& plantPower, Power& losses,
+                              Power& miscP) {
             pumps = pumpsByBuilding[b.id] * loadScale;
             // Plant electric power: liquid heat + pump work over the loop plants' COP, air heat over the
             // air-side plant's plus CRAH fans (BuildingCooling::plantPowerW); all IT power ends up as heat.
@@ -612,7 +633,8 @@ void evaluatePower(EvalContext& c) {
         Power pumps, plantPower, losses, miscP;
         const double loadScale = safeDiv(bp.itOperating.value(), bp.itPeak.value());
         // Peak: full load on the design day (ASHRAE 0.4%); operating: the annual average of the 12 months.
-        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, PlantCondition::designDay(), nullptr, pumps, plantPower, losses, miscP);
+        const PlantCondition designDay = PlantCondition::designDay(), annual = PlantCondition::annual();
+        bp.facilityPeak = facilityAt(bp.itPeak, 1.0, designDay, nullptr, pumps, plantPower, losses, miscP);
         const auto pinned = inputs.buildingPuePinned(b);
         if (pinned) bp.facilityPeak = *pinned * bp.itPeak;
         // The building's power chain (issue 13 item 2, issue 30 item 1), sized on its loads: the UPS on the
@@ -629,7 +651,7 @@ void evaluatePower(EvalContext& c) {
                 if (pinned) return first;
                 Power pu, pl, lo, mi;
                 return sizePowerChain(p, catalog, b, critical,
-                                      facilityAt(bp.itPeak, 1.0, PlantCondition::designDay(), &first, pu, pl, lo, mi));
+                                      facilityAt(bp.itPeak, 1.0, designDay, &first, pu, pl, lo, mi));
             };
             if (c.memo)
                 r.power.chains.push_back(*c.memo->powerChain(
@@ -639,7 +661,7 @@ void evaluatePower(EvalContext& c) {
         }
         const BuildingPowerChain* chain = pinned ? nullptr : &r.power.chains.back();
         if (chain)
-            bp.facilityPeak = facilityAt(bp.itPeak, 1.0, PlantCondition::designDay(), chain, pumps, plantPower, losses, miscP);
+            bp.facilityPeak = facilityAt(bp.itPeak, 1.0, designDay, chain, pumps, plantPower, losses, miscP);
         // The plants are sized for the heat at full load: each loop's plant for its liquid heat and pumps,
         // the air-side chilled-water plant for the air heat.
         plantCapex += cooling.plantCapexUsd * heatScale * usd;
@@ -648,7 +670,7 @@ void evaluatePower(EvalContext& c) {
             plantCapex +=
                 airPlantItem->value("capex_usd_per_w") * cooling.airHeatW(bp.itPeak.value(), heatScale) * usd;
         bp.facilityOperating =
-            facilityAt(bp.itOperating, loadScale, PlantCondition::annual(), chain, pumps, plantPower, losses, miscP);
+            facilityAt(bp.itOperating, loadScale, annual, chain, pumps, plantPower, losses, miscP);
         {
             const double air = cooling.airHeatW(bp.itOperating.value(), loadScale * heatScale);
             const double fans = crahFraction * air;
@@ -673,22 +695,12 @@ void evaluatePower(EvalContext& c) {
             r.power.plantLiquid += bp.plantLiquid, r.power.plantAir += bp.plantAir,
                 r.power.crahFans += bp.crahFans;
         }
-        // Load duration (issue 35 item 5): facility power hour class by hour class, at the operating point
-        // and at full load as provisioned.
-        if (pinned) {
-            bp.facilityOperatingDesignDay = bp.facilityOperating;
-            bp.hourFacilityOperatingW.assign(kHourSamples, bp.facilityOperating.value());
-            bp.hourFacilityFullLoadW.assign(kHourSamples, bp.facilityPeak.value());
-        } else {
-            Power pu, pl, lo, mi;
-            const Power fullAnnual = facilityAt(bp.itPeak, 1.0, PlantCondition::annual(), chain, pu, pl, lo, mi);
-            bp.facilityOperatingDesignDay =
-                facilityAt(bp.itOperating, loadScale, PlantCondition::designDay(), chain, pu, pl, lo, mi);
-            bp.hourFacilityOperatingW = hourClassFacilityW(cooling, bp.itOperating.value(), loadScale * heatScale,
-                                                           bp.facilityOperating, bp.facilityOperatingDesignDay);
-            bp.hourFacilityFullLoadW =
-                hourClassFacilityW(cooling, bp.itPeak.value(), heatScale, fullAnnual, bp.facilityPeak);
-        }
+        // Load duration (issue 35 item 5): the facility's hour classes (fillLoadDuration).
+        fillLoadDuration(bp, cooling, loadScale, heatScale, pinned.has_value(),
+                         [&](Power it, double scale, const PlantCondition& at) {
+                             Power pu, pl, lo, mi;
+                             return facilityAt(it, scale, at, chain, pu, pl, lo, mi);
+                         });
         bp.pue = bp.itOperating.value() > 0 ? bp.facilityOperating.value() / bp.itOperating.value() : 1.0;
         bp.puePeak = bp.itPeak.value() > 0 ? bp.facilityPeak.value() / bp.itPeak.value() : 1.0;
         r.power.facility += bp.facilityOperating;
@@ -702,6 +714,28 @@ void evaluatePower(EvalContext& c) {
     r.power.economizerHours = safeDiv(economizerHoursHeat, economizerHeat);
     addDistributionRules(c);
 }
+
+namespace {
+
+/// The battery's power, energy and round-trip losses (issue 35 item 3; sizeBattery).
+void addBatteryFigures(EvalContext& c) {
+    addFigure(c, "power.bess_power_mw", c.bessPowerMw, "MW", "Battery power",
+              "max(the larger training swing (step or stop) when a ramp limit is set, curtailment depth x "
+              "average facility MW when it rides through)",
+              {}, {c.source("grid_ramp_limit_mw_per_min"), c.source("bess_ride_through_hours")});
+    addFigure(c, "power.bess_energy_mwh", c.bessEnergyMwh, "MWh", "Battery energy",
+              "larger swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
+              {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
+    if (c.bessLossMwhPerYear > 0)
+        addFigure(c, "power.bess_losses_mwh_per_year", c.bessLossMwhPerYear, "MWh/yr",
+                  "Battery round-trip losses a year (curtailment ride-through)",
+                  "(1 / round-trip efficiency - 1) x shed MW x hours carried per event x events a year; "
+                  "bought as facility energy",
+                  {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)}},
+                  {c.source("bess_round_trip_efficiency"), c.source("bess_ride_through_hours")});
+}
+
+} // namespace
 
 void addPowerFigures(EvalContext& c) {
     Results& r = c.r;
@@ -761,21 +795,8 @@ void addPowerFigures(EvalContext& c) {
             "job GPUs x full-load rack power per GPU x (rack draw in the compute phase - idle / full load)",
             {{"idle_share", c.rackIdleShare}},
             {"Meta, 'The Llama 3 Herd of Models', 2024, section 3.3.4 (tens of MW on 16K GPUs)"});
-    addFigure(c, "power.bess_power_mw", c.bessPowerMw, "MW", "Battery power",
-              "max(the larger training swing (step or stop) when a ramp limit is set, curtailment depth x "
-              "average facility MW when it rides through)",
-              {}, {c.source("grid_ramp_limit_mw_per_min"), c.source("bess_ride_through_hours")});
-    addFigure(c, "power.bess_energy_mwh", c.bessEnergyMwh, "MWh", "Battery energy",
-              "larger swing^2 / (2 x ramp limit) + shed MW x ride-through hours per event",
-              {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
+    addBatteryFigures(c);
     addSitePowerFigures(c);
-    if (c.bessLossMwhPerYear > 0)
-        addFigure(c, "power.bess_losses_mwh_per_year", c.bessLossMwhPerYear, "MWh/yr",
-                  "Battery round-trip losses a year (curtailment ride-through)",
-                  "(1 / round-trip efficiency - 1) x shed MW x hours carried per event x events a year; bought "
-                  "as facility energy",
-                  {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)}},
-                  {c.source("bess_round_trip_efficiency"), c.source("bess_ride_through_hours")});
     addFigure(c, "power.onsite_generation_share", c.onsiteShare, "",
               "Share of facility energy from on-site generation (annual)",
               "min(on-site MW, annual-average facility MW) / annual-average facility MW",

@@ -91,18 +91,24 @@ void evaluateSitePower(EvalContext& c) {
                 double above = 0.0;
                 for (size_t i = 1; i < sp.operating.size(); ++i) {
                     const auto &a = sp.operating[i - 1], &b = sp.operating[i];
-                    if (b.mw >= supply) above = b.hours;
+                    if (b.mw >= supply)
+                        above = b.hours;
                     else if (a.mw > supply)
-                        above = a.hours + (b.hours - a.hours) * (a.mw - supply) / std::max(a.mw - b.mw, 1e-12);
+                        above =
+                            a.hours + (b.hours - a.hours) * (a.mw - supply) / std::max(a.mw - b.mw, 1e-12);
                 }
                 r.rules.push_back(
                     {Severity::Error, "site_interconnect_exceeded", site.id,
-                     "Site " + sp.name + " (grid_interconnect_mw): its facility peak on the design day, every "
-                     "rack at its provisioned draw, is " + fmt(peak, 1) + " MW, above its grid interconnect of " +
-                         fmt(*sp.interconnectMw, 1) + " MW" +
-                         (sp.onsiteMw > 0 ? " plus " + fmt(sp.onsiteMw, 1) + " MW of on-site generation" : "") +
-                         (above > 0 ? "; even at the operating point it is above it " + fmt(above, 0) + " h a year"
-                                    : "") +
+                     "Site " + sp.name +
+                         " (grid_interconnect_mw): its facility peak on the design day, every "
+                         "rack at its provisioned draw, is " +
+                         fmt(peak, 1) + " MW, above its grid interconnect of " + fmt(*sp.interconnectMw, 1) +
+                         " MW" +
+                         (sp.onsiteMw > 0 ? " plus " + fmt(sp.onsiteMw, 1) + " MW of on-site generation"
+                                          : "") +
+                         (above > 0
+                              ? "; even at the operating point it is above it " + fmt(above, 0) + " h a year"
+                              : "") +
                          ". Raise assumptions.power_oversubscription_ratio (the racks are then capped), add "
                          "on-site generation (onsite_generation_mw), or move halls to another site"});
             }

@@ -98,7 +98,8 @@ ojson sitePowerJson(const Results& r) {
             {"grid_interconnect_mw", s.interconnectMw ? ojson(*s.interconnectMw) : ojson(nullptr)},
             {"onsite_generation_mw", s.onsiteMw},
             {"bess_power_mw", s.bessMw},
-            {"interconnect_headroom_mw_design_day", s.interconnectMw ? ojson(s.headroomMw()) : ojson(nullptr)},
+            {"interconnect_headroom_mw_design_day",
+             s.interconnectMw ? ojson(s.headroomMw()) : ojson(nullptr)},
             {"load_duration_full_load_mw_at", curve(s.fullLoad)},
             {"load_duration_operating_mw_at", curve(s.operating)}});
     return sites;

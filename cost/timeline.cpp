@@ -89,7 +89,9 @@ private:
 };
 
 /// The grid interconnect month of a phase: its site's own date, else the design's.
-int gridMonthOf(const TimelineInputs& in, const TimelinePhaseInput& ph) { return ph.gridMonth.value_or(in.gridMonth); }
+int gridMonthOf(const TimelineInputs& in, const TimelinePhaseInput& ph) {
+    return ph.gridMonth.value_or(in.gridMonth);
+}
 
 /// The pool of on-site generation a phase draws on before its interconnect: its site's plant, or one pool
 /// for the design when TimelineInputs::siteOnsiteMw is empty.
@@ -102,7 +104,8 @@ const std::string& bridgePoolOf(const TimelineInputs& in, const TimelinePhaseInp
 /// on-site generation, so each month's powered share of a pool is min(1, its on-site MW / its energised
 /// facility peak MW), every hall of the pool alike (a pre-pass: it depends on every phase energised by then);
 /// 1 with the grid. `bridgeMonths` counts the months with an energised hall before its interconnect.
-std::map<std::string, std::vector<double>> poweredShares(const TimelineInputs& in, int months, int& bridgeMonths) {
+std::map<std::string, std::vector<double>> poweredShares(const TimelineInputs& in, int months,
+                                                         int& bridgeMonths) {
     std::map<std::string, std::vector<double>> load;
     for (const auto& ph : in.phases) {
         auto& l = load[bridgePoolOf(in, ph)];
@@ -115,7 +118,9 @@ std::map<std::string, std::vector<double>> poweredShares(const TimelineInputs& i
     std::vector<bool> bridging(static_cast<std::size_t>(months), false);
     for (const auto& [pool, l] : load) {
         const auto own = in.siteOnsiteMw.find(pool);
-        const double onsite = in.siteOnsiteMw.empty() ? in.onsiteMw : own != in.siteOnsiteMw.end() ? own->second : 0.0;
+        const double onsite = in.siteOnsiteMw.empty()            ? in.onsiteMw
+                              : own != in.siteOnsiteMw.end() ? own->second
+                                                             : 0.0;
         auto& share = powered[pool];
         share.assign(static_cast<std::size_t>(months), 1.0);
         for (int m = 0; m < months; ++m) {

@@ -24,7 +24,9 @@ namespace {
 /// Hours of the load duration curve's axis: a non-leap year (cost::kDaysPerMonth).
 constexpr double kYearHours = 8760.0;
 
-QString mw(double v) { return QStringLiteral("%1 MW").arg(v, 0, 'f', v < 100 ? 1 : 0); }
+QString mw(double v) {
+    return QStringLiteral("%1 MW").arg(v, 0, 'f', v < 100 ? 1 : 0);
+}
 
 /// A horizontal level across the year.
 QLineSeries* level(const QString& name, double value, const QColor& colour, Qt::PenStyle style) {
@@ -36,7 +38,8 @@ QLineSeries* level(const QString& name, double value, const QColor& colour, Qt::
     return s;
 }
 
-QLineSeries* curve(const QString& name, const std::vector<cost::LoadDurationPoint>& points, const QColor& colour) {
+QLineSeries* curve(const QString& name, const std::vector<cost::LoadDurationPoint>& points,
+                   const QColor& colour) {
     auto* s = new QLineSeries;
     s->setName(name);
     for (const auto& p : points)
@@ -114,10 +117,11 @@ void PowerView::showSite(const cost::SitePower& site) {
     QString supply;
     if (site.interconnectMw) {
         const double headroom = site.headroomMw();
-        supply = tr("grid interconnect %1%2 · %3 %4 (design-day peak)")
-                     .arg(mw(*site.interconnectMw),
-                          site.onsiteMw > 0 ? tr(" + on-site generation %1").arg(mw(site.onsiteMw)) : QString(),
-                          headroom >= 0 ? tr("headroom") : tr("<b>short by</b>"), mw(std::abs(headroom)));
+        supply =
+            tr("grid interconnect %1%2 · %3 %4 (design-day peak)")
+                .arg(mw(*site.interconnectMw),
+                     site.onsiteMw > 0 ? tr(" + on-site generation %1").arg(mw(site.onsiteMw)) : QString(),
+                     headroom >= 0 ? tr("headroom") : tr("<b>short by</b>"), mw(std::abs(headroom)));
     } else {
         supply = tr("no grid interconnect stated (set the site's grid interconnect in the inspector to plan "
                     "against it)");
@@ -132,11 +136,14 @@ void PowerView::showSite(const cost::SitePower& site) {
                                 supply));
     m_chart->setTitle(tr("%1: load duration against supply").arg(QString::fromStdString(site.name)));
     std::vector<QLineSeries*> series;
-    series.push_back(curve(tr("Facility load, full load as provisioned"), site.fullLoad, categoricalColor(3)));
-    series.push_back(curve(tr("Facility load, operating point (annual)"), site.operating, categoricalColor(0)));
+    series.push_back(
+        curve(tr("Facility load, full load as provisioned"), site.fullLoad, categoricalColor(3)));
+    series.push_back(
+        curve(tr("Facility load, operating point (annual)"), site.operating, categoricalColor(0)));
     double hi = peak;
     if (site.interconnectMw) {
-        series.push_back(level(tr("Grid interconnect"), *site.interconnectMw, categoricalColor(2), Qt::SolidLine));
+        series.push_back(
+            level(tr("Grid interconnect"), *site.interconnectMw, categoricalColor(2), Qt::SolidLine));
         double stack = *site.interconnectMw;
         if (site.onsiteMw > 0) {
             stack += site.onsiteMw;
@@ -144,8 +151,8 @@ void PowerView::showSite(const cost::SitePower& site) {
         }
         if (site.bessMw > 0) {
             stack += site.bessMw;
-            series.push_back(level(tr("+ battery power (not firm: energy-limited)"), stack, categoricalColor(4),
-                                   Qt::DotLine));
+            series.push_back(level(tr("+ battery power (not firm: energy-limited)"), stack,
+                                   categoricalColor(4), Qt::DotLine));
         }
         hi = std::max(hi, stack);
     } else if (site.onsiteMw > 0) {

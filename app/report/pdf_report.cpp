@@ -769,7 +769,8 @@ private:
             sites.rows.push_back({{q(sp.name), mw(sp.facilityPeak.value() / 1e6),
                                    mw(sp.facilityOperating.value() / 1e6),
                                    sp.interconnectMw ? mw(*sp.interconnectMw) : QStringLiteral("not stated"),
-                                   mw(sp.onsiteMw), sp.interconnectMw ? mw(sp.headroomMw()) : QStringLiteral("–")},
+                                   mw(sp.onsiteMw),
+                                   sp.interconnectMw ? mw(sp.headroomMw()) : QStringLiteral("–")},
                                   false,
                                   {}});
         if (!sites.rows.empty()) m_doc.table(sites);

@@ -22,7 +22,9 @@ double fig(const cost::Results& r, const std::string& key) {
     return f->value;
 }
 
-bool near(double a, double b, double tol) { return std::abs(a - b) <= tol; }
+bool near(double a, double b, double tol) {
+    return std::abs(a - b) <= tol;
+}
 
 const cost::DesignRule* rule(const cost::Results& r, const std::string& id) {
     for (const auto& x : r.rules)
@@ -65,7 +67,8 @@ private slots:
     void hourClassesByHand() {
         cost::PlantParameters p;
         p.type = "dry_cooler", p.economizerOnDryBulb = p.condenserOnDryBulb = true;
-        p.approachK = 5, p.economizerCop = 25, p.compressorCop = 5, p.ratedLiftK = 20, p.condenserApproachK = 5;
+        p.approachK = 5, p.economizerCop = 25, p.compressorCop = 5, p.ratedLiftK = 20,
+        p.condenserApproachK = 5;
         cost::ClimateLocation climate;
         climate.dryBulbC.fill(20.0), climate.wetBulbC.fill(15.0);
         climate.sigmaDryBulbK = climate.sigmaWetBulbK = 4.0;
@@ -111,8 +114,8 @@ private slots:
         QVERIFY(near(fig(r, "power.load_factor_annual"),
                      fig(r, "power.facility_mw") / fig(r, "power.facility_peak_mw"), 1e-12));
         // The reference states a 60 MW interconnect: 60 - 52.175 MW = 7.825 MW of headroom (tolerance 1e-9).
-        QVERIFY(near(fig(r, "power.interconnect_headroom_mw_design_day"), 60.0 - fig(r, "power.facility_peak_mw"),
-                     1e-9));
+        QVERIFY(near(fig(r, "power.interconnect_headroom_mw_design_day"),
+                     60.0 - fig(r, "power.facility_peak_mw"), 1e-9));
         QVERIFY(near(fig(r, "power.interconnect_headroom_mw_design_day"), 7.825, 1e-3));
     }
 
