@@ -42,6 +42,59 @@ double finite(double v) {
 
 using Better = FigurePreference;
 
+/// Preferences of the power-envelope figures (issue 35): capping, grid, on-site supply, battery, site
+/// supply, energy, carbon and water.
+constexpr std::pair<const char*, Better> kPowerEnvelopePreferences[] = {
+    {"training.capping_clock", Better::HigherIsBetter},
+    {"training.capping_slowdown", Better::LowerIsBetter},
+    {"training.ratio_without_capping", Better::HigherIsBetter},
+    {"training.grid_availability", Better::HigherIsBetter},
+    {"power.grid_availability", Better::HigherIsBetter},
+    {"power.onsite_generation_share", Better::Neither},
+    {"power.training_swing_mw", Better::LowerIsBetter},
+    {"power.training_stop_swing_mw", Better::LowerIsBetter},
+    {"power.bess_power_mw", Better::Neither},
+    {"power.bess_energy_mwh", Better::Neither},
+    {"power.load_factor_annual", Better::HigherIsBetter},
+    {"power.bess_losses_mwh_per_year", Better::LowerIsBetter},
+    {"environment.embodied_carbon_tco2e_cradle_to_gate", Better::LowerIsBetter},
+    {"environment.embodied_carbon_tco2e_per_year_amortized", Better::LowerIsBetter},
+    {"environment.carbon_gco2e_per_million_output_tokens_embodied", Better::LowerIsBetter},
+    {"environment.carbon_gco2e_per_million_output_tokens_operational_plus_embodied",
+     Better::LowerIsBetter},
+    {"power.interconnect_headroom_mw_design_day", Better::HigherIsBetter},
+    {"finance.onsite_fuel_annual_usd", Better::LowerIsBetter},
+    {"inference.ratio_without_capping", Better::HigherIsBetter},
+    {"inference.capping_clock", Better::HigherIsBetter},
+    {"inference.capping_throughput_loss", Better::LowerIsBetter},
+    {"environment.facility_energy_mwh_per_year", Better::LowerIsBetter},
+    {"environment.grid_carbon_gco2e_per_kwh_location_based", Better::LowerIsBetter},
+    {"environment.carbon_tco2e_per_year_location_based", Better::LowerIsBetter},
+    {"environment.water_m3_per_year_onsite", Better::LowerIsBetter},
+    {"environment.wue_l_per_kwh", Better::LowerIsBetter},
+    {"environment.facility_kwh_per_million_output_tokens", Better::LowerIsBetter},
+    {"environment.carbon_gco2e_per_million_output_tokens_location_based", Better::LowerIsBetter},
+    {"environment.water_l_per_million_output_tokens_onsite", Better::LowerIsBetter},
+};
+
+/// Preferences of the time axis's figures (issue 34).
+constexpr std::pair<const char*, Better> kTimelinePreferences[] = {
+    {"timeline.npv_usd", Better::HigherIsBetter},
+    {"timeline.npv_without_phasing_usd", Better::HigherIsBetter},
+    {"timeline.irr", Better::HigherIsBetter},
+    {"timeline.peak_funding_usd", Better::LowerIsBetter},
+    {"timeline.bridge_months", Better::Neither},
+    {"timeline.bridge_fuel_usd", Better::LowerIsBetter},
+    {"timeline.gpu_hours_waiting_for_grid", Better::LowerIsBetter},
+    {"timeline.peak_funding_month", Better::Neither},
+    {"timeline.payback_month", Better::LowerIsBetter},
+    {"timeline.interest_during_construction_usd", Better::LowerIsBetter},
+    {"timeline.first_energisation_month", Better::LowerIsBetter},
+    {"timeline.full_energisation_month", Better::LowerIsBetter},
+    {"timeline.economic_refresh_age_years", Better::Neither},
+    {"timeline.first_it_refresh_month", Better::Neither},
+};
+
 /// Every figure evaluate() reports (cost/evaluate.cpp, "Figures with provenance"). Used to rank comparisons
 /// and to tell an unknown key from one a design lacks; test_scenarios checks that every figure of every
 /// reference design is listed here.
@@ -56,56 +109,12 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inventory.switches", Better::Neither},
             {"inventory.transceivers", Better::Neither},
             {"inventory.cdus", Better::Neither},
+            {"capex.storage_usd_per_tb", Better::LowerIsBetter},
             {"power.it_mw", Better::LowerIsBetter},
             {"power.it_peak_mw", Better::LowerIsBetter},
             {"power.it_compute_mw", Better::LowerIsBetter},
             {"power.it_compute_nameplate_mw", Better::Neither},
             {"power.compute_racks_per_provisioned_mw", Better::HigherIsBetter},
-            {"training.capping_clock", Better::HigherIsBetter},
-            {"training.capping_slowdown", Better::LowerIsBetter},
-            {"training.ratio_without_capping", Better::HigherIsBetter},
-            {"training.grid_availability", Better::HigherIsBetter},
-            {"power.grid_availability", Better::HigherIsBetter},
-            {"power.onsite_generation_share", Better::Neither},
-            {"capex.storage_usd_per_tb", Better::LowerIsBetter},
-            {"power.training_swing_mw", Better::LowerIsBetter},
-            {"power.training_stop_swing_mw", Better::LowerIsBetter},
-            {"power.bess_power_mw", Better::Neither},
-            {"power.bess_energy_mwh", Better::Neither},
-            {"power.load_factor_annual", Better::HigherIsBetter},
-            {"power.bess_losses_mwh_per_year", Better::LowerIsBetter},
-            {"environment.embodied_carbon_tco2e_cradle_to_gate", Better::LowerIsBetter},
-            {"environment.embodied_carbon_tco2e_per_year_amortized", Better::LowerIsBetter},
-            {"environment.carbon_gco2e_per_million_output_tokens_embodied", Better::LowerIsBetter},
-            {"environment.carbon_gco2e_per_million_output_tokens_operational_plus_embodied",
-             Better::LowerIsBetter},
-            {"power.interconnect_headroom_mw_design_day", Better::HigherIsBetter},
-            {"finance.onsite_fuel_annual_usd", Better::LowerIsBetter},
-            {"inference.ratio_without_capping", Better::HigherIsBetter},
-            {"inference.capping_clock", Better::HigherIsBetter},
-            {"inference.capping_throughput_loss", Better::LowerIsBetter},
-            {"environment.facility_energy_mwh_per_year", Better::LowerIsBetter},
-            {"environment.grid_carbon_gco2e_per_kwh_location_based", Better::LowerIsBetter},
-            {"environment.carbon_tco2e_per_year_location_based", Better::LowerIsBetter},
-            {"environment.water_m3_per_year_onsite", Better::LowerIsBetter},
-            {"environment.wue_l_per_kwh", Better::LowerIsBetter},
-            {"environment.facility_kwh_per_million_output_tokens", Better::LowerIsBetter},
-            {"environment.carbon_gco2e_per_million_output_tokens_location_based", Better::LowerIsBetter},
-            {"environment.water_l_per_million_output_tokens_onsite", Better::LowerIsBetter},
-            {"timeline.npv_usd", Better::HigherIsBetter},
-            {"timeline.npv_without_phasing_usd", Better::HigherIsBetter},
-            {"timeline.irr", Better::HigherIsBetter},
-            {"timeline.peak_funding_usd", Better::LowerIsBetter},
-            {"timeline.bridge_months", Better::Neither},
-            {"timeline.bridge_fuel_usd", Better::LowerIsBetter},
-            {"timeline.gpu_hours_waiting_for_grid", Better::LowerIsBetter},
-            {"timeline.peak_funding_month", Better::Neither},
-            {"timeline.payback_month", Better::LowerIsBetter},
-            {"timeline.interest_during_construction_usd", Better::LowerIsBetter},
-            {"timeline.first_energisation_month", Better::LowerIsBetter},
-            {"timeline.full_energisation_month", Better::LowerIsBetter},
-            {"timeline.economic_refresh_age_years", Better::Neither},
-            {"timeline.first_it_refresh_month", Better::Neither},
             {"power.it_compute_peak_mw", Better::LowerIsBetter},
             {"power.it_total_mw", Better::LowerIsBetter},
             {"power.it_total_peak_mw", Better::LowerIsBetter},
@@ -228,6 +237,10 @@ const std::map<std::string, Better>& figurePreferences() {
                 t[k + ".annual_by_class." + cls + ".capex_charge_usd"] =
                     t[k + ".annual_by_class." + cls + ".maintenance_usd"] = Better::LowerIsBetter;
         }
+        for (const auto& [key, better] : kPowerEnvelopePreferences)
+            t.emplace(key, better);
+        for (const auto& [key, better] : kTimelinePreferences)
+            t.emplace(key, better);
         t["finance.replacement_capex_usd"] = Better::LowerIsBetter;
         t["finance.salvage_usd"] = t["finance.terminal_value_usd"] = Better::HigherIsBetter;
         return t;
