@@ -1,5 +1,6 @@
 #include "cooling_plant.h"
 
+#include "power_envelope.h"
 #include "units.h"
 
 #include <algorithm>
@@ -141,6 +142,27 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
         for (auto& month : out.hourInverseCop) month.fill(out.annualInverseCop);
     }
     return out;
+}
+
+double annualTowerEvaporationKgPerKwh(const ClimateLocation& climate, double rangeK, double liquidGasRatio,
+                                      const ClimateOptions& options) {
+    const double floor =
+        towerExitAirC(climate.designDryBulbC, climate.designWetBulbC, rangeK, liquidGasRatio);
+    auto sigma = [&](double fitted) {
+        return std::max(options.spreadFactor * (fitted > 0 ? fitted : kMinHourlySpreadK), 0.0);
+    };
+    const double sDry = sigma(climate.sigmaDryBulbK), sWet = sigma(climate.sigmaWetBulbK);
+    double kg = 0, hours = 0;
+    for (size_t m = 0; m < 12; ++m) {
+        const double h = kDaysPerMonth[m] * 24.0 / kHourClasses;
+        for (int k = 0; k < kHourClasses; ++k) {
+            const double z = hourClassZ(k);
+            kg += h * towerEvaporationKgPerKwh(climate.dryBulbC[m] + sDry * z, climate.wetBulbC[m] + sWet * z,
+                                               rangeK, liquidGasRatio, floor);
+            hours += h;
+        }
+    }
+    return hours > 0 ? kg / hours : 0.0;
 }
 
 PlantPerformance ratedPerformance(const PlantParameters& plant) {

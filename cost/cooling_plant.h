@@ -129,6 +129,15 @@ PlantPerformance plantPerformance(const PlantParameters& plant, double supplyC, 
                                   const ClimateLocation& climate, const ClimateOptions& options,
                                   const double* freeCoolingHoursOverride = nullptr);
 
+/// Annual mean water a wet cooling tower evaporates per kWh of heat it rejects (kg/kWh) in a climate
+/// (cost/power_envelope.h towerEvaporationKgPerKwh): the 12 x kHourClasses hour classes, each at its month's
+/// dry-bulb and wet-bulb taken at the same quantile (mean + spread factor x fitted sigma x hourClassZ: hot
+/// hours are taken as the humid ones), weighted by their hours (the heat as constant through the year);
+/// the fans' exit floor is the full-flow exit air on the design condition (the 0.4 % dry-bulb and
+/// wet-bulb, which are not coincident: a slightly drier design air than the real one).
+double annualTowerEvaporationKgPerKwh(const ClimateLocation& climate, double rangeK, double liquidGasRatio,
+                                      const ClimateOptions& options);
+
 /// No climate (a building without a site): compressors all year and on the design day, at the rated COP.
 PlantPerformance ratedPerformance(const PlantParameters& plant);
 

@@ -170,6 +170,8 @@ void runStages(EvalContext& c) {
         c.sites[s.id] = &s;
     const CompiledDesign& cd = *c.compiled;
 
+    readPowerEnvelope(c);
+    sizeInferenceServices(c);
     evaluatePower(c);
     evaluateCapex(c);
     evaluateFinance(c);

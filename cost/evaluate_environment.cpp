@@ -87,9 +87,14 @@ void evaluateEnvironment(EvalContext& c) {
     addEmbodiedCarbon(c);
     // Water: evaporation and blow-down of the plants that evaporate (cost/power_envelope.h), over the IT
     // energy (The Green Grid, WP #35 'Water Usage Effectiveness', 2011: site water / IT energy).
-    e.litresPerKwhHeat = evaporativeWaterLitresPerKwh(a.get("cooling_tower_evaporated_heat_share"),
-                                                      a.get("cooling_tower_cycles_of_concentration"));
-    e.waterL = c.evaporativeHeatW / 1e3 * hours * e.litresPerKwhHeat;
+    // The evaporation follows each building's climate hour by hour (power stage); blow-down keeps the
+    // dissolved solids at `cycles` of concentration: make-up = evaporation x cycles / (cycles - 1).
+    const double cycles = a.get("cooling_tower_cycles_of_concentration");
+    e.waterL = cycles > 1.0 ? c.evaporationKgPerHour * hours * cycles / (cycles - 1.0) : 0.0;
+    e.litresPerKwhHeat = safeDiv(e.waterL, c.evaporativeHeatW / 1e3 * hours);
+    // The evaporation as a share of the heat at the tower rule's 1,000 Btu/lb (2.326 MJ/kg), to compare
+    // with the rule's 0.85.
+    e.evaporatedShare = safeDiv(c.evaporationKgPerHour * 2.326, c.evaporativeHeatW / 1e3 * 3.6);
     e.itKwh = r.power.itOperating.value() / 1e3 * hours;
     e.wue = safeDiv(e.waterL, e.itKwh);
     // Per million output tokens of the first service: its facility energy at the operating point (racks at
@@ -133,11 +138,16 @@ void addEnvironmentFigures(EvalContext& c) {
     addFigure(
         c, "environment.water_m3_per_year_onsite", e.waterL / 1e3, "m3/yr",
         "On-site water per year (cooling)",
-        "heat rejected by evaporative plants (heat + plant input, annual mean) x 8,766 h x share "
-        "evaporated x 3.6 MJ / 2.326 MJ/kg x cycles / (cycles - 1); dry coolers use none",
-        {{"evaporative_heat_mw", c.evaporativeHeatW / 1e6}, {"litres_per_kwh_heat", e.litresPerKwhHeat}},
-        {c.source("cooling_tower_evaporated_heat_share"), c.source("cooling_tower_cycles_of_concentration"),
-         "Perry's Chemical Engineers' Handbook, 8th ed., sec. 12 (tower evaporation rule)"});
+        "heat rejected by evaporative plants (heat + plant input, annual mean) x 8,766 h x water evaporated "
+        "per kWh x cycles / (cycles - 1); the evaporation per kWh follows each site's climate through its "
+        "hour classes (the tower's psychrometric balance: cold dry hours reject more heat sensibly), the "
+        "CTI rating point's air without a climate; dry coolers use none",
+        {{"evaporative_heat_mw", c.evaporativeHeatW / 1e6},
+         {"litres_per_kwh_heat", e.litresPerKwhHeat},
+         {"evaporated_share_of_heat", e.evaporatedShare}},
+        {c.source("cooling_tower_liquid_gas_ratio"), c.source("cooling_tower_cycles_of_concentration"),
+         "ASHRAE Handbook-Fundamentals 2021 ch. 1 (psychrometrics); ASHRAE Handbook-HVAC Systems and "
+         "Equipment 2020 ch. 40 (cooling towers)"});
     addFigure(c, "environment.embodied_carbon_tco2e_cradle_to_gate", e.embodiedItT + e.embodiedBuildingT,
               "tCO2e", "Embodied carbon, servers and building (cradle-to-gate, once)",
               "GPUs x embodied kgCO2e per GPU (server, host included) + IT MW at full load x building and "

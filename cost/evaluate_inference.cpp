@@ -178,21 +178,18 @@ void priceService(const model::InferenceService& s, double costPerGpuHour, doubl
 }
 } // namespace
 
-void evaluateInference(EvalContext& c) {
+void sizeInferenceServices(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
     const BillOfMaterials& bom = c.bom;
-    // ---- Inference economics (SPEC.md §4.8) ----
+    // ---- Inference serving (SPEC.md §4.8), before the power stage: the services' draw is part of the
+    // fleet's operating power (sumItPower); their prices come after finance (evaluateInference) ----
     // A function of the compiled design alone: once per scenario tool run with a memo.
     const auto rackTypeFor = [&]() { return rackTypeWithMostGpus(c); };
     const auto* servingRack = c.memo ? c.memo->servingRack(bom, rackTypeFor) : rackTypeFor();
+    c.servingRack = servingRack;
     const auto* acc = servingRack ? catalog.find(servingRack->attribute("accelerator")) : nullptr;
-    // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
-    // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
-    // operating power at the design's utilization.
-    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), bom.gpus);
-    const double averagePerGpu = safeDiv(r.power.facility.value(), bom.gpus);
     // Installed NVMe (storage tiers of kind nvme): the last KV offload tier, shared by the services in order.
     double nvmeLeft = 0;
     for (const auto& st : p.storageTiers)
@@ -219,6 +216,7 @@ void evaluateInference(EvalContext& c) {
                                         fmt(preset->value("active_params") / 1e9, 1) +
                                         "B active parameters or state the active count");
         const AcceleratorSpec spec = serviceSpec(s, acc, servingRack, *engine, r);
+        c.servingDomainGpus = spec.domainGpus;
         const double resolvedActive = c.inputs.serviceActiveParams(s);
         const std::optional<double> statedActive = (s.activeParams || resolvedActive != s.modelParams)
                                                        ? std::optional<double>(resolvedActive)
@@ -262,9 +260,24 @@ void evaluateInference(EvalContext& c) {
                                                                       : AttentionParallel::Tensor);
         ir.prefillAttentionShare = safeDiv(prefillAttentionFlopsPerToken(m, s.inputTokens),
                                            2.0 * (m.activeParams > 0 ? m.activeParams : m.params));
-        addServiceRules(c, s, ir, preset, spec.domainGpus, r);
-        priceService(s, r.finance.costPerGpuHour, peakPerGpu, averagePerGpu, ir);
         r.inference.push_back(std::move(ir));
+    }
+}
+
+void evaluateInference(EvalContext& c) {
+    const model::Project& p = c.p;
+    Results& r = c.r;
+    const BillOfMaterials& bom = c.bom;
+    // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
+    // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
+    // operating power at the design's utilization.
+    const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), bom.gpus);
+    const double averagePerGpu = safeDiv(r.power.facility.value(), bom.gpus);
+    for (size_t i = 0; i < p.inferenceServices.size() && i < r.inference.size(); ++i) {
+        const auto& s = p.inferenceServices[i];
+        const CatalogItem* preset = s.model.empty() ? nullptr : c.catalog.find(s.model);
+        addServiceRules(c, s, r.inference[i], preset, c.servingDomainGpus, r);
+        priceService(s, r.finance.costPerGpuHour, peakPerGpu, averagePerGpu, r.inference[i]);
     }
 }
 

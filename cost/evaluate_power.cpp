@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace ctwin::cost::detail {
 
@@ -164,13 +165,36 @@ bool isEvaporativePlant(const model::CatalogItem& plant) {
     return type == "cooling_tower" || type == "chiller";
 }
 
-/// IT power per building (SPEC.md §4.2): racks by class at idle + (load - idle) x utilization, then the
-/// network, storage and WAN gear shared by compute share.
+/// The serving rack type's mean draw while sold, as a share of its full-load power: the GPUs each inference
+/// service books at its racks' mean prefill/decode draw (c.inferenceBusyDrawShare; bookings above the
+/// type's working GPUs scaled down to them, which rule gpu_bookings_exceed_capacity reports), the rest at 1 (full
+/// load). 1 without services.
+double servingRackDrawShare(const EvalContext& c) {
+    if (!c.servingRack || c.inferenceBusyDrawShare.empty()) return 1.0;
+    const CompiledDesign& cd = *c.compiled;
+    double gpus = 0;
+    for (const auto& k : cd.classes)
+        if (const auto& type = cd.types[static_cast<size_t>(k.type)];
+            !k.spare && type.compute && type.id == c.servingRack->id)
+            gpus += k.count * type.need(type.gpus, "gpus");
+    if (!(gpus > 0)) return 1.0;
+    double booked = 0, drawn = 0;
+    for (size_t i = 0; i < c.p.inferenceServices.size() && i < c.inferenceBusyDrawShare.size(); ++i) {
+        const double g = std::max(0.0, c.p.inferenceServices[i].gpus);
+        booked += g;
+        drawn += g * c.inferenceBusyDrawShare[i];
+    }
+    if (booked > gpus) drawn *= gpus / booked, booked = gpus;
+    return (drawn + (gpus - booked)) / gpus;
+}
+
+/// IT power per building (SPEC.md §4.2): racks by class at idle + (busy draw - idle) x utilization, then
+/// the network, storage and WAN gear shared by compute share.
 void sumItPower(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     const BillOfMaterials& bom = c.bom;
-    // Rack power at utilization u: idle + (load - idle)·u (linear server power model, Fan, Weber & Barroso,
+    // Rack power at utilization u: idle + (busy - idle)·u (linear server power model, Fan, Weber & Barroso,
     // "Power Provisioning for a Warehouse-sized Computer", ISCA 2007); hot spares idle.
     auto& perBuilding = c.perBuilding;
     for (const auto& b : p.buildings) {
@@ -186,7 +210,14 @@ void sumItPower(EvalContext& c) {
     // Oversubscription (issue 35 item 1; cost/power_envelope.h): working compute racks are provisioned at
     // 1/ratio of their full-load draw and held there by power capping, so their peak is the cap and their
     // average draw cannot exceed it. The ratio's maximum (2) keeps the cap above every catalog rack's idle.
-    c.oversubscription = std::max(1.0, c.a.get("power_oversubscription_ratio"));
+    // Operating draw (one basis for the energy and the per-token figures): the sold share (utilization) of a
+    // working compute rack runs its workload's mean draw and the rest idles (Fan, Weber & Barroso's linear
+    // model between idle and that draw). The serving rack type's GPUs that the inference services book
+    // draw their prefill/decode mix at the operating point (sizeInferenceServices); training jobs and GPUs
+    // no service books are charged at full load (a training step's compute phase draws near TDP, Choukse et
+    // al., arXiv 2508.14318; its communication troughs are not averaged in).
+    const double servingDraw = servingRackDrawShare(c);
+    double busyW = 0, workingLoadW = 0;
     c.classProvisionedW.assign(cd.classes.size(), 0.0);
     for (size_t i = 0; i < cd.classes.size(); ++i) {
         const auto& k = cd.classes[i];
@@ -196,9 +227,12 @@ void sumItPower(EvalContext& c) {
         const double nameplate = k.count * (k.spare ? idle : load);
         const double peak =
             k.spare || !type.compute ? nameplate : std::max(k.count * idle, nameplate / c.oversubscription);
+        const double busy =
+            std::max(idle, load * (c.servingRack && type.id == c.servingRack->id ? servingDraw : 1.0));
         const double operating =
-            std::min(peak, k.count * (k.spare ? idle : idle + (load - idle) * c.utilization));
+            std::min(peak, k.count * (k.spare ? idle : idle + (busy - idle) * c.utilization));
         c.classProvisionedW[i] = peak;
+        if (type.compute && !k.spare) busyW += k.count * busy, workingLoadW += k.count * load;
         if (type.compute) c.computeNameplate += nameplate * watt, c.computeProvisioned += peak * watt;
         computePeak += peak * watt;
         computeOperating += operating * watt;
@@ -209,6 +243,7 @@ void sumItPower(EvalContext& c) {
             buildingHasRacks[b] = 1;
         }
     }
+    c.computeBusyShare = workingLoadW > 0 ? busyW / workingLoadW : 1.0;
     for (size_t b = 0; b < p.buildings.size(); ++b)
         if (buildingHasRacks[b]) {
             auto& bp = perBuilding[p.buildings[b].id];
@@ -263,7 +298,50 @@ void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
 CoolingPlanKey coolingPlanKey(const AssumptionValues& a) {
     return {a.get("air_chilled_water_supply_c"), a.get("air_chilled_water_delta_t_k"),
             a.get("crah_fan_power_fraction"), a.get("climate_hourly_spread_factor"),
-            a.get("compressor_cop_max_factor")};
+            a.get("compressor_cop_max_factor"), a.get("cooling_tower_liquid_gas_ratio")};
+}
+
+/// A wet tower's range (hot - cold water, K): a water-cooled chiller plant's towers carry its condenser
+/// water, customarily 85 -> 95 degF (AHRI Standard 550/590 rates chillers at 85 degF entering condenser
+/// water and 3.0 gpm/ton, a range of 9.4-10 degF with the compressor heat), 5.6 K; a tower on a liquid loop
+/// carries the loop's facility water at its delta-T.
+double towerRangeK(const model::CatalogItem& plant, double loopDeltaTK) {
+    return plant.attribute("type") == "chiller" ? 5.6 : loopDeltaTK;
+}
+
+/// annualTowerEvaporationKgPerKwh per (climate, range), computed once for all the buildings that share them
+/// (a campus's buildings share a site's climate and a few loop delta-Ts). Without a climate (a building
+/// with no site) the tower runs at the CTI rating point's air, 78 degF (25.6 degC) wet-bulb (CTI STD-201:
+/// 95/85/78 degF), with 95 degF (35 degC) dry-bulb, at full flow: as plants without a climate run at their
+/// rated COP (cooling_plant.h ratedPerformance).
+struct TowerWaterCache {
+    std::vector<std::tuple<const ClimateLocation*, double, double>> entries;
+    double get(const ClimateLocation* climate, double rangeK, double liquidGasRatio,
+               const ClimateOptions& options) {
+        for (const auto& [cl, r, kg] : entries)
+            if (cl == climate && r == rangeK) return kg;
+        const double kg =
+            climate ? annualTowerEvaporationKgPerKwh(*climate, rangeK, liquidGasRatio, options)
+                    : towerEvaporationKgPerKwh(35.0, 25.6, rangeK, liquidGasRatio, -100.0);
+        entries.emplace_back(climate, rangeK, kg);
+        return kg;
+    }
+};
+
+/// The water a building's wet towers evaporate per kWh of heat, in its climate (BuildingCoolingPlan).
+void planTowerWater(BuildingCoolingPlan& plan, const std::vector<LoopLoad>& loops, const CoolingPlanKey& key,
+                    const ClimateOptions& options, TowerWaterCache& cache) {
+    double heat = 0, kg = 0;
+    for (const auto& l : loops) {
+        if (!l.plant || !isEvaporativePlant(*l.plant)) continue;
+        const double w = l.liquidHeatW + l.pumpW;
+        heat += w;
+        kg += w * cache.get(plan.climate, towerRangeK(*l.plant, l.deltaTK), key.towerLiquidGasRatio, options);
+    }
+    plan.liquidTowerKgPerKwh = heat > 0 ? kg / heat : 0.0;
+    if (plan.airPlantItem && isEvaporativePlant(*plan.airPlantItem))
+        plan.airTowerKgPerKwh = cache.get(plan.climate, towerRangeK(*plan.airPlantItem, key.airDeltaTK),
+                                          key.towerLiquidGasRatio, options);
 }
 
 /// Each building's cooling plan (climate, air-side plant, loop plants) for the assumptions in `key`.
@@ -286,6 +364,7 @@ planBuildingCooling(EvalContext& c, const std::shared_ptr<const ClimateTable>& c
         // The climate of each site, looked up once for all its buildings (the nearest location is a scan of
         // the whole table).
         std::vector<std::optional<const ClimateLocation*>> siteClimate(p.sites.size());
+        TowerWaterCache towerCache;
         for (size_t bi = 0; bi < p.buildings.size(); ++bi) {
             const auto& b = p.buildings[bi];
             auto& plan = plans[bi];
@@ -311,6 +390,7 @@ planBuildingCooling(EvalContext& c, const std::shared_ptr<const ClimateTable>& c
                 plan.airPlantItem ? plantParameters(*plan.airPlantItem) : PlantParameters{};
             plan.cooling = buildingCooling(buildingLoops, airPlant, airSupplyC, airDeltaT, crahFraction,
                                            plan.climate, climateOptions, hoursOverride);
+            planTowerWater(plan, buildingLoops, key, climateOptions, towerCache);
         }
         return plans;
     };
@@ -470,60 +550,30 @@ void sizeBattery(EvalContext& c) {
                          c.bessPowerMw * 1e3 * a.get("bess_capex_usd_per_kw");
 }
 
-/// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
-/// a flexible interconnect, training's full-clock draw, and, when the racks are oversubscribed, the capping
-/// curve and the training job's compute phase under the cap.
-void readPowerEnvelope(EvalContext& c) {
-    const model::Project& p = c.p;
-    const AssumptionValues& a = c.a;
-    Results& r = c.r;
-    setRackPowerShares(c);
-    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
-    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
-    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
-    if (c.curtailmentHours > 0) {
-        c.curtailmentDepth = a.get("grid_curtailment_depth");
-        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
-    }
-    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
-    if (!p.trainingJobs.empty())
-        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
-    // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
-    // The curve is read only when the racks are oversubscribed (no cap binds at ratio 1).
-    if (c.oversubscription > 1.0) {
-        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
-        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
-        if (!p.trainingJobs.empty()) {
-            c.trainingCap =
-                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
-                         1.0 / c.oversubscription, c.powerCurve);
-            if (!c.trainingCap.reachable)
-                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
-                                   "Training job " + p.trainingJobs.front().name +
-                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
-                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
-                                       " % of full load) is below their compute-phase draw at the lowest SM "
-                                       "clock; lower the ratio"});
-        }
-    }
-}
+/// Heat a building rejects through evaporative plants and the water they evaporate, annual means.
+struct EvaporativeLoad {
+    double heatW = 0, kgPerHour = 0;
+};
 
 /// Annual mean heat (W) a building rejects through evaporative plants (towers, and a water-cooled chiller
 /// plant's towers): each such loop's heat and pump work with its share of the plant's electric input, and the
-/// air side's heat and fans when its plant evaporates (cost/power_envelope.h water model). `scale` is the
-/// loops' load share (utilization x provisioned / nameplate).
-double evaporativeHeatW(const BuildingCooling& cooling,
-                        const std::unordered_map<std::string, std::vector<LoopLoad>>& loopsByBuilding,
-                        const std::string& building, const model::CatalogItem* airPlant, double airAndFansW,
-                        double scale) {
+/// air side's heat and fans when its plant evaporates (cost/power_envelope.h water model); and the water
+/// that heat evaporates at the plan's kg/kWh (planTowerWater). `scale` is the loops' load share
+/// (utilization x provisioned / nameplate).
+EvaporativeLoad evaporativeLoad(const BuildingCoolingPlan& plan,
+                                const std::unordered_map<std::string, std::vector<LoopLoad>>& loopsByBuilding,
+                                const std::string& building, double airAndFansW, double scale) {
+    const BuildingCooling& cooling = plan.cooling;
     double liquid = 0.0;
     if (auto l = loopsByBuilding.find(building); l != loopsByBuilding.end())
         for (const auto& loop : l->second)
             if (loop.plant && isEvaporativePlant(*loop.plant)) liquid += loop.liquidHeatW + loop.pumpW;
     const double liquidInput = safeDiv(cooling.liquidPlantAnnualW, cooling.liquidHeatW + cooling.pumpW);
-    double heat = liquid * scale * (1.0 + liquidInput);
-    if (airPlant && isEvaporativePlant(*airPlant)) heat += airAndFansW * (1.0 + cooling.air.annualInverseCop);
-    return heat;
+    const double liquidHeat = liquid * scale * (1.0 + liquidInput);
+    const double airHeat = plan.airPlantItem && isEvaporativePlant(*plan.airPlantItem)
+                               ? airAndFansW * (1.0 + cooling.air.annualInverseCop)
+                               : 0.0;
+    return {liquidHeat + airHeat, (liquidHeat * plan.liquidTowerKgPerKwh + airHeat * plan.airTowerKgPerKwh) / 1e3};
 }
 
 /// Each cooling loop's plant load (liquid heat and pump work at full load) and pump power, by the building
@@ -555,6 +605,45 @@ void setTariffAndAvailability(const EvalContext& c, const model::Building& b, Bu
 
 } // namespace
 
+/// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
+/// a flexible interconnect, training's full-clock draw, and, when the racks are oversubscribed, the capping
+/// curve and the training job's compute phase under the cap.
+void readPowerEnvelope(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    Results& r = c.r;
+    c.oversubscription = std::max(1.0, a.get("power_oversubscription_ratio"));
+    setRackPowerShares(c);
+    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
+    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
+    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
+    if (c.curtailmentHours > 0) {
+        c.curtailmentDepth = a.get("grid_curtailment_depth");
+        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
+    }
+    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
+    if (!p.trainingJobs.empty())
+        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
+    // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
+    // The curve is read only when the racks are oversubscribed (no cap binds at ratio 1).
+    if (c.oversubscription > 1.0) {
+        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
+        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
+        if (!p.trainingJobs.empty()) {
+            c.trainingCap =
+                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
+                         1.0 / c.oversubscription, c.powerCurve);
+            if (!c.trainingCap.reachable)
+                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
+                                   "Training job " + p.trainingJobs.front().name +
+                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
+                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
+                                       " % of full load) is below their compute-phase draw at the lowest SM "
+                                       "clock; lower the ratio"});
+        }
+    }
+}
+
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
     // Uptime Institute Tier mapping (data/assumptions.json facility_downtime_hours_*): a single path with N
     // components is Tier I, with redundant components Tier II; distributed redundant (any N of N+1
@@ -574,7 +663,6 @@ void evaluatePower(EvalContext& c) {
     const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     sumItPower(c);
-    readPowerEnvelope(c);
     auto& perBuilding = c.perBuilding;
 
     // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
@@ -682,8 +770,10 @@ void evaluatePower(EvalContext& c) {
             bp.economizerHoursAir = cooling.air.economizerHours;
             const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale * heatScale;
             economizerHeat += liquid + air;
-            c.evaporativeHeatW += evaporativeHeatW(cooling, loopsByBuilding, b.id, airPlantItem, air + fans,
-                                                   loadScale * heatScale);
+            const EvaporativeLoad evaporative = evaporativeLoad(plan, loopsByBuilding, b.id, air + fans,
+                                                                loadScale * heatScale);
+            c.evaporativeHeatW += evaporative.heatW;
+            c.evaporationKgPerHour += evaporative.kgPerHour;
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
         }
         if (pinned) {
@@ -755,9 +845,12 @@ void addPowerFigures(EvalContext& c) {
               "two per optical link (NIC side at endpoint speed, switch side at port speed), media by reach");
     addFigure(c, "inventory.cdus", bom.cdus, "CDU", "CDUs", "installed CDUs over all cooling loops");
     addFigure(c, "power.it_mw", toMw(r.power.itOperating), "MW", "IT power",
-              "= power.it_total_mw (kept): racks at idle + (load - idle) x utilization, plus network "
-              "(switches, switch-side optics), storage, WAN",
-              {{"utilization", c.utilization}}, {c.source("utilization")});
+              "= power.it_total_mw (kept), annual average: racks at idle + (busy draw - idle) x "
+              "utilization (busy: the inference services' racks at their prefill/decode mix, training and "
+              "unbooked GPUs at load), plus network (switches, switch-side optics), storage, WAN",
+              {{"utilization", c.utilization}, {"busy_draw_share_of_load", c.computeBusyShare}},
+              {c.source("utilization"), c.source("inference_prefill_power_draw"),
+               c.source("inference_decode_power_draw")});
     addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
               "= power.it_total_peak_mw (kept): racks at load / oversubscription ratio, spares idle, plus "
               "network, storage, WAN");
@@ -766,8 +859,10 @@ void addPowerFigures(EvalContext& c) {
     // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and
     // storage). power.it_mw / it_peak_mw stay equal to the total.
     addFigure(c, "power.it_compute_mw", toMw(r.power.compute), "MW", "Compute IT power",
-              "racks at idle + (load - idle) x utilization, spares idle; no network, storage or WAN",
-              {{"utilization", c.utilization}});
+              "annual average: racks at idle + (busy draw - idle) x utilization (busy: the inference "
+              "services' racks at their prefill/decode mix, training and unbooked GPUs at load), spares "
+              "idle; no network, storage or WAN",
+              {{"utilization", c.utilization}, {"busy_draw_share_of_load", c.computeBusyShare}});
     addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW",
               "Compute IT power at full load (provisioned)",
               "racks at load / oversubscription ratio, spares idle; no network, storage or WAN (the "

@@ -120,8 +120,14 @@ struct EvalContext {
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1
     double rackLoadWPerGpu = 0;        // working compute racks' full-load power per GPU
+    /// Working compute racks' draw while sold, as a share of their full-load power (sumItPower: the
+    /// services' racks at their prefill/decode mix, the rest at 1).
+    double computeBusyShare = 1;
     CapOutcome trainingCap;            // a training step's compute phase under the cap
-    /// Inference stage, per service: the cap's outcome, output tokens/s at full clock, and the mean draw of
+    /// The rack type the services run on and its scale-up domain (sizeInferenceServices).
+    const model::CatalogItem* servingRack = nullptr;
+    int servingDomainGpus = 0;
+    /// Inference sizing, per service: the cap's outcome, output tokens/s at full clock, and the mean draw of
     /// the serving racks at the operating point (share of full-load power, capped).
     std::vector<CapOutcome> inferenceCaps;
     std::vector<double> inferenceUncappedOutput, inferenceBusyDrawShare;
@@ -129,11 +135,12 @@ struct EvalContext {
     /// service's prefill/decode mean; 1 / draw is the largest ratio at which no cap binds.
     double trainingFullClockDraw = 0;
     std::vector<double> inferenceFullClockDraw;
-    double evaporativeHeatW = 0; // annual mean heat (W) rejected by evaporative plants
+    double evaporativeHeatW = 0;     // annual mean heat (W) rejected by evaporative plants
+    double evaporationKgPerHour = 0; // annual mean water they evaporate (cost/power_envelope.h)
     /// Environment stage (evaluate_environment.cpp): annual energy, location-based carbon and on-site water.
     struct Environment {
         double energyKwh = 0, carbonG = 0, coveredKwh = 0, intensity = 0;
-        double litresPerKwhHeat = 0, waterL = 0, itKwh = 0, wue = 0;
+        double litresPerKwhHeat = 0, evaporatedShare = 0, waterL = 0, itKwh = 0, wue = 0;
         double kwhPerMillionOutput = 0; // first inference service, at its operating point
         bool perToken = false;
         /// Embodied carbon, cradle-to-gate (t): the servers' (per GPU) and the building's with its plant
@@ -197,7 +204,11 @@ std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesi
                                      const std::vector<double>& classW);
 std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
                                     const std::vector<double>& classW);
-void evaluatePower(EvalContext& c); // evaluate_power.cpp    (SPEC.md §4.2)
+/// The power envelope's inputs (issue 35): the oversubscription ratio, the racks' host share and power
+/// curve, curtailment and training's compute phase under the cap; first, as serving sizing needs the cap
+/// (evaluate_power.cpp).
+void readPowerEnvelope(EvalContext& c);
+void evaluatePower(EvalContext& c); // evaluate_power.cpp    (SPEC.md §4.2), after sizeInferenceServices
 /// Each site's load against its grid interconnect and on-site supply, and its load duration curves (issue
 /// 35 items 2 and 5); the last step of evaluatePower (evaluate_site_power.cpp).
 void evaluateSitePower(EvalContext& c);
@@ -211,7 +222,11 @@ void evaluateTraining(EvalContext& c); // evaluate_training.cpp (SPEC.md §4.6, 
 /// Issue 29 item 8: training jobs and inference services each claim their `gpus` at once; an Error when the
 /// claims exceed the GPUs the design sells (hot spares aside), naming every booking.
 void addCapacityBookingRule(EvalContext& c); // evaluate_training.cpp
-void evaluateInference(EvalContext& c);      // evaluate_inference.cpp (SPEC.md §4.8)
+/// The services' serving physics (SPEC.md §4.8): replica, batch, prefill share, capping and their racks'
+/// mean draw; before the power stage, whose operating power charges that draw (evaluate_inference.cpp).
+void sizeInferenceServices(EvalContext& c);
+/// The services' design rules and prices (tokens per MW, $/M tokens); after finance.
+void evaluateInference(EvalContext& c); // evaluate_inference.cpp (SPEC.md §4.8)
 
 void addPowerFigures(EvalContext& c);
 void addCapexFigures(EvalContext& c);

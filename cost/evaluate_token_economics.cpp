@@ -41,17 +41,18 @@ bool resolvePrices(const EvalContext& c, const model::InferenceService& s, Servi
 }
 
 /// The cost per busy GPU-hour as a function of the utilization u, C(u) = fixed / u + variable: only the
-/// energy moves with u (racks at idle + (load - idle)·u, Fan, Weber & Barroso, ISCA 2007, the power stage's
-/// model, with facility energy taken proportional to IT power, i.e. at the annual PUE); the rest of the TCO
-/// is paid whether the GPUs are busy or not. Calibrated so that C(u0) is finance.cost_per_gpu_hour:
-/// variable = dE/du · u0 / GPU-hours sold, fixed = (C(u0) - variable) · u0, where dE/du = energy a year x
-/// compute share of IT x (1 - idle) / (idle + (1 - idle) u0).
+/// energy moves with u (racks at idle + (busy - idle)·u, Fan, Weber & Barroso, ISCA 2007, the power stage's
+/// model with its busy draw b, a share of full load; facility energy taken proportional to IT power, i.e. at
+/// the annual PUE); the rest of the TCO is paid whether the GPUs are busy or not. Calibrated so that C(u0)
+/// is finance.cost_per_gpu_hour: variable = dE/du · u0 / GPU-hours sold, fixed = (C(u0) - variable) · u0,
+/// where dE/du = energy a year x compute share of IT x (b - idle) / (idle + (b - idle) u0).
 void costCurve(EvalContext& c) {
     const Results& r = c.r;
     const double u0 = c.utilization;
     const double idle = std::clamp(c.rackIdleShare, 0.0, 1.0);
     const double computeShare = safeDiv(r.power.compute.value(), r.power.itOperating.value());
-    const double slope = safeDiv(1.0 - idle, idle + (1.0 - idle) * u0);
+    const double busy = std::max(idle, c.computeBusyShare);
+    const double slope = safeDiv(busy - idle, idle + (busy - idle) * u0);
     const double energyPerUtilization = r.finance.energyAnnual.value() * computeShare * slope;
     c.tokenCostVariable = safeDiv(energyPerUtilization * u0, r.finance.gpuHoursPerYear);
     c.tokenCostFixed = (r.finance.costPerGpuHour - c.tokenCostVariable) * u0;

@@ -33,12 +33,18 @@ struct BuildingCoolingPlan {
     const ClimateLocation* climate = nullptr;         // the site's location (or nearest); null without one
     const model::CatalogItem* airPlantItem = nullptr; // the air side's chilled-water plant
     BuildingCooling cooling;
+    /// Water the building's wet towers evaporate per kWh of heat (kg/kWh, annual mean over the climate's hour
+    /// classes; cooling_plant.h annualTowerEvaporationKgPerKwh): the liquid loops' (heat-weighted over the
+    /// loops whose plant evaporates) and the air side's plant's; 0 where nothing evaporates. Without a
+    /// climate, at the tower's rating point (evaluate_power.cpp TowerWaterCache).
+    double liquidTowerKgPerKwh = 0, airTowerKgPerKwh = 0;
 };
 /// The assumptions the cooling plan reads (evaluatePower); with the design, catalog, bill of materials
 /// and climate table they determine it.
 struct CoolingPlanKey {
     double airSupplyC = 0, airDeltaTK = 0, crahFanFraction = 0;
     double spreadFactor = 0, copMaxFactor = 0;
+    double towerLiquidGasRatio = 0;
     bool operator==(const CoolingPlanKey&) const = default;
 };
 

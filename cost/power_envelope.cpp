@@ -6,10 +6,6 @@
 namespace ctwin::cost {
 
 namespace {
-/// Latent heat of water as the tower rule takes it: 1,000 Btu/lb = 2.326 MJ/kg (power_envelope.h).
-constexpr double kLatentHeatJPerKg = 2.326e6;
-constexpr double kJoulesPerKwh = 3.6e6;
-
 double stretchAt(double clockBound, double clock) {
     const double beta = std::clamp(clockBound, 0.0, 1.0);
     return beta / clock + (1.0 - beta);
@@ -83,10 +79,52 @@ CapOutcome capMix(const std::vector<PowerPhase>& phases, double cap, const Power
     return out;
 }
 
-double evaporativeWaterLitresPerKwh(double evaporatedHeatShare, double cyclesOfConcentration) {
-    if (!(cyclesOfConcentration > 1.0)) return 0.0;
-    const double evaporated = std::clamp(evaporatedHeatShare, 0.0, 1.0) * kJoulesPerKwh / kLatentHeatJPerKg;
-    return evaporated * cyclesOfConcentration / (cyclesOfConcentration - 1.0);
+double saturationHumidityRatio(double tC) {
+    constexpr double kPressureKpa = 101.325;
+    const double pws = 0.61094 * std::exp(17.625 * tC / (tC + 243.04));
+    return 0.621945 * pws / (kPressureKpa - pws);
+}
+
+double humidityRatioFromWetBulb(double dryBulbC, double wetBulbC) {
+    const double t = dryBulbC, tw = std::min(wetBulbC, dryBulbC);
+    const double w = ((2501.0 - 2.326 * tw) * saturationHumidityRatio(tw) - 1.006 * (t - tw)) /
+                     (2501.0 + 1.86 * t - 4.186 * tw);
+    return std::max(w, 0.0);
+}
+
+double moistAirEnthalpyKjPerKg(double tC, double humidityRatio) {
+    return 1.006 * tC + humidityRatio * (2501.0 + 1.86 * tC);
+}
+
+namespace {
+double saturatedEnthalpy(double tC) { return moistAirEnthalpyKjPerKg(tC, saturationHumidityRatio(tC)); }
+constexpr double kWaterCpKjPerKgK = 4.186, kKjPerKwh = 3600.0;
+} // namespace
+
+double towerExitAirC(double dryBulbC, double wetBulbC, double rangeK, double liquidGasRatio) {
+    const double t = std::clamp(dryBulbC, -30.0, 55.0), tw = std::clamp(wetBulbC, -30.0, t);
+    const double target = moistAirEnthalpyKjPerKg(t, humidityRatioFromWetBulb(t, tw)) +
+                          std::max(liquidGasRatio, 0.0) * kWaterCpKjPerKgK * std::max(rangeK, 0.0);
+    // h_sat is increasing and convex: Newton's method from the wet-bulb (whose saturated enthalpy is about
+    // the inlet's) steps past the root once, then falls to it monotonically.
+    double x = tw;
+    for (int i = 0; i < 30; ++i) {
+        const double f = saturatedEnthalpy(x) - target;
+        if (std::abs(f) < 1e-9) break;
+        x -= f / ((saturatedEnthalpy(x + 1e-4) - saturatedEnthalpy(x - 1e-4)) / 2e-4);
+    }
+    return x;
+}
+
+double towerEvaporationKgPerKwh(double dryBulbC, double wetBulbC, double rangeK, double liquidGasRatio,
+                                double exitFloorC) {
+    if (!(liquidGasRatio > 0.0) || !(rangeK > 0.0)) return 0.0;
+    const double t = std::clamp(dryBulbC, -30.0, 55.0), tw = std::clamp(wetBulbC, -30.0, t);
+    const double wIn = humidityRatioFromWetBulb(t, tw);
+    const double exit = std::max(towerExitAirC(t, tw, rangeK, liquidGasRatio), exitFloorC);
+    const double rise = saturatedEnthalpy(exit) - moistAirEnthalpyKjPerKg(t, wIn);
+    if (!(rise > 0.0)) return 0.0;
+    return std::max(0.0, saturationHumidityRatio(exit) - wIn) / rise * kKjPerKwh;
 }
 
 } // namespace ctwin::cost

@@ -27,10 +27,13 @@
 //    (capMix).
 //
 // Water model (evaporative plants: cooling towers, and the towers of a water-cooled chiller plant):
-//  * Evaporation carries ~85 % of the heat a tower rejects at the latent heat of water, ~1,000 Btu/lb
-//    (2.326 MJ/kg): the tower rule E = 0.00085 x circulation (gpm) x range (degF) (Perry's Chemical
-//    Engineers' Handbook, 8th ed., §12 "Cooling towers"; 0.00085 x 8.33 lb/gal x 60 x 1,000 Btu/lb / (500
-//    Btu/h per gpm-degF) = 0.85).
+//  * Evaporation: in a building with a climate, each hour class of each month (cost/cooling_plant.h) runs
+//    the tower's psychrometric balance (towerEvaporationKgPerKwh) at the class's dry-bulb and wet-bulb, so
+//    the water per kWh of heat follows the place's weather: cold dry hours reject more heat sensibly, hot
+//    dry hours evaporate more than their heat. Without a climate the tower runs at its rating point's air.
+//    The tower rule E = 0.00085 x circulation (gpm) x range (degF) (Perry's Chemical Engineers' Handbook,
+//    8th ed., §12 "Cooling towers"), 85 % of the heat at 1,000 Btu/lb (2.326 MJ/kg), lies between a cold
+//    and a hot hour's share.
 //  * Blow-down keeps the dissolved solids at `cycles` of concentration: make-up = E x cycles / (cycles - 1)
 //    (drift, < 0.005 % of circulation on modern eliminators, is neglected).
 //  * Dry coolers consume no water.
@@ -84,9 +87,34 @@ CapOutcome capMix(const std::vector<PowerPhase>& phases, double cap, const Power
 /// The mix's mean rack draw at a clock (share of full-load rack power).
 double mixRackPower(const std::vector<PowerPhase>& phases, double clock, const PowerFrequencyCurve& curve);
 
-/// Make-up water of an evaporative plant per kWh of heat it rejects, litres: 0.85 x 3.6 MJ / 2.326 MJ/kg x
-/// cycles / (cycles - 1) with the evaporated share `evaporatedHeatShare` (0.85) and `cycles` (> 1) of
-/// concentration (1 kg = 1 L).
-double evaporativeWaterLitresPerKwh(double evaporatedHeatShare, double cyclesOfConcentration);
+/// Psychrometrics of moist air at sea-level pressure, 101.325 kPa (ASHRAE Handbook-Fundamentals 2021 ch. 1),
+/// temperatures in degC: the humidity ratio of saturated air (kg water per kg dry air), W_s = 0.621945 p_ws
+/// / (p - p_ws) (eq. 23) with p_ws over water by the Magnus formula of Alduchov & Eskridge (1996, as
+/// cost/climate.h); the humidity ratio from dry-bulb t and wet-bulb t* (eq. 33), W = ((2501 - 2.326 t*)
+/// W_s(t*) - 1.006 (t - t*)) / (2501 + 1.86 t - 4.186 t*); and the enthalpy (kJ/kg dry air, eq. 32),
+/// h = 1.006 t + W (2501 + 1.86 t).
+double saturationHumidityRatio(double tC);
+double humidityRatioFromWetBulb(double dryBulbC, double wetBulbC);
+double moistAirEnthalpyKjPerKg(double tC, double humidityRatio);
+
+/// Wet cooling tower (ASHRAE Handbook-HVAC Systems and Equipment 2020 ch. 40, Merkel's heat balance): at
+/// full air flow the air's enthalpy rises by L/G x 4.186 x range (L/G the water-to-air mass flow ratio,
+/// range = hot - cold water, K) and it leaves saturated at that enthalpy; towerExitAirC is that exit
+/// temperature (degC), solved by Newton's method (at most 30 steps, to 1e-9 kJ/kg). The dry-bulb is clamped
+/// to -30..55 degC and the wet-bulb to the dry-bulb.
+double towerExitAirC(double dryBulbC, double wetBulbC, double rangeK, double liquidGasRatio);
+
+/// Water a wet cooling tower evaporates per kWh of heat it rejects (kg/kWh) at one outdoor state. The fans
+/// run at full flow in hours hot enough to need it; in cooler hours their speed control (ASHRAE 90.1-2019
+/// §6.5.5.2 requires it on tower fans of 7.5 hp and more) throttles the air to hold the water's
+/// temperatures, and the air leaves saturated at no less than `exitFloorC`, the full-flow exit temperature
+/// on the design day (the water's temperatures are held, so the hot end of the tower is too). The water
+/// evaporated is the rise of the air's humidity ratio per enthalpy rise; the rest of the heat leaves as
+/// sensible heat: little when the air enters warmer than the water (a hot dry hour evaporates more than
+/// its heat: the air cools), more when it enters cold (Wang, Handbook of Air Conditioning and
+/// Refrigeration, 2nd ed. 2001, ch. 10: sensible shares of ~5 % and ~23 % in its two examples; the tower
+/// rule's 85 % latent, Perry's Handbook §12, lies between).
+double towerEvaporationKgPerKwh(double dryBulbC, double wetBulbC, double rangeK, double liquidGasRatio,
+                                double exitFloorC);
 
 } // namespace ctwin::cost

@@ -115,7 +115,8 @@ model::AssumptionSet testAssumptions() {
     set("training_compute_power_draw", 0.95), set("training_compute_clock_bound_share", 0.9);
     set("inference_prefill_power_draw", 0.95), set("inference_prefill_clock_bound_share", 0.95);
     set("inference_decode_power_draw", 0.35), set("inference_decode_clock_bound_share", 0.3);
-    set("cooling_tower_evaporated_heat_share", 0.85), set("cooling_tower_cycles_of_concentration", 5);
+    set("cooling_tower_cycles_of_concentration", 5);
+    set("cooling_tower_liquid_gas_ratio", 1.2);
     set("grid_curtailment_hours_per_year", 0), set("grid_curtailment_depth", 0.5),
         set("grid_curtailment_event_hours", 2); // firm grid service
     set("onsite_generation_mw", 0), set("onsite_generation_capex_usd_per_kw", 1800),
