@@ -150,6 +150,84 @@ void addServiceRules(const EvalContext& c, const model::InferenceService& s, con
                                " GPUs; the cluster sells " + fmt(c.sellableGpus)});
 }
 
+/// The serving rack type's working GPUs by oversubscription ratio (readPowerEnvelope's per-domain ratios):
+/// (ratio, share of the type's GPUs), ascending by ratio; one group at the design's ratio without them.
+std::vector<std::pair<double, double>> servingRatioGroups(const EvalContext& c) {
+    const CompiledDesign& cd = *c.compiled;
+    std::map<double, double> gpus;
+    double total = 0;
+    for (size_t i = 0; c.servingRack && i < cd.classes.size() && i < c.classRatio.size(); ++i) {
+        const auto& k = cd.classes[i];
+        const auto& type = cd.types[static_cast<size_t>(k.type)];
+        if (k.spare || !type.compute || type.id != c.servingRack->id) continue;
+        const double n = k.count * type.need(type.gpus, "gpus");
+        gpus[c.classRatio[i]] += n;
+        total += n;
+    }
+    if (!(total > 0)) return {{c.oversubscription, 1.0}};
+    std::vector<std::pair<double, double>> out;
+    for (const auto& [ratio, n] : gpus)
+        out.emplace_back(ratio, n / total);
+    return out;
+}
+
+/// One service under power capping.
+struct ServiceCap {
+    CapOutcome cap;        // the most capped group's
+    AcceleratorSpec spec;  // the accelerator at that group's clock
+    double busyDraw = 0;   // the serving racks' mean draw, GPU-weighted over the groups (share of full load)
+};
+
+/// Power capping of one service (issue 35 item 1; cost/power_envelope.h): in each group of its racks by
+/// oversubscription ratio, the racks' mean draw over prefill and decode at the operating point must fit the
+/// domain's cap; where it does not, the controller lowers the SM clock, the compute peaks fall with it (HBM
+/// bandwidth and the engine's host-side overhead do not) and the service is sized again at that clock, so
+/// the per-user target still holds. Replicas are independent and a service's rates scale with its GPUs: its
+/// requests, tokens/s, decoding sequences and pool GPUs are the GPU-share-weighted sums of each group's
+/// sizing, its operating point (batch, step, prefill share) the most capped group's. One group at ratio 1
+/// leaves `sizing` as it is.
+ServiceCap capService(EvalContext& c, const model::InferenceService& s, const ServedModel& m,
+                      const AcceleratorSpec& spec, const ServiceDemand& demand,
+                      const std::vector<PowerPhase>& mix, const std::vector<std::pair<double, double>>& groups,
+                      ServiceSizing& sizing) {
+    ServiceCap out{CapOutcome{}, spec, 0.0};
+    const ServiceSizing full = sizing;
+    ServiceSizing sum{};
+    bool first = true;
+    for (const auto& [ratio, share] : groups) {
+        const CapOutcome cap = ratio > 1.0 ? capMix(mix, 1.0 / ratio, c.powerCurve) : CapOutcome{};
+        AcceleratorSpec groupSpec = spec;
+        ServiceSizing group = full;
+        if (cap.binds()) {
+            groupSpec.flops *= cap.clock;
+            groupSpec.attentionFlops *= cap.clock;
+            group = sizeService(m, groupSpec, demand);
+        }
+        if (!cap.reachable)
+            c.r.rules.push_back({Severity::Error, "power_cap_unreachable", s.id,
+                                 "Inference service " + s.name + ": at power_oversubscription_ratio " +
+                                     fmt(ratio, 2) + " the serving racks' cap (" + fmt(100.0 / ratio) +
+                                     " % of full load) is below their draw at the lowest SM clock; lower the "
+                                     "ratio of the design or of the domain that sets it"});
+        sum.requestsPerSecond += share * group.requestsPerSecond;
+        sum.inputTokensPerSecond += share * group.inputTokensPerSecond;
+        sum.outputTokensPerSecond += share * group.outputTokensPerSecond;
+        sum.sequencesDecoding += share * group.sequencesDecoding;
+        sum.prefillGpus += share * group.prefillGpus;
+        sum.decodeGpus += share * group.decodeGpus;
+        out.busyDraw += share * mixRackPower(mix, cap.clock, c.powerCurve);
+        if (first || cap.clock < out.cap.clock) out.cap = cap, out.spec = groupSpec, sizing = group;
+        first = false;
+    }
+    sizing.requestsPerSecond = sum.requestsPerSecond;
+    sizing.inputTokensPerSecond = sum.inputTokensPerSecond;
+    sizing.outputTokensPerSecond = sum.outputTokensPerSecond;
+    sizing.sequencesDecoding = sum.sequencesDecoding;
+    sizing.prefillGpus = sum.prefillGpus;
+    sizing.decodeGpus = sum.decodeGpus;
+    return out;
+}
+
 /// Tokens per MW and the service's costs from its sizing, the cluster's cost per GPU-hour and the facility
 /// power per GPU (provisioned peak and average).
 void priceService(const model::InferenceService& s, double costPerGpuHour, double peakPerGpu,
@@ -194,6 +272,7 @@ void sizeInferenceServices(EvalContext& c) {
     double nvmeLeft = 0;
     for (const auto& st : p.storageTiers)
         if (const auto* t = catalog.find(st.type); t && t->kind == "nvme") nvmeLeft += st.capacity.value();
+    const auto groups = servingRatioGroups(c);
     for (const auto& s : p.inferenceServices) {
         InferenceResult ir;
         ir.serviceId = s.id;
@@ -224,33 +303,16 @@ void sizeInferenceServices(EvalContext& c) {
         const ServedModel m = servedModelOf(s, preset, statedActive);
         const ServiceDemand demand = serviceDemand(s, m, spec, acc, servingRack, nvmeLeft);
         ir.sizing = sizeService(m, spec, demand);
-        // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h): the serving racks'
-        // mean draw over prefill and decode at the operating point must fit the cap; when it does not, the
-        // controller lowers the SM clock, the compute peaks fall with it (HBM bandwidth and the engine's
-        // host-side overhead do not) and the service is sized again at that clock, so the per-user target
-        // still holds.
+        // Power capping under oversubscription, per domain (capService).
         const std::vector<PowerPhase> mix = servicePowerMix(c, ir.sizing.prefillFraction);
-        CapOutcome cap;
-        AcceleratorSpec usedSpec = spec;
         const double uncappedOutput = ir.sizing.outputTokensPerSecond;
-        if (c.oversubscription > 1.0 && acc) {
-            cap = capMix(mix, 1.0 / c.oversubscription, c.powerCurve);
-            if (cap.binds()) {
-                usedSpec.flops *= cap.clock;
-                usedSpec.attentionFlops *= cap.clock;
-                ir.sizing = sizeService(m, usedSpec, demand);
-                if (!cap.reachable)
-                    r.rules.push_back({Severity::Error, "power_cap_unreachable", s.id,
-                                       "Inference service " + s.name + ": at power_oversubscription_ratio " +
-                                           fmt(c.oversubscription, 2) + " the serving racks' cap (" +
-                                           fmt(100.0 / c.oversubscription) +
-                                           " % of full load) is below their draw at the lowest SM clock; "
-                                           "lower the ratio"});
-            }
-        }
+        ServiceCap capped{CapOutcome{}, spec, mixRackPower(mix, 1.0, c.powerCurve)};
+        if (c.maxRatio > 1.0 && acc) capped = capService(c, s, m, spec, demand, mix, groups, ir.sizing);
+        const CapOutcome& cap = capped.cap;
+        const AcceleratorSpec& usedSpec = capped.spec;
         c.inferenceCaps.push_back(cap);
         c.inferenceUncappedOutput.push_back(uncappedOutput);
-        c.inferenceBusyDrawShare.push_back(mixRackPower(mix, cap.clock, c.powerCurve));
+        c.inferenceBusyDrawShare.push_back(capped.busyDraw);
         c.inferenceFullClockDraw.push_back(mixRackPower(mix, 1.0, c.powerCurve));
         nvmeLeft = std::max(0.0, nvmeLeft - ir.sizing.kvInNvme.value());
         const double context = std::max(s.inputTokens, s.sessionContextTokens);
@@ -353,10 +415,11 @@ void addInferenceFigures(EvalContext& c) {
     if (!c.inferenceCaps.empty()) {
         const CapOutcome& cap = c.inferenceCaps.front();
         addFigure(
-            c, "inference.capping_clock", cap.clock, "", "SM clock under the power cap (first service)",
+            c, "inference.capping_clock", cap.clock, "",
+            "SM clock under the power cap (first service, its most capped domain)",
             "highest clock f with h + (1 - h) x mean GPU draw(f) x (s + (1 - s) f^alpha) <= 1 / "
             "oversubscription ratio, the mean over prefill and decode time at f; 1 = the cap does not bind",
-            {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
+            {{"oversubscription_ratio", c.maxRatio}, {"host_share", c.powerCurve.hostShare}},
             {c.source("power_oversubscription_ratio"), c.source("inference_prefill_power_draw"),
              c.source("inference_decode_power_draw"), c.source("gpu_power_clock_invariant_share"),
              c.source("gpu_power_clock_exponent")});

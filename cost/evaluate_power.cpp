@@ -226,7 +226,7 @@ void sumItPower(EvalContext& c) {
                      idle = type.need(type.powerIdleW, "power_idle_w");
         const double nameplate = k.count * (k.spare ? idle : load);
         const double peak =
-            k.spare || !type.compute ? nameplate : std::max(k.count * idle, nameplate / c.oversubscription);
+            k.spare || !type.compute ? nameplate : std::max(k.count * idle, nameplate / c.classRatio[i]);
         const double busy =
             std::max(idle, load * (c.servingRack && type.id == c.servingRack->id ? servingDraw : 1.0));
         const double operating =
@@ -603,6 +603,51 @@ void setTariffAndAvailability(const EvalContext& c, const model::Building& b, Bu
     bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
 }
 
+/// Each rack class's oversubscription ratio (issue 35 item 1, per power domain): the largest of the
+/// design's (assumptions.power_oversubscription_ratio) and its site's, building's and hall's
+/// power_oversubscription_ratio. Budgets nest: a hall provisioned below its racks' draw caps them whatever
+/// its building allows, and a building's budget caps every hall in it, so the tightest domain above a rack
+/// sets its cap. A ratio outside [1, 2] (the loaders refuse it) is clamped.
+void setDomainRatios(EvalContext& c) {
+    const CompiledDesign& cd = *c.compiled;
+    const model::Project& p = c.p;
+    c.classRatio.assign(cd.classes.size(), c.oversubscription);
+    c.maxRatio = c.oversubscription;
+    auto tighten = [](double& ratio, const std::optional<double>& domain) {
+        if (domain && std::isfinite(*domain)) ratio = std::max(ratio, std::clamp(*domain, 1.0, 2.0));
+    };
+    for (size_t i = 0; i < cd.classes.size(); ++i) {
+        const auto& k = cd.classes[i];
+        double ratio = c.oversubscription;
+        if (k.site != CompiledDesign::kNone)
+            tighten(ratio, p.sites[static_cast<size_t>(k.site)].powerOversubscriptionRatio);
+        if (k.building != CompiledDesign::kNone)
+            tighten(ratio, p.buildings[static_cast<size_t>(k.building)].powerOversubscriptionRatio);
+        if (k.hall != CompiledDesign::kNone)
+            tighten(ratio, p.halls[static_cast<size_t>(k.hall)].powerOversubscriptionRatio);
+        c.classRatio[i] = ratio;
+        if (!k.spare && cd.types[static_cast<size_t>(k.type)].compute) c.maxRatio = std::max(c.maxRatio, ratio);
+    }
+}
+
+/// A synchronous training job's ratio: the largest over the working compute racks of its sites (all sites
+/// when it names none): the most capped domain paces every step.
+double jobRatio(const EvalContext& c, const model::TrainingJob& job) {
+    const CompiledDesign& cd = *c.compiled;
+    double ratio = c.oversubscription;
+    for (size_t i = 0; i < cd.classes.size(); ++i) {
+        const auto& k = cd.classes[i];
+        if (k.spare || !cd.types[static_cast<size_t>(k.type)].compute) continue;
+        if (!job.sites.empty() &&
+            (k.site == CompiledDesign::kNone ||
+             std::find(job.sites.begin(), job.sites.end(), c.p.sites[static_cast<size_t>(k.site)].id) ==
+                 job.sites.end()))
+            continue;
+        ratio = std::max(ratio, c.classRatio[i]);
+    }
+    return ratio;
+}
+
 } // namespace
 
 /// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
@@ -613,6 +658,7 @@ void readPowerEnvelope(EvalContext& c) {
     const AssumptionValues& a = c.a;
     Results& r = c.r;
     c.oversubscription = std::max(1.0, a.get("power_oversubscription_ratio"));
+    setDomainRatios(c);
     setRackPowerShares(c);
     // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
     // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
@@ -625,23 +671,29 @@ void readPowerEnvelope(EvalContext& c) {
     if (!p.trainingJobs.empty())
         c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
     // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
-    // The curve is read only when the racks are oversubscribed (no cap binds at ratio 1).
-    if (c.oversubscription > 1.0) {
+    // The curve is read only when some racks are oversubscribed (no cap binds at ratio 1).
+    c.trainingRatios.assign(p.trainingJobs.size(), 1.0);
+    c.trainingCaps.assign(p.trainingJobs.size(), CapOutcome{});
+    if (c.maxRatio > 1.0) {
         c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
         c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
-        if (!p.trainingJobs.empty()) {
-            c.trainingCap =
+        for (size_t j = 0; j < p.trainingJobs.size(); ++j) {
+            const auto& job = p.trainingJobs[j];
+            const double ratio = c.trainingRatios[j] = jobRatio(c, job);
+            if (!(ratio > 1.0)) continue;
+            c.trainingCaps[j] =
                 capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
-                         1.0 / c.oversubscription, c.powerCurve);
-            if (!c.trainingCap.reachable)
-                r.rules.push_back({Severity::Error, "power_cap_unreachable", p.trainingJobs.front().id,
-                                   "Training job " + p.trainingJobs.front().name +
-                                       ": at power_oversubscription_ratio " + fmt(c.oversubscription, 2) +
-                                       " the racks' cap (" + fmt(100.0 / c.oversubscription) +
+                         1.0 / ratio, c.powerCurve);
+            if (!c.trainingCaps[j].reachable)
+                r.rules.push_back({Severity::Error, "power_cap_unreachable", job.id,
+                                   "Training job " + job.name + ": at power_oversubscription_ratio " +
+                                       fmt(ratio, 2) + " (its most oversubscribed domain) the racks' cap (" +
+                                       fmt(100.0 / ratio) +
                                        " % of full load) is below their compute-phase draw at the lowest SM "
                                        "clock; lower the ratio"});
         }
     }
+    if (!c.trainingCaps.empty()) c.trainingCap = c.trainingCaps.front();
 }
 
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
@@ -852,7 +904,8 @@ void addPowerFigures(EvalContext& c) {
               {c.source("utilization"), c.source("inference_prefill_power_draw"),
                c.source("inference_decode_power_draw")});
     addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
-              "= power.it_total_peak_mw (kept): racks at load / oversubscription ratio, spares idle, plus "
+              "= power.it_total_peak_mw (kept): racks at load / their domain's oversubscription ratio, spares "
+              "idle, plus "
               "network, storage, WAN");
     // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
@@ -865,9 +918,10 @@ void addPowerFigures(EvalContext& c) {
               {{"utilization", c.utilization}, {"busy_draw_share_of_load", c.computeBusyShare}});
     addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW",
               "Compute IT power at full load (provisioned)",
-              "racks at load / oversubscription ratio, spares idle; no network, storage or WAN (the "
-              "generator's it_mw target)",
-              {{"oversubscription_ratio", c.oversubscription}}, {c.source("power_oversubscription_ratio")});
+              "racks at load / their domain's oversubscription ratio, spares idle; no network, storage or "
+              "WAN (the generator's it_mw target)",
+              {{"oversubscription_ratio", c.oversubscription}, {"largest_domain_ratio", c.maxRatio}},
+              {c.source("power_oversubscription_ratio")});
     // Provisioned vs nameplate (issue 35 item 1): the racks' full-load draw, and how many fit a megawatt
     // of the facility's provisioned peak.
     addFigure(c, "power.grid_availability", c.gridAvailability, "",
@@ -899,7 +953,8 @@ void addPowerFigures(EvalContext& c) {
               {c.source("onsite_generation_mw")});
     addFigure(c, "power.it_compute_nameplate_mw", toMw(c.computeNameplate), "MW",
               "Compute IT power at full load (nameplate, not oversubscribed)",
-              "racks at power_load_w, spares idle; provisioned = nameplate / oversubscription ratio");
+              "racks at power_load_w, spares idle; provisioned = nameplate / each domain's oversubscription "
+              "ratio");
     addFigure(c, "power.compute_racks_per_provisioned_mw",
               safeDiv(bom.computeRacks, toMw(r.power.facilityPeak)), "rack/MW",
               "Compute racks per provisioned facility MW",

@@ -70,7 +70,15 @@ struct EvalContext {
     bool itLifeFromRacks = false; // finance stage: the IT life comes from the rack types' useful_life_years
 
     // ---- Power envelope (issue 35; cost/power_envelope.h), power stage unless noted ----
-    double oversubscription = 1.0; // assumptions.power_oversubscription_ratio (>= 1)
+    double oversubscription = 1.0; // assumptions.power_oversubscription_ratio (>= 1), the design's
+    /// Per compiled class: its ratio, the tightest of the design's and its site's, building's and hall's
+    /// (readPowerEnvelope); the largest over the working compute racks.
+    std::vector<double> classRatio;
+    double maxRatio = 1.0;
+    /// Per training job: its ratio (the most oversubscribed domain of its sites) and its compute phase under
+    /// that cap; trainingCap is the first job's.
+    std::vector<double> trainingRatios;
+    std::vector<CapOutcome> trainingCaps;
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
     /// working compute racks (spares idle, other racks at load).
     std::vector<double> classProvisionedW;

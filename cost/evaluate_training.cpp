@@ -236,7 +236,9 @@ void evaluateTraining(EvalContext& c) {
                                                                                                    : "fp4";
         // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h) stretches the busy
         // compute by the compute phase's stretch: the same FLOPs at a lower clock.
-        in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCap.stretch;
+        // Each job at its own domains' cap (readPowerEnvelope: the most oversubscribed domain of its sites).
+        const CapOutcome jobCap = jobIndex < c.trainingCaps.size() ? c.trainingCaps[jobIndex] : CapOutcome{};
+        in.mfu = inputs.jobMfu(job, peakPrecision) / jobCap.stretch;
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
         // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
@@ -444,7 +446,9 @@ void addTrainingFigures(EvalContext& c) {
                 "SM clock under the power cap (training)",
                 "highest clock f with h + (1 - h) x L x (s + (1 - s) f^alpha) <= 1 / oversubscription ratio "
                 "(L the compute phase's GPU draw, h the racks' host share); 1 = the cap does not bind",
-                {{"oversubscription_ratio", c.oversubscription}, {"host_share", c.powerCurve.hostShare}},
+                {{"oversubscription_ratio",
+                  c.trainingRatios.empty() ? c.oversubscription : c.trainingRatios[0]},
+                 {"host_share", c.powerCurve.hostShare}},
                 {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
                  c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
             addFigure(

@@ -278,9 +278,11 @@ bool overrideAffectsBillOfMaterials(const std::string& path) {
     if (collection == "sites")
         return field != "electricity_usd_per_kwh" && field != "land_cost_usd" &&
                field != "free_cooling_hours_per_year" && field != "grid_interconnect_mw" &&
-               field != "grid_interconnect_date";
+               field != "grid_interconnect_date" && field != "power_oversubscription_ratio";
     if (collection == "buildings")
-        return field != "shell_cost_usd" && field != "pue_pinned" && field != "power_capacity_w";
+        return field != "shell_cost_usd" && field != "pue_pinned" && field != "power_capacity_w" &&
+               field != "power_oversubscription_ratio";
+    if (collection == "halls") return field != "power_oversubscription_ratio";
     return true;
 }
 

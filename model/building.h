@@ -26,6 +26,9 @@ struct Building {
     /// The date the building's power is energised and its halls take IT (ISO date; issue 34). Empty: the
     /// design's build start plus assumptions.construction_months. A hall may set a later date of its own.
     std::string energisationDate;
+    /// Oversubscription ratio of this power domain (issue 35 item 1); absent: not tighter than the domains
+    /// above it. A rack is capped by the tightest domain above it (model/site.h).
+    std::optional<double> powerOversubscriptionRatio;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -42,6 +45,8 @@ struct Building {
         v.quantity("height_m", height, fieldRange(kKind, "height_m"));
         v.choice("power_topology", powerTopology, {"N", "N+1", "2N", "3/2", "4/3"});
         v.text("energisation_date", energisationDate);
+        v.optionalNumber("power_oversubscription_ratio", powerOversubscriptionRatio,
+                         fieldRange(kKind, "power_oversubscription_ratio"));
     }
 };
 

@@ -24,6 +24,9 @@ struct DataHall {
     /// IT useful life, or "economic" when a new cohort's margin less its capital charge beats the running
     /// one.
     std::string refreshPolicy = "fixed_life";
+    /// Oversubscription ratio of this power domain (issue 35 item 1); absent: not tighter than the domains
+    /// above it. A rack is capped by the tightest domain above it (model/site.h).
+    std::optional<double> powerOversubscriptionRatio;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -37,6 +40,8 @@ struct DataHall {
         v.optionalQuantity("power_capacity_w", powerCapacity, fieldRange(kKind, "power_capacity_w"));
         v.text("energisation_date", energisationDate);
         v.choice("refresh_policy", refreshPolicy, {"fixed_life", "economic"});
+        v.optionalNumber("power_oversubscription_ratio", powerOversubscriptionRatio,
+                         fieldRange(kKind, "power_oversubscription_ratio"));
     }
 };
 

@@ -31,6 +31,11 @@ struct Site {
     /// hall's energisation_date); empty: assumptions.grid_interconnect_month. Halls energised before it run
     /// on the site's share of on-site generation (bridge power; cost/timeline.h).
     std::string gridInterconnectDate;
+    /// Oversubscription ratio of this power domain (issue 35 item 1): its working compute racks' full-load
+    /// draw over the power provisioned for them; absent: the design's assumptions.power_oversubscription_ratio.
+    /// A rack is capped by the tightest domain above it (the largest of the design's, its site's, building's
+    /// and hall's ratios; cost/power_envelope.h).
+    std::optional<double> powerOversubscriptionRatio;
 
     template <class V> void visitFields(V& v) {
         v.text("id", id);
@@ -45,6 +50,8 @@ struct Site {
         v.text("climate_location", climateLocation);
         v.optionalNumber("grid_interconnect_mw", gridInterconnectMw, fieldRange(kKind, "grid_interconnect_mw"));
         v.text("grid_interconnect_date", gridInterconnectDate);
+        v.optionalNumber("power_oversubscription_ratio", powerOversubscriptionRatio,
+                         fieldRange(kKind, "power_oversubscription_ratio"));
     }
 };
 

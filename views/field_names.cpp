@@ -27,6 +27,7 @@ const QHash<QString, QString>& names() {
         {"climate_location", QStringLiteral("climate location")},
         {"grid_interconnect_mw", QStringLiteral("grid interconnect")},
         {"grid_interconnect_date", QStringLiteral("grid interconnect date")},
+        {"power_oversubscription_ratio", QStringLiteral("oversubscription ratio")},
         {"pue_pinned", QStringLiteral("pinned PUE")},
         {"x_m", QStringLiteral("x position")},
         {"y_m", QStringLiteral("y position")},

@@ -264,6 +264,75 @@ private slots:
         QVERIFY(fig(high, "inference.tokens_per_second_per_user") >= 50.0 - 1e-6);
     }
 
+    // Oversubscription per power domain (issue 35 item 1): a rack is capped by the tightest domain above
+    // it. On llama3-16k-h100 (one site, one building, halls b1-h1..h3): every building at 1.2 over a design
+    // at 1.0 is the design at 1.2, figure for figure; a hall below the design's ratio changes nothing (the
+    // design's is tighter); hall b1-h3 alone at 1.2 takes its compute racks' nameplate x (1 - 1/1.2) off the
+    // provisioned compute peak, and the synchronous job, paced by its most capped domain, runs at the
+    // capped clock of the whole design at 1.2 (0.8696895629, capPhaseByHand).
+    void domainRatiosNest() {
+        const auto p = reference("llama3-16k-h100");
+        const auto design12 = evaluateAt(p, 1.2), design10 = evaluateAt(p, 1.0);
+        auto buildings = p;
+        for (auto& b : buildings.buildings)
+            b.powerOversubscriptionRatio = 1.2;
+        const auto b12 = evaluateAt(buildings, 1.0);
+        for (const char* key : {"power.it_compute_peak_mw", "power.facility_peak_mw", "training.capping_clock",
+                                "training.time_days", "finance.cost_per_gpu_hour_usd"})
+            QVERIFY2(near(fig(b12, key), fig(design12, key), 1e-12), key);
+        auto looser = p;
+        for (auto& h : looser.halls)
+            h.powerOversubscriptionRatio = 1.1;
+        QVERIFY(near(fig(evaluateAt(looser, 1.2), "power.it_compute_peak_mw"),
+                     fig(design12, "power.it_compute_peak_mw"), 1e-12));
+        // Hall b1-h3 alone.
+        auto one = p;
+        std::set<std::string> rowsOfH3;
+        for (auto& h : one.halls)
+            if (h.id == "b1-h3") h.powerOversubscriptionRatio = 1.2;
+        for (const auto& row : one.rows)
+            if (row.hall == "b1-h3") rowsOfH3.insert(row.id);
+        double h3Nameplate = 0;
+        for (const auto& rack : one.racks) {
+            const auto* type = catalog().find(rack.rackType);
+            const bool compute = type && type->find("gpus") && type->value("gpus") > 0;
+            if (!rack.spare && rowsOfH3.count(rack.row) && compute)
+                h3Nameplate += type->value("power_load_w");
+        }
+        QVERIFY(h3Nameplate > 0);
+        const auto h3 = evaluateAt(one, 1.0);
+        QVERIFY(near(fig(h3, "power.it_compute_peak_mw"),
+                     fig(design10, "power.it_compute_peak_mw") - h3Nameplate * (1.0 - 1.0 / 1.2) / 1e6, 1e-12));
+        QVERIFY(near(fig(h3, "training.capping_clock"), 0.8696895629, 1e-9));
+        QCOMPARE(fig(design10, "training.capping_clock"), 1.0);
+    }
+
+    // Inference replicas are independent: on the agentic reference (halls b1-h1 and b1-h2, 144 GB300 racks
+    // each) with hall b1-h2 alone at 2.0, the service's output tokens/s is half the uncapped fleet's plus half
+    // the fleet's capped at 2.0 (each evaluated whole), its operating point the capped hall's, and its racks'
+    // mean draw the mean of the two.
+    void domainRatiosSplitServing() {
+        const auto p = reference("agentic-inference-gb300");
+        const auto at10 = evaluateAt(p, 1.0), at20 = evaluateAt(p, 2.0);
+        auto split = p;
+        for (auto& h : split.halls)
+            if (h.id == "b1-h2") h.powerOversubscriptionRatio = 2.0;
+        const auto r = evaluateAt(split, 1.0);
+        const double out10 = at10.inference[0].sizing.outputTokensPerSecond,
+                     out20 = at20.inference[0].sizing.outputTokensPerSecond;
+        QVERIFY(out20 < out10);
+        QVERIFY(near(r.inference[0].sizing.outputTokensPerSecond, 0.5 * out10 + 0.5 * out20, 1e-12));
+        QVERIFY(near(r.inference[0].sizing.requestsPerSecond,
+                     0.5 * at10.inference[0].sizing.requestsPerSecond +
+                         0.5 * at20.inference[0].sizing.requestsPerSecond,
+                     1e-12));
+        QCOMPARE(fig(r, "inference.capping_clock"), fig(at20, "inference.capping_clock"));
+        QCOMPARE(r.inference[0].sizing.decode.batch, at20.inference[0].sizing.decode.batch);
+        // Provisioned compute: one hall at full load, the other at half.
+        QVERIFY(near(fig(r, "power.it_compute_peak_mw"),
+                     0.5 * (fig(at10, "power.it_compute_peak_mw") + fig(at20, "power.it_compute_peak_mw")), 1e-9));
+    }
+
     // Flexible interconnect (issue 35 item 2) on llama3-16k-h100, 44 curtailment hours a year (0.5 % of the
     // year) at the shipped depth 0.5 and 2 h events: GPU-hours fall by 44 x 0.5 / 8,766 = 0.25098 %, so the
     // cost per GPU-hour rises by 1 / 0.9974903 (the TCO is unchanged); the training job stops for all 44 h

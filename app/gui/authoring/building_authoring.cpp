@@ -35,6 +35,7 @@ public:
         form.addField("height_m", 12.0);
         form.addField("pue_pinned", nullptr);
         form.addField("shell_cost_usd", nullptr);
+        form.addField("power_oversubscription_ratio", nullptr);
         form.addNote(
             QObject::tr("Power capacity is the utility (facility) power of the building. Leave the shell "
                         "cost empty to derive it from the building shell assumption, and the PUE empty to "

@@ -38,6 +38,7 @@ public:
         form.addField("width_m", width);
         form.addField("depth_m", depth);
         form.addField("grid_m", 0.6);
+        form.addField("power_oversubscription_ratio", nullptr);
         form.addNote(QObject::tr("Position and size in metres in the building's frame."));
     }
 

@@ -33,6 +33,7 @@ public:
         form.addField("climate_location", "");
         form.addField("grid_interconnect_mw", nullptr);
         form.addField("grid_interconnect_date", "");
+        form.addField("power_oversubscription_ratio", nullptr);
         form.addNote(QObject::tr("Leave the tariff empty to use the design's electricity price assumption, the "
                                  "free-cooling hours empty to derive them from the climate, the climate "
                                  "location empty for the nearest location of the climate table, the grid "
