@@ -98,6 +98,28 @@ private slots:
         QVERIFY(t.out.count('\n') >= 2);
     }
 
+    // The power-envelope example (issue 35): 1,000 points over ratio x battery x on-site generation on the
+    // agentic reference; every Pareto point keeps to the carbon cap, and the front's best tokens/s per
+    // provisioned MW is at the largest ratio (capping costs less than the provisioned MW it saves).
+    void powerEnvelopeExample() {
+        const auto r = cli({"explore", kData + "/explore/power-envelope.json", "--json", "--threads", "2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["space_points"].toInt(), 1000);
+        QCOMPARE(j["feasible"].toInt() + j["rejected_total"].toInt(), 1000);
+        QVERIFY(j["feasible"].toInt() > 0);
+        double best = 0, bestRatio = 0;
+        for (const auto& p : j["pareto"].toArray()) {
+            const auto f = p.toObject()["figures"].toObject();
+            QVERIFY(f["environment.carbon_tco2e_per_year_location_based"].toDouble() <= 90000.0);
+            const double perMw = f["inference.output_tokens_per_s_per_mw"].toDouble();
+            if (perMw > best)
+                best = perMw,
+                bestRatio = p.toObject()["choices"].toObject()["oversubscription ratio"].toDouble();
+        }
+        QCOMPARE(bestRatio, 1.9);
+    }
+
     void designOfAPoint() {
         const QString spec = writeSpec(m_dir, "design.json", "", "");
         const QString out = m_dir.filePath("point.json");
