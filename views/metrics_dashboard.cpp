@@ -40,8 +40,8 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
         const char* key;
         const char* caption;
     } tileDefs[] = {{"gpus", QT_TR_NOOP("GPUs")},
-                    {"it_power", QT_TR_NOOP("IT power")},
-                    {"facility_power", QT_TR_NOOP("Facility power")},
+                    {"it_power", QT_TR_NOOP("IT power (annual average)")},
+                    {"facility_power", QT_TR_NOOP("Facility power (annual average)")},
                     {"pue", QT_TR_NOOP("PUE")},
                     {"goodput", QT_TR_NOOP("Goodput")},
                     {"tokens_per_mw", QT_TR_NOOP("Output tokens/s per provisioned MW")},

@@ -727,15 +727,20 @@ private:
     void envelope() {
         m_doc.heading("Power envelope, carbon and water");
         const double ratio = assumption("power_oversubscription_ratio", 1.0);
+        const auto* nameplate = m_r.figure("power.it_compute_nameplate_mw");
+        const auto* provisioned = m_r.figure("power.it_compute_peak_mw");
+        const double share = nameplate && provisioned && nameplate->value > 0
+                                 ? provisioned->value / nameplate->value
+                                 : 1.0 / std::max(ratio, 1.0);
         m_doc.paragraph(
-            QStringLiteral("The compute racks are provisioned at %1 of their full-load (nameplate) draw "
-                           "(oversubscription ratio %2); power capping holds them there, lowering the GPUs' "
-                           "clock when a workload would draw more. Carbon is location-based (the grid "
-                           "region's annual average factor at each site; power purchase agreements are not "
-                           "counted; on-site generation at the natural-gas factor); water is what the "
-                           "evaporative plants consume on "
-                           "site.")
-                .arg(q(formatPercent(1.0 / std::max(ratio, 1.0))), QString::number(ratio, 'f', 2)));
+            QStringLiteral("The compute racks are provisioned at %1 of their full-load (nameplate) draw (the "
+                           "design's oversubscription ratio %2; a site, building or hall may set a tighter "
+                           "one, and each rack takes the tightest above it); power capping holds them there, "
+                           "lowering the GPUs' clock when a workload would draw more. Carbon is location-based "
+                           "(the grid region's annual average factor at each site; power purchase agreements "
+                           "are not counted; on-site generation at the natural-gas factor); water is what the "
+                           "evaporative plants consume on site, following each site's climate hour by hour.")
+                .arg(q(formatPercent(share)), QString::number(ratio, 'f', 2)));
         Table t{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
         auto row = [&](const cost::Figure& f) {
             t.rows.push_back({{q(f.label), q(formatFigure(f)), q(f.provenance.formula)}, false, {}});
