@@ -173,9 +173,9 @@ std::vector<std::pair<double, double>> servingRatioGroups(const EvalContext& c) 
 
 /// One service under power capping.
 struct ServiceCap {
-    CapOutcome cap;        // the most capped group's
-    AcceleratorSpec spec;  // the accelerator at that group's clock
-    double busyDraw = 0;   // the serving racks' mean draw, GPU-weighted over the groups (share of full load)
+    CapOutcome cap;       // the most capped group's
+    AcceleratorSpec spec; // the accelerator at that group's clock
+    double busyDraw = 0;  // the serving racks' mean draw, GPU-weighted over the groups (share of full load)
 };
 
 /// Power capping of one service (issue 35 item 1; cost/power_envelope.h): in each group of its racks by
@@ -184,18 +184,22 @@ struct ServiceCap {
 /// bandwidth and the engine's host-side overhead do not) and the service is sized again at that clock, so
 /// the per-user target still holds. Replicas are independent and a service's rates scale with its GPUs: its
 /// requests, tokens/s, decoding sequences and pool GPUs are the GPU-share-weighted sums of each group's
-/// sizing, its operating point (batch, step, prefill share) the most capped group's. One group at ratio 1
-/// leaves `sizing` as it is.
+/// sizing, its operating point (batch, step, prefill share) the most capped group's. The cap is the racks'
+/// planning basis (nameplate, or the service's own mean draw at full clock; power_provisioning_basis) over
+/// the group's ratio; a group whose cap the full-clock draw fits leaves `sizing` as it is.
 ServiceCap capService(EvalContext& c, const model::InferenceService& s, const ServedModel& m,
                       const AcceleratorSpec& spec, const ServiceDemand& demand,
-                      const std::vector<PowerPhase>& mix, const std::vector<std::pair<double, double>>& groups,
-                      ServiceSizing& sizing) {
+                      const std::vector<PowerPhase>& mix,
+                      const std::vector<std::pair<double, double>>& groups, ServiceSizing& sizing) {
     ServiceCap out{CapOutcome{}, spec, 0.0};
     const ServiceSizing full = sizing;
     ServiceSizing sum{};
     bool first = true;
+    // The racks' planning basis: nameplate, or this service's own mean draw at full clock.
+    const double basis = basisShare(c.provisioningBasis, mixRackPower(mix, 1.0, c.powerCurve));
     for (const auto& [ratio, share] : groups) {
-        const CapOutcome cap = ratio > 1.0 ? capMix(mix, 1.0 / ratio, c.powerCurve) : CapOutcome{};
+        const double capShare = basis / ratio;
+        const CapOutcome cap = capShare < 1.0 ? capMix(mix, capShare, c.powerCurve) : CapOutcome{};
         AcceleratorSpec groupSpec = spec;
         ServiceSizing group = full;
         if (cap.binds()) {
@@ -206,7 +210,7 @@ ServiceCap capService(EvalContext& c, const model::InferenceService& s, const Se
         if (!cap.reachable)
             c.r.rules.push_back({Severity::Error, "power_cap_unreachable", s.id,
                                  "Inference service " + s.name + ": at power_oversubscription_ratio " +
-                                     fmt(ratio, 2) + " the serving racks' cap (" + fmt(100.0 / ratio) +
+                                     fmt(ratio, 2) + " the serving racks' cap (" + fmt(100.0 * capShare) +
                                      " % of full load) is below their draw at the lowest SM clock; lower the "
                                      "ratio of the design or of the domain that sets it"});
         sum.requestsPerSecond += share * group.requestsPerSecond;
@@ -307,7 +311,8 @@ void sizeInferenceServices(EvalContext& c) {
         const std::vector<PowerPhase> mix = servicePowerMix(c, ir.sizing.prefillFraction);
         const double uncappedOutput = ir.sizing.outputTokensPerSecond;
         ServiceCap capped{CapOutcome{}, spec, mixRackPower(mix, 1.0, c.powerCurve)};
-        if (c.maxRatio > 1.0 && acc) capped = capService(c, s, m, spec, demand, mix, groups, ir.sizing);
+        if ((c.maxRatio > 1.0 || c.provisioningBasis > 0.0) && acc)
+            capped = capService(c, s, m, spec, demand, mix, groups, ir.sizing);
         const CapOutcome& cap = capped.cap;
         const AcceleratorSpec& usedSpec = capped.spec;
         c.inferenceCaps.push_back(cap);
@@ -423,13 +428,17 @@ void addInferenceFigures(EvalContext& c) {
             {c.source("power_oversubscription_ratio"), c.source("inference_prefill_power_draw"),
              c.source("inference_decode_power_draw"), c.source("gpu_power_clock_invariant_share"),
              c.source("gpu_power_clock_exponent")});
-        addFigure(
-            c, "inference.ratio_without_capping", safeDiv(1.0, c.inferenceFullClockDraw.front()), "",
-            "Largest oversubscription ratio with no capping (first service)",
-            "1 / (h + (1 - h) x mean GPU draw over prefill and decode at full clock), h the racks' host "
-            "share",
-            {{"rack_draw_share", c.inferenceFullClockDraw.front()}, {"host_share", c.powerCurve.hostShare}},
-            {c.source("inference_prefill_power_draw"), c.source("inference_decode_power_draw")});
+        addFigure(c, "inference.ratio_without_capping",
+                  safeDiv(basisShare(c.provisioningBasis, c.inferenceFullClockDraw.front()),
+                          c.inferenceFullClockDraw.front()),
+                  "", "Largest oversubscription ratio with no capping (first service, on its planning basis)",
+                  "planning basis / (h + (1 - h) x mean GPU draw over prefill and decode at full clock), h "
+                  "the racks' host share; the basis is 1 (nameplate) or that draw (observed, "
+                  "power_provisioning_basis)",
+                  {{"rack_draw_share", c.inferenceFullClockDraw.front()},
+                   {"host_share", c.powerCurve.hostShare},
+                   {"provisioning_basis", c.provisioningBasis}},
+                  {c.source("inference_prefill_power_draw"), c.source("inference_decode_power_draw")});
         addFigure(c, "inference.capping_throughput_loss",
                   1.0 - safeDiv(i.sizing.outputTokensPerSecond, c.inferenceUncappedOutput.front()), "",
                   "Output tokens/s lost to power capping (first service)",

@@ -167,8 +167,8 @@ bool isEvaporativePlant(const model::CatalogItem& plant) {
 
 /// The serving rack type's mean draw while sold, as a share of its full-load power: the GPUs each inference
 /// service books at its racks' mean prefill/decode draw (c.inferenceBusyDrawShare; bookings above the
-/// type's working GPUs scaled down to them, which rule gpu_bookings_exceed_capacity reports), the rest at 1 (full
-/// load). 1 without services.
+/// type's working GPUs scaled down to them, which rule gpu_bookings_exceed_capacity reports), the rest at 1
+/// (full load). 1 without services.
 double servingRackDrawShare(const EvalContext& c) {
     if (!c.servingRack || c.inferenceBusyDrawShare.empty()) return 1.0;
     const CompiledDesign& cd = *c.compiled;
@@ -186,6 +186,28 @@ double servingRackDrawShare(const EvalContext& c) {
     }
     if (booked > gpus) drawn *= gpus / booked, booked = gpus;
     return (drawn + (gpus - booked)) / gpus;
+}
+
+/// The serving rack type's planning basis (power_provisioning_basis), a share of its full-load power: the
+/// GPUs each service books at basisShare of its racks' full-clock mean draw (c.inferenceFullClockDraw),
+/// the rest at `otherBasis`; bookings above the type's GPUs scaled down to them.
+double servingRackBasisShare(const EvalContext& c, double otherBasis) {
+    if (!c.servingRack || c.inferenceFullClockDraw.empty() || !(c.provisioningBasis > 0)) return otherBasis;
+    const CompiledDesign& cd = *c.compiled;
+    double gpus = 0;
+    for (const auto& k : cd.classes)
+        if (const auto& type = cd.types[static_cast<size_t>(k.type)];
+            !k.spare && type.compute && type.id == c.servingRack->id)
+            gpus += k.count * type.need(type.gpus, "gpus");
+    if (!(gpus > 0)) return otherBasis;
+    double booked = 0, planned = 0;
+    for (size_t i = 0; i < c.p.inferenceServices.size() && i < c.inferenceFullClockDraw.size(); ++i) {
+        const double g = std::max(0.0, c.p.inferenceServices[i].gpus);
+        booked += g;
+        planned += g * basisShare(c.provisioningBasis, c.inferenceFullClockDraw[i]);
+    }
+    if (booked > gpus) planned *= gpus / booked, booked = gpus;
+    return (planned + (gpus - booked) * otherBasis) / gpus;
 }
 
 /// IT power per building (SPEC.md §4.2): racks by class at idle + (busy draw - idle) x utilization, then
@@ -217,6 +239,11 @@ void sumItPower(EvalContext& c) {
     // no service books are charged at full load (a training step's compute phase draws near TDP, Choukse et
     // al., arXiv 2508.14318; its communication troughs are not averaged in).
     const double servingDraw = servingRackDrawShare(c);
+    // Planning basis (power_provisioning_basis): a working compute rack is provisioned at its basis over its
+    // domain's ratio; the basis is nameplate, or the peak its workload draws at full clock.
+    const double otherBasis =
+        basisShare(c.provisioningBasis, c.p.trainingJobs.empty() ? 1.0 : c.trainingFullClockDraw);
+    const double servingBasis = servingRackBasisShare(c, otherBasis);
     double busyW = 0, workingLoadW = 0;
     c.classProvisionedW.assign(cd.classes.size(), 0.0);
     for (size_t i = 0; i < cd.classes.size(); ++i) {
@@ -225,10 +252,12 @@ void sumItPower(EvalContext& c) {
         const double load = type.need(type.powerLoadW, "power_load_w"),
                      idle = type.need(type.powerIdleW, "power_idle_w");
         const double nameplate = k.count * (k.spare ? idle : load);
-        const double peak =
-            k.spare || !type.compute ? nameplate : std::max(k.count * idle, nameplate / c.classRatio[i]);
-        const double busy =
-            std::max(idle, load * (c.servingRack && type.id == c.servingRack->id ? servingDraw : 1.0));
+        const bool serving = c.servingRack && type.id == c.servingRack->id;
+        const double basis = serving ? servingBasis : otherBasis;
+        const double peak = k.spare || !type.compute
+                                ? nameplate
+                                : std::max(k.count * idle, nameplate * basis / c.classRatio[i]);
+        const double busy = std::max(idle, load * (serving ? servingDraw : 1.0));
         const double operating =
             std::min(peak, k.count * (k.spare ? idle : idle + (busy - idle) * c.utilization));
         c.classProvisionedW[i] = peak;
@@ -297,8 +326,8 @@ void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
 /// The assumptions the cooling plan reads (cost/evaluation_memo.h).
 CoolingPlanKey coolingPlanKey(const AssumptionValues& a) {
     return {a.get("air_chilled_water_supply_c"), a.get("air_chilled_water_delta_t_k"),
-            a.get("crah_fan_power_fraction"), a.get("climate_hourly_spread_factor"),
-            a.get("compressor_cop_max_factor"), a.get("cooling_tower_liquid_gas_ratio")};
+            a.get("crah_fan_power_fraction"),    a.get("climate_hourly_spread_factor"),
+            a.get("compressor_cop_max_factor"),  a.get("cooling_tower_liquid_gas_ratio")};
 }
 
 /// A wet tower's range (hot - cold water, K): a water-cooled chiller plant's towers carry its condenser
@@ -320,9 +349,8 @@ struct TowerWaterCache {
                const ClimateOptions& options) {
         for (const auto& [cl, r, kg] : entries)
             if (cl == climate && r == rangeK) return kg;
-        const double kg =
-            climate ? annualTowerEvaporationKgPerKwh(*climate, rangeK, liquidGasRatio, options)
-                    : towerEvaporationKgPerKwh(35.0, 25.6, rangeK, liquidGasRatio, -100.0);
+        const double kg = climate ? annualTowerEvaporationKgPerKwh(*climate, rangeK, liquidGasRatio, options)
+                                  : towerEvaporationKgPerKwh(35.0, 25.6, rangeK, liquidGasRatio, -100.0);
         entries.emplace_back(climate, rangeK, kg);
         return kg;
     }
@@ -573,7 +601,8 @@ EvaporativeLoad evaporativeLoad(const BuildingCoolingPlan& plan,
     const double airHeat = plan.airPlantItem && isEvaporativePlant(*plan.airPlantItem)
                                ? airAndFansW * (1.0 + cooling.air.annualInverseCop)
                                : 0.0;
-    return {liquidHeat + airHeat, (liquidHeat * plan.liquidTowerKgPerKwh + airHeat * plan.airTowerKgPerKwh) / 1e3};
+    return {liquidHeat + airHeat,
+            (liquidHeat * plan.liquidTowerKgPerKwh + airHeat * plan.airTowerKgPerKwh) / 1e3};
 }
 
 /// Each cooling loop's plant load (liquid heat and pump work at full load) and pump power, by the building
@@ -626,7 +655,8 @@ void setDomainRatios(EvalContext& c) {
         if (k.hall != CompiledDesign::kNone)
             tighten(ratio, p.halls[static_cast<size_t>(k.hall)].powerOversubscriptionRatio);
         c.classRatio[i] = ratio;
-        if (!k.spare && cd.types[static_cast<size_t>(k.type)].compute) c.maxRatio = std::max(c.maxRatio, ratio);
+        if (!k.spare && cd.types[static_cast<size_t>(k.type)].compute)
+            c.maxRatio = std::max(c.maxRatio, ratio);
     }
 }
 
@@ -638,10 +668,9 @@ double jobRatio(const EvalContext& c, const model::TrainingJob& job) {
     for (size_t i = 0; i < cd.classes.size(); ++i) {
         const auto& k = cd.classes[i];
         if (k.spare || !cd.types[static_cast<size_t>(k.type)].compute) continue;
-        if (!job.sites.empty() &&
-            (k.site == CompiledDesign::kNone ||
-             std::find(job.sites.begin(), job.sites.end(), c.p.sites[static_cast<size_t>(k.site)].id) ==
-                 job.sites.end()))
+        if (!job.sites.empty() && (k.site == CompiledDesign::kNone ||
+                                   std::find(job.sites.begin(), job.sites.end(),
+                                             c.p.sites[static_cast<size_t>(k.site)].id) == job.sites.end()))
             continue;
         ratio = std::max(ratio, c.classRatio[i]);
     }
@@ -658,6 +687,7 @@ void readPowerEnvelope(EvalContext& c) {
     const AssumptionValues& a = c.a;
     Results& r = c.r;
     c.oversubscription = std::max(1.0, a.get("power_oversubscription_ratio"));
+    c.provisioningBasis = std::clamp(a.get("power_provisioning_basis"), 0.0, 1.0);
     setDomainRatios(c);
     setRackPowerShares(c);
     // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
@@ -671,24 +701,25 @@ void readPowerEnvelope(EvalContext& c) {
     if (!p.trainingJobs.empty())
         c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
     // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
-    // The curve is read only when some racks are oversubscribed (no cap binds at ratio 1).
+    // The cap is the racks' planning basis over the ratio: nameplate, or the compute phase's own draw
+    // (power_provisioning_basis). The curve is read only when a cap may bind (not at ratio 1 on nameplate).
     c.trainingRatios.assign(p.trainingJobs.size(), 1.0);
     c.trainingCaps.assign(p.trainingJobs.size(), CapOutcome{});
-    if (c.maxRatio > 1.0) {
+    if (c.maxRatio > 1.0 || c.provisioningBasis > 0.0) {
         c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
         c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
         for (size_t j = 0; j < p.trainingJobs.size(); ++j) {
             const auto& job = p.trainingJobs[j];
             const double ratio = c.trainingRatios[j] = jobRatio(c, job);
-            if (!(ratio > 1.0)) continue;
-            c.trainingCaps[j] =
-                capPhase(a.get("training_compute_power_draw"), a.get("training_compute_clock_bound_share"),
-                         1.0 / ratio, c.powerCurve);
+            const double cap = basisShare(c.provisioningBasis, c.trainingFullClockDraw) / ratio;
+            if (!(cap < 1.0)) continue;
+            c.trainingCaps[j] = capPhase(a.get("training_compute_power_draw"),
+                                         a.get("training_compute_clock_bound_share"), cap, c.powerCurve);
             if (!c.trainingCaps[j].reachable)
                 r.rules.push_back({Severity::Error, "power_cap_unreachable", job.id,
                                    "Training job " + job.name + ": at power_oversubscription_ratio " +
                                        fmt(ratio, 2) + " (its most oversubscribed domain) the racks' cap (" +
-                                       fmt(100.0 / ratio) +
+                                       fmt(100.0 * cap) +
                                        " % of full load) is below their compute-phase draw at the lowest SM "
                                        "clock; lower the ratio"});
         }
@@ -822,8 +853,8 @@ void evaluatePower(EvalContext& c) {
             bp.economizerHoursAir = cooling.air.economizerHours;
             const double liquid = (cooling.liquidHeatW + cooling.pumpW) * loadScale * heatScale;
             economizerHeat += liquid + air;
-            const EvaporativeLoad evaporative = evaporativeLoad(plan, loopsByBuilding, b.id, air + fans,
-                                                                loadScale * heatScale);
+            const EvaporativeLoad evaporative =
+                evaporativeLoad(plan, loopsByBuilding, b.id, air + fans, loadScale * heatScale);
             c.evaporativeHeatW += evaporative.heatW;
             c.evaporationKgPerHour += evaporative.kgPerHour;
             economizerHoursHeat += liquid * cooling.liquidEconomizerHours + air * cooling.air.economizerHours;
@@ -904,8 +935,8 @@ void addPowerFigures(EvalContext& c) {
               {c.source("utilization"), c.source("inference_prefill_power_draw"),
                c.source("inference_decode_power_draw")});
     addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
-              "= power.it_total_peak_mw (kept): racks at load / their domain's oversubscription ratio, spares "
-              "idle, plus "
+              "= power.it_total_peak_mw (kept): racks at their planning basis / their domain's "
+              "oversubscription ratio, spares idle, plus "
               "network, storage, WAN");
     // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
@@ -916,12 +947,15 @@ void addPowerFigures(EvalContext& c) {
               "services' racks at their prefill/decode mix, training and unbooked GPUs at load), spares "
               "idle; no network, storage or WAN",
               {{"utilization", c.utilization}, {"busy_draw_share_of_load", c.computeBusyShare}});
-    addFigure(c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW",
-              "Compute IT power at full load (provisioned)",
-              "racks at load / their domain's oversubscription ratio, spares idle; no network, storage or "
-              "WAN (the generator's it_mw target)",
-              {{"oversubscription_ratio", c.oversubscription}, {"largest_domain_ratio", c.maxRatio}},
-              {c.source("power_oversubscription_ratio")});
+    addFigure(
+        c, "power.it_compute_peak_mw", toMw(r.power.computePeak), "MW",
+        "Compute IT power at full load (provisioned)",
+        "racks at their planning basis (load, or their workload's observed peak draw) / their domain's "
+        "oversubscription ratio, spares idle; no network, storage or WAN (the generator's it_mw target)",
+        {{"oversubscription_ratio", c.oversubscription},
+         {"largest_domain_ratio", c.maxRatio},
+         {"provisioning_basis", c.provisioningBasis}},
+        {c.source("power_oversubscription_ratio"), c.source("power_provisioning_basis")});
     // Provisioned vs nameplate (issue 35 item 1): the racks' full-load draw, and how many fit a megawatt
     // of the facility's provisioned peak.
     addFigure(c, "power.grid_availability", c.gridAvailability, "",

@@ -109,7 +109,8 @@ void evaluateSitePower(EvalContext& c) {
                          (above > 0
                               ? "; even at the operating point it is above it " + fmt(above, 0) + " h a year"
                               : "") +
-                         ". Raise the site's or the design's power_oversubscription_ratio (the racks are then capped), add "
+                         ". Raise the site's or the design's power_oversubscription_ratio (the racks are "
+                         "then capped), add "
                          "on-site generation (onsite_generation_mw), or move halls to another site"});
             }
         }

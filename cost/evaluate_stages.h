@@ -71,6 +71,7 @@ struct EvalContext {
 
     // ---- Power envelope (issue 35; cost/power_envelope.h), power stage unless noted ----
     double oversubscription = 1.0; // assumptions.power_oversubscription_ratio (>= 1), the design's
+    double provisioningBasis = 0;  // assumptions.power_provisioning_basis: 0 nameplate .. 1 observed
     /// Per compiled class: its ratio, the tightest of the design's and its site's, building's and hall's
     /// (readPowerEnvelope); the largest over the working compute racks.
     std::vector<double> classRatio;
@@ -212,6 +213,11 @@ std::vector<double> feedDesignLoadsW(const model::Project& p, const CompiledDesi
                                      const std::vector<double>& classW);
 std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesign& cd,
                                     const std::vector<double>& classW);
+/// A rack's planning basis as a share of its full-load power (power_provisioning_basis w): nameplate (1)
+/// blended with its workload's observed peak draw at full clock, 1 - w + w x observed.
+inline double basisShare(double weight, double observedShare) {
+    return 1.0 - weight + weight * observedShare;
+}
 /// The power envelope's inputs (issue 35): the oversubscription ratio, the racks' host share and power
 /// curve, curtailment and training's compute phase under the cap; first, as serving sizing needs the cap
 /// (evaluate_power.cpp).

@@ -458,11 +458,16 @@ void addTrainingFigures(EvalContext& c) {
                 "in the goodput with the facility availability",
                 {{"curtailment_hours", c.curtailmentHours}, {"event_hours", c.curtailmentEventHours}},
                 {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_event_hours")});
-            addFigure(c, "training.ratio_without_capping", safeDiv(1.0, c.trainingFullClockDraw), "",
-                      "Largest oversubscription ratio with no capping (training)",
-                      "1 / (h + (1 - h) x compute-phase GPU draw), h the racks' host share",
-                      {{"rack_draw_share", c.trainingFullClockDraw}, {"host_share", c.powerCurve.hostShare}},
-                      {c.source("training_compute_power_draw")});
+            addFigure(
+                c, "training.ratio_without_capping",
+                safeDiv(basisShare(c.provisioningBasis, c.trainingFullClockDraw), c.trainingFullClockDraw),
+                "", "Largest oversubscription ratio with no capping (training, on its planning basis)",
+                "planning basis / (h + (1 - h) x compute-phase GPU draw), h the racks' host share; the "
+                "basis is 1 (nameplate) or that draw (observed, power_provisioning_basis)",
+                {{"rack_draw_share", c.trainingFullClockDraw},
+                 {"host_share", c.powerCurve.hostShare},
+                 {"provisioning_basis", c.provisioningBasis}},
+                {c.source("training_compute_power_draw")});
             addFigure(
                 c, "training.capping_slowdown", c.trainingCap.stretch, "",
                 "Power-capping slowdown of compute",

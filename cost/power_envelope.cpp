@@ -97,7 +97,9 @@ double moistAirEnthalpyKjPerKg(double tC, double humidityRatio) {
 }
 
 namespace {
-double saturatedEnthalpy(double tC) { return moistAirEnthalpyKjPerKg(tC, saturationHumidityRatio(tC)); }
+double saturatedEnthalpy(double tC) {
+    return moistAirEnthalpyKjPerKg(tC, saturationHumidityRatio(tC));
+}
 constexpr double kWaterCpKjPerKgK = 4.186, kKjPerKwh = 3600.0;
 } // namespace
 

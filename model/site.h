@@ -32,9 +32,9 @@ struct Site {
     /// on the site's share of on-site generation (bridge power; cost/timeline.h).
     std::string gridInterconnectDate;
     /// Oversubscription ratio of this power domain (issue 35 item 1): its working compute racks' full-load
-    /// draw over the power provisioned for them; absent: the design's assumptions.power_oversubscription_ratio.
-    /// A rack is capped by the tightest domain above it (the largest of the design's, its site's, building's
-    /// and hall's ratios; cost/power_envelope.h).
+    /// draw over the power provisioned for them; absent: the design's
+    /// assumptions.power_oversubscription_ratio. A rack is capped by the tightest domain above it (the
+    /// largest of the design's, its site's, building's and hall's ratios; cost/power_envelope.h).
     std::optional<double> powerOversubscriptionRatio;
 
     template <class V> void visitFields(V& v) {

@@ -733,13 +733,14 @@ private:
                                  ? provisioned->value / nameplate->value
                                  : 1.0 / std::max(ratio, 1.0);
         m_doc.paragraph(
-            QStringLiteral("The compute racks are provisioned at %1 of their full-load (nameplate) draw (the "
-                           "design's oversubscription ratio %2; a site, building or hall may set a tighter "
-                           "one, and each rack takes the tightest above it); power capping holds them there, "
-                           "lowering the GPUs' clock when a workload would draw more. Carbon is location-based "
-                           "(the grid region's annual average factor at each site; power purchase agreements "
-                           "are not counted; on-site generation at the natural-gas factor); water is what the "
-                           "evaporative plants consume on site, following each site's climate hour by hour.")
+            QStringLiteral(
+                "The compute racks are provisioned at %1 of their full-load (nameplate) draw (the "
+                "design's oversubscription ratio %2; a site, building or hall may set a tighter "
+                "one, and each rack takes the tightest above it); power capping holds them there, "
+                "lowering the GPUs' clock when a workload would draw more. Carbon is location-based "
+                "(the grid region's annual average factor at each site; power purchase agreements "
+                "are not counted; on-site generation at the natural-gas factor); water is what the "
+                "evaporative plants consume on site, following each site's climate hour by hour.")
                 .arg(q(formatPercent(share)), QString::number(ratio, 'f', 2)));
         Table t{{{"Figure", 2.6}, {"Value", 1.4, Align::Right}, {"Basis", 4.4}}, {}, 8.0, true};
         auto row = [&](const cost::Figure& f) {

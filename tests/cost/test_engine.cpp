@@ -110,8 +110,8 @@ model::AssumptionSet testAssumptions() {
     set("software_usd_per_gpu_year", 0); // no software licences (issue 30 item 4)
     // Power envelope (issue 35): provisioned for nameplate (no capping); the shipped profile, curve and
     // tower-water bases.
-    set("power_oversubscription_ratio", 1), set("gpu_power_clock_invariant_share", 0.22),
-        set("gpu_power_clock_exponent", 3);
+    set("power_oversubscription_ratio", 1), set("power_provisioning_basis", 0),
+    set("gpu_power_clock_invariant_share", 0.22), set("gpu_power_clock_exponent", 3);
     set("training_compute_power_draw", 0.95), set("training_compute_clock_bound_share", 0.9);
     set("inference_prefill_power_draw", 0.95), set("inference_prefill_clock_bound_share", 0.95);
     set("inference_decode_power_draw", 0.35), set("inference_decode_clock_bound_share", 0.3);

@@ -107,6 +107,9 @@ std::vector<std::pair<std::string, model::Project>> referenceVariants() {
         const double ratio = out.size() % 2 == 0 ? 1.3 : 1.9;
         group.assumptions["power_oversubscription_ratio"] =
             model::Assumption{ratio, 1.0, 2.0, "ratio", "test", false};
+        // The observed planning basis (issue 35 item 1) on the references at 1.3.
+        group.assumptions["power_provisioning_basis"] =
+            model::Assumption{out.size() % 2 == 0 ? 1.0 : 0.0, 0.0, 1.0, "weight", "test", false};
         // A flexible interconnect (issue 35 item 2), so that its depth and event length are read.
         group.assumptions["grid_curtailment_hours_per_year"] =
             model::Assumption{44, 0, 88, "h/yr", "test", false};

@@ -162,13 +162,14 @@ private slots:
             QVERIFY(f);
             share[place] = figureInput(*f, "evaporated_share_of_heat");
             QVERIFY2(share[place] > 0.5 && share[place] < 1.1, place);
-            QVERIFY(near(figureInput(*f, "litres_per_kwh_heat"), share[place] * 3.6 / 2.326 * 5.0 / 4.0, 1e-9));
+            QVERIFY(
+                near(figureInput(*f, "litres_per_kwh_heat"), share[place] * 3.6 / 2.326 * 5.0 / 4.0, 1e-9));
         }
         QVERIFY(wue["us-az-phoenix"] > 1.1 * wue["us-ia-des-moines"]);
         QVERIFY(wue["us-ia-des-moines"] > 1.05 * wue["se-lulea"]);
         qInfo("WUE L/kWh (share evaporated): Phoenix %.3f (%.3f), Des Moines %.3f (%.3f), Lulea %.3f (%.3f)",
-              wue["us-az-phoenix"], share["us-az-phoenix"], wue["us-ia-des-moines"], share["us-ia-des-moines"],
-              wue["se-lulea"], share["se-lulea"]);
+              wue["us-az-phoenix"], share["us-az-phoenix"], wue["us-ia-des-moines"],
+              share["us-ia-des-moines"], wue["se-lulea"], share["se-lulea"]);
     }
 
     // One basis for operating power (issue 35): the agentic reference's 288 working GB300 racks are all
@@ -212,10 +213,10 @@ private slots:
         auto bare = p;
         bare.inferenceServices.clear();
         const auto b = cost::evaluate(bare, catalog(), defaults());
-        QVERIFY(near(fig(b, "power.it_compute_mw"),
-                     (288 * (idle + (load - idle) * u) + 6 * idle + 32 * (netIdle + (netLoad - netIdle) * u)) /
-                         1e6,
-                     1e-9));
+        QVERIFY(near(
+            fig(b, "power.it_compute_mw"),
+            (288 * (idle + (load - idle) * u) + 6 * idle + 32 * (netIdle + (netLoad - netIdle) * u)) / 1e6,
+            1e-9));
         QVERIFY(fig(r, "power.facility_mw") < fig(b, "power.facility_mw"));
         // The provisioned peak does not move: the racks are provisioned for full load.
         QVERIFY(near(fig(r, "power.facility_peak_mw"), fig(b, "power.facility_peak_mw"), 1e-12));
@@ -277,8 +278,9 @@ private slots:
         for (auto& b : buildings.buildings)
             b.powerOversubscriptionRatio = 1.2;
         const auto b12 = evaluateAt(buildings, 1.0);
-        for (const char* key : {"power.it_compute_peak_mw", "power.facility_peak_mw", "training.capping_clock",
-                                "training.time_days", "finance.cost_per_gpu_hour_usd"})
+        for (const char* key :
+             {"power.it_compute_peak_mw", "power.facility_peak_mw", "training.capping_clock",
+              "training.time_days", "finance.cost_per_gpu_hour_usd"})
             QVERIFY2(near(fig(b12, key), fig(design12, key), 1e-12), key);
         auto looser = p;
         for (auto& h : looser.halls)
@@ -302,15 +304,64 @@ private slots:
         QVERIFY(h3Nameplate > 0);
         const auto h3 = evaluateAt(one, 1.0);
         QVERIFY(near(fig(h3, "power.it_compute_peak_mw"),
-                     fig(design10, "power.it_compute_peak_mw") - h3Nameplate * (1.0 - 1.0 / 1.2) / 1e6, 1e-12));
+                     fig(design10, "power.it_compute_peak_mw") - h3Nameplate * (1.0 - 1.0 / 1.2) / 1e6,
+                     1e-12));
         QVERIFY(near(fig(h3, "training.capping_clock"), 0.8696895629, 1e-9));
         QCOMPARE(fig(design10, "training.capping_clock"), 1.0);
     }
 
+    // The planning basis (power_provisioning_basis): observed (1) provisions each working compute rack at the
+    // peak its workload draws at full clock. llama3-16k-h100's racks all run its training job, so its
+    // compute peak is the nameplate 20.8896 MW x the compute phase's rack draw
+    // (training.ratio_without_capping's input), and at ratio 1 nothing is capped; on the agentic reference
+    // every GB300 rack is booked, so its provisioned compute is the nameplate x the services' GPU-weighted
+    // full-clock mix, and at ratio 1.2 on that basis the first service's cap is its own mix / 1.2, which
+    // binds. Half the basis (0.5) is the blend.
+    void observedPlanningBasis() {
+        auto observed = defaults();
+        observed.at("power_provisioning_basis").base = 1.0;
+        const auto llama = cost::evaluate(reference("llama3-16k-h100"), catalog(), observed);
+        const auto* f = llama.figure("training.ratio_without_capping");
+        QVERIFY(f);
+        const double draw = figureInput(*f, "rack_draw_share");
+        QVERIFY(draw > 0.9 && draw < 1.0);
+        QVERIFY(near(f->value, 1.0, 1e-12));
+        QVERIFY(near(fig(llama, "power.it_compute_peak_mw"), 20.8896 * draw, 1e-12));
+        QCOMPARE(fig(llama, "training.capping_clock"), 1.0);
+        auto half = observed;
+        half.at("power_provisioning_basis").base = 0.5;
+        QVERIFY(near(
+            fig(cost::evaluate(reference("llama3-16k-h100"), catalog(), half), "power.it_compute_peak_mw"),
+            20.8896 * (0.5 + 0.5 * draw), 1e-12));
+
+        const auto p = reference("agentic-inference-gb300");
+        const auto r = cost::evaluate(p, catalog(), observed);
+        const auto& cat = catalog();
+        const auto* rack = cat.find("gb300-nvl72");
+        const auto* acc = cat.find(rack->attribute("accelerator"));
+        const double load = rack->value("power_load_w"), idle = rack->value("power_idle_w");
+        const double h = 1.0 - rack->value("gpus") * acc->value("tdp_w") / load;
+        double planned = 0;
+        for (size_t i = 0; i < 2; ++i) {
+            const double pf = r.inference[i].sizing.prefillFraction;
+            planned += p.inferenceServices[i].gpus * (h + (1.0 - h) * (pf * 0.95 + (1.0 - pf) * 0.35));
+        }
+        const double basis = planned / 20736.0;
+        const auto* net = cat.find("network-rack-48u");
+        const double expected =
+            288 * std::max(idle, load * basis) + 6 * idle + 32 * net->value("power_load_w");
+        QVERIFY(near(fig(r, "power.it_compute_peak_mw"), expected / 1e6, 1e-9));
+        QCOMPARE(fig(r, "inference.capping_clock"), 1.0);
+        observed.at("power_oversubscription_ratio").base = 1.2;
+        const auto capped = cost::evaluate(p, catalog(), observed);
+        QVERIFY(fig(capped, "inference.capping_clock") < 1.0);
+        QVERIFY(near(fig(capped, "inference.ratio_without_capping"), 1.0, 1e-12));
+    }
+
     // Inference replicas are independent: on the agentic reference (halls b1-h1 and b1-h2, 144 GB300 racks
-    // each) with hall b1-h2 alone at 2.0, the service's output tokens/s is half the uncapped fleet's plus half
-    // the fleet's capped at 2.0 (each evaluated whole), its operating point the capped hall's, and its racks'
-    // mean draw the mean of the two.
+    // each) with hall b1-h2 alone at 2.0, the service's output tokens/s is half the uncapped fleet's plus
+    // half the fleet's capped at 2.0 (each evaluated whole), its operating point the capped hall's, and its
+    // racks' mean draw the mean of the two.
     void domainRatiosSplitServing() {
         const auto p = reference("agentic-inference-gb300");
         const auto at10 = evaluateAt(p, 1.0), at20 = evaluateAt(p, 2.0);
@@ -330,7 +381,8 @@ private slots:
         QCOMPARE(r.inference[0].sizing.decode.batch, at20.inference[0].sizing.decode.batch);
         // Provisioned compute: one hall at full load, the other at half.
         QVERIFY(near(fig(r, "power.it_compute_peak_mw"),
-                     0.5 * (fig(at10, "power.it_compute_peak_mw") + fig(at20, "power.it_compute_peak_mw")), 1e-9));
+                     0.5 * (fig(at10, "power.it_compute_peak_mw") + fig(at20, "power.it_compute_peak_mw")),
+                     1e-9));
     }
 
     // Flexible interconnect (issue 35 item 2) on llama3-16k-h100, 44 curtailment hours a year (0.5 % of the
