@@ -422,7 +422,7 @@ void addInferenceFigures(EvalContext& c) {
         addFigure(
             c, "inference.capping_clock", cap.clock, "",
             "SM clock under the power cap (first service, its most capped domain)",
-            "highest clock f with h + (1 - h) x mean GPU draw(f) x (s + (1 - s) f^alpha) <= 1 / "
+            "highest clock f with h + (1 - h) x mean GPU draw(f) x (s + (1 - s) f^alpha) <= planning basis / "
             "oversubscription ratio, the mean over prefill and decode time at f; 1 = the cap does not bind",
             {{"oversubscription_ratio", c.maxRatio}, {"host_share", c.powerCurve.hostShare}},
             {c.source("power_oversubscription_ratio"), c.source("inference_prefill_power_draw"),

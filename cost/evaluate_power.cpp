@@ -135,29 +135,6 @@ void addDistributionRules(EvalContext& c) {
     }
 }
 
-/// The working compute racks' host share, 1 - sum(GPUs x accelerator tdp_w) / sum(power_load_w): their CPUs,
-/// NICs, fans and switch trays, which power capping leaves alone (c.powerCurve.hostShare); and their
-/// full-load power per GPU (c.rackLoadWPerGpu).
-void setRackPowerShares(EvalContext& c) {
-    const CompiledDesign& cd = *c.compiled;
-    double gpuW = 0.0, rackW = 0.0, gpus = 0.0, loadW = 0.0, idleW = 0.0;
-    for (const auto& k : cd.classes) {
-        const auto& type = cd.types[static_cast<size_t>(k.type)];
-        if (k.spare || !type.compute) continue;
-        const double n = k.count * type.need(type.gpus, "gpus"),
-                     w = k.count * type.need(type.powerLoadW, "power_load_w");
-        gpus += n, loadW += w, idleW += k.count * type.need(type.powerIdleW, "power_idle_w");
-        const auto* rack = c.catalog.find(type.id);
-        const auto* acc = rack ? c.catalog.find(rack->attribute("accelerator")) : nullptr;
-        if (!acc) continue;
-        gpuW += n * acc->value("tdp_w");
-        rackW += w;
-    }
-    c.powerCurve.hostShare = rackW > 0.0 ? std::clamp(1.0 - gpuW / rackW, 0.0, 1.0) : 0.0;
-    c.rackLoadWPerGpu = safeDiv(loadW, gpus);
-    c.rackIdleShare = safeDiv(idleW, loadW);
-}
-
 /// Plants that reject heat by evaporation: cooling towers, and water-cooled chiller plants (their
 /// condenser water goes to towers); dry coolers do not.
 bool isEvaporativePlant(const model::CatalogItem& plant) {
@@ -165,49 +142,43 @@ bool isEvaporativePlant(const model::CatalogItem& plant) {
     return type == "cooling_tower" || type == "chiller";
 }
 
-/// The serving rack type's mean draw while sold, as a share of its full-load power: the GPUs each inference
-/// service books at its racks' mean prefill/decode draw (c.inferenceBusyDrawShare; bookings above the
-/// type's working GPUs scaled down to them, which rule gpu_bookings_exceed_capacity reports), the rest at 1
-/// (full load). 1 without services.
-double servingRackDrawShare(const EvalContext& c) {
-    if (!c.servingRack || c.inferenceBusyDrawShare.empty()) return 1.0;
+/// A GPU-weighted mean over the serving rack type's working GPUs, a share of its full-load power: the GPUs
+/// each inference service books at perService(i), the rest at `rest`; bookings above the type's GPUs scaled
+/// down to them (rule gpu_bookings_exceed_capacity reports them). `rest` without services or serving racks.
+template <class PerService>
+double servingRackShare(const EvalContext& c, size_t services, PerService perService, double rest) {
+    if (!c.servingRack || services == 0) return rest;
     const CompiledDesign& cd = *c.compiled;
     double gpus = 0;
     for (const auto& k : cd.classes)
         if (const auto& type = cd.types[static_cast<size_t>(k.type)];
             !k.spare && type.compute && type.id == c.servingRack->id)
             gpus += k.count * type.need(type.gpus, "gpus");
-    if (!(gpus > 0)) return 1.0;
-    double booked = 0, drawn = 0;
-    for (size_t i = 0; i < c.p.inferenceServices.size() && i < c.inferenceBusyDrawShare.size(); ++i) {
+    if (!(gpus > 0)) return rest;
+    double booked = 0, weighted = 0;
+    for (size_t i = 0; i < c.p.inferenceServices.size() && i < services; ++i) {
         const double g = std::max(0.0, c.p.inferenceServices[i].gpus);
         booked += g;
-        drawn += g * c.inferenceBusyDrawShare[i];
+        weighted += g * perService(i);
     }
-    if (booked > gpus) drawn *= gpus / booked, booked = gpus;
-    return (drawn + (gpus - booked)) / gpus;
+    if (booked > gpus) weighted *= gpus / booked, booked = gpus;
+    return (weighted + (gpus - booked) * rest) / gpus;
 }
 
-/// The serving rack type's planning basis (power_provisioning_basis), a share of its full-load power: the
-/// GPUs each service books at basisShare of its racks' full-clock mean draw (c.inferenceFullClockDraw),
-/// the rest at `otherBasis`; bookings above the type's GPUs scaled down to them.
+/// The serving rack type's mean draw while sold: each service's racks at their prefill/decode mean at the
+/// operating point (c.inferenceBusyDrawShare), unbooked GPUs at full load.
+double servingRackDrawShare(const EvalContext& c) {
+    return servingRackShare(
+        c, c.inferenceBusyDrawShare.size(), [&](size_t i) { return c.inferenceBusyDrawShare[i]; }, 1.0);
+}
+
+/// The serving rack type's planning basis (power_provisioning_basis): each service's racks at basisShare of
+/// their full-clock mean draw (c.inferenceFullClockDraw), unbooked GPUs at `otherBasis`.
 double servingRackBasisShare(const EvalContext& c, double otherBasis) {
-    if (!c.servingRack || c.inferenceFullClockDraw.empty() || !(c.provisioningBasis > 0)) return otherBasis;
-    const CompiledDesign& cd = *c.compiled;
-    double gpus = 0;
-    for (const auto& k : cd.classes)
-        if (const auto& type = cd.types[static_cast<size_t>(k.type)];
-            !k.spare && type.compute && type.id == c.servingRack->id)
-            gpus += k.count * type.need(type.gpus, "gpus");
-    if (!(gpus > 0)) return otherBasis;
-    double booked = 0, planned = 0;
-    for (size_t i = 0; i < c.p.inferenceServices.size() && i < c.inferenceFullClockDraw.size(); ++i) {
-        const double g = std::max(0.0, c.p.inferenceServices[i].gpus);
-        booked += g;
-        planned += g * basisShare(c.provisioningBasis, c.inferenceFullClockDraw[i]);
-    }
-    if (booked > gpus) planned *= gpus / booked, booked = gpus;
-    return (planned + (gpus - booked) * otherBasis) / gpus;
+    if (!(c.provisioningBasis > 0)) return otherBasis;
+    return servingRackShare(
+        c, c.inferenceFullClockDraw.size(),
+        [&](size_t i) { return basisShare(c.provisioningBasis, c.inferenceFullClockDraw[i]); }, otherBasis);
 }
 
 /// IT power per building (SPEC.md §4.2): racks by class at idle + (busy draw - idle) x utilization, then
@@ -632,100 +603,7 @@ void setTariffAndAvailability(const EvalContext& c, const model::Building& b, Bu
     bp.availability = std::clamp(1.0 - bp.downtimeHours / kHoursPerYear, 0.0, 1.0);
 }
 
-/// Each rack class's oversubscription ratio (issue 35 item 1, per power domain): the largest of the
-/// design's (assumptions.power_oversubscription_ratio) and its site's, building's and hall's
-/// power_oversubscription_ratio. Budgets nest: a hall provisioned below its racks' draw caps them whatever
-/// its building allows, and a building's budget caps every hall in it, so the tightest domain above a rack
-/// sets its cap. A ratio outside [1, 2] (the loaders refuse it) is clamped.
-void setDomainRatios(EvalContext& c) {
-    const CompiledDesign& cd = *c.compiled;
-    const model::Project& p = c.p;
-    c.classRatio.assign(cd.classes.size(), c.oversubscription);
-    c.maxRatio = c.oversubscription;
-    auto tighten = [](double& ratio, const std::optional<double>& domain) {
-        if (domain && std::isfinite(*domain)) ratio = std::max(ratio, std::clamp(*domain, 1.0, 2.0));
-    };
-    for (size_t i = 0; i < cd.classes.size(); ++i) {
-        const auto& k = cd.classes[i];
-        double ratio = c.oversubscription;
-        if (k.site != CompiledDesign::kNone)
-            tighten(ratio, p.sites[static_cast<size_t>(k.site)].powerOversubscriptionRatio);
-        if (k.building != CompiledDesign::kNone)
-            tighten(ratio, p.buildings[static_cast<size_t>(k.building)].powerOversubscriptionRatio);
-        if (k.hall != CompiledDesign::kNone)
-            tighten(ratio, p.halls[static_cast<size_t>(k.hall)].powerOversubscriptionRatio);
-        c.classRatio[i] = ratio;
-        if (!k.spare && cd.types[static_cast<size_t>(k.type)].compute)
-            c.maxRatio = std::max(c.maxRatio, ratio);
-    }
-}
-
-/// A synchronous training job's ratio: the largest over the working compute racks of its sites (all sites
-/// when it names none): the most capped domain paces every step.
-double jobRatio(const EvalContext& c, const model::TrainingJob& job) {
-    const CompiledDesign& cd = *c.compiled;
-    double ratio = c.oversubscription;
-    for (size_t i = 0; i < cd.classes.size(); ++i) {
-        const auto& k = cd.classes[i];
-        if (k.spare || !cd.types[static_cast<size_t>(k.type)].compute) continue;
-        if (!job.sites.empty() && (k.site == CompiledDesign::kNone ||
-                                   std::find(job.sites.begin(), job.sites.end(),
-                                             c.p.sites[static_cast<size_t>(k.site)].id) == job.sites.end()))
-            continue;
-        ratio = std::max(ratio, c.classRatio[i]);
-    }
-    return ratio;
-}
-
 } // namespace
-
-/// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
-/// a flexible interconnect, training's full-clock draw, and, when the racks are oversubscribed, the capping
-/// curve and the training job's compute phase under the cap.
-void readPowerEnvelope(EvalContext& c) {
-    const model::Project& p = c.p;
-    const AssumptionValues& a = c.a;
-    Results& r = c.r;
-    c.oversubscription = std::max(1.0, a.get("power_oversubscription_ratio"));
-    c.provisioningBasis = std::clamp(a.get("power_provisioning_basis"), 0.0, 1.0);
-    setDomainRatios(c);
-    setRackPowerShares(c);
-    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
-    // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
-    c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
-    if (c.curtailmentHours > 0) {
-        c.curtailmentDepth = a.get("grid_curtailment_depth");
-        c.curtailmentEventHours = a.get("grid_curtailment_event_hours");
-    }
-    c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth / kHoursPerYear, 0.0, 1.0);
-    if (!p.trainingJobs.empty())
-        c.trainingFullClockDraw = rackPower(c.powerCurve, a.get("training_compute_power_draw"), 1.0);
-    // A training step's compute phase under the cap: the job swings in step, so the phase itself must fit.
-    // The cap is the racks' planning basis over the ratio: nameplate, or the compute phase's own draw
-    // (power_provisioning_basis). The curve is read only when a cap may bind (not at ratio 1 on nameplate).
-    c.trainingRatios.assign(p.trainingJobs.size(), 1.0);
-    c.trainingCaps.assign(p.trainingJobs.size(), CapOutcome{});
-    if (c.maxRatio > 1.0 || c.provisioningBasis > 0.0) {
-        c.powerCurve.clockInvariantShare = a.get("gpu_power_clock_invariant_share");
-        c.powerCurve.exponent = a.get("gpu_power_clock_exponent");
-        for (size_t j = 0; j < p.trainingJobs.size(); ++j) {
-            const auto& job = p.trainingJobs[j];
-            const double ratio = c.trainingRatios[j] = jobRatio(c, job);
-            const double cap = basisShare(c.provisioningBasis, c.trainingFullClockDraw) / ratio;
-            if (!(cap < 1.0)) continue;
-            c.trainingCaps[j] = capPhase(a.get("training_compute_power_draw"),
-                                         a.get("training_compute_clock_bound_share"), cap, c.powerCurve);
-            if (!c.trainingCaps[j].reachable)
-                r.rules.push_back({Severity::Error, "power_cap_unreachable", job.id,
-                                   "Training job " + job.name + ": at power_oversubscription_ratio " +
-                                       fmt(ratio, 2) + " (its most oversubscribed domain) the racks' cap (" +
-                                       fmt(100.0 * cap) +
-                                       " % of full load) is below their compute-phase draw at the lowest SM "
-                                       "clock; lower the ratio"});
-        }
-    }
-    if (!c.trainingCaps.empty()) c.trainingCap = c.trainingCaps.front();
-}
 
 const char* downtimeAssumptionOf(const std::string& powerTopology) {
     // Uptime Institute Tier mapping (data/assumptions.json facility_downtime_hours_*): a single path with N
@@ -910,8 +788,9 @@ void addBatteryFigures(EvalContext& c) {
 
 } // namespace
 
-void addPowerFigures(EvalContext& c) {
-    Results& r = c.r;
+namespace {
+/// The bill of materials' counts (SPEC.md §4.1).
+void addInventoryFigures(EvalContext& c) {
     const BillOfMaterials& bom = c.bom;
     addFigure(c, "inventory.gpus", bom.gpus, "GPU", "GPUs", "sum over racks of catalog gpus per rack type",
               {{"racks", bom.racks}});
@@ -927,6 +806,13 @@ void addPowerFigures(EvalContext& c) {
     addFigure(c, "inventory.transceivers", bom.transceivers, "module", "Transceivers",
               "two per optical link (NIC side at endpoint speed, switch side at port speed), media by reach");
     addFigure(c, "inventory.cdus", bom.cdus, "CDU", "CDUs", "installed CDUs over all cooling loops");
+}
+} // namespace
+
+void addPowerFigures(EvalContext& c) {
+    Results& r = c.r;
+    const BillOfMaterials& bom = c.bom;
+    addInventoryFigures(c);
     addFigure(c, "power.it_mw", toMw(r.power.itOperating), "MW", "IT power",
               "= power.it_total_mw (kept), annual average: racks at idle + (busy draw - idle) x "
               "utilization (busy: the inference services' racks at their prefill/decode mix, training and "
@@ -936,8 +822,7 @@ void addPowerFigures(EvalContext& c) {
                c.source("inference_decode_power_draw")});
     addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
               "= power.it_total_peak_mw (kept): racks at their planning basis / their domain's "
-              "oversubscription ratio, spares idle, plus "
-              "network, storage, WAN");
+              "oversubscription ratio, spares idle, plus network, storage, WAN");
     // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
     // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and

@@ -235,10 +235,9 @@ void evaluateTraining(EvalContext& c) {
                                           : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
                                                                                                    : "fp4";
         // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h) stretches the busy
-        // compute by the compute phase's stretch: the same FLOPs at a lower clock.
-        // Each job at its own domains' cap (readPowerEnvelope: the most oversubscribed domain of its sites).
-        const CapOutcome jobCap = jobIndex < c.trainingCaps.size() ? c.trainingCaps[jobIndex] : CapOutcome{};
-        in.mfu = inputs.jobMfu(job, peakPrecision) / jobCap.stretch;
+        // compute by the compute phase's stretch at the job's own cap (readPowerEnvelope: its sites' most
+        // oversubscribed domain): the same FLOPs at a lower clock.
+        in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCaps.at(jobIndex).stretch;
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
         // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
@@ -368,6 +367,46 @@ void addCapacityBookingRule(EvalContext& c) {
                                  " (hot spares aside); lower a job's or a service's gpus"});
 }
 
+namespace {
+/// The first job under the power envelope (issue 35): its capped clock and slowdown, the grid's share of
+/// its time, and the largest ratio at which its cap does not bind.
+void addTrainingEnvelopeFigures(EvalContext& c) {
+    addFigure(
+        c, "training.capping_clock", c.trainingCap.clock, "",
+        "SM clock under the power cap (training)",
+        "highest clock f with h + (1 - h) x L x (s + (1 - s) f^alpha) <= planning basis / oversubscription "
+        "ratio (L the compute phase's GPU draw, h the racks' host share); 1 = the cap does not bind",
+        {{"oversubscription_ratio",
+          c.trainingRatios.empty() ? c.oversubscription : c.trainingRatios[0]},
+         {"host_share", c.powerCurve.hostShare}},
+        {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
+         c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
+    addFigure(
+        c, "training.grid_availability", c.trainingGridAvailability, "",
+        "Share of time curtailment leaves the job (flexible interconnect)",
+        "1 - (curtailment hours + events x restart time) / 8,766 h, events = hours / event length; "
+        "in the goodput with the facility availability",
+        {{"curtailment_hours", c.curtailmentHours}, {"event_hours", c.curtailmentEventHours}},
+        {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_event_hours")});
+    addFigure(
+        c, "training.ratio_without_capping",
+        safeDiv(basisShare(c.provisioningBasis, c.trainingFullClockDraw), c.trainingFullClockDraw),
+        "", "Largest oversubscription ratio with no capping (training, on its planning basis)",
+        "planning basis / (h + (1 - h) x compute-phase GPU draw), h the racks' host share; the "
+        "basis is 1 (nameplate) or that draw (observed, power_provisioning_basis)",
+        {{"rack_draw_share", c.trainingFullClockDraw},
+         {"host_share", c.powerCurve.hostShare},
+         {"provisioning_basis", c.provisioningBasis}},
+        {c.source("training_compute_power_draw")});
+    addFigure(
+        c, "training.capping_slowdown", c.trainingCap.stretch, "",
+        "Power-capping slowdown of compute",
+        "beta / f + (1 - beta) at the capped clock f, beta the compute phase's clock-bound share "
+        "(1 = no loss); divides the MFU",
+        {{"clock", c.trainingCap.clock}}, {c.source("training_compute_clock_bound_share")});
+}
+} // namespace
+
 void addTrainingFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.training.empty()) {
@@ -440,41 +479,7 @@ void addTrainingFigures(EvalContext& c) {
             {c.source("mfu"), c.source("mfu_pipeline_bubble"),
              "Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models', MLSys "
              "2023, section 5 (selective recomputation is the MFU assumption's convention)"});
-        {
-            addFigure(
-                c, "training.capping_clock", c.trainingCap.clock, "",
-                "SM clock under the power cap (training)",
-                "highest clock f with h + (1 - h) x L x (s + (1 - s) f^alpha) <= 1 / oversubscription ratio "
-                "(L the compute phase's GPU draw, h the racks' host share); 1 = the cap does not bind",
-                {{"oversubscription_ratio",
-                  c.trainingRatios.empty() ? c.oversubscription : c.trainingRatios[0]},
-                 {"host_share", c.powerCurve.hostShare}},
-                {c.source("power_oversubscription_ratio"), c.source("training_compute_power_draw"),
-                 c.source("gpu_power_clock_invariant_share"), c.source("gpu_power_clock_exponent")});
-            addFigure(
-                c, "training.grid_availability", c.trainingGridAvailability, "",
-                "Share of time curtailment leaves the job (flexible interconnect)",
-                "1 - (curtailment hours + events x restart time) / 8,766 h, events = hours / event length; "
-                "in the goodput with the facility availability",
-                {{"curtailment_hours", c.curtailmentHours}, {"event_hours", c.curtailmentEventHours}},
-                {c.source("grid_curtailment_hours_per_year"), c.source("grid_curtailment_event_hours")});
-            addFigure(
-                c, "training.ratio_without_capping",
-                safeDiv(basisShare(c.provisioningBasis, c.trainingFullClockDraw), c.trainingFullClockDraw),
-                "", "Largest oversubscription ratio with no capping (training, on its planning basis)",
-                "planning basis / (h + (1 - h) x compute-phase GPU draw), h the racks' host share; the "
-                "basis is 1 (nameplate) or that draw (observed, power_provisioning_basis)",
-                {{"rack_draw_share", c.trainingFullClockDraw},
-                 {"host_share", c.powerCurve.hostShare},
-                 {"provisioning_basis", c.provisioningBasis}},
-                {c.source("training_compute_power_draw")});
-            addFigure(
-                c, "training.capping_slowdown", c.trainingCap.stretch, "",
-                "Power-capping slowdown of compute",
-                "beta / f + (1 - beta) at the capped clock f, beta the compute phase's clock-bound share "
-                "(1 = no loss); divides the MFU",
-                {{"clock", c.trainingCap.clock}}, {c.source("training_compute_clock_bound_share")});
-        }
+        addTrainingEnvelopeFigures(c);
         addFigure(
             c, "training.expert_slowdown", t.estimate.expertSlowdown, "", "Expert all-to-all slowdown",
             "(busy compute + (1 - overlap) x all-to-all) / busy compute; all-to-all = B/(dp x tp) x "

@@ -136,6 +136,8 @@ private:
             if (s.freeCoolingHoursPerYear) tag["free_cooling_hours_per_year"] = *s.freeCoolingHoursPerYear;
             if (s.gridInterconnectMw) tag["grid_interconnect_mw"] = *s.gridInterconnectMw;
             if (!s.gridInterconnectDate.empty()) tag["grid_interconnect_date"] = s.gridInterconnectDate;
+            if (s.powerOversubscriptionRatio)
+                tag["power_oversubscription_ratio"] = *s.powerOversubscriptionRatio;
             m_sites.rows.push_back(
                 {s.name, slug(s.id), "active", num(s.latDeg), num(s.lonDeg), "", tagLine(tag)});
             m_bodies["dcim/sites"].push_back({{"name", s.name},
@@ -198,6 +200,8 @@ private:
                          {"energisation_date", b.energisationDate}};
             if (b.shellCost) tag["shell_cost_usd"] = b.shellCost->value();
             if (b.puePinned) tag["pue_pinned"] = *b.puePinned;
+            if (b.powerOversubscriptionRatio)
+                tag["power_oversubscription_ratio"] = *b.powerOversubscriptionRatio;
             location(b.site, "", b.id, b.name, "building", tag);
         }
         for (const auto& h : m_p.halls) {
@@ -211,6 +215,8 @@ private:
                          {"refresh_policy", h.refreshPolicy},
                          {"cooling_loops", coolingLoopsOf(h.id)}};
             if (h.powerCapacity) tag["power_capacity_w"] = h.powerCapacity->value();
+            if (h.powerOversubscriptionRatio)
+                tag["power_oversubscription_ratio"] = *h.powerOversubscriptionRatio;
             location(m_buildingSite[h.building], h.building, h.id, h.name, "hall", tag);
         }
         for (const auto& r : m_p.rows) {

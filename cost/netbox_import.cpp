@@ -299,6 +299,8 @@ private:
             if (tag.contains("grid_interconnect_mw"))
                 s.gridInterconnectMw = tagNum(tag, "grid_interconnect_mw", 0.0);
             s.gridInterconnectDate = tagText(tag, "grid_interconnect_date");
+            if (tag.contains("power_oversubscription_ratio"))
+                s.powerOversubscriptionRatio = tagNum(tag, "power_oversubscription_ratio", 1.0);
             m_siteId[idOf(o, file, "site")] = s.id;
             project().sites.push_back(std::move(s));
         }
@@ -377,6 +379,8 @@ private:
         b.energisationDate = tagText(tag, "energisation_date");
         if (tag.contains("shell_cost_usd")) b.shellCost = tagNum(tag, "shell_cost_usd", 0.0) * units::usd;
         if (tag.contains("pue_pinned")) b.puePinned = tagNum(tag, "pue_pinned", 0.0);
+        if (tag.contains("power_oversubscription_ratio"))
+            b.powerOversubscriptionRatio = tagNum(tag, "power_oversubscription_ratio", 1.0);
         if (tag.empty()) log("building " + b.id + ": no ClusterTwin geometry; 100 x 60 m at the origin");
         project().buildings.push_back(std::move(b));
     }
@@ -393,6 +397,8 @@ private:
             h.powerCapacity = tagNum(tag, "power_capacity_w", 0.0) * units::watt;
         h.energisationDate = tagText(tag, "energisation_date");
         h.refreshPolicy = tagText(tag, "refresh_policy", h.refreshPolicy);
+        if (tag.contains("power_oversubscription_ratio"))
+            h.powerOversubscriptionRatio = tagNum(tag, "power_oversubscription_ratio", 1.0);
         if (const auto it = tag.find("cooling_loops"); it != tag.end() && it->is_array())
             for (const auto& lj : *it)
                 if (lj.is_object()) coolingLoop(lj, h.id, file, o);

@@ -168,7 +168,11 @@ void TestNetBox::exportFilesInDependencyOrder() {
 
 void TestNetBox::roundTripKeepsMappedFields() {
     for (const char* name : {"two-site-wan", "llama3-16k-h100"}) {
-        const Project p = test_support::reference(name);
+        Project p = test_support::reference(name);
+        // Per-domain oversubscription ratios (issue 35) ride in the tags of sites and locations.
+        p.sites.front().powerOversubscriptionRatio = 1.1;
+        p.buildings.front().powerOversubscriptionRatio = 1.2;
+        p.halls.front().powerOversubscriptionRatio = 1.3;
         QTemporaryDir dir;
         const auto files = netbox::exportNetBox(p, test_support::catalog());
         netbox::writeNetBoxExport(dir.filePath("export").toStdString(), files);
@@ -186,6 +190,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
             QCOMPARE(q.sites[i].climateLocation, p.sites[i].climateLocation);
             QCOMPARE(q.sites[i].electricityUsdPerKwh, p.sites[i].electricityUsdPerKwh);
             QCOMPARE(q.sites[i].landCost.value(), p.sites[i].landCost.value());
+            QCOMPARE(q.sites[i].powerOversubscriptionRatio, p.sites[i].powerOversubscriptionRatio);
         }
         QCOMPARE(q.buildings.size(), p.buildings.size());
         for (size_t i = 0; i < p.buildings.size(); ++i) {
@@ -197,6 +202,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
             QCOMPARE(b.width.value(), a.width.value());
             QCOMPARE(b.powerTopology, a.powerTopology);
             QCOMPARE(b.energisationDate, a.energisationDate);
+            QCOMPARE(b.powerOversubscriptionRatio, a.powerOversubscriptionRatio);
         }
         QCOMPARE(q.halls.size(), p.halls.size());
         for (size_t i = 0; i < p.halls.size(); ++i) {
@@ -205,6 +211,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
             QCOMPARE(q.halls[i].x.value(), p.halls[i].x.value());
             QCOMPARE(q.halls[i].depth.value(), p.halls[i].depth.value());
             QCOMPARE(q.halls[i].refreshPolicy, p.halls[i].refreshPolicy);
+            QCOMPARE(q.halls[i].powerOversubscriptionRatio, p.halls[i].powerOversubscriptionRatio);
         }
         QCOMPARE(q.coolingLoops.size(), p.coolingLoops.size());
         for (size_t i = 0; i < p.coolingLoops.size(); ++i) {
