@@ -234,9 +234,8 @@ void evaluateTraining(EvalContext& c) {
                                           : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
                                           : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
                                                                                                    : "fp4";
-        // Power capping under oversubscription (issue 35 item 1; cost/power_envelope.h) stretches the busy
-        // compute by the compute phase's stretch at the job's own cap (readPowerEnvelope: its sites' most
-        // oversubscribed domain): the same FLOPs at a lower clock.
+        // Power capping (issue 35; cost/power_envelope.h) stretches the busy compute at the job's own cap
+        // (readPowerEnvelope: its sites' most oversubscribed domain): the same FLOPs at a lower clock.
         in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCaps.at(jobIndex).stretch;
         in.goodput = tr.reliability.goodput;
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
