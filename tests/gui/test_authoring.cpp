@@ -154,6 +154,9 @@ class TestAuthoring : public QObject {
     QString add(EntityKind kind, const QStringList& selection, const Values& values) {
         auto f = form(kind, selection);
         fill(*f, values);
+        // CTWIN_SCREENSHOT_DIR: each kind's form as a newcomer sees it, filled.
+        if (const QString dir = qEnvironmentVariable("CTWIN_SCREENSHOT_DIR"); !dir.isEmpty())
+            f->grab().save(dir + "/form-" + QString::number(static_cast<int>(kind)) + ".png");
         const int undoBefore = w().undoStack().index();
         const int updates = w().dashboard()->updateCount();
         f->accept();

@@ -54,6 +54,8 @@ void unitOf(const std::string& key, QString* unit, double* scale) {
         *unit = QStringLiteral("km"), *scale = 1e3;
     else if (endsWith(key, "_usd_per_kwh"))
         *unit = QStringLiteral("$/kWh");
+    else if (endsWith(key, "_mw"))
+        *unit = QStringLiteral("MW");
     else if (endsWith(key, "_usd_per_m_year"))
         *unit = QStringLiteral("$/m/yr");
     else if (endsWith(key, "_usd"))
@@ -83,6 +85,9 @@ QString optionalPlaceholder(const std::string& key) {
     if (key == "electricity_usd_per_kwh")
         return QObject::tr("empty: the design's electricity price assumption");
     if (key == "pue_pinned") return QObject::tr("empty: PUE computed from the design");
+    if (key == "grid_interconnect_mw") return QObject::tr("empty: no limit stated");
+    if (key == "power_oversubscription_ratio")
+        return QObject::tr("empty: the ratio of the domain above");
     if (key == "shell_cost_usd") return QObject::tr("empty: building shell $/W assumption x capacity");
     if (key == "route_length_m") return QObject::tr("empty: great-circle distance x route factor");
     if (key == "route_factor") return QObject::tr("empty: the route factor assumption");
@@ -129,6 +134,8 @@ QString authoringLabel(const std::string& key) {
         {"price_usd_per_m_output_tokens", "Output token price"},
         {"licence_revenue_share", "Licence share of revenue"},
         {"pue_pinned", "Pinned PUE"},
+        {"grid_interconnect_mw", "Grid interconnect"},
+        {"power_oversubscription_ratio", "Oversubscription ratio"},
         {"x_m", "X"},
         {"y_m", "Y"},
         {"switch", "Switch"},
