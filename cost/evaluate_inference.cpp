@@ -171,6 +171,12 @@ std::vector<std::pair<double, double>> servingRatioGroups(const EvalContext& c) 
     return out;
 }
 
+/// A service sizing's fields that scale with its GPUs (rates and GPU counts): summed over capping groups.
+constexpr double ServiceSizing::*kServiceRates[] = {
+    &ServiceSizing::requestsPerSecond,     &ServiceSizing::inputTokensPerSecond,
+    &ServiceSizing::outputTokensPerSecond, &ServiceSizing::sequencesDecoding,
+    &ServiceSizing::prefillGpus,           &ServiceSizing::decodeGpus};
+
 /// One service under power capping.
 struct ServiceCap {
     CapOutcome cap;       // the most capped group's
@@ -213,22 +219,14 @@ ServiceCap capService(EvalContext& c, const model::InferenceService& s, const Se
                                      fmt(ratio, 2) + " the serving racks' cap (" + fmt(100.0 * capShare) +
                                      " % of full load) is below their draw at the lowest SM clock; lower the "
                                      "ratio of the design or of the domain that sets it"});
-        sum.requestsPerSecond += share * group.requestsPerSecond;
-        sum.inputTokensPerSecond += share * group.inputTokensPerSecond;
-        sum.outputTokensPerSecond += share * group.outputTokensPerSecond;
-        sum.sequencesDecoding += share * group.sequencesDecoding;
-        sum.prefillGpus += share * group.prefillGpus;
-        sum.decodeGpus += share * group.decodeGpus;
+        for (const auto rate : kServiceRates)
+            sum.*rate += share * group.*rate;
         out.busyDraw += share * mixRackPower(mix, cap.clock, c.powerCurve);
         if (first || cap.clock < out.cap.clock) out.cap = cap, out.spec = groupSpec, sizing = group;
         first = false;
     }
-    sizing.requestsPerSecond = sum.requestsPerSecond;
-    sizing.inputTokensPerSecond = sum.inputTokensPerSecond;
-    sizing.outputTokensPerSecond = sum.outputTokensPerSecond;
-    sizing.sequencesDecoding = sum.sequencesDecoding;
-    sizing.prefillGpus = sum.prefillGpus;
-    sizing.decodeGpus = sum.decodeGpus;
+    for (const auto rate : kServiceRates)
+        sizing.*rate = sum.*rate;
     return out;
 }
 

@@ -154,6 +154,68 @@ JobRouting jobRouting(const EvalContext& c, const model::TrainingJob& job, doubl
     return best;
 }
 
+namespace {
+/// The rack type a job runs on: of the accelerator with the most GPUs in its sites (all sites when empty),
+/// the rack type with the most of them (its scale-up domain and NICs carry the expert all-to-all).
+const CatalogItem* trainingRackFor(const EvalContext& c, const std::set<std::string>& sites) {
+    const model::Project& p = c.p;
+    // GPUs per rack type over the job's sites (compiled indices; whole numbers, so the sums are exact
+    // in any order), then by accelerator.
+    const CompiledDesign& cd = *c.compiled;
+    std::vector<std::uint8_t> siteIn(p.sites.size(), 0);
+    for (size_t s = 0; s < p.sites.size(); ++s)
+        siteIn[s] = sites.count(p.sites[s].id) ? 1 : 0;
+    std::vector<double> typeGpus(cd.types.size(), 0.0);
+    std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
+    for (const auto& k : cd.classes) // by rack class (cost/compiled_design.h)
+        if (const auto t = static_cast<size_t>(k.type);
+            cd.types[t].compute &&
+            (sites.empty() || (k.site != CompiledDesign::kNone && siteIn[static_cast<size_t>(k.site)])))
+            typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
+    std::map<std::string, double> gpusByAccelerator;
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (typeSeen[t]) gpusByAccelerator[cd.types[t].item->attribute("accelerator")] += typeGpus[t];
+    std::string accelerator;
+    double most = 0;
+    for (const auto& [acc, n] : gpusByAccelerator)
+        if (n > most) most = n, accelerator = acc;
+    const CatalogItem* best = nullptr;
+    most = 0;
+    for (size_t t = 0; t < cd.types.size(); ++t)
+        if (typeSeen[t] && cd.types[t].item->attribute("accelerator") == accelerator && typeGpus[t] > most)
+            most = typeGpus[t], best = cd.types[t].item;
+    return best;
+}
+
+/// A job spanning sites: the slowest scale-across link joining two of its sites and the largest one-way
+/// latency (an Error when no link joins them).
+void setScaleAcrossLinks(EvalContext& c, const model::TrainingJob& job, const std::set<std::string>& sites,
+                         TrainingInput& in) {
+    const model::Project& p = c.p;
+    const BillOfMaterials& bom = c.bom;
+    Results& r = c.r;
+    double slowest = 0;
+    Time latency{};
+    for (size_t i = 0; i < p.links.size() && i < bom.links.size(); ++i) {
+        const auto& l = p.links[i];
+        auto siteOfEndpoint = [&](const std::string& id) {
+            if (auto b = c.buildings.find(id); b != c.buildings.end()) return b->second->site;
+            return id;
+        };
+        if (!sites.count(siteOfEndpoint(l.from)) || !sites.count(siteOfEndpoint(l.to))) continue;
+        if (slowest == 0 || l.capacityBitPerS < slowest) slowest = l.capacityBitPerS;
+        latency = std::max(latency, bom.links[i].oneWayLatency);
+    }
+    in.wanBandwidth = bitsPerSecond(slowest);
+    in.wanOneWayLatency = latency;
+    if (slowest <= 0)
+        r.rules.push_back({Severity::Error, "job_no_wan", job.id,
+                           "Training job " + job.name + " spans " + std::to_string(in.sites) +
+                               " sites but no scale-across link joins them"});
+}
+
+} // namespace
+
 void evaluateTraining(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
@@ -162,37 +224,6 @@ void evaluateTraining(EvalContext& c) {
     const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     // ---- Training economics (SPEC.md §4.7) ----
-    // The rack type a job runs on: of the accelerator with the most GPUs in its sites, the rack type with the
-    // most of them (its scale-up domain and NICs carry the expert all-to-all).
-    auto rackFor = [&](const std::set<std::string>& sites) -> const CatalogItem* {
-        // GPUs per rack type over the job's sites (compiled indices; whole numbers, so the sums are exact
-        // in any order), then by accelerator.
-        const CompiledDesign& cd = *c.compiled;
-        std::vector<std::uint8_t> siteIn(p.sites.size(), 0);
-        for (size_t s = 0; s < p.sites.size(); ++s)
-            siteIn[s] = sites.count(p.sites[s].id) ? 1 : 0;
-        std::vector<double> typeGpus(cd.types.size(), 0.0);
-        std::vector<std::uint8_t> typeSeen(cd.types.size(), 0);
-        for (const auto& k : cd.classes) // by rack class (cost/compiled_design.h)
-            if (const auto t = static_cast<size_t>(k.type);
-                cd.types[t].compute &&
-                (sites.empty() || (k.site != CompiledDesign::kNone && siteIn[static_cast<size_t>(k.site)])))
-                typeGpus[t] += k.count * cd.types[t].need(cd.types[t].gpus, "gpus"), typeSeen[t] = 1;
-        std::map<std::string, double> gpusByAccelerator;
-        for (size_t t = 0; t < cd.types.size(); ++t)
-            if (typeSeen[t]) gpusByAccelerator[cd.types[t].item->attribute("accelerator")] += typeGpus[t];
-        std::string accelerator;
-        double most = 0;
-        for (const auto& [acc, n] : gpusByAccelerator)
-            if (n > most) most = n, accelerator = acc;
-        const CatalogItem* best = nullptr;
-        most = 0;
-        for (size_t t = 0; t < cd.types.size(); ++t)
-            if (typeSeen[t] && cd.types[t].item->attribute("accelerator") == accelerator &&
-                typeGpus[t] > most)
-                most = typeGpus[t], best = cd.types[t].item;
-        return best;
-    };
     for (const auto& job : p.trainingJobs) {
         const size_t jobIndex = static_cast<size_t>(&job - p.trainingJobs.data());
         TrainingResult tr;
@@ -221,7 +252,8 @@ void evaluateTraining(EvalContext& c) {
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
         const std::set<std::string> sites(job.sites.begin(), job.sites.end());
         const auto* rack =
-            c.memo ? c.memo->trainingRack(bom, jobIndex, [&] { return rackFor(sites); }) : rackFor(sites);
+            c.memo ? c.memo->trainingRack(bom, jobIndex, [&] { return trainingRackFor(c, sites); })
+                   : trainingRackFor(c, sites);
         const auto* acc = rack ? catalog.find(rack->attribute("accelerator")) : nullptr;
         TrainingInput in;
         in.activeParams = inputs.jobActiveParams(job);
@@ -278,26 +310,7 @@ void evaluateTraining(EvalContext& c) {
             in.referenceCollectiveEfficiency = referenceCollectiveEfficiency();
             if (job.pp > 1 && in.hiddenSize > 0) in.pipelineP2pOverlap = a.get("pp_p2p_overlap");
         }
-        if (in.sites > 1) {
-            double slowest = 0;
-            Time latency{};
-            for (size_t i = 0; i < p.links.size() && i < bom.links.size(); ++i) {
-                const auto& l = p.links[i];
-                auto siteOfEndpoint = [&](const std::string& id) {
-                    if (auto b = c.buildings.find(id); b != c.buildings.end()) return b->second->site;
-                    return id;
-                };
-                if (!sites.count(siteOfEndpoint(l.from)) || !sites.count(siteOfEndpoint(l.to))) continue;
-                if (slowest == 0 || l.capacityBitPerS < slowest) slowest = l.capacityBitPerS;
-                latency = std::max(latency, bom.links[i].oneWayLatency);
-            }
-            in.wanBandwidth = bitsPerSecond(slowest);
-            in.wanOneWayLatency = latency;
-            if (slowest <= 0)
-                r.rules.push_back({Severity::Error, "job_no_wan", job.id,
-                                   "Training job " + job.name + " spans " + std::to_string(in.sites) +
-                                       " sites but no scale-across link joins them"});
-        }
+        if (in.sites > 1) setScaleAcrossLinks(c, job, sites, in);
         tr.estimate = estimateTraining(in);
         if (job.gpus > c.sellableGpus)
             r.rules.push_back({Severity::Error, "job_too_large", job.id,
@@ -404,9 +417,9 @@ void addTrainingEnvelopeFigures(EvalContext& c) {
         "(1 = no loss); divides the MFU",
         {{"clock", c.trainingCap.clock}}, {c.source("training_compute_clock_bound_share")});
 }
-} // namespace
 
-void addTrainingFigures(EvalContext& c) {
+/// The first job's reliability figures (SPEC.md §4.6), or the goodput assumption without a job.
+void addReliabilityFigures(EvalContext& c) {
     Results& r = c.r;
     if (!r.training.empty()) {
         const auto& rel = r.training.front().reliability;
@@ -442,6 +455,12 @@ void addTrainingFigures(EvalContext& c) {
         addFigure(c, "reliability.goodput", r.goodput, "", "Goodput", "assumption (no training job to model)",
                   {}, {c.source("goodput")});
     }
+}
+} // namespace
+
+void addTrainingFigures(EvalContext& c) {
+    Results& r = c.r;
+    addReliabilityFigures(c);
     if (!r.training.empty()) {
         const auto& t = r.training.front();
         addFigure(c, "training.time_days", toDays(t.estimate.time), "d", "Time to train",
