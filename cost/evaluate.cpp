@@ -171,6 +171,7 @@ void runStages(EvalContext& c) {
     const CompiledDesign& cd = *c.compiled;
 
     readPowerEnvelope(c);
+    planTrainingSteps(c);
     sizeInferenceServices(c);
     evaluatePower(c);
     evaluateCapex(c);

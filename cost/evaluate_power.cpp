@@ -166,10 +166,39 @@ double servingRackShare(const EvalContext& c, size_t services, PerService perSer
 }
 
 /// The serving rack type's mean draw while sold: each service's racks at their prefill/decode mean at the
-/// operating point (c.inferenceBusyDrawShare), unbooked GPUs at full load.
-double servingRackDrawShare(const EvalContext& c) {
+/// operating point (c.inferenceBusyDrawShare), its unbooked GPUs at `rest`.
+double servingRackDrawShare(const EvalContext& c, double rest) {
     return servingRackShare(
-        c, c.inferenceBusyDrawShare.size(), [&](size_t i) { return c.inferenceBusyDrawShare[i]; }, 1.0);
+        c, c.inferenceBusyDrawShare.size(), [&](size_t i) { return c.inferenceBusyDrawShare[i]; }, rest);
+}
+
+/// Mean draw while sold, share of full-load power, of the working compute GPUs no inference service books:
+/// the training jobs' GPUs at their step means (TrainingPlan::meanDraw; bookings above these GPUs scaled
+/// down to them, rule gpu_bookings_exceed_capacity), the rest at full load (no workload stated: the
+/// conservative draw).
+double unbookedDrawShare(const EvalContext& c) {
+    if (c.p.trainingJobs.empty()) return 1.0;
+    const CompiledDesign& cd = *c.compiled;
+    double working = 0, serving = 0;
+    for (const auto& k : cd.classes)
+        if (const auto& type = cd.types[static_cast<size_t>(k.type)]; !k.spare && type.compute) {
+            const double g = k.count * type.need(type.gpus, "gpus");
+            working += g;
+            if (c.servingRack && type.id == c.servingRack->id) serving += g;
+        }
+    double booked = 0;
+    for (const auto& s : c.p.inferenceServices)
+        booked += std::max(0.0, s.gpus);
+    const double pool = working - std::min(booked, serving);
+    if (!(pool > 0)) return 1.0;
+    double jobs = 0, weighted = 0;
+    for (size_t j = 0; j < c.p.trainingJobs.size(); ++j) {
+        const double g = std::max(0.0, c.p.trainingJobs[j].gpus);
+        jobs += g;
+        weighted += g * c.trainingPlans.at(j).meanDraw;
+    }
+    if (jobs > pool) weighted *= pool / jobs, jobs = pool;
+    return (weighted + (pool - jobs)) / pool;
 }
 
 /// The serving rack type's planning basis (power_provisioning_basis): each service's racks at basisShare of
@@ -206,10 +235,11 @@ void sumItPower(EvalContext& c) {
     // Operating draw (one basis for the energy and the per-token figures): the sold share (utilization) of a
     // working compute rack runs its workload's mean draw and the rest idles (Fan, Weber & Barroso's linear
     // model between idle and that draw). The serving rack type's GPUs that the inference services book
-    // draw their prefill/decode mix at the operating point (sizeInferenceServices); training jobs and GPUs
-    // no service books are charged at full load (a training step's compute phase draws near TDP, Choukse et
-    // al., arXiv 2508.14318; its communication troughs are not averaged in).
-    const double servingDraw = servingRackDrawShare(c);
+    // draw their prefill/decode mix at the operating point (sizeInferenceServices); the training jobs' GPUs
+    // their step's mean of compute phase and communication trough (unbookedDrawShare), GPUs no workload
+    // books full load.
+    const double otherDraw = unbookedDrawShare(c);
+    const double servingDraw = servingRackDrawShare(c, otherDraw);
     // Planning basis (power_provisioning_basis): a working compute rack is provisioned at its basis over its
     // domain's ratio; the basis is nameplate, or the peak its workload draws at full clock.
     const double otherBasis =
@@ -228,7 +258,7 @@ void sumItPower(EvalContext& c) {
         const double peak = k.spare || !type.compute
                                 ? nameplate
                                 : std::max(k.count * idle, nameplate * basis / c.classRatio[i]);
-        const double busy = std::max(idle, load * (serving ? servingDraw : 1.0));
+        const double busy = std::max(idle, load * (serving ? servingDraw : otherDraw));
         const double operating =
             std::min(peak, k.count * (k.spare ? idle : idle + (busy - idle) * c.utilization));
         c.classProvisionedW[i] = peak;
@@ -519,10 +549,22 @@ void sizeBattery(EvalContext& c) {
         c.trainingStopSwingMw = jobW * std::max(0.0, compute - c.rackIdleShare) / 1e6;
     }
     const double ramp = a.get("grid_ramp_limit_mw_per_min");
+    // Read only when the battery gives energy back (an unread input is not varied by the scenario tools).
+    const auto lossPerMwh = [&] {
+        return 1.0 / std::clamp(a.get("bess_round_trip_efficiency"), 0.5, 1.0) - 1.0;
+    };
     if (ramp > 0 && c.trainingSwingMw > 0) {
         const double swing = std::max(c.trainingSwingMw, c.trainingStopSwingMw);
         c.bessPowerMw = swing;
         c.bessEnergyMwh = swing * swing / (2.0 * ramp) / 60.0;
+        // Cycling (steps of seconds, far faster than any ramp limit): the grid holds the step's mean and the
+        // battery gives (compute - mean) for the compute share f of each step and takes (mean - trough)
+        // back for the rest: swing x f x (1 - f) MW discharged on average while the job runs (the sold
+        // share of the year, utilization; failures' idle hours not taken off: an upper bound by 1 -
+        // goodput), bought again at 1 / round-trip efficiency.
+        const double f = c.trainingPlans.front().step.computeShare;
+        c.bessCycledMwhPerYear = c.trainingSwingMw * f * (1.0 - f) * kHoursPerYear * c.utilization;
+        c.bessLossMwhPerYear += c.bessCycledMwhPerYear * lossPerMwh();
     }
     if (c.curtailmentHours > 0 && c.curtailmentDepth > 0) {
         const double ride = a.get("bess_ride_through_hours");
@@ -534,11 +576,8 @@ void sizeBattery(EvalContext& c) {
             c.bessEnergyMwh += shedMw * hours;
             // Round-trip losses: the energy given back in each event is bought again at 1 / efficiency,
             // (1 / RTE - 1) x shed MW x hours carried x events a year (curtailment hours / event hours).
-            // The cycling of ramp smoothing is not counted: its throughput depends on the step's compute
-            // share, which the power stage does not know.
-            const double rte = std::clamp(a.get("bess_round_trip_efficiency"), 0.5, 1.0);
-            c.bessLossMwhPerYear = shedMw * hours * safeDiv(c.curtailmentHours, c.curtailmentEventHours) *
-                                   (1.0 / rte - 1.0);
+            c.bessLossMwhPerYear +=
+                shedMw * hours * safeDiv(c.curtailmentHours, c.curtailmentEventHours) * lossPerMwh();
             c.gridAvailability = std::clamp(1.0 - c.curtailmentHours * c.curtailmentDepth *
                                                       (1.0 - c.curtailmentCovered) / kHoursPerYear,
                                             0.0, 1.0);
@@ -779,11 +818,14 @@ void addBatteryFigures(EvalContext& c) {
               {{"swing_mw", c.trainingSwingMw}, {"curtailment_covered", c.curtailmentCovered}});
     if (c.bessLossMwhPerYear > 0)
         addFigure(c, "power.bess_losses_mwh_per_year", c.bessLossMwhPerYear, "MWh/yr",
-                  "Battery round-trip losses a year (curtailment ride-through)",
-                  "(1 / round-trip efficiency - 1) x shed MW x hours carried per event x events a year; "
-                  "bought as facility energy",
-                  {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)}},
-                  {c.source("bess_round_trip_efficiency"), c.source("bess_ride_through_hours")});
+                  "Battery round-trip losses a year (training step smoothing and curtailment ride-through)",
+                  "(1 / round-trip efficiency - 1) x (step swing x compute share x (1 - compute share) x "
+                  "8,760 h x utilization, when a ramp limit is set + shed MW x hours carried per event x "
+                  "events a year); bought as facility energy",
+                  {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)},
+                   {"step_cycled_mwh_per_year", c.bessCycledMwhPerYear}},
+                  {c.source("bess_round_trip_efficiency"), c.source("bess_ride_through_hours"),
+                   c.source("grid_ramp_limit_mw_per_min")});
 }
 
 } // namespace

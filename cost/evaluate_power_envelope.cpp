@@ -36,10 +36,10 @@ void setRackPowerShares(EvalContext& c) {
 }
 
 /// Each rack class's oversubscription ratio (issue 35 item 1, per power domain): the largest of the
-/// design's (assumptions.power_oversubscription_ratio) and its site's, building's and hall's
-/// power_oversubscription_ratio. Budgets nest: a hall provisioned below its racks' draw caps them whatever
-/// its building allows, and a building's budget caps every hall in it, so the tightest domain above a rack
-/// sets its cap. A ratio outside [1, 2] (the loaders refuse it) is clamped.
+/// design's (assumptions.power_oversubscription_ratio) and its site's, building's, hall's and A and B
+/// feeds' power_oversubscription_ratio. Budgets nest: a hall provisioned below its racks' draw caps them
+/// whatever its building allows, and a building's budget caps every hall in it, so the tightest domain above
+/// a rack sets its cap. A ratio outside [1, 2] (the loaders refuse it) is clamped.
 void setDomainRatios(EvalContext& c) {
     const CompiledDesign& cd = *c.compiled;
     const model::Project& p = c.p;
@@ -57,6 +57,10 @@ void setDomainRatios(EvalContext& c) {
             tighten(ratio, p.buildings[static_cast<size_t>(k.building)].powerOversubscriptionRatio);
         if (k.hall != CompiledDesign::kNone)
             tighten(ratio, p.halls[static_cast<size_t>(k.hall)].powerOversubscriptionRatio);
+        // The rack's A and B feeds (feedIds lists project.powerFeeds first; an id no feed has adds none).
+        for (const std::int32_t f : {k.feedA, k.feedB})
+            if (f != CompiledDesign::kNone && static_cast<size_t>(f) < p.powerFeeds.size())
+                tighten(ratio, p.powerFeeds[static_cast<size_t>(f)].powerOversubscriptionRatio);
         c.classRatio[i] = ratio;
         if (!k.spare && cd.types[static_cast<size_t>(k.type)].compute)
             c.maxRatio = std::max(c.maxRatio, ratio);

@@ -80,6 +80,15 @@ struct EvalContext {
     /// that cap; trainingCap is the first job's.
     std::vector<double> trainingRatios;
     std::vector<CapOutcome> trainingCaps;
+    /// Per training job (planTrainingSteps, before the power stage): its inputs but the goodput, the rules
+    /// they raise, and its step at goodput 1, whose compute phase and troughs the power stage charges.
+    struct TrainingPlan {
+        TrainingInput input;
+        TrainingEstimate step;
+        std::vector<DesignRule> rules;
+        double meanDraw = 1; // its racks' draw over the step, share of full-load power
+    };
+    std::vector<TrainingPlan> trainingPlans;
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
     /// working compute racks (spares idle, other racks at load).
     std::vector<double> classProvisionedW;
@@ -125,6 +134,7 @@ struct EvalContext {
     double rackIdleShare = 0;          // working compute racks' idle / full-load power
     double curtailmentCovered = 0;     // share of each curtailment event the battery carries
     double bessLossMwhPerYear = 0;     // round-trip losses of the energy it gives back (evaluate_power.cpp)
+    double bessCycledMwhPerYear = 0;   // energy it gives back smoothing the first job's steps
     units::Power computeProvisioned{}; // the same racks as provisioned (nameplate / ratio)
     units::Power computeNameplate{};   // compute racks at full load, not oversubscribed (spares idle)
     PowerFrequencyCurve powerCurve;    // host share always; s and alpha read when the ratio is above 1
@@ -233,6 +243,9 @@ const char* downtimeAssumptionOf(const std::string& powerTopology);
 void evaluateCapex(EvalContext& c);    // evaluate_capex.cpp    (SPEC.md §4.4)
 void evaluateFinance(EvalContext& c);  // evaluate_finance.cpp  (SPEC.md §4.5)
 void evaluateTraining(EvalContext& c); // evaluate_training.cpp (SPEC.md §4.6, §4.7)
+/// Each training job's inputs and step at goodput 1 (evaluate_training.cpp): after readPowerEnvelope (the
+/// job's cap), before the power stage (which charges the step's compute phase and troughs).
+void planTrainingSteps(EvalContext& c);
 /// Issue 29 item 8: training jobs and inference services each claim their `gpus` at once; an Error when the
 /// claims exceed the GPUs the design sells (hot spares aside), naming every booking.
 void addCapacityBookingRule(EvalContext& c); // evaluate_training.cpp

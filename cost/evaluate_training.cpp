@@ -189,11 +189,11 @@ const CatalogItem* trainingRackFor(const EvalContext& c, const std::set<std::str
 
 /// A job spanning sites: the slowest scale-across link joining two of its sites and the largest one-way
 /// latency (an Error when no link joins them).
-void setScaleAcrossLinks(EvalContext& c, const model::TrainingJob& job, const std::set<std::string>& sites,
-                         TrainingInput& in) {
+void setScaleAcrossLinks(const EvalContext& c, const model::TrainingJob& job,
+                         const std::set<std::string>& sites, TrainingInput& in,
+                         std::vector<DesignRule>& rules) {
     const model::Project& p = c.p;
     const BillOfMaterials& bom = c.bom;
-    Results& r = c.r;
     double slowest = 0;
     Time latency{};
     for (size_t i = 0; i < p.links.size() && i < bom.links.size(); ++i) {
@@ -209,19 +209,111 @@ void setScaleAcrossLinks(EvalContext& c, const model::TrainingJob& job, const st
     in.wanBandwidth = bitsPerSecond(slowest);
     in.wanOneWayLatency = latency;
     if (slowest <= 0)
-        r.rules.push_back({Severity::Error, "job_no_wan", job.id,
-                           "Training job " + job.name + " spans " + std::to_string(in.sites) +
-                               " sites but no scale-across link joins them"});
+        rules.push_back({Severity::Error, "job_no_wan", job.id,
+                         "Training job " + job.name + " spans " + std::to_string(in.sites) +
+                             " sites but no scale-across link joins them"});
+}
+
+/// A training job's rack draw averaged over its step, share of full-load power (issue 35 item 1): the
+/// compute phase (training_compute_power_draw at the job's capped clock) for the step's computeShare, the
+/// communication trough (training_trough_power_draw at full clock) for the rest. A synchronous job swings
+/// between the two every step (Choukse et al., "Power Stabilization for AI Training Datacenters", arXiv
+/// 2508.14318, 2025); the energy meter sees the mean.
+double trainingStepDrawShare(const EvalContext& c, size_t job, double share) {
+    const double compute =
+        rackPower(c.powerCurve, c.a.get("training_compute_power_draw"), c.trainingCaps.at(job).clock);
+    const double trough = rackPower(c.powerCurve, c.a.get("training_trough_power_draw"), 1.0);
+    return share * compute + (1.0 - share) * trough;
 }
 
 } // namespace
+
+/// Each training job's step before its reliability (issue 35 item 1): the inputs estimateTraining needs
+/// other than the goodput, its parallelism, expert and scale-across rules, and its step at goodput 1 (the
+/// step does not depend on the goodput, only the time to train does). First of the workload stages, after
+/// readPowerEnvelope (each job's cap stretches its busy compute): the power stage charges the step's compute
+/// phase and troughs (TrainingEstimate::computeShare).
+void planTrainingSteps(EvalContext& c) {
+    const model::Project& p = c.p;
+    const AssumptionValues& a = c.a;
+    const model::Catalog& catalog = c.catalog;
+    const InputResolver& inputs = c.inputs;
+    const BillOfMaterials& bom = c.bom;
+    c.trainingPlans.assign(p.trainingJobs.size(), {});
+    for (const auto& job : p.trainingJobs) {
+        const size_t jobIndex = static_cast<size_t>(&job - p.trainingJobs.data());
+        EvalContext::TrainingPlan& plan = c.trainingPlans[jobIndex];
+        TrainingInput& in = plan.input;
+        const std::set<std::string> sites(job.sites.begin(), job.sites.end());
+        const auto* rack =
+            c.memo ? c.memo->trainingRack(bom, jobIndex, [&] { return trainingRackFor(c, sites); })
+                   : trainingRackFor(c, sites);
+        const auto* acc = rack ? catalog.find(rack->attribute("accelerator")) : nullptr;
+        in.activeParams = inputs.jobActiveParams(job);
+        in.modelParams = job.modelParams;
+        in.tokens = job.tokens;
+        in.gpus = job.gpus;
+        in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
+        // The MFU follows the precision whose peak is applied (fp4 falls back to fp8 or bf16 peaks).
+        const std::string peakPrecision = !acc ? job.precision
+                                          : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
+                                          : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
+                                                                                                   : "fp4";
+        // Power capping (issue 35; cost/power_envelope.h) stretches the busy compute at the job's own cap
+        // (readPowerEnvelope: its sites' most oversubscribed domain): the same FLOPs at a lower clock.
+        in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCaps.at(jobIndex).stretch;
+        in.goodput = 1.0; // evaluateTraining sets the job's
+        in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
+        // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
+        // job's parallelism give the microbatches per replica and the pipeline bubble.
+        in.globalBatchTokens = inputs.jobGlobalBatchTokens(job);
+        in.sequenceLength = inputs.jobSequenceLength(job);
+        in.dp = job.dp;
+        in.pp = job.pp;
+        in.microbatchSequences = job.microbatchSequences;
+        in.virtualStages = job.virtualStages;
+        in.mfuPipelineBubble = a.get("mfu_pipeline_bubble");
+        const Recomputation recompute = job.recomputation == "full"   ? Recomputation::Full
+                                        : job.recomputation == "none" ? Recomputation::None
+                                                                      : Recomputation::Selective;
+        in.recomputeFactor =
+            recomputationTimeFactor(recompute, in.activeParams, job.layers.value_or(0.0), in.sequenceLength);
+        in.wanSync = job.wanSync == "last_microbatch" ? WanSync::LastMicrobatch
+                     : job.wanSync == "per_stage"     ? WanSync::PerStage
+                                                      : WanSync::PerChunk;
+        addExpertInputs(job, rack, acc, a, in, plan.rules);
+        addParallelismRules(job, in, plan.rules);
+        // Back-end routing (issue 29 item 4): the NIC carries the data-parallel and pipeline traffic at the
+        // fabric's collective efficiency, relative to the MFU reference's fabric.
+        setExpertLinks(in, rack, acc);
+        if (!(in.hiddenSize > 0)) {
+            // Pipeline activations need the hidden size: the job's, else N ≈ 12·L·h² (Kaplan et al. 2020).
+            if (job.hiddenSize)
+                in.hiddenSize = *job.hiddenSize;
+            else if (job.layers && *job.layers > 0)
+                in.hiddenSize = std::sqrt(in.activeParams / (12.0 * *job.layers));
+        }
+        {
+            const double group = double(std::max(1, job.tp)) * std::max(1, job.ep);
+            const double inDomain =
+                std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
+            const JobRouting routing = jobRouting(c, job, (job.ep - 1.0) * (1.0 - inDomain));
+            in.collectiveEfficiency = routing.efficiency;
+            in.alltoallEfficiency = routing.alltoall;
+            in.referenceCollectiveEfficiency = referenceCollectiveEfficiency();
+            if (job.pp > 1 && in.hiddenSize > 0) in.pipelineP2pOverlap = a.get("pp_p2p_overlap");
+        }
+        if (in.sites > 1) setScaleAcrossLinks(c, job, sites, in, plan.rules);
+        plan.step = estimateTraining(in);
+        plan.meanDraw = trainingStepDrawShare(c, jobIndex, plan.step.computeShare);
+    }
+}
 
 void evaluateTraining(EvalContext& c) {
     const model::Project& p = c.p;
     const AssumptionValues& a = c.a;
     Results& r = c.r;
     const model::Catalog& catalog = c.catalog;
-    const InputResolver& inputs = c.inputs;
     const BillOfMaterials& bom = c.bom;
     // ---- Training economics (SPEC.md §4.7) ----
     for (const auto& job : p.trainingJobs) {
@@ -250,67 +342,10 @@ void evaluateTraining(EvalContext& c) {
         if (jobIndex == 0) c.trainingGridAvailability = gridAvailability;
         applyFacilityAvailability(tr.reliability, r.power.facilityAvailability * gridAvailability);
         r.rules.insert(r.rules.end(), tr.reliability.rules.begin(), tr.reliability.rules.end());
-        const std::set<std::string> sites(job.sites.begin(), job.sites.end());
-        const auto* rack =
-            c.memo ? c.memo->trainingRack(bom, jobIndex, [&] { return trainingRackFor(c, sites); })
-                   : trainingRackFor(c, sites);
-        const auto* acc = rack ? catalog.find(rack->attribute("accelerator")) : nullptr;
-        TrainingInput in;
-        in.activeParams = inputs.jobActiveParams(job);
-        in.modelParams = job.modelParams;
-        in.tokens = job.tokens;
-        in.gpus = job.gpus;
-        in.peakFlopsPerGpu = (acc ? precisionFlops(*acc, job.precision) : 0.0) * hertz;
-        // The MFU follows the precision whose peak is applied (fp4 falls back to fp8 or bf16 peaks).
-        const std::string peakPrecision = !acc ? job.precision
-                                          : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
-                                          : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
-                                                                                                   : "fp4";
-        // Power capping (issue 35; cost/power_envelope.h) stretches the busy compute at the job's own cap
-        // (readPowerEnvelope: its sites' most oversubscribed domain): the same FLOPs at a lower clock.
-        in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCaps.at(jobIndex).stretch;
+        const EvalContext::TrainingPlan& plan = c.trainingPlans.at(jobIndex);
+        r.rules.insert(r.rules.end(), plan.rules.begin(), plan.rules.end());
+        TrainingInput in = plan.input;
         in.goodput = tr.reliability.goodput;
-        in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
-        // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
-        // job's parallelism give the microbatches per replica and the pipeline bubble.
-        in.globalBatchTokens = inputs.jobGlobalBatchTokens(job);
-        in.sequenceLength = inputs.jobSequenceLength(job);
-        in.dp = job.dp;
-        in.pp = job.pp;
-        in.microbatchSequences = job.microbatchSequences;
-        in.virtualStages = job.virtualStages;
-        in.mfuPipelineBubble = a.get("mfu_pipeline_bubble");
-        const Recomputation recompute = job.recomputation == "full"   ? Recomputation::Full
-                                        : job.recomputation == "none" ? Recomputation::None
-                                                                      : Recomputation::Selective;
-        in.recomputeFactor =
-            recomputationTimeFactor(recompute, in.activeParams, job.layers.value_or(0.0), in.sequenceLength);
-        in.wanSync = job.wanSync == "last_microbatch" ? WanSync::LastMicrobatch
-                     : job.wanSync == "per_stage"     ? WanSync::PerStage
-                                                      : WanSync::PerChunk;
-        addExpertInputs(job, rack, acc, a, in, r.rules);
-        addParallelismRules(job, in, r.rules);
-        // Back-end routing (issue 29 item 4): the NIC carries the data-parallel and pipeline traffic at the
-        // fabric's collective efficiency, relative to the MFU reference's fabric.
-        setExpertLinks(in, rack, acc);
-        if (!(in.hiddenSize > 0)) {
-            // Pipeline activations need the hidden size: the job's, else N ≈ 12·L·h² (Kaplan et al. 2020).
-            if (job.hiddenSize)
-                in.hiddenSize = *job.hiddenSize;
-            else if (job.layers && *job.layers > 0)
-                in.hiddenSize = std::sqrt(in.activeParams / (12.0 * *job.layers));
-        }
-        {
-            const double group = double(std::max(1, job.tp)) * std::max(1, job.ep);
-            const double inDomain =
-                std::clamp(in.scaleUpDomainGpus > 0 ? in.scaleUpDomainGpus / group : 0.0, 0.0, 1.0);
-            const JobRouting routing = jobRouting(c, job, (job.ep - 1.0) * (1.0 - inDomain));
-            in.collectiveEfficiency = routing.efficiency;
-            in.alltoallEfficiency = routing.alltoall;
-            in.referenceCollectiveEfficiency = referenceCollectiveEfficiency();
-            if (job.pp > 1 && in.hiddenSize > 0) in.pipelineP2pOverlap = a.get("pp_p2p_overlap");
-        }
-        if (in.sites > 1) setScaleAcrossLinks(c, job, sites, in);
         tr.estimate = estimateTraining(in);
         if (job.gpus > c.sellableGpus)
             r.rules.push_back({Severity::Error, "job_too_large", job.id,
@@ -416,6 +451,21 @@ void addTrainingEnvelopeFigures(EvalContext& c) {
         "beta / f + (1 - beta) at the capped clock f, beta the compute phase's clock-bound share "
         "(1 = no loss); divides the MFU",
         {{"clock", c.trainingCap.clock}}, {c.source("training_compute_clock_bound_share")});
+    if (c.trainingPlans.empty()) return;
+    const EvalContext::TrainingPlan& plan = c.trainingPlans.front();
+    addFigure(
+        c, "training.step_compute_share", plan.step.computeShare, "",
+        "Compute phase's share of a training step (first job)",
+        "busy compute (its FLOPs at the busy MFU, capped) / step time; the rest (pipeline bubble, exposed "
+        "all-to-all, routing and WAN stalls) is communication trough",
+        {{"step_seconds", plan.step.stepTime.value()}, {"pipeline_bubble", plan.step.pipelineBubble}},
+        {c.source("mfu"), c.source("mfu_pipeline_bubble")});
+    addFigure(c, "training.rack_mean_draw_share", plan.meanDraw, "",
+              "Training racks' mean draw over a step, share of full load (first job, while running)",
+              "compute share x rack draw in the compute phase (at the capped clock) + (1 - compute share) x "
+              "rack draw in the trough; the energy the power stage charges for the job's racks",
+              {{"compute_share", plan.step.computeShare}, {"host_share", c.powerCurve.hostShare}},
+              {c.source("training_compute_power_draw"), c.source("training_trough_power_draw")});
 }
 
 /// The first job's reliability figures (SPEC.md §4.6), or the goodput assumption without a job.

@@ -282,7 +282,7 @@ bool overrideAffectsBillOfMaterials(const std::string& path) {
     if (collection == "buildings")
         return field != "shell_cost_usd" && field != "pue_pinned" && field != "power_capacity_w" &&
                field != "power_oversubscription_ratio";
-    if (collection == "halls") return field != "power_oversubscription_ratio";
+    if (collection == "halls" || collection == "power_feeds") return field != "power_oversubscription_ratio";
     return true;
 }
 

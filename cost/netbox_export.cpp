@@ -285,8 +285,10 @@ private:
             const std::string siteId = m_buildingSite[f.building];
             const std::string name = m_names.take(siteId + "/panels", f.name, slug(f.id));
             m_panelName[f.id] = name;
-            const ojson tag = {
+            ojson tag = {
                 {"kind", "power_feed"}, {"id", f.id}, {"capacity_w", f.capacity.value()}, {"chain", f.chain}};
+            if (f.powerOversubscriptionRatio)
+                tag["power_oversubscription_ratio"] = *f.powerOversubscriptionRatio;
             m_panels.rows.push_back({m_siteName[siteId], m_locName[f.building], name, "", tagLine(tag)});
             m_bodies["dcim/power-panels"].push_back({{"site", {{"slug", slug(siteId)}}},
                                                      {"location", {{"slug", slug(f.building)}}},

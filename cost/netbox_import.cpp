@@ -601,6 +601,8 @@ private:
             if (const auto it = tag.find("chain"); it != tag.end() && it->is_array())
                 for (const auto& c : *it)
                     if (c.is_string()) f.chain.push_back(c.get<std::string>());
+            if (tag.contains("power_oversubscription_ratio"))
+                f.powerOversubscriptionRatio = tagNum(tag, "power_oversubscription_ratio", 1.0);
             m_feedIndex[idOf(o, file, "power panel")] = project().powerFeeds.size();
             project().powerFeeds.push_back(std::move(f));
         }

@@ -276,6 +276,8 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
     e.expertSlowdown = expert;
     e.effectiveMfu = in.mfu / recompute / expert / (1.0 - refBubble) * (1.0 - e.pipelineBubble) /
                      e.routingSlowdown / e.scaleAcrossSlowdown;
+    // The compute phase's share of the step (TrainingEstimate::computeShare): everything else waits.
+    e.computeShare = e.stepTime.value() > 0 ? std::clamp(busyFlops / e.stepTime.value(), 0.0, 1.0) : 1.0;
 
     // time = 6·N·D / (GPUs × dense peak × MFU × goodput) × (1 - b_ref)/(1 - b) × slowdowns (SPEC.md §4.7).
     e.time = units::seconds(e.flops / (sustained * in.goodput) * expert * (1.0 - refBubble) /

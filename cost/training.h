@@ -144,6 +144,11 @@ struct TrainingEstimate {
     /// The efficiencies applied (TrainingInput, 1 when not a number in (0, 1]).
     double collectiveEfficiency = 1, referenceCollectiveEfficiency = 1, alltoallEfficiency = 1;
     double effectiveMfu = 0; // end-to-end MFU: busy MFU x (1 - bubble) / routing and scale-across slowdowns
+    /// Share of the step's wall time the GPUs run its FLOPs (busy compute without the exposed all-to-all /
+    /// step time); the rest (pipeline bubble, exposed all-to-all, routing and WAN stalls) is communication
+    /// trough. The busy compute still holds the MFU reference's own exposed communication, so the share is
+    /// an upper bound (issue 35: the power stage draws the compute phase for it, the trough for the rest).
+    double computeShare = 1;
     units::Time time{};               // wall-clock time to train
     bool feasible = false;            // false when inputs make the run impossible (no GPUs, zero MFU)
 };

@@ -735,7 +735,7 @@ private:
         m_doc.paragraph(
             QStringLiteral(
                 "The compute racks are provisioned at %1 of their full-load (nameplate) draw (the "
-                "design's oversubscription ratio %2; a site, building or hall may set a tighter "
+                "design's oversubscription ratio %2; a site, building, hall or power feed may set a tighter "
                 "one, and each rack takes the tightest above it); power capping holds them there, "
                 "lowering the GPUs' clock when a workload would draw more. Carbon is location-based "
                 "(the grid region's annual average factor at each site; power purchase agreements "

@@ -73,7 +73,7 @@ FIELDS = {
                   "power_oversubscription_ratio"],
     "halls": ["id", "name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m", "power_capacity_w",
               "energisation_date", "refresh_policy", "power_oversubscription_ratio"],
-    "power_feeds": ["id", "name", "building", "capacity_w", "chain"],
+    "power_feeds": ["id", "name", "building", "capacity_w", "chain", "power_oversubscription_ratio"],
     "cooling_loops": ["id", "name", "hall", "cdu_type", "cdu_count", "redundancy", "supply_temp_c", "delta_t_k",
                       "plant", "cdus"],
     "rows": ["id", "name", "hall", "x_m", "y_m", "rotation_deg"],

@@ -50,7 +50,8 @@ model::Project millionGpuDesign(int loopsPerHallExtra = 0) {
                                         feed,
                                         bl.id,
                                         units::megawatts(200),
-                                        {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"}});
+                                        {"xfmr-mv", "switchgear-lv", "ups-static", "busway-row"},
+                                        std::nullopt});
             for (int h = 0; h < 4; ++h) {
                 model::DataHall hall;
                 hall.id = bl.id + "-h" + std::to_string(h), hall.name = hall.id, hall.building = bl.id;

@@ -173,6 +173,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
         p.sites.front().powerOversubscriptionRatio = 1.1;
         p.buildings.front().powerOversubscriptionRatio = 1.2;
         p.halls.front().powerOversubscriptionRatio = 1.3;
+        if (!p.powerFeeds.empty()) p.powerFeeds.front().powerOversubscriptionRatio = 1.4;
         QTemporaryDir dir;
         const auto files = netbox::exportNetBox(p, test_support::catalog());
         netbox::writeNetBoxExport(dir.filePath("export").toStdString(), files);
@@ -247,6 +248,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
             QCOMPARE(q.powerFeeds[i].building, p.powerFeeds[i].building);
             QCOMPARE(q.powerFeeds[i].capacity.value(), p.powerFeeds[i].capacity.value());
             QCOMPARE(q.powerFeeds[i].chain, p.powerFeeds[i].chain);
+            QCOMPARE(q.powerFeeds[i].powerOversubscriptionRatio, p.powerFeeds[i].powerOversubscriptionRatio);
         }
         QVERIFY(!r.log.empty()); // the summary line
     }

@@ -308,6 +308,26 @@ private slots:
                      1e-12));
         QVERIFY(near(fig(h3, "training.capping_clock"), 0.8696895629, 1e-9));
         QCOMPARE(fig(design10, "training.capping_clock"), 1.0);
+        // A power feed is a domain too: the first feed at 1.2 caps every working compute rack that names it
+        // as its A or its B feed (the tighter of a rack's two paths holds), and only those.
+        auto fed = p;
+        QVERIFY(!fed.powerFeeds.empty());
+        fed.powerFeeds.front().powerOversubscriptionRatio = 1.2;
+        const std::string feed = fed.powerFeeds.front().id;
+        double feedNameplate = 0;
+        int onA = 0, onB = 0;
+        for (const auto& rack : fed.racks) {
+            const auto* type = catalog().find(rack.rackType);
+            const bool compute = type && type->find("gpus") && type->value("gpus") > 0;
+            if (rack.spare || !compute || (rack.feedA != feed && rack.feedB != feed)) continue;
+            feedNameplate += type->value("power_load_w");
+            onA += rack.feedA == feed, onB += rack.feedB == feed;
+        }
+        QVERIFY(feedNameplate > 0 && onA > 0);
+        QVERIFY(feedNameplate < 20.8896e6); // not the whole design
+        QVERIFY(near(fig(evaluateAt(fed, 1.0), "power.it_compute_peak_mw"),
+                     fig(design10, "power.it_compute_peak_mw") - feedNameplate * (1.0 - 1.0 / 1.2) / 1e6,
+                     1e-12));
     }
 
     // The planning basis (power_provisioning_basis): observed (1) provisions each working compute rack at the
@@ -486,6 +506,40 @@ private slots:
                          fig(shed, "environment.facility_energy_mwh_per_year"),
                      loss, 1e-6));
         QVERIFY(fig(ride, "finance.energy_annual_usd") > fig(shed, "finance.energy_annual_usd"));
+    }
+
+    // A training step's troughs (issue 35 item 1): llama3-16k-h100 (16 stages, 8 chunks per rank, 16
+    // microbatches) idles its pipeline 15 / 143 of each step, the same as the MFU reference, with no expert
+    // all-to-all and no routing or WAN stall, so the compute phase is 128 / 143 = 0.8951048951 of the step.
+    // Its racks (20,400 W, 8 x 1,400 W of GPUs at TDP: host share h = 9,200 / 20,400) draw h + (1 - h) x 0.95
+    // in the compute phase and h + (1 - h) x 0.3 in the trough: mean 0.9351158645 of full load (Python,
+    // 1e-12). Every GPU runs the job, so the energy follows that mean: a trough at 0.5 instead of 0.3 adds
+    // 1,024 racks x 20,400 W x utilization 0.85 x (1 - f) x (1 - h) x 0.2 = 0.2045135664 MW of compute
+    // (1e-9). With a 5 MW/min ramp limit the battery gives back swing x f x (1 - f) on average while the job
+    // runs and buys it again at 1 / 0.85: (1 / 0.85 - 1) x 7.45472 MW x f (1 - f) x 8,766 h x 0.85 =
+    // 920.3504205 MWh a year (1e-9), and the compute phase and stop swings are unchanged.
+    void trainingStepTroughs() {
+        const auto p = reference("llama3-16k-h100");
+        auto a = defaults();
+        const auto base = cost::evaluate(p, catalog(), a);
+        const double f = 128.0 / 143.0;
+        QVERIFY(near(fig(base, "training.step_compute_share"), f, 1e-12));
+        QVERIFY(near(fig(base, "training.rack_mean_draw_share"), 0.9351158645276294, 1e-12));
+        const auto* compute = base.figure("power.it_compute_mw");
+        QVERIFY(compute);
+        QVERIFY(near(figureInput(*compute, "busy_draw_share_of_load"), 0.9351158645276294, 1e-12));
+        a.at("training_trough_power_draw").base = 0.5;
+        const auto shallow = cost::evaluate(p, catalog(), a);
+        QVERIFY(near(fig(shallow, "power.it_compute_mw") - fig(base, "power.it_compute_mw"),
+                     0.2045135664335665, 1e-9));
+        a.at("training_trough_power_draw").base = 0.3;
+        a.at("grid_ramp_limit_mw_per_min").base = 5;
+        const auto ramp = cost::evaluate(p, catalog(), a);
+        QVERIFY(near(fig(ramp, "power.bess_losses_mwh_per_year"), 920.3504205467261, 1e-9));
+        QVERIFY(near(fig(ramp, "power.training_swing_mw"), 7.45472, 1e-9));
+        QVERIFY(near(fig(ramp, "environment.facility_energy_mwh_per_year") -
+                         fig(base, "environment.facility_energy_mwh_per_year"),
+                     920.3504205467261, 1e-6));
     }
 
     // Embodied carbon (issue 35 item 4) on the agentic reference: 21,168 GPUs x 475 kg = 10,054.8 t of

@@ -42,6 +42,7 @@ public:
             if (item->kind != "generator") standard << id;
         }
         form.addPicks("chain", chain, standard);
+        form.addField("power_oversubscription_ratio", nullptr);
         const QStringList racks = selectedRacks(ctx);
         auto* assign = new QComboBox;
         assign->addItem(QObject::tr("No"), QString());
