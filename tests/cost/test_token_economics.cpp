@@ -57,7 +57,9 @@ private slots:
     /// prefix hits, licence share 0 (the shipped base): revenue per busy GPU-hour = (in x 0.60 + out x 2.50)
     /// / 1e6 x 3600 / GPUs, from the engine's own tokens/s. Tolerance 1e-12 relative (same arithmetic).
     void revenueFromPresetPricesAtTheOperatingPoint() {
-        const auto p = agenticOneService();
+        auto p = agenticOneService();
+        p.inferenceServices.front().prefixCacheHitRate =
+            0.0; // the reference has 0.7 (cached input: next test)
         const auto r = evaluateWith(p);
         const auto& sz = r.inference.front().sizing;
         const double gpus = p.inferenceServices.front().gpus;
