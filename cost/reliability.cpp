@@ -842,6 +842,73 @@ CheckpointTimes checkpointTimes(const ReliabilityInput& in, double n, const std:
     return t;
 }
 
+namespace {
+
+/// The checkpoint interval (Young and Daly on the MTBF of rollback events, or the job's pinned one), at
+/// least the minimum and, with asynchronous checkpoints, the background persist time; sets the result's
+/// interval figures and the process's interval.
+double chooseCheckpointInterval(ReliabilityResult& r, const ReliabilityInput& in, double delta, double persist,
+                                bool feasible, const std::string& who) {
+    auto& rules = r.rules;
+    const ProcessRates rates = processRates(r.process);
+    const double rollbackMtbf = rates.rollback > 0 ? 1.0 / rates.rollback : kInf;
+    r.rollbackMtbf = rollbackMtbf * second;
+    r.checkpointIntervalYoung = checkpointIntervalYoung(delta * second, r.rollbackMtbf);
+    r.checkpointIntervalDaly = checkpointIntervalDaly(delta * second, r.rollbackMtbf);
+    double tau = r.checkpointIntervalDaly.value();
+    const double pinned = in.checkpointInterval.value();
+    if (pinned != 0) {
+        if (std::isfinite(pinned) && pinned > 0)
+            tau = pinned;
+        else
+            addRule(rules, Severity::Error, "checkpoint_interval_invalid", in.jobId,
+                    who + ": a pinned checkpoint interval must be a positive time; Daly's optimum is used");
+    }
+    const double floor = std::max(kMinCheckpointIntervalSeconds, in.asyncCheckpoint ? persist : 0.0);
+    if (in.asyncCheckpoint && tau < persist && feasible)
+        addRule(rules, Severity::Info, "checkpoint_interval_raised", in.jobId,
+                who + ": the checkpoint interval is raised to " + fmt(persist, 1) +
+                    " s so each background write finishes before the next snapshot");
+    tau = std::clamp(std::isfinite(tau) ? tau : kMaxCheckpointIntervalSeconds, floor,
+                     std::max(floor, kMaxCheckpointIntervalSeconds));
+    r.checkpointInterval = tau * second;
+    r.process.checkpointInterval = r.checkpointInterval;
+    return tau;
+}
+
+/// Per class: first-order loss per event N·R_c + f_c·N·(T+δ)/2 (+ N·k_c·T for SDC); the exact failure loss
+/// is split over classes in proportion to λ_c·(R_c + f_c·(T+δ)/2), the SDC loss in proportion to λ_c·k_c.
+/// processIndex: per result class, its index in the process (-1: it does not interrupt the job).
+void splitLossesOverClasses(ReliabilityResult& r, const std::vector<int>& processIndex, const GoodputParts& g,
+                            double tau, double delta, double n) {
+    const double len = tau + delta;
+    double weightSum = 0, sdcWeightSum = 0;
+    // A class's persist lag (non-SDC extra rollback) is part of its failure loss.
+    const auto lagOf = [&](const ProcessClass& pc) {
+        return pc.silentDataCorruption ? 0.0 : pc.extraRollbackIntervals * tau;
+    };
+    const auto sdcOf = [](const ProcessClass& pc) {
+        return pc.silentDataCorruption ? pc.extraRollbackIntervals : 0.0;
+    };
+    for (const auto& pc : r.process.classes) {
+        weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc));
+        sdcWeightSum += pc.rate.value() * sdcOf(pc);
+    }
+    for (size_t i = 0; i < r.classes.size(); ++i) {
+        if (processIndex[i] < 0) continue;
+        const auto& pc = r.process.classes[static_cast<size_t>(processIndex[i])];
+        auto& ci = r.classes[i];
+        const double perEvent = pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc);
+        ci.lostGpuHoursPerEvent = n * (perEvent + sdcOf(pc) * tau) / kSecondsPerHour;
+        const double w = pc.rate.value() * perEvent, ws = pc.rate.value() * sdcOf(pc);
+        ci.lostGpuHoursPerDay = n * 24.0 *
+                                ((weightSum > 0 ? g.failureLoss * w / weightSum : 0.0) +
+                                 (sdcWeightSum > 0 ? g.sdcLoss * ws / sdcWeightSum : 0.0));
+    }
+}
+
+} // namespace
+
 ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     ReliabilityResult r;
     r.rules = in.rules;
@@ -967,30 +1034,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     r.plannedPerDay = planned * kSecondsPerDay;
     r.jobMtbf = (unexpected > 0 ? 1.0 / unexpected : kInf) * second;
 
-    // ---- Checkpoint interval: Young and Daly on the MTBF of rollback events ----
-    const ProcessRates rates = processRates(proc);
-    const double rollbackMtbf = rates.rollback > 0 ? 1.0 / rates.rollback : kInf;
-    r.rollbackMtbf = rollbackMtbf * second;
-    r.checkpointIntervalYoung = checkpointIntervalYoung(delta * second, r.rollbackMtbf);
-    r.checkpointIntervalDaly = checkpointIntervalDaly(delta * second, r.rollbackMtbf);
-    double tau = r.checkpointIntervalDaly.value();
-    const double pinned = in.checkpointInterval.value();
-    if (pinned != 0) {
-        if (std::isfinite(pinned) && pinned > 0)
-            tau = pinned;
-        else
-            addRule(rules, Severity::Error, "checkpoint_interval_invalid", in.jobId,
-                    who + ": a pinned checkpoint interval must be a positive time; Daly's optimum is used");
-    }
-    const double floor = std::max(kMinCheckpointIntervalSeconds, in.asyncCheckpoint ? persist : 0.0);
-    if (in.asyncCheckpoint && tau < persist && feasible)
-        addRule(rules, Severity::Info, "checkpoint_interval_raised", in.jobId,
-                who + ": the checkpoint interval is raised to " + fmt(persist, 1) +
-                    " s so each background write finishes before the next snapshot");
-    tau = std::clamp(std::isfinite(tau) ? tau : kMaxCheckpointIntervalSeconds, floor,
-                     std::max(floor, kMaxCheckpointIntervalSeconds));
-    r.checkpointInterval = tau * second;
-    proc.checkpointInterval = r.checkpointInterval;
+    const double tau = chooseCheckpointInterval(r, in, delta, persist, feasible, who);
     if (tau > 0)
         for (const size_t i : asyncStorageRestores)
             // Only the GPUs that roll back lose the older snapshot's extra work (restart scope).
@@ -1008,32 +1052,7 @@ ReliabilityResult analyzeReliability(const ReliabilityInput& in) {
     r.stragglerLoss = g.stragglerLoss;
     r.lostGpuHoursPerDay = n * 24.0 * (1.0 - r.goodput);
 
-    // Per class: first-order loss per event N·R_c + f_c·N·(T+δ)/2 (+ N·k_c·T for SDC); the exact failure loss
-    // is split over classes in proportion to λ_c·(R_c + f_c·(T+δ)/2), the SDC loss in proportion to λ_c·k_c.
-    const double len = tau + delta;
-    double weightSum = 0, sdcWeightSum = 0;
-    // A class's persist lag (non-SDC extra rollback) is part of its failure loss.
-    const auto lagOf = [&](const ProcessClass& pc) {
-        return pc.silentDataCorruption ? 0.0 : pc.extraRollbackIntervals * tau;
-    };
-    const auto sdcOf = [](const ProcessClass& pc) {
-        return pc.silentDataCorruption ? pc.extraRollbackIntervals : 0.0;
-    };
-    for (const auto& pc : proc.classes) {
-        weightSum += pc.rate.value() * (pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc));
-        sdcWeightSum += pc.rate.value() * sdcOf(pc);
-    }
-    for (size_t i = 0; i < r.classes.size(); ++i) {
-        if (processIndex[i] < 0) continue;
-        const auto& pc = proc.classes[static_cast<size_t>(processIndex[i])];
-        auto& ci = r.classes[i];
-        const double perEvent = pc.downtime.value() + pc.rollbackFraction * len / 2.0 + lagOf(pc);
-        ci.lostGpuHoursPerEvent = n * (perEvent + sdcOf(pc) * tau) / kSecondsPerHour;
-        const double w = pc.rate.value() * perEvent, ws = pc.rate.value() * sdcOf(pc);
-        ci.lostGpuHoursPerDay = n * 24.0 *
-                                ((weightSum > 0 ? g.failureLoss * w / weightSum : 0.0) +
-                                 (sdcWeightSum > 0 ? g.sdcLoss * ws / sdcWeightSum : 0.0));
-    }
+    splitLossesOverClasses(r, processIndex, g, tau, delta, n);
     return r;
 }
 
