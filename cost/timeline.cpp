@@ -173,6 +173,298 @@ std::vector<Group> cohortGroups(const TimelineInputs& in, Timeline& t) {
     return groups;
 }
 
+/// The monthly schedule built one cohort group at a time (computeTimeline): its months and flows, the
+/// vintages still in service for the terminal value, and the conventions every group shares.
+class TimelineBuilder {
+public:
+    TimelineBuilder(const TimelineInputs& in, Timeline& t, int months)
+        : m_in(in), m_t(t), m_flows(months), m_months(months), m_r(in.wacc),
+          m_delayMonths(std::max(0.0, in.deliveryToRevenueDays) / (365.25 / 12.0)),
+          m_contractMonths(static_cast<int>(
+              std::clamp(std::round(in.rentalContractYears * 12.0), 0.0, double(kMaxTimelineMonths)))) {}
+
+    /// Land is bought when construction starts; it carries interest until the first phase is energised
+    /// (capitalised with that phase's facility, as the steady-state schedule does).
+    void buyLand(int first) {
+        m_t.months[0].facilityCapex += m_in.land;
+        m_flows.add(0.0, -m_in.land.value());
+        m_first = first;
+        m_landIdc = m_in.land.value() * (growth(first) - 1.0);
+    }
+
+    void addGroup(const Group& group, const std::vector<double>& powered) {
+        const TimelinePhaseInput& ph = group.ph;
+        TimelinePhase out{ph, {}, {}};
+        const int e = ph.energisationMonth;
+        const double facility = m_in.facilityCapex.value() * ph.powerShare;
+        const double idc = drawFacility(e, facility);
+        out.interestDuringConstruction = idc * usd;
+        m_t.interestDuringConstruction += idc * usd;
+        Vintage fac{e, facility + idc, m_in.facility.residualFraction, lifeInMonths(m_in.facility.lifeYears)};
+        Vintage net{e, m_in.networkCapex.value() * ph.gpuShare, m_in.network.residualFraction,
+                    lifeInMonths(m_in.network.lifeYears)};
+        const Vintage it = deliverIt(ph, net);
+        // Facility and network are replaced like for like at the end of their lives, at the same price.
+        replaceLikeForLike(fac, facility);
+        replaceLikeForLike(net, net.cost);
+        runCohorts(ph, powered, out, it);
+        for (std::size_t i : group.members) {
+            auto& member = m_t.phases[i];
+            const double share = ph.powerShare > 0 ? member.input.powerShare / ph.powerShare
+                                                   : member.input.gpuShare / ph.gpuShare;
+            member.interestDuringConstruction = share * out.interestDuringConstruction;
+            member.itRefreshMonths = out.itRefreshMonths;
+        }
+    }
+
+    void finish(int first, int last);
+
+private:
+    // (1+r)^(months/12): compounding over a span in months, on year fractions as the NPV.
+    double growth(double spanMonths) const { return std::pow(1.0 + m_r, spanMonths / 12.0); }
+    // The price factor of IT bought in month m: the catalog price holds at the reference delivery and moves
+    // at it_cohort_price_change_per_year from there ("the catalog of the year it is bought").
+    double itPriceFactor(int m) const {
+        return std::pow(1.0 + m_in.itPriceChangePerYear, (m - m_in.constructionMonths) / 12.0);
+    }
+    static double monthlyFactor(double perYear) { return std::pow(1.0 - std::clamp(perYear, 0.0, 0.99), 1.0 / 12.0); }
+
+    /// Straight-line depreciation by month until the vintage is retired (or the horizon ends).
+    void depreciate(const Vintage& v, int retireMonth) {
+        const int end = std::min({retireMonth, v.start + v.lifeMonths, m_months});
+        for (int m = std::max(0, v.start); m < end; ++m)
+            m_t.months[static_cast<std::size_t>(m)].depreciation += v.monthly() * usd;
+    }
+    /// Retired assets change hands at book value (the steady-state convention, evaluate_finance.cpp), or at
+    /// their market value when that is lower; the shortfall is a loss on disposal, deducted from taxable
+    /// income in the month (IAS 16.68: gain or loss = proceeds - carrying amount, in profit or loss). Paid
+    /// at the end of the month.
+    void retire(const Vintage& v, int m, double marketValue = std::numeric_limits<double>::infinity()) {
+        const double book = v.bookAt(m);
+        const double proceeds = std::min(book, std::max(0.0, marketValue));
+        auto& row = m_t.months[static_cast<std::size_t>(m)];
+        row.salvage += proceeds * usd;
+        row.depreciation += (book - proceeds) * usd;
+        m_flows.add(m + 1.0, proceeds);
+    }
+    double drawFacility(int e, double facility);
+    void replaceLikeForLike(Vintage v, double price);
+    Vintage deliverIt(const TimelinePhaseInput& ph, const Vintage& net);
+    void runCohorts(const TimelinePhaseInput& ph, const std::vector<double>& powered, TimelinePhase& out,
+                    Vintage it);
+    void chargeMonth(const TimelinePhaseInput& ph, int m, double share, double earning, double hoursPerMonth,
+                     double price, int gridMonth);
+
+    const TimelineInputs& m_in;
+    Timeline& m_t;
+    DatedFlows m_flows;
+    const int m_months;
+    const double m_r, m_delayMonths;
+    const int m_contractMonths;
+    std::vector<Vintage> m_live; // every vintage bought, for the terminal value
+    int m_first = 0;
+    double m_landIdc = 0;
+    bool m_landIdcAssigned = false;
+};
+
+/// Facility: drawn in equal monthly amounts over the construction_months before its energisation, each at
+/// the middle of its month (cost/finance.h constructionDraws); a phase energised sooner after the build
+/// start is built in the months there are. Returns its interest during construction (with the land's
+/// carry for the first phase energised).
+double TimelineBuilder::drawFacility(int e, double facility) {
+    const int start = std::max(0, e - m_in.constructionMonths);
+    const int drawMonths = e - start;
+    double idc = 0.0;
+    if (drawMonths == 0) {
+        m_t.months[static_cast<std::size_t>(e)].facilityCapex += facility * usd;
+        m_flows.add(e, -facility);
+    } else {
+        const double perMonth = facility / drawMonths;
+        for (int k = start; k < e; ++k) {
+            m_t.months[static_cast<std::size_t>(k)].facilityCapex += perMonth * usd;
+            m_t.months[static_cast<std::size_t>(k)].drawsMidMonth += perMonth * usd;
+            m_flows.add(k + 0.5, -perMonth);
+            // Interest during construction at the WACC until the phase is energised (IAS 23), the draw
+            // compounded forward less the draw: D·((1+r)^((e - t)/12) - 1).
+            idc += perMonth * (growth(e - (k + 0.5)) - 1.0);
+        }
+    }
+    if (e == m_first && !m_landIdcAssigned) {
+        idc += m_landIdc; // the land's carry goes with the first phase energised
+        m_landIdcAssigned = true;
+    }
+    return idc;
+}
+
+void TimelineBuilder::replaceLikeForLike(Vintage v, double price) {
+    while (true) {
+        const int end = v.start + v.lifeMonths;
+        depreciate(v, end);
+        if (end >= m_months) break;
+        retire(v, end);
+        m_t.months[static_cast<std::size_t>(end)].replacementCapex += price * usd;
+        m_flows.add(end, -price);
+        v = Vintage{end, price, v.residualFraction, v.lifeMonths};
+    }
+    m_live.push_back(v);
+}
+
+/// The first cohort: its GPUs at the generation's purchase price of its delivery month, the rest of the IT
+/// (CPUs, memory, NICs, trays) at the IT price of that month. IT and network are paid on delivery, at the
+/// start of the energisation month.
+Vintage TimelineBuilder::deliverIt(const TimelinePhaseInput& ph, const Vintage& net) {
+    const int e = ph.energisationMonth;
+    const double itBase = m_in.itCapex.value() * ph.gpuShare;
+    const double gpuShareOfIt = std::clamp(ph.gpuCapexShare, 0.0, 1.0);
+    const double firstItFactor =
+        (1.0 - gpuShareOfIt) * itPriceFactor(e) +
+        gpuShareOfIt * std::pow(monthlyFactor(ph.gpuPriceDeclinePerYear.value_or(m_in.gpuPriceDeclinePerYear)),
+                                e - m_in.constructionMonths);
+    Vintage it{e, itBase * firstItFactor, m_in.it.residualFraction, lifeInMonths(m_in.it.lifeYears)};
+    m_t.months[static_cast<std::size_t>(e)].itCapex += (it.cost + net.cost) * usd;
+    m_flows.add(e, -(it.cost + net.cost));
+    return it;
+}
+
+/// GPUs: one cohort at a time. Revenue starts delivery_to_revenue_days after its delivery (pro rata in that
+/// month); the cohort's price falls with its age; the policy decides when it is replaced. A GPU
+/// generation's prices are market prices at a date (issue 34 item 2): its catalog rental price and
+/// purchase price hold at the reference delivery (the catalog's date) and move from there, the rental price
+/// by (1 - d)^years and the GPUs' purchase price by (1 - g)^years, with d and g the generation's own
+/// (data/catalog/accelerators.json rental_price_decay_per_year and price_decline_per_year; the assumptions
+/// of the same names when a design or an override sets them). A hall delivered after the reference so buys
+/// its GPUs for less and rents them for less from its first day; one delivered before pays and earns more.
+/// A refresh installs the successor generation, bought at the catalog IT price x (1 +
+/// it_cohort_price_change_per_year)^years and new on its day: it sells at the generation's reference price
+/// and decays from there (stationary generations: each new one takes the place and the price its
+/// predecessor had at the reference).
+void TimelineBuilder::runCohorts(const TimelinePhaseInput& ph, const std::vector<double>& powered,
+                                 TimelinePhase& out, Vintage it) {
+    const int e = ph.energisationMonth;
+    const double itBase = m_in.itCapex.value() * ph.gpuShare;
+    const double monthlyDecay = monthlyFactor(ph.rentalDecayPerYear.value_or(m_in.rentalDecayPerYear));
+    const int gridMonth = gridMonthOf(m_in, ph);
+    const double hoursPerMonth = m_in.gpuHoursPerYear * ph.gpuShare / 12.0;
+    const double newPrice = m_in.gpuHourPrice * ph.rentalPriceFactor; // the generation's, at the reference
+    const double yearlyRevenueNew = m_in.gpuHoursPerYear * ph.gpuShare * newPrice;
+    // The month from which the running cohort's price has decayed: the reference for the first cohort (a
+    // market price at a date), its installation for a successor.
+    int priceOrigin = m_in.constructionMonths;
+    const double crf = capitalRecoveryFactor(m_in.wacc, m_in.it.lifeYears);
+    double earnFrom = e + m_delayMonths;
+    for (int m = e; m < m_months; ++m) {
+        // Refresh at the start of the month: at the end of the IT life, or (economic) as soon as a new
+        // cohort's extra margin covers its capital charge (refreshAge).
+        const int age = m - it.start;
+        bool replace = false;
+        if (age > 0 && itBase > 0.0) {
+            if (!ph.economicRefresh) {
+                replace = age >= it.lifeMonths;
+            } else if (yearlyRevenueNew > 0.0) {
+                const double gain = yearlyRevenueNew * (1.0 - std::pow(monthlyDecay, m - priceOrigin));
+                replace = gain >= itBase * itPriceFactor(m) * crf;
+            }
+        }
+        if (replace) {
+            depreciate(it, m);
+            // A used cohort sells for what its aged rental price supports: its cost x (1 - d)^age (the
+            // used-GPU price tracks the rental price), at most its book value.
+            retire(it, m, it.cost * std::pow(monthlyDecay, m - it.start));
+            it = Vintage{m, itBase * itPriceFactor(m), it.residualFraction, it.lifeMonths};
+            m_t.months[static_cast<std::size_t>(m)].replacementCapex += it.cost * usd;
+            m_flows.add(m, -it.cost);
+            out.itRefreshMonths.push_back(m);
+            earnFrom = m + m_delayMonths; // installing and burning in the new cohort
+            priceOrigin = m;
+        }
+        const double share = powered[static_cast<std::size_t>(m)];
+        const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0);
+        // Sold on contracts of a fixed term, each at the generation's price of the month it is signed (the
+        // first at delivery); without a term, at the price of mid-month.
+        const double signedAt = m_contractMonths > 0
+                                    ? double(it.start + (m - it.start) / m_contractMonths * m_contractMonths)
+                                    : m + 0.5;
+        chargeMonth(ph, m, share, earning, hoursPerMonth, newPrice * std::pow(monthlyDecay, signedAt - priceOrigin),
+                    gridMonth);
+    }
+    depreciate(it, m_months);
+    m_live.push_back(it);
+}
+
+/// One month of a group: GPU-hours and revenue of the earning share, opex, and in a bridge month the
+/// on-site fuel that replaces the grid energy.
+void TimelineBuilder::chargeMonth(const TimelinePhaseInput& ph, int m, double share, double earnedShare,
+                                  double hoursPerMonth, double price, int gridMonth) {
+    auto& row = m_t.months[static_cast<std::size_t>(m)];
+    const double earning = earnedShare * share;
+    const double hours = hoursPerMonth * earning;
+    row.gpuHours += hours;
+    row.revenue += hours * price * usd;
+    row.opex += (m_in.opexPowerDriven.value() * ph.powerShare / 12.0 + m_in.opexGpuDriven.value() * ph.gpuShare / 12.0) * usd;
+    if (m < gridMonth) {
+        // Bridge month: the phase's grid energy is replaced by on-site fuel for the powered share of its
+        // load; the unpowered share draws nothing.
+        const double grid = m_in.energyAnnual.value() * ph.powerShare / 12.0;
+        const double fuel = m_in.facilityEnergyMwhPerYear * ph.powerShare / 12.0 * share * m_in.fuelUsdPerMwh;
+        row.opex += (fuel - grid) * usd;
+        m_t.bridgeFuel += fuel * usd;
+        m_t.gpuHoursWaitingForGrid += hoursPerMonth * earnedShare * (1.0 - share);
+    }
+    row.powered = share;
+    row.energisedItMw += m_in.itPeakMw * ph.powerShare;
+    row.energisedFacilityMw += m_in.facilityPeakMw * ph.powerShare;
+    row.gpusInstalled += m_in.gpus * ph.gpuShare;
+    row.gpusEarning += m_in.gpus * ph.gpuShare * earning;
+}
+
+/// Site-driven opex, tax, the terminal value and the cash flows with their NPV, IRR and payback.
+void TimelineBuilder::finish(int first, int last) {
+    Timeline& t = m_t;
+    const int months = m_months;
+    // Site-driven opex (WAN leases, property tax on land) from the first energisation.
+    for (int m = first; m < months && last >= 0; ++m)
+        t.months[static_cast<std::size_t>(m)].opex += m_in.opexSiteDriven.value() / 12.0 * usd;
+    // Tax: on each year's positive taxable income (revenue - opex - depreciation), years counted from the
+    // build start, paid in the year's last month (the steady state's yearly convention: no loss carried
+    // forward, cost/evaluate_finance.cpp); a last partial year is taxed at the horizon.
+    for (int y0 = 0; y0 < months; y0 += 12) {
+        const int y1 = std::min(months, y0 + 12);
+        double taxable = 0.0;
+        for (int m = y0; m < y1; ++m) {
+            const auto& row = t.months[static_cast<std::size_t>(m)];
+            taxable += (row.revenue - row.opex - row.depreciation).value();
+        }
+        t.months[static_cast<std::size_t>(y1 - 1)].tax = std::max(0.0, m_in.taxRate * taxable) * usd;
+    }
+    // Terminal value at the horizon: the book value of every vintage still in service, and the land at cost.
+    double terminal = m_in.land.value();
+    for (const auto& v : m_live)
+        terminal += v.bookAt(months);
+    t.months.back().terminalValue = terminal * usd;
+    m_flows.add(months, terminal);
+
+    double cumulative = 0.0;
+    for (auto& row : t.months) {
+        row.meanGpuHourPrice = row.gpuHours > 0 ? row.revenue.value() / row.gpuHours : 0.0;
+        m_flows.add(row.month + 1.0, (row.revenue - row.opex - row.tax).value());
+        row.cashFlow = row.revenue + row.salvage + row.terminalValue - row.opex - row.tax -
+                       row.facilityCapex - row.itCapex - row.replacementCapex;
+        cumulative += (row.cashFlow - row.terminalValue).value();
+        row.cumulative = cumulative * usd;
+        // Peak funding: the deepest the cumulative cash goes (the equity and debt the build needs).
+        if (-cumulative > t.peakFunding.value()) {
+            t.peakFunding = -cumulative * usd;
+            t.peakFundingMonth = row.month;
+        }
+        if (!t.paybackMonth && cumulative >= 0.0 && t.peakFunding.value() > 0.0) t.paybackMonth = row.month;
+    }
+    t.npv = m_flows.npv(m_r, t.referenceMonth) * usd;
+    if (m_in.computeIrr) t.irr = internalRateOfReturnDated(m_flows.flows(0.0));
+    // The economic refresh age at the reference delivery's prices (the first cohort of the whole design).
+    t.economicRefreshAgeYears = refreshAge(m_in.gpuHoursPerYear * m_in.gpuHourPrice, m_in.itCapex.value(), m_in.wacc,
+                                           m_in.it.lifeYears, m_in.rentalDecayPerYear);
+}
+
 } // namespace
 
 Timeline computeTimeline(const TimelineInputs& in) {
@@ -190,32 +482,6 @@ Timeline computeTimeline(const TimelineInputs& in) {
     t.months.resize(static_cast<std::size_t>(months));
     for (int m = 0; m < months; ++m)
         t.months[static_cast<std::size_t>(m)].month = m;
-    DatedFlows flows(months);
-    const double r = in.wacc;
-    // (1+r)^(months/12): compounding over a span in months, on year fractions as the NPV.
-    const auto growth = [r](double spanMonths) { return std::pow(1.0 + r, spanMonths / 12.0); };
-    const double delayMonths = std::max(0.0, in.deliveryToRevenueDays) / (365.25 / 12.0);
-    // The price factor of IT bought in month m: the catalog price holds at the reference delivery and moves
-    // at it_cohort_price_change_per_year from there ("the catalog of the year it is bought").
-    const auto itPriceFactor = [&](int m) {
-        return std::pow(1.0 + in.itPriceChangePerYear, (m - in.constructionMonths) / 12.0);
-    };
-    // A GPU generation's prices are market prices at a date (issue 34 item 2): its catalog rental price and
-    // purchase price hold at the reference delivery (the catalog's date) and move from there, the rental
-    // price by (1 - d)^years and the GPUs' purchase price by (1 - g)^years, with d and g the generation's own
-    // (data/catalog/accelerators.json rental_price_decay_per_year and price_decline_per_year; the
-    // assumptions of the same names when a design or an override sets them). A hall delivered after the
-    // reference so buys its GPUs for less and rents them for less from its first day; one delivered before
-    // pays and earns more. A refresh installs the successor generation, bought at the catalog IT price x
-    // (1 + it_cohort_price_change_per_year)^years and new on its day: it sells at the generation's
-    // reference price and decays from there (stationary generations: each new one takes the place and the
-    // price its predecessor had at the reference).
-    const int contractMonths = static_cast<int>(
-        std::clamp(std::round(in.rentalContractYears * 12.0), 0.0, double(kMaxTimelineMonths)));
-    const auto monthlyFactor = [](double perYear) {
-        return std::pow(1.0 - std::clamp(perYear, 0.0, 0.99), 1.0 / 12.0);
-    };
-
     int first = std::numeric_limits<int>::max(), last = -1;
     for (const auto& ph : in.phases) {
         if (ph.energisationMonth < 0 || ph.energisationMonth >= months) {
@@ -239,220 +505,11 @@ Timeline computeTimeline(const TimelineInputs& in) {
     t.fullEnergisationMonth = last;
 
     const auto powered = poweredShares(in, months, t.bridgeMonths);
-
-    std::vector<Vintage> live; // every vintage bought, for the terminal value
-    auto depreciate = [&](const Vintage& v, int retireMonth) {
-        // Straight-line depreciation by month until the vintage is retired (or the horizon ends).
-        const int end = std::min({retireMonth, v.start + v.lifeMonths, months});
-        for (int m = std::max(0, v.start); m < end; ++m)
-            t.months[static_cast<std::size_t>(m)].depreciation += v.monthly() * usd;
-    };
-    auto retire = [&](const Vintage& v, int m, double marketValue = std::numeric_limits<double>::infinity()) {
-        // Retired assets change hands at book value (the steady-state convention, evaluate_finance.cpp), or
-        // at their market value when that is lower; the shortfall is a loss on disposal, deducted from
-        // taxable income in the month (IAS 16.68: gain or loss = proceeds - carrying amount, in profit or
-        // loss). Paid at the end of the month.
-        const double book = v.bookAt(m);
-        const double proceeds = std::min(book, std::max(0.0, marketValue));
-        auto& row = t.months[static_cast<std::size_t>(m)];
-        row.salvage += proceeds * usd;
-        row.depreciation += (book - proceeds) * usd;
-        flows.add(m + 1.0, proceeds);
-    };
-    // Land is bought when construction starts; it carries interest until the first phase is energised
-    // (capitalised with that phase's facility, as the steady-state schedule does).
-    t.months[0].facilityCapex += in.land;
-    flows.add(0.0, -in.land.value());
-    const double landIdc = in.land.value() * (growth(first) - 1.0);
-
-    const double yearlyOpexSite = in.opexSiteDriven.value();
-    bool landIdcAssigned = false;
-    const std::vector<Group> groups = cohortGroups(in, t);
-    for (const Group& group : groups) {
-        const TimelinePhaseInput& ph = group.ph;
-        const std::vector<double>& poweredOfGroup = powered.at(bridgePoolOf(in, ph));
-        const int groupGridMonth = gridMonthOf(in, ph);
-        TimelinePhase out{ph, {}, {}};
-        const int e = ph.energisationMonth;
-        // Facility: drawn in equal monthly amounts over the construction_months before its energisation,
-        // each at the middle of its month (cost/finance.h constructionDraws); a phase energised sooner
-        // after the build start is built in the months there are.
-        const double facility = in.facilityCapex.value() * ph.powerShare;
-        const int start = std::max(0, e - in.constructionMonths);
-        const int drawMonths = e - start;
-        double idc = 0.0;
-        if (drawMonths == 0) {
-            t.months[static_cast<std::size_t>(e)].facilityCapex += facility * usd;
-            flows.add(e, -facility);
-        } else {
-            const double perMonth = facility / drawMonths;
-            for (int k = start; k < e; ++k) {
-                t.months[static_cast<std::size_t>(k)].facilityCapex += perMonth * usd;
-                t.months[static_cast<std::size_t>(k)].drawsMidMonth += perMonth * usd;
-                flows.add(k + 0.5, -perMonth);
-                // Interest during construction at the WACC until the phase is energised (IAS 23), the draw
-                // compounded forward less the draw: D·((1+r)^((e - t)/12) - 1).
-                idc += perMonth * (growth(e - (k + 0.5)) - 1.0);
-            }
-        }
-        if (e == first && !landIdcAssigned) {
-            idc += landIdc; // the land's carry goes with the first phase energised
-            landIdcAssigned = true;
-        }
-        out.interestDuringConstruction = idc * usd;
-        t.interestDuringConstruction += idc * usd;
-        Vintage fac{e, facility + idc, in.facility.residualFraction, lifeInMonths(in.facility.lifeYears)};
-        Vintage net{e, in.networkCapex.value() * ph.gpuShare, in.network.residualFraction,
-                    lifeInMonths(in.network.lifeYears)};
-        const double itBase = in.itCapex.value() * ph.gpuShare;
-        // The first cohort: its GPUs at the generation's purchase price of its delivery month, the rest of
-        // the IT (CPUs, memory, NICs, trays) at the IT price of that month.
-        const double monthlyDecay = monthlyFactor(ph.rentalDecayPerYear.value_or(in.rentalDecayPerYear));
-        const double gpuShareOfIt = std::clamp(ph.gpuCapexShare, 0.0, 1.0);
-        const double firstItFactor =
-            (1.0 - gpuShareOfIt) * itPriceFactor(e) +
-            gpuShareOfIt *
-                std::pow(monthlyFactor(ph.gpuPriceDeclinePerYear.value_or(in.gpuPriceDeclinePerYear)),
-                         e - in.constructionMonths);
-        Vintage it{e, itBase * firstItFactor, in.it.residualFraction, lifeInMonths(in.it.lifeYears)};
-        // IT and network are paid on delivery, at the start of the energisation month.
-        t.months[static_cast<std::size_t>(e)].itCapex += (it.cost + net.cost) * usd;
-        flows.add(e, -(it.cost + net.cost));
-
-        // Facility and network are replaced like for like at the end of their lives, at the same price.
-        for (auto [v, price] : {std::pair{fac, facility}, std::pair{net, net.cost}}) {
-            while (true) {
-                const int end = v.start + v.lifeMonths;
-                depreciate(v, end);
-                if (end >= months) break;
-                retire(v, end);
-                t.months[static_cast<std::size_t>(end)].replacementCapex += price * usd;
-                flows.add(end, -price);
-                v = Vintage{end, price, v.residualFraction, v.lifeMonths};
-            }
-            live.push_back(v);
-        }
-
-        // GPUs: one cohort at a time. Revenue starts delivery_to_revenue_days after its delivery (pro rata in
-        // that month); the cohort's price falls with its age; the policy decides when it is replaced.
-        const double hoursPerMonth = in.gpuHoursPerYear * ph.gpuShare / 12.0;
-        const double newPrice = in.gpuHourPrice * ph.rentalPriceFactor; // the generation's, at the reference
-        const double yearlyRevenueNew = in.gpuHoursPerYear * ph.gpuShare * newPrice;
-        // The month from which the running cohort's price has decayed: the reference for the first cohort (a
-        // market price at a date), its installation for a successor.
-        int priceOrigin = in.constructionMonths;
-        const double crf = capitalRecoveryFactor(in.wacc, in.it.lifeYears);
-        const double powerOpexMonth = in.opexPowerDriven.value() * ph.powerShare / 12.0;
-        const double gpuOpexMonth = in.opexGpuDriven.value() * ph.gpuShare / 12.0;
-        double earnFrom = e + delayMonths;
-        for (int m = e; m < months; ++m) {
-            // Refresh at the start of the month: at the end of the IT life, or (economic) as soon as a new
-            // cohort's extra margin covers its capital charge (refreshAge).
-            const int age = m - it.start;
-            bool replace = false;
-            if (age > 0 && itBase > 0.0) {
-                if (!ph.economicRefresh) {
-                    replace = age >= it.lifeMonths;
-                } else if (yearlyRevenueNew > 0.0) {
-                    const double gain = yearlyRevenueNew * (1.0 - std::pow(monthlyDecay, m - priceOrigin));
-                    replace = gain >= itBase * itPriceFactor(m) * crf;
-                }
-            }
-            if (replace) {
-                depreciate(it, m);
-                // A used cohort sells for what its aged rental price supports: its cost x (1 - d)^age (the
-                // used-GPU price tracks the rental price), at most its book value.
-                retire(it, m, it.cost * std::pow(monthlyDecay, m - it.start));
-                it = Vintage{m, itBase * itPriceFactor(m), it.residualFraction, it.lifeMonths};
-                t.months[static_cast<std::size_t>(m)].replacementCapex += it.cost * usd;
-                flows.add(m, -it.cost);
-                out.itRefreshMonths.push_back(m);
-                earnFrom = m + delayMonths; // installing and burning in the new cohort
-                priceOrigin = m;
-            }
-            auto& row = t.months[static_cast<std::size_t>(m)];
-            const double share = poweredOfGroup[static_cast<std::size_t>(m)];
-            const double earning = std::clamp(m + 1.0 - earnFrom, 0.0, 1.0) * share;
-            // Sold on contracts of a fixed term, each at the generation's price of the month it is signed
-            // (the first at delivery); without a term, at the price of mid-month.
-            const double signedAt = contractMonths > 0
-                                        ? double(it.start + (m - it.start) / contractMonths * contractMonths)
-                                        : m + 0.5;
-            const double price = newPrice * std::pow(monthlyDecay, signedAt - priceOrigin);
-            const double hours = hoursPerMonth * earning;
-            row.gpuHours += hours;
-            row.revenue += hours * price * usd;
-            row.opex += (powerOpexMonth + gpuOpexMonth) * usd;
-            if (m < groupGridMonth) {
-                // Bridge month: the phase's grid energy is replaced by on-site fuel for the powered share of
-                // its load; the unpowered share draws nothing.
-                const double grid = in.energyAnnual.value() * ph.powerShare / 12.0;
-                const double fuel =
-                    in.facilityEnergyMwhPerYear * ph.powerShare / 12.0 * share * in.fuelUsdPerMwh;
-                row.opex += (fuel - grid) * usd;
-                t.bridgeFuel += fuel * usd;
-                t.gpuHoursWaitingForGrid +=
-                    hoursPerMonth * std::clamp(m + 1.0 - earnFrom, 0.0, 1.0) * (1.0 - share);
-            }
-            row.powered = share;
-            row.energisedItMw += in.itPeakMw * ph.powerShare;
-            row.energisedFacilityMw += in.facilityPeakMw * ph.powerShare;
-            row.gpusInstalled += in.gpus * ph.gpuShare;
-            row.gpusEarning += in.gpus * ph.gpuShare * earning;
-        }
-        depreciate(it, months);
-        live.push_back(it);
-        for (std::size_t i : group.members) {
-            auto& member = t.phases[i];
-            const double share = ph.powerShare > 0 ? member.input.powerShare / ph.powerShare
-                                                   : member.input.gpuShare / ph.gpuShare;
-            member.interestDuringConstruction = share * out.interestDuringConstruction;
-            member.itRefreshMonths = out.itRefreshMonths;
-        }
-    }
-    // Site-driven opex (WAN leases, property tax on land) from the first energisation.
-    for (int m = first; m < months && last >= 0; ++m)
-        t.months[static_cast<std::size_t>(m)].opex += yearlyOpexSite / 12.0 * usd;
-
-    // Tax: on each year's positive taxable income (revenue - opex - depreciation), years counted from the
-    // build start, paid in the year's last month (the steady state's yearly convention: no loss carried
-    // forward, cost/evaluate_finance.cpp); a last partial year is taxed at the horizon.
-    for (int y0 = 0; y0 < months; y0 += 12) {
-        const int y1 = std::min(months, y0 + 12);
-        double taxable = 0.0;
-        for (int m = y0; m < y1; ++m) {
-            const auto& row = t.months[static_cast<std::size_t>(m)];
-            taxable += (row.revenue - row.opex - row.depreciation).value();
-        }
-        t.months[static_cast<std::size_t>(y1 - 1)].tax = std::max(0.0, in.taxRate * taxable) * usd;
-    }
-    // Terminal value at the horizon: the book value of every vintage still in service, and the land at cost.
-    double terminal = in.land.value();
-    for (const auto& v : live)
-        terminal += v.bookAt(months);
-    t.months.back().terminalValue = terminal * usd;
-    flows.add(months, terminal);
-
-    double cumulative = 0.0;
-    for (auto& row : t.months) {
-        row.meanGpuHourPrice = row.gpuHours > 0 ? row.revenue.value() / row.gpuHours : 0.0;
-        flows.add(row.month + 1.0, (row.revenue - row.opex - row.tax).value());
-        row.cashFlow = row.revenue + row.salvage + row.terminalValue - row.opex - row.tax -
-                       row.facilityCapex - row.itCapex - row.replacementCapex;
-        cumulative += (row.cashFlow - row.terminalValue).value();
-        row.cumulative = cumulative * usd;
-        // Peak funding: the deepest the cumulative cash goes (the equity and debt the build needs).
-        if (-cumulative > t.peakFunding.value()) {
-            t.peakFunding = -cumulative * usd;
-            t.peakFundingMonth = row.month;
-        }
-        if (!t.paybackMonth && cumulative >= 0.0 && t.peakFunding.value() > 0.0) t.paybackMonth = row.month;
-    }
-    t.npv = flows.npv(r, t.referenceMonth) * usd;
-    if (in.computeIrr) t.irr = internalRateOfReturnDated(flows.flows(0.0));
-    // The economic refresh age at the reference delivery's prices (the first cohort of the whole design).
-    t.economicRefreshAgeYears = refreshAge(in.gpuHoursPerYear * in.gpuHourPrice, in.itCapex.value(), in.wacc,
-                                           in.it.lifeYears, in.rentalDecayPerYear);
+    TimelineBuilder builder(in, t, months);
+    builder.buyLand(first);
+    for (const Group& group : cohortGroups(in, t))
+        builder.addGroup(group, powered.at(bridgePoolOf(in, group.ph)));
+    builder.finish(first, last);
     return t;
 }
 
