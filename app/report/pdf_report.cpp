@@ -752,7 +752,8 @@ private:
               "inference.ratio_without_capping", "training.capping_clock", "training.capping_slowdown",
               "inference.capping_clock", "inference.capping_throughput_loss", "power.grid_availability",
               "training.grid_availability", "power.onsite_generation_share", "finance.onsite_fuel_annual_usd",
-              "power.training_swing_mw", "power.bess_power_mw", "power.bess_energy_mwh",
+              "training.step_compute_share", "training.rack_mean_draw_share", "power.training_swing_mw",
+              "power.bess_power_mw", "power.bess_energy_mwh",
               "power.bess_losses_mwh_per_year", "power.load_factor_annual",
               "power.interconnect_headroom_mw_design_day"})
             if (const auto* f = m_r.figure(key)) row(*f);
