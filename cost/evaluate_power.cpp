@@ -820,7 +820,7 @@ void addBatteryFigures(EvalContext& c) {
         addFigure(c, "power.bess_losses_mwh_per_year", c.bessLossMwhPerYear, "MWh/yr",
                   "Battery round-trip losses a year (training step smoothing and curtailment ride-through)",
                   "(1 / round-trip efficiency - 1) x (step swing x compute share x (1 - compute share) x "
-                  "8,760 h x utilization, when a ramp limit is set + shed MW x hours carried per event x "
+                  "8,766 h x utilization, when a ramp limit is set + shed MW x hours carried per event x "
                   "events a year); bought as facility energy",
                   {{"events_per_year", safeDiv(c.curtailmentHours, c.curtailmentEventHours)},
                    {"step_cycled_mwh_per_year", c.bessCycledMwhPerYear}},
