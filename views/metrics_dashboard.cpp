@@ -187,11 +187,9 @@ void MetricsDashboard::setChain(QLabel* label, const QString& caption, const cos
     label->setToolTip(DisplayUnits::provenanceTooltip(*f));
 }
 
-void MetricsDashboard::showResults(const cost::Results& r) {
-    ++m_updates;
-    m_figures.clear();
-    for (const auto& f : r.figures)
-        m_figures.emplace(f.key, f);
+/// The headline tiles (with the serving tile's climate line) and the grey "updating" state of their ranges;
+/// returns the cost figures the chain below them repeats.
+MetricsDashboard::CostTiles MetricsDashboard::showTiles(const cost::Results& r) {
     const auto fig = [&](const char* key) { return r.figure(key); };
 
     const cost::Figure* gpus = fig("inventory.gpus");
@@ -249,10 +247,13 @@ void MetricsDashboard::showResults(const cost::Results& r) {
         if (!it.value()->range().isEmpty() && restingLine(it.key()).first.isEmpty())
             it.value()->setRange(it.value()->range(), tr("Updating for the latest edit…"), true);
     if (m_uncertaintyLine->isVisible()) m_uncertaintyLine->setForegroundRole(QPalette::PlaceholderText);
+    return {perGpuHour, perTrainingToken, perOutputToken};
+}
 
-    // Capex pie: one slice per category with a cost, in report order; the small ones (under
-    // kPieGroupShare of the total) go into one "Other" slice at the end so that the legend fits the dock
-    // (ten categories at a readable size do not); its tooltip lists them with their values.
+/// Capex pie: one slice per category with a cost, in report order; the small ones (under kPieGroupShare of
+/// the total) go into one "Other" slice at the end so that the legend fits the dock (ten categories at a
+/// readable size do not); its tooltip lists them with their values.
+void MetricsDashboard::showCapexPie(const cost::Results& r) {
     const double capexTotal = r.capex.total.value(); // the sum of the categories (cost/evaluate.cpp)
     struct Part {
         QString label;
@@ -311,8 +312,10 @@ void MetricsDashboard::showResults(const cost::Results& r) {
         slice->setProperty("figure", part.key);
         slice->setProperty("tooltip", part.tooltip.isEmpty() ? QVariant() : QVariant(part.tooltip));
     }
+}
 
-    // Waterfall of the annual cost: annualized capex, then each opex line, ending in the TCO per year.
+/// Waterfall of the annual cost: annualized capex, then each opex line, ending in the TCO per year.
+void MetricsDashboard::showWaterfall(const cost::Results& r) {
     const auto& fin = r.finance;
     const double scale = fin.tcoAnnual.value() >= 5e9 ? 1e9 : 1e6;
     const QString unit = scale == 1e9 ? QStringLiteral("B") : QStringLiteral("M");
@@ -386,17 +389,27 @@ void MetricsDashboard::showResults(const cost::Results& r) {
     }
     const QString title = QStringLiteral("%1%2 per year").arg(m_units.currency, unit);
     if (m_waterY->titleText() != title) m_waterY->setTitleText(title);
+}
 
+void MetricsDashboard::showResults(const cost::Results& r) {
+    ++m_updates;
+    m_figures.clear();
+    for (const auto& f : r.figures)
+        m_figures.emplace(f.key, f);
+    const CostTiles tiles = showTiles(r);
+    showCapexPie(r);
+    showWaterfall(r);
+    const auto fig = [&](const char* key) { return r.figure(key); };
     setChain(m_chainCapex, tr("Capex"), fig("capex.total_usd"));
     setChain(m_chainAnnual, tr("annualized"), fig("finance.annualized_capex_usd"));
     setChain(m_chainTco, tr("TCO/yr"), fig("finance.tco_annual_usd"));
-    setChain(m_chainGpuHour, tr("per GPU-hour"), perGpuHour);
+    setChain(m_chainGpuHour, tr("per GPU-hour"), tiles.perGpuHour);
     // The chain's last step names its basis: a service's output tokens when there is one, else a training
     // job's tokens (the tiles above show both).
-    if (perOutputToken)
-        setChain(m_chainTokens, tr("per M output tokens"), perOutputToken);
+    if (tiles.perOutputToken)
+        setChain(m_chainTokens, tr("per M output tokens"), tiles.perOutputToken);
     else
-        setChain(m_chainTokens, tr("per M training tokens"), perTrainingToken);
+        setChain(m_chainTokens, tr("per M training tokens"), tiles.perTrainingToken);
 }
 
 QString MetricsDashboard::formatAs(const std::string& key, double value) const {

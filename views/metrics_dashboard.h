@@ -68,6 +68,13 @@ private:
     void setTile(const QString& key, const cost::Figure* figure, const QString& missing = QString());
     QLabel* chainStep();
     void setChain(QLabel* label, const QString& caption, const cost::Figure* figure);
+    /// The cost figures of the tiles that the chain repeats (null when not shown).
+    struct CostTiles {
+        const cost::Figure *perGpuHour, *perTrainingToken, *perOutputToken;
+    };
+    CostTiles showTiles(const cost::Results& r);
+    void showCapexPie(const cost::Results& r);
+    void showWaterfall(const cost::Results& r);
     QString tooltipFor(const std::string& key) const;
     /// The figure `key` formatted with `value` in place of its own (same unit and display rules).
     QString formatAs(const std::string& key, double value) const;
