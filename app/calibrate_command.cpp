@@ -71,6 +71,102 @@ int gpuOption(const std::string& option, const std::string& text) {
     return static_cast<int>(v);
 }
 
+/// The calibration as JSON: the overlay, each factor's catalog and fitted value with its range, and each
+/// point measured against the model before and after the fit.
+void printCalibrationJson(std::ostream& out, const nlohmann::ordered_json& overlay,
+                          const cost::CalibrationResult& r, const std::vector<cost::MeasuredPoint>& points,
+                          size_t skipped) {
+    const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
+    nlohmann::ordered_json j = overlay;
+    j["factors"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < 3; ++k)
+        j["factors"].push_back({{"field", cost::kFactorFields[k]},
+                                {"catalog", before[k]},
+                                {"fitted", after[k]},
+                                {"low", low[k]},
+                                {"high", high[k]},
+                                {"identified", r.identified[k]},
+                                {"at_bound", r.atBound[k]}});
+    j["skipped_points"] = skipped;
+    j["points"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        j["points"].push_back(
+            {{"origin", p.origin},
+             {"precision", p.precision},
+             {"input_tokens", p.inputTokens},
+             {"output_tokens", p.outputTokens},
+             {"replica_gpus", p.replicaGpus},
+             {"tokens_per_s_per_user", p.tokensPerSecondPerUser},
+             {"measured_tokens_per_s_per_gpu", p.tokensPerSecondPerGpu},
+             {"model_before_tokens_per_s_per_gpu", r.predictedBefore[i].tokensPerSecondPerGpu},
+             {"model_after_tokens_per_s_per_gpu", r.predictedAfter[i].tokensPerSecondPerGpu},
+             {"concurrency", p.concurrency},
+             {"model_after_tokens_per_s_per_user", r.predictedAfter[i].tokensPerSecondPerUser},
+             {"batch_after", r.predictedAfter[i].batch},
+             {"out_of_reach", r.predictedAfter[i].outOfReach}});
+    }
+    out << model::dumpOutputJson(j) << "\n";
+}
+
+/// The calibration as a text table: factors, RMS errors, fit-quality warnings and the points.
+void printCalibrationText(std::ostream& out, const model::CatalogItem& acc, const model::CatalogItem& preset,
+                          const model::CatalogItem& engine, const cost::CalibrationResult& r,
+                          const std::vector<cost::MeasuredPoint>& points, const std::string& file, size_t skipped,
+                          const std::string& onBound) {
+    const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
+    out << "Calibration of " << acc.id << " (" << acc.name << ") with " << preset.id << " on "
+        << engine.id << ": " << points.size() << " points from " << file;
+    if (skipped) out << " (" << skipped << " for other accelerators or models skipped)";
+    out << "\n\n";
+    out << std::left << std::setw(32) << "factor" << std::setw(10) << "catalog" << std::setw(10) << "fitted"
+        << "range\n";
+    for (int k = 0; k < 3; ++k) {
+        out << std::setw(32) << cost::kFactorFields[k] << std::setw(10) << fixed(before[k], 3)
+            << std::setw(10) << (r.identified[k] ? fixed(after[k], 3) : std::string("-")) << "["
+            << fixed(low[k], 2) << ", " << fixed(high[k], 2) << "]";
+        if (!r.identified[k])
+            out << "  not moved by these points: catalog value kept";
+        else if (r.atBound[k])
+            out << "  at the catalog bound";
+        out << "\n";
+    }
+    out << "\nRMS relative error of tokens/s/GPU: " << fixed(100 * r.rmsRelativeErrorBefore, 1) << "% -> "
+        << fixed(100 * r.rmsRelativeErrorAfter, 1) << "%";
+    if (r.rmsUserErrorBefore > 0 || r.rmsUserErrorAfter > 0)
+        out << "; of tokens/s/user: " << fixed(100 * r.rmsUserErrorBefore, 1) << "% -> "
+            << fixed(100 * r.rmsUserErrorAfter, 1) << "%";
+    if (r.outOfReachAfter)
+        out << " (" << r.outOfReachAfter << (r.outOfReachAfter == 1 ? " point" : " points")
+            << " beyond the model's reach, marked *)";
+    const int moved = static_cast<int>(std::count(r.identified.begin(), r.identified.end(), true));
+    // Each point gives one equation (tokens/s/GPU), two with a stated concurrency (tokens/s/user too).
+    const auto equations = static_cast<int>(
+        points.size() + static_cast<size_t>(std::count_if(points.begin(), points.end(),
+                                                          [](const auto& p) { return p.concurrency > 0; })));
+    if (!onBound.empty())
+        out << "\nfit quality: " << onBound << " on the catalog bound; the points ask for a value outside the "
+            << "sourced range (or an effect the model lacks)";
+    if (equations < moved)
+        out << "\nwarning: " << equations << " measured values for " << moved
+            << " factors: the data do not determine the fit; measure more operating points";
+    out << "\n\n"
+        << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out"
+        << std::setw(5) << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured"
+        << std::setw(10) << "before" << std::setw(10) << "fitted"
+        << "  tok/s/GPU\n";
+    for (size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        std::string origin = p.origin.size() > 25 ? "..." + p.origin.substr(p.origin.size() - 22) : p.origin;
+        out << std::left << std::setw(26) << origin << std::right << std::setw(7) << fixed(p.inputTokens, 0)
+            << std::setw(7) << fixed(p.outputTokens, 0) << std::setw(5) << p.replicaGpus << std::setw(11)
+            << fixed(p.tokensPerSecondPerUser, 1) << std::setw(10) << fixed(p.tokensPerSecondPerGpu, 1)
+            << std::setw(10) << fixed(r.predictedBefore[i].tokensPerSecondPerGpu, 1) << std::setw(10)
+            << fixed(r.predictedAfter[i].tokensPerSecondPerGpu, 1)
+            << (r.predictedAfter[i].outOfReach ? "  *" : "") << "\n";
+    }
+}
+
 } // namespace
 
 int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -179,90 +275,11 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
         model::writeFileAtomic(opt["--out"], overlay.dump(2) + "\n");
     }
 
-    const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
     if (json) {
-        nlohmann::ordered_json j = overlay;
-        j["factors"] = nlohmann::ordered_json::array();
-        for (int k = 0; k < 3; ++k)
-            j["factors"].push_back({{"field", cost::kFactorFields[k]},
-                                    {"catalog", before[k]},
-                                    {"fitted", after[k]},
-                                    {"low", low[k]},
-                                    {"high", high[k]},
-                                    {"identified", r.identified[k]},
-                                    {"at_bound", r.atBound[k]}});
-        j["skipped_points"] = skipped;
-        j["points"] = nlohmann::ordered_json::array();
-        for (size_t i = 0; i < points.size(); ++i) {
-            const auto& p = points[i];
-            j["points"].push_back(
-                {{"origin", p.origin},
-                 {"precision", p.precision},
-                 {"input_tokens", p.inputTokens},
-                 {"output_tokens", p.outputTokens},
-                 {"replica_gpus", p.replicaGpus},
-                 {"tokens_per_s_per_user", p.tokensPerSecondPerUser},
-                 {"measured_tokens_per_s_per_gpu", p.tokensPerSecondPerGpu},
-                 {"model_before_tokens_per_s_per_gpu", r.predictedBefore[i].tokensPerSecondPerGpu},
-                 {"model_after_tokens_per_s_per_gpu", r.predictedAfter[i].tokensPerSecondPerGpu},
-                 {"concurrency", p.concurrency},
-                 {"model_after_tokens_per_s_per_user", r.predictedAfter[i].tokensPerSecondPerUser},
-                 {"batch_after", r.predictedAfter[i].batch},
-                 {"out_of_reach", r.predictedAfter[i].outOfReach}});
-        }
-        out << model::dumpOutputJson(j) << "\n";
+        printCalibrationJson(out, overlay, r, points, skipped);
         return kExitOk;
     }
-    out << "Calibration of " << acc->id << " (" << acc->name << ") with " << preset->id << " on "
-        << engine->id << ": " << points.size() << " points from " << file;
-    if (skipped) out << " (" << skipped << " for other accelerators or models skipped)";
-    out << "\n\n";
-    out << std::left << std::setw(32) << "factor" << std::setw(10) << "catalog" << std::setw(10) << "fitted"
-        << "range\n";
-    for (int k = 0; k < 3; ++k) {
-        out << std::setw(32) << cost::kFactorFields[k] << std::setw(10) << fixed(before[k], 3)
-            << std::setw(10) << (r.identified[k] ? fixed(after[k], 3) : std::string("-")) << "["
-            << fixed(low[k], 2) << ", " << fixed(high[k], 2) << "]";
-        if (!r.identified[k])
-            out << "  not moved by these points: catalog value kept";
-        else if (r.atBound[k])
-            out << "  at the catalog bound";
-        out << "\n";
-    }
-    out << "\nRMS relative error of tokens/s/GPU: " << fixed(100 * r.rmsRelativeErrorBefore, 1) << "% -> "
-        << fixed(100 * r.rmsRelativeErrorAfter, 1) << "%";
-    if (r.rmsUserErrorBefore > 0 || r.rmsUserErrorAfter > 0)
-        out << "; of tokens/s/user: " << fixed(100 * r.rmsUserErrorBefore, 1) << "% -> "
-            << fixed(100 * r.rmsUserErrorAfter, 1) << "%";
-    if (r.outOfReachAfter)
-        out << " (" << r.outOfReachAfter << (r.outOfReachAfter == 1 ? " point" : " points")
-            << " beyond the model's reach, marked *)";
-    const int moved = static_cast<int>(std::count(r.identified.begin(), r.identified.end(), true));
-    // Each point gives one equation (tokens/s/GPU), two with a stated concurrency (tokens/s/user too).
-    const auto equations = static_cast<int>(
-        points.size() + static_cast<size_t>(std::count_if(points.begin(), points.end(),
-                                                          [](const auto& p) { return p.concurrency > 0; })));
-    if (!onBound.empty())
-        out << "\nfit quality: " << onBound << " on the catalog bound; the points ask for a value outside the "
-            << "sourced range (or an effect the model lacks)";
-    if (equations < moved)
-        out << "\nwarning: " << equations << " measured values for " << moved
-            << " factors: the data do not determine the fit; measure more operating points";
-    out << "\n\n"
-        << std::setw(26) << "point" << std::right << std::setw(7) << "in" << std::setw(7) << "out"
-        << std::setw(5) << "GPUs" << std::setw(11) << "tok/s/user" << std::setw(10) << "measured"
-        << std::setw(10) << "before" << std::setw(10) << "fitted"
-        << "  tok/s/GPU\n";
-    for (size_t i = 0; i < points.size(); ++i) {
-        const auto& p = points[i];
-        std::string origin = p.origin.size() > 25 ? "..." + p.origin.substr(p.origin.size() - 22) : p.origin;
-        out << std::left << std::setw(26) << origin << std::right << std::setw(7) << fixed(p.inputTokens, 0)
-            << std::setw(7) << fixed(p.outputTokens, 0) << std::setw(5) << p.replicaGpus << std::setw(11)
-            << fixed(p.tokensPerSecondPerUser, 1) << std::setw(10) << fixed(p.tokensPerSecondPerGpu, 1)
-            << std::setw(10) << fixed(r.predictedBefore[i].tokensPerSecondPerGpu, 1) << std::setw(10)
-            << fixed(r.predictedAfter[i].tokensPerSecondPerGpu, 1)
-            << (r.predictedAfter[i].outOfReach ? "  *" : "") << "\n";
-    }
+    printCalibrationText(out, *acc, *preset, *engine, r, points, file, skipped, onBound);
     if (opt.count("--out"))
         out << "\nwrote " << opt["--out"] << " (use: clustertwin-cli --catalog-overlay " << opt["--out"]
             << " evaluate DESIGN.json)\n";

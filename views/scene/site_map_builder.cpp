@@ -58,43 +58,15 @@ std::string lonLabel(double lon) {
     return format("%.0f", std::abs(lon)) + "\xc2\xb0" + (lon > 0 ? "E" : lon < 0 ? "W" : "");
 }
 
-} // namespace
+/// The graticule's frame (degrees), the projection's centre and the map's extent (km).
+struct Frame {
+    double gLatMin, gLatMax, gLonMin, gLonMax;
+    double lat0, lon0;
+    double extentKm;
+};
 
-Vec2 SiteMapBuilder::project(double latDeg, double lonDeg, double standardParallelDeg,
-                             double centralMeridianDeg) {
-    return {kEarthRadiusKm * (lonDeg - centralMeridianDeg) * kDeg * std::cos(standardParallelDeg * kDeg),
-            kEarthRadiusKm * (latDeg - standardParallelDeg) * kDeg};
-}
-
-bool SiteMapBuilder::clipSegment(std::array<double, 2>& a, std::array<double, 2>& b, double lon0, double lon1,
-                                 double lat0, double lat1) {
-    const double dx = b[0] - a[0], dy = b[1] - a[1];
-    double t0 = 0.0, t1 = 1.0;
-    // For each edge: p t <= q keeps the point inside.
-    const double p[4] = {-dx, dx, -dy, dy};
-    const double q[4] = {a[0] - lon0, lon1 - a[0], a[1] - lat0, lat1 - a[1]};
-    for (int i = 0; i < 4; ++i) {
-        if (p[i] == 0.0) {
-            if (q[i] < 0.0) return false;
-            continue;
-        }
-        const double t = q[i] / p[i];
-        if (p[i] < 0.0)
-            t0 = std::max(t0, t);
-        else
-            t1 = std::min(t1, t);
-        if (t0 > t1) return false;
-    }
-    const std::array<double, 2> a0 = a;
-    if (t0 > 0.0) a = {a0[0] + t0 * dx, a0[1] + t0 * dy};
-    if (t1 < 1.0) b = {a0[0] + t1 * dx, a0[1] + t1 * dy};
-    return true;
-}
-
-SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasemap* basemap) {
-    const auto& p = source.project;
-    SiteMapData d;
-
+/// Sites with usable coordinates into `d.sites`; notices for those without.
+void collectSites(const model::Project& p, SiteMapData& d) {
     // Sites with usable coordinates.
     std::vector<std::string> badSites;
     for (const auto& s : p.sites) {
@@ -109,7 +81,10 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
         d.notices.push_back(std::to_string(badSites.size()) +
                             " site(s) without valid coordinates are not shown.");
     if (d.sites.empty()) d.notices.push_back("No sites with coordinates to show.");
+}
 
+/// Projection centre, bounds and marker size from the sites' extent; returns the padded frame.
+Frame computeFrame(SiteMapData& d) {
     double latMin = 90, latMax = -90, lonMin = 180, lonMax = -180;
     for (const auto& s : d.sites) {
         latMin = std::min(latMin, s.latDeg), latMax = std::max(latMax, s.latDeg);
@@ -124,11 +99,18 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
     const double gLatMin = std::max(-89.0, latMin - padLat), gLatMax = std::min(89.0, latMax + padLat);
     const double gLonMin = std::max(-180.0, lonMin - padLon), gLonMax = std::min(180.0, lonMax + padLon);
     const double lat0 = d.standardParallelDeg, lon0 = d.centralMeridianDeg;
-    const Vec2 lo = project(gLatMin, gLonMin, lat0, lon0), hi = project(gLatMax, gLonMax, lat0, lon0);
+    const Vec2 lo = SiteMapBuilder::project(gLatMin, gLonMin, lat0, lon0),
+               hi = SiteMapBuilder::project(gLatMax, gLonMax, lat0, lon0);
     d.bounds = {lo[0], hi[0], lo[1], hi[1]};
     const double extentKm = std::max(hi[0] - lo[0], hi[1] - lo[1]);
     d.markerRadiusKm = extentKm * 0.008;
+    return {gLatMin, gLatMax, gLonMin, gLonMax, lat0, lon0, extentKm};
+}
 
+/// Graticule lines and their labels over the frame.
+void addGraticule(SiteMapData& d, const Frame& f) {
+    const double gLatMin = f.gLatMin, gLatMax = f.gLatMax, gLonMin = f.gLonMin, gLonMax = f.gLonMax;
+    const double lat0 = f.lat0, lon0 = f.lon0, extentKm = f.extentKm;
     // Graticule: a round step giving 3 to 8 lines across.
     const double span = std::max(gLatMax - gLatMin, (gLonMax - gLonMin) * std::cos(lat0 * kDeg));
     d.graticuleStepDeg = 30.0;
@@ -139,16 +121,23 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
         }
     const double step = d.graticuleStepDeg;
     for (double lat = std::ceil(gLatMin / step) * step; lat <= gLatMax + 1e-9; lat += step) {
-        d.graticule.push_back({project(lat, gLonMin, lat0, lon0), project(lat, gLonMax, lat0, lon0)});
-        const Vec2 at = project(lat, gLonMin, lat0, lon0);
+        d.graticule.push_back({SiteMapBuilder::project(lat, gLonMin, lat0, lon0),
+                               SiteMapBuilder::project(lat, gLonMax, lat0, lon0)});
+        const Vec2 at = SiteMapBuilder::project(lat, gLonMin, lat0, lon0);
         d.graticuleLabels.push_back({latLabel(lat), {at[0] + extentKm * 0.025, at[1] + extentKm * 0.006}});
     }
     for (double lon = std::ceil(gLonMin / step) * step; lon <= gLonMax + 1e-9; lon += step) {
-        d.graticule.push_back({project(gLatMin, lon, lat0, lon0), project(gLatMax, lon, lat0, lon0)});
-        const Vec2 at = project(gLatMin, lon, lat0, lon0);
+        d.graticule.push_back({SiteMapBuilder::project(gLatMin, lon, lat0, lon0),
+                               SiteMapBuilder::project(gLatMax, lon, lat0, lon0)});
+        const Vec2 at = SiteMapBuilder::project(gLatMin, lon, lat0, lon0);
         d.graticuleLabels.push_back({lonLabel(lon), {at[0], at[1] + extentKm * 0.015}});
     }
+}
 
+/// Basemap polylines clipped to the frame and projected, or the reason there is none.
+void addBasemap(SiteMapData& d, const SiteMapBasemap* basemap, const Frame& f) {
+    const double gLatMin = f.gLatMin, gLatMax = f.gLatMax, gLonMin = f.gLonMin, gLonMax = f.gLonMax;
+    const double lat0 = f.lat0, lon0 = f.lon0;
     // Basemap: each polyline clipped to the graticule's frame, cut where it leaves it, then projected.
     if (basemap) {
         d.basemapAttribution = basemap->attribution();
@@ -159,14 +148,14 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
             bool open = false; // the last polyline of `out` ends at this line's previous point
             for (std::size_t i = 1; i < line.points.size(); ++i) {
                 std::array<double, 2> a = line.points[i - 1], b = line.points[i];
-                if (!clipSegment(a, b, gLonMin, gLonMax, gLatMin, gLatMax)) {
+                if (!SiteMapBuilder::clipSegment(a, b, gLonMin, gLonMax, gLatMin, gLatMax)) {
                     open = false;
                     continue;
                 }
                 // Unclipped start (a unchanged) after an unclipped end: the same polyline goes on.
                 const bool continues = open && a == line.points[i - 1];
-                if (!continues) out.push_back({project(a[1], a[0], lat0, lon0)});
-                out.back().push_back(project(b[1], b[0], lat0, lon0));
+                if (!continues) out.push_back({SiteMapBuilder::project(a[1], a[0], lat0, lon0)});
+                out.back().push_back(SiteMapBuilder::project(b[1], b[0], lat0, lon0));
                 open = b == line.points[i];
             }
         }
@@ -174,10 +163,14 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
         d.basemapProblem = SiteMapBasemap::sharedProblem();
         if (d.basemapProblem.empty()) d.basemapProblem = "no basemap";
     }
+}
 
+/// Site positions, spreading sites that share coordinates; a notice naming them.
+void placeSites(SiteMapData& d, const Frame& f) {
+    const double lat0 = f.lat0, lon0 = f.lon0, extentKm = f.extentKm;
     // Place sites; spread those that share coordinates around their common point.
     for (auto& s : d.sites)
-        s.position = project(s.latDeg, s.lonDeg, lat0, lon0);
+        s.position = SiteMapBuilder::project(s.latDeg, s.lonDeg, lat0, lon0);
     std::vector<bool> done(d.sites.size(), false);
     std::vector<std::string> shared;
     for (std::size_t i = 0; i < d.sites.size(); ++i) {
@@ -209,7 +202,12 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
         if (shared.size() > 4) names += ", ...";
         d.notices.push_back("Sites at identical coordinates (" + names + ") are spread apart for display.");
     }
+}
 
+/// Links between placed sites (or their buildings) with route, latency and capacity labels; notices.
+void addLinks(SiteMapData& d, const SceneSource& source, const Frame& f) {
+    const auto& p = source.project;
+    const double lat0 = f.lat0, lon0 = f.lon0;
     // Links: endpoints are sites or buildings (a building stands for its site).
     std::unordered_map<std::string, std::size_t> siteAt;
     for (std::size_t i = 0; i < d.sites.size(); ++i)
@@ -262,13 +260,13 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
         }
         m.budgetMs = l.latencyBudget ? l.latencyBudget->value() * 1e3 : 0.0;
         m.overBudget = m.budgetMs > 0 && m.latencyMs > m.budgetMs;
-        m.color = m.overBudget ? kWarningColor : kLinkColor;
+        m.color = m.overBudget ? SiteMapBuilder::kWarningColor : SiteMapBuilder::kLinkColor;
         if (a == b || (a->position[0] == b->position[0] && a->position[1] == b->position[1])) {
             ++sameSite;
             m.labelPosition = {a->position[0], a->position[1] - 6 * d.markerRadiusKm};
         } else {
             for (const auto& ll : greatCircle(a->latDeg, a->lonDeg, b->latDeg, b->lonDeg, 48))
-                m.path.push_back(project(ll[0], ll[1], lat0, lon0));
+                m.path.push_back(SiteMapBuilder::project(ll[0], ll[1], lat0, lon0));
             // Displaced sites: keep the arc attached to the drawn markers.
             m.path.front() = a->position;
             m.path.back() = b->position;
@@ -288,6 +286,49 @@ SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasema
                             " link(s) join buildings of one site; labelled at the site.");
     if (estimated)
         d.notices.push_back("Link figures estimated without an evaluation (route factor, 4.9 us/km).");
+}
+
+} // namespace
+
+Vec2 SiteMapBuilder::project(double latDeg, double lonDeg, double standardParallelDeg,
+                             double centralMeridianDeg) {
+    return {kEarthRadiusKm * (lonDeg - centralMeridianDeg) * kDeg * std::cos(standardParallelDeg * kDeg),
+            kEarthRadiusKm * (latDeg - standardParallelDeg) * kDeg};
+}
+
+bool SiteMapBuilder::clipSegment(std::array<double, 2>& a, std::array<double, 2>& b, double lon0, double lon1,
+                                 double lat0, double lat1) {
+    const double dx = b[0] - a[0], dy = b[1] - a[1];
+    double t0 = 0.0, t1 = 1.0;
+    // For each edge: p t <= q keeps the point inside.
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a[0] - lon0, lon1 - a[0], a[1] - lat0, lat1 - a[1]};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0) return false;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1) return false;
+    }
+    const std::array<double, 2> a0 = a;
+    if (t0 > 0.0) a = {a0[0] + t0 * dx, a0[1] + t0 * dy};
+    if (t1 < 1.0) b = {a0[0] + t1 * dx, a0[1] + t1 * dy};
+    return true;
+}
+
+SiteMapData SiteMapBuilder::build(const SceneSource& source, const SiteMapBasemap* basemap) {
+    SiteMapData d;
+    collectSites(source.project, d);
+    const Frame f = computeFrame(d);
+    addGraticule(d, f);
+    addBasemap(d, basemap, f);
+    placeSites(d, f);
+    addLinks(d, source, f);
     return d;
 }
 

@@ -114,6 +114,138 @@ void SiteMapScene::showData(SiteMapData data) {
 namespace {
 /// Height of the band at the bottom of the view kept for the caption (display pixels).
 constexpr double kCaptionBandPx = 48.0; // two caption lines
+
+/// Adds one unlit line actor for a set of polylines at height z (nothing when there are none).
+void addLines(vtkRenderer* renderer, const std::vector<std::vector<Vec2>>& polylines, double z,
+              const double rgb[3], double opacity, double width) {
+    if (polylines.empty()) return;
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (const auto& line : polylines) {
+        lines->InsertNextCell(static_cast<int>(line.size()));
+        for (const auto& p : line)
+            lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], z));
+    }
+    auto pd = vtkSmartPointer<vtkPolyData>::New();
+    pd->SetPoints(pts);
+    pd->SetLines(lines);
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(pd);
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetColor(rgb[0], rgb[1], rgb[2]);
+    actor->GetProperty()->SetOpacity(opacity);
+    actor->GetProperty()->SetLineWidth(static_cast<float>(width));
+    actor->GetProperty()->LightingOff();
+    renderer->AddActor(actor);
+}
+
+/// Adds the basemap: state borders faint, then country borders, then coastlines.
+void addBasemap(vtkRenderer* renderer, const SiteMapData& data) {
+    const double state[3] = {0.78, 0.66, 0.52}, country[3] = {0.93, 0.76, 0.55},
+                 coast[3] = {0.55, 0.80, 0.86};
+    addLines(renderer, data.stateBorders, -0.3, state, 0.45, 1.0);
+    addLines(renderer, data.countryBorders, -0.2, country, 0.8, 1.4);
+    addLines(renderer, data.coastlines, -0.1, coast, 0.95, 1.6);
+}
+
+/// Adds the graticule's lines as one unlit actor.
+void addGraticuleLines(vtkRenderer* renderer, const std::vector<std::vector<Vec2>>& graticule) {
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    for (const auto& line : graticule) {
+        lines->InsertNextCell(static_cast<int>(line.size()));
+        for (const auto& p : line)
+            lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 0.0));
+    }
+    auto pd = vtkSmartPointer<vtkPolyData>::New();
+    pd->SetPoints(pts);
+    pd->SetLines(lines);
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(pd);
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetColor(0.45, 0.55, 0.68);
+    actor->GetProperty()->SetOpacity(0.45);
+    actor->GetProperty()->LightingOff();
+    renderer->AddActor(actor);
+}
+
+/// Adds the links' arcs as one actor with per-point colours (links with fewer than two points skipped).
+void addLinkLines(vtkRenderer* renderer, const std::vector<MapLink>& links) {
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    auto lines = vtkSmartPointer<vtkCellArray>::New();
+    auto rgb = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    rgb->SetName("rgb");
+    rgb->SetNumberOfComponents(3);
+    for (const auto& l : links) {
+        if (l.path.size() < 2) continue;
+        lines->InsertNextCell(static_cast<int>(l.path.size()));
+        for (const auto& p : l.path) {
+            lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 1.0));
+            const unsigned char c[3] = {l.color.r, l.color.g, l.color.b};
+            rgb->InsertNextTypedTuple(c);
+        }
+    }
+    auto pd = vtkSmartPointer<vtkPolyData>::New();
+    pd->SetPoints(pts);
+    pd->SetLines(lines);
+    pd->GetPointData()->SetScalars(rgb);
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(pd);
+    mapper->SetColorModeToDirectScalars();
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetLineWidth(3.0);
+    actor->GetProperty()->LightingOff();
+    renderer->AddActor(actor);
+}
+
+/// Adds the site markers: one disc glyph of the marker radius per site.
+void addSiteDiscs(vtkRenderer* renderer, const std::vector<MapSite>& sites, double markerRadiusKm) {
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    for (const auto& s : sites)
+        pts->InsertNextPoint(s.position[0], s.position[1], 2.0);
+    auto pd = vtkSmartPointer<vtkPolyData>::New();
+    pd->SetPoints(pts);
+    auto disc = vtkSmartPointer<vtkRegularPolygonSource>::New();
+    disc->SetNumberOfSides(32);
+    disc->SetRadius(markerRadiusKm);
+    auto mapper = vtkSmartPointer<vtkGlyph3DMapper>::New();
+    mapper->SetInputData(pd);
+    mapper->SetSourceConnection(disc->GetOutputPort());
+    mapper->ScalingOff();
+    mapper->ScalarVisibilityOff();
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetColor(1.0, 0.78, 0.3);
+    actor->GetProperty()->LightingOff();
+    renderer->AddActor(actor);
+}
+
+/// The notices joined one per line (empty when there are none).
+std::string joinedNotices(const SiteMapData& data) {
+    std::string notice;
+    for (std::size_t i = 0; i < data.notices.size(); ++i)
+        notice += (i ? "\n" : "") + data.notices[i];
+    return notice;
+}
+
+/// The two-line caption: projection, graticule and link legend, then the basemap's attribution.
+std::string captionFor(const SiteMapData& data) {
+    char caption[200];
+    std::snprintf(caption, sizeof caption,
+                  "Equirectangular projection, standard parallel %.1f\xc2\xb0, graticule %.0f\xc2\xb0. "
+                  "Links: route km, "
+                  "one-way latency at 4.9 us/km, capacity.",
+                  data.standardParallelDeg, data.graticuleStepDeg);
+    // Second line: where the coastlines and borders come from (GSHHG's LGPL asks for attribution), or why
+    // there are none.
+    std::string text = caption;
+    text += "\n" + (data.basemapAttribution.empty() ? "No basemap: " + data.basemapProblem
+                                                 : data.basemapAttribution);
+    return text;
+}
 } // namespace
 
 void SiteMapScene::rebuildActors() {
@@ -125,58 +257,10 @@ void SiteMapScene::rebuildActors() {
     v.graticuleLabels.clear();
 
     // Basemap (GSHHG): state borders faint, then country borders, then coastlines, under everything else.
-    const auto addLines = [&v](const std::vector<std::vector<Vec2>>& polylines, double z, const double rgb[3],
-                               double opacity, double width) {
-        if (polylines.empty()) return;
-        auto pts = vtkSmartPointer<vtkPoints>::New();
-        auto lines = vtkSmartPointer<vtkCellArray>::New();
-        for (const auto& line : polylines) {
-            lines->InsertNextCell(static_cast<int>(line.size()));
-            for (const auto& p : line)
-                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], z));
-        }
-        auto pd = vtkSmartPointer<vtkPolyData>::New();
-        pd->SetPoints(pts);
-        pd->SetLines(lines);
-        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-        mapper->SetInputData(pd);
-        auto actor = vtkSmartPointer<vtkActor>::New();
-        actor->SetMapper(mapper);
-        actor->GetProperty()->SetColor(rgb[0], rgb[1], rgb[2]);
-        actor->GetProperty()->SetOpacity(opacity);
-        actor->GetProperty()->SetLineWidth(static_cast<float>(width));
-        actor->GetProperty()->LightingOff();
-        v.renderer->AddActor(actor);
-    };
-    {
-        const double state[3] = {0.78, 0.66, 0.52}, country[3] = {0.93, 0.76, 0.55},
-                     coast[3] = {0.55, 0.80, 0.86};
-        addLines(m_data.stateBorders, -0.3, state, 0.45, 1.0);
-        addLines(m_data.countryBorders, -0.2, country, 0.8, 1.4);
-        addLines(m_data.coastlines, -0.1, coast, 0.95, 1.6);
-    }
+    addBasemap(v.renderer, m_data);
 
     // Graticule.
-    {
-        auto pts = vtkSmartPointer<vtkPoints>::New();
-        auto lines = vtkSmartPointer<vtkCellArray>::New();
-        for (const auto& line : m_data.graticule) {
-            lines->InsertNextCell(static_cast<int>(line.size()));
-            for (const auto& p : line)
-                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 0.0));
-        }
-        auto pd = vtkSmartPointer<vtkPolyData>::New();
-        pd->SetPoints(pts);
-        pd->SetLines(lines);
-        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-        mapper->SetInputData(pd);
-        auto actor = vtkSmartPointer<vtkActor>::New();
-        actor->SetMapper(mapper);
-        actor->GetProperty()->SetColor(0.45, 0.55, 0.68);
-        actor->GetProperty()->SetOpacity(0.45);
-        actor->GetProperty()->LightingOff();
-        v.renderer->AddActor(actor);
-    }
+    addGraticuleLines(v.renderer, m_data.graticule);
     const double grey[3] = {0.62, 0.70, 0.80};
     for (const auto& l : m_data.graticuleLabels) {
         auto t = text3d(l.text, l.position[0], l.position[1], 0.5, 11, grey, 0.0);
@@ -186,34 +270,7 @@ void SiteMapScene::rebuildActors() {
     }
 
     // Links: polylines coloured per link.
-    {
-        auto pts = vtkSmartPointer<vtkPoints>::New();
-        auto lines = vtkSmartPointer<vtkCellArray>::New();
-        auto rgb = vtkSmartPointer<vtkUnsignedCharArray>::New();
-        rgb->SetName("rgb");
-        rgb->SetNumberOfComponents(3);
-        for (const auto& l : m_data.links) {
-            if (l.path.size() < 2) continue;
-            lines->InsertNextCell(static_cast<int>(l.path.size()));
-            for (const auto& p : l.path) {
-                lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 1.0));
-                const unsigned char c[3] = {l.color.r, l.color.g, l.color.b};
-                rgb->InsertNextTypedTuple(c);
-            }
-        }
-        auto pd = vtkSmartPointer<vtkPolyData>::New();
-        pd->SetPoints(pts);
-        pd->SetLines(lines);
-        pd->GetPointData()->SetScalars(rgb);
-        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-        mapper->SetInputData(pd);
-        mapper->SetColorModeToDirectScalars();
-        auto actor = vtkSmartPointer<vtkActor>::New();
-        actor->SetMapper(mapper);
-        actor->GetProperty()->SetLineWidth(3.0);
-        actor->GetProperty()->LightingOff();
-        v.renderer->AddActor(actor);
-    }
+    addLinkLines(v.renderer, m_data.links);
     for (const auto& l : m_data.links) {
         const double rgb[3] = {l.color.r / 255.0, l.color.g / 255.0, l.color.b / 255.0};
         auto t = text3d(l.label, l.labelPosition[0], l.labelPosition[1], 3.0, 13, rgb, 0.75);
@@ -223,26 +280,7 @@ void SiteMapScene::rebuildActors() {
     }
 
     // Sites: discs and names.
-    {
-        auto pts = vtkSmartPointer<vtkPoints>::New();
-        for (const auto& s : m_data.sites)
-            pts->InsertNextPoint(s.position[0], s.position[1], 2.0);
-        auto pd = vtkSmartPointer<vtkPolyData>::New();
-        pd->SetPoints(pts);
-        auto disc = vtkSmartPointer<vtkRegularPolygonSource>::New();
-        disc->SetNumberOfSides(32);
-        disc->SetRadius(m_data.markerRadiusKm);
-        auto mapper = vtkSmartPointer<vtkGlyph3DMapper>::New();
-        mapper->SetInputData(pd);
-        mapper->SetSourceConnection(disc->GetOutputPort());
-        mapper->ScalingOff();
-        mapper->ScalarVisibilityOff();
-        auto actor = vtkSmartPointer<vtkActor>::New();
-        actor->SetMapper(mapper);
-        actor->GetProperty()->SetColor(1.0, 0.78, 0.3);
-        actor->GetProperty()->LightingOff();
-        v.renderer->AddActor(actor);
-    }
+    addSiteDiscs(v.renderer, m_data.sites, m_data.markerRadiusKm);
     const double white[3] = {1.0, 1.0, 1.0};
     for (const auto& s : m_data.sites) {
         auto t =
@@ -252,24 +290,12 @@ void SiteMapScene::rebuildActors() {
         v.renderer->AddActor2D(t);
     }
 
-    std::string notice;
-    for (std::size_t i = 0; i < m_data.notices.size(); ++i)
-        notice += (i ? "\n" : "") + m_data.notices[i];
+    const std::string notice = joinedNotices(m_data);
     v.notice->SetInput(notice.c_str());
     v.notice->SetVisibility(!notice.empty());
     v.renderer->AddActor2D(v.notice);
-    char caption[200];
-    std::snprintf(caption, sizeof caption,
-                  "Equirectangular projection, standard parallel %.1f\xc2\xb0, graticule %.0f\xc2\xb0. "
-                  "Links: route km, "
-                  "one-way latency at 4.9 us/km, capacity.",
-                  m_data.standardParallelDeg, m_data.graticuleStepDeg);
-    // Second line: where the coastlines and borders come from (GSHHG's LGPL asks for attribution), or why
-    // there are none.
-    std::string captionText = caption;
-    captionText += "\n" + (m_data.basemapAttribution.empty() ? "No basemap: " + m_data.basemapProblem
-                                                             : m_data.basemapAttribution);
-    v.caption->SetInput(captionText.c_str());
+    const std::string caption = captionFor(m_data);
+    v.caption->SetInput(caption.c_str());
     v.renderer->AddActor2D(v.caption);
     v.renderer->AddActor(v.preview);
     resetCamera();

@@ -251,19 +251,34 @@ constexpr Rgb kShellColor = Rgb::fromHex(0xb8c2cc);
 constexpr Rgb kFloorColor = Rgb::fromHex(0x7d8790);
 constexpr Rgb kCduColor = Rgb::fromHex(0x8fb8de);
 
-} // namespace
+/// Everything one export shares: the design, its scene, the text being written and the indexes built
+/// along the way.
+struct CampusExport {
+    CampusExport(const SceneSource& s, const model::Project& proj, const model::Catalog& cat,
+                 const CampusSceneData& sc)
+        : source(s), p(proj), catalog(cat), scene(sc) {}
 
-std::string campusUsda(const SceneSource& source, UsdaExportCounts* countsOut) {
-    const model::Project& p = source.project;
-    const model::Catalog& catalog = source.catalog;
-    const CampusSceneBuilder builder(p, catalog);
-    const CampusSceneData scene = builder.build(source, ColorMetric::PowerDensity);
+    const SceneSource& source;
+    const model::Project& p;
+    const model::Catalog& catalog;
+    const CampusSceneData& scene;
     UsdaExportCounts counts;
     UsdPrimNames names;
     UsdaText t;
-    t.out.reserve(512 + scene.racks.size() * 420);
+    std::unordered_map<std::string, std::string> rackAsset, cduAsset; // catalog id -> asset path
+    std::unordered_map<std::string, const model::CoolingLoop*> loopById;
+    std::unordered_map<std::string, const BoxShape*> buildingBox, hallBox;
+    std::vector<std::vector<std::size_t>> buildingsOfSite;
+    std::unordered_map<std::string, std::vector<std::size_t>> hallsOfBuilding, rowsOfHall, racksOfRow,
+        cdusOfHall;
+    std::unordered_map<std::string, const cost::BuildingPower*> buildingPower;
+    std::unordered_map<std::string, const cost::LoopBom*> loopBom;
+};
 
-    // --- layer header -----------------------------------------------------------------------------------
+/// Writes the layer header and opens /Campus with its design-level attributes and result figures.
+void writeLayerHeader(CampusExport& e) {
+    const model::Project& p = e.p;
+    UsdaText& t = e.t;
     t.out += "#usda 1.0\n(\n    defaultPrim = \"Campus\"\n    doc = ";
     t.quoted("ClusterTwin campus: " + (p.info.name.empty() ? p.info.id : p.info.name) +
              ". Sites, buildings, halls, rows, racks and CDUs in metres, Z up; racks and CDUs instance one "
@@ -275,25 +290,25 @@ std::string campusUsda(const SceneSource& source, UsdaExportCounts* countsOut) {
     t.attrString(1, "clustertwin:designId", p.info.id);
     t.attrString(1, "clustertwin:designName", p.info.name);
     std::size_t unplaced = 0;
-    for (const auto& r : scene.racks)
+    for (const auto& r : e.scene.racks)
         unplaced += r.placed ? 0 : 1;
     if (unplaced) t.attrInt(1, "clustertwin:unplacedRacks", static_cast<long long>(unplaced));
-    if (source.results) {
+    if (e.source.results) {
         // One attribute per name: a key that sanitises like an earlier one keeps the first.
         std::unordered_set<std::string> written;
-        for (const auto& f : source.results->figures)
+        for (const auto& f : e.source.results->figures)
             if (std::string name = figureAttribute(f.key); written.insert(name).second)
                 t.attrDouble(1, name, f.value);
     }
+}
 
-    // --- assets: one per rack type and CDU type ----------------------------------------------------------
-    std::unordered_map<std::string, std::string> rackAsset, cduAsset; // catalog id -> asset path
-    t.out += '\n';
-    t.openPrim(1, "class", "Scope", "Assets");
-    for (const auto& g : scene.rackGroups) {
-        const std::string name = names.unique("/Campus/Assets", "Rack_" + g.rackType);
-        rackAsset[g.rackType] = "/Campus/Assets/" + name;
-        const auto* item = catalog.find(g.rackType);
+/// Writes one asset prim per rack type under /Campus/Assets, recording each asset's path.
+void writeRackAssets(CampusExport& e) {
+    UsdaText& t = e.t;
+    for (const auto& g : e.scene.rackGroups) {
+        const std::string name = e.names.unique("/Campus/Assets", "Rack_" + g.rackType);
+        e.rackAsset[g.rackType] = "/Campus/Assets/" + name;
+        const auto* item = e.catalog.find(g.rackType);
         t.openPrim(2, "def", "Xform", name, UsdaText::primMetadata(2, {"kind = \"component\""}));
         // SimReady AIF-Entity (AM.002): "compute rack" is the class of compute racks; the profile defines
         // no class for network or storage racks, which carry clustertwin:kind only.
@@ -318,17 +333,21 @@ std::string campusUsda(const SceneSource& source, UsdaExportCounts* countsOut) {
         // No colour of its own: each rack instance gives its power-density colour (primvar inheritance).
         t.box(3, "Body", g.width, g.depth, g.height, false, std::nullopt);
         t.closePrim(2);
-        ++counts.rackAssets;
+        ++e.counts.rackAssets;
     }
-    std::unordered_map<std::string, const model::CoolingLoop*> loopById;
-    for (const auto& l : p.coolingLoops)
-        loopById.emplace(l.id, &l);
-    for (const auto& c : scene.cdus) {
-        const auto* loop = loopById.at(c.loopId);
-        if (cduAsset.count(loop->cduType)) continue;
-        const std::string name = names.unique("/Campus/Assets", "CDU_" + loop->cduType);
-        cduAsset[loop->cduType] = "/Campus/Assets/" + name;
-        const auto* item = catalog.find(loop->cduType);
+}
+
+/// Writes one asset prim per CDU type under /Campus/Assets (indexing loops by id on the way).
+void writeCduAssets(CampusExport& e) {
+    UsdaText& t = e.t;
+    for (const auto& l : e.p.coolingLoops)
+        e.loopById.emplace(l.id, &l);
+    for (const auto& c : e.scene.cdus) {
+        const auto* loop = e.loopById.at(c.loopId);
+        if (e.cduAsset.count(loop->cduType)) continue;
+        const std::string name = e.names.unique("/Campus/Assets", "CDU_" + loop->cduType);
+        e.cduAsset[loop->cduType] = "/Campus/Assets/" + name;
+        const auto* item = e.catalog.find(loop->cduType);
         t.openPrim(2, "def", "Xform", name, UsdaText::primMetadata(2, {"kind = \"component\""}));
         t.attrString(3, "aif:core:assetClass", "CDU");
         t.attrString(3, "aif:core:modelNumber", item && !item->name.empty() ? item->name : loop->cduType);
@@ -347,196 +366,243 @@ std::string campusUsda(const SceneSource& source, UsdaExportCounts* countsOut) {
         t.attrDouble(3, "clustertwin:price_usd", catalogBase(item, "price_usd"));
         t.box(3, "Body", c.width, c.depth, c.height, false, kCduColor);
         t.closePrim(2);
-        ++counts.cduAssets;
+        ++e.counts.cduAssets;
     }
-    t.closePrim(1);
+}
 
-    // --- who is where -------------------------------------------------------------------------------------
-    std::unordered_map<std::string, const BoxShape*> buildingBox, hallBox;
+/// Writes nothing: indexes who is where (boxes, children per parent, results per building and loop).
+void indexCampus(CampusExport& e) {
+    const model::Project& p = e.p;
+    const CampusSceneData& scene = e.scene;
     for (const auto& b : scene.buildings)
-        buildingBox.emplace(b.id, &b);
+        e.buildingBox.emplace(b.id, &b);
     for (const auto& h : scene.halls)
-        hallBox.emplace(h.id, &h);
+        e.hallBox.emplace(h.id, &h);
     std::unordered_map<std::string, std::size_t> siteIndex;
     for (std::size_t i = 0; i < p.sites.size(); ++i)
         siteIndex.emplace(p.sites[i].id, i);
     // Buildings per site (index p.sites.size(): buildings of no known site), halls per building, rows per
     // hall, placed racks per row, CDUs per hall; all in design order.
-    std::vector<std::vector<std::size_t>> buildingsOfSite(p.sites.size() + 1);
+    e.buildingsOfSite.resize(p.sites.size() + 1);
     for (std::size_t i = 0; i < p.buildings.size(); ++i) {
         const auto s = siteIndex.find(p.buildings[i].site);
-        buildingsOfSite[s == siteIndex.end() ? p.sites.size() : s->second].push_back(i);
+        e.buildingsOfSite[s == siteIndex.end() ? p.sites.size() : s->second].push_back(i);
     }
-    std::unordered_map<std::string, std::vector<std::size_t>> hallsOfBuilding, rowsOfHall, racksOfRow,
-        cdusOfHall;
     for (std::size_t i = 0; i < p.halls.size(); ++i)
-        hallsOfBuilding[p.halls[i].building].push_back(i);
+        e.hallsOfBuilding[p.halls[i].building].push_back(i);
     for (std::size_t i = 0; i < p.rows.size(); ++i)
-        rowsOfHall[p.rows[i].hall].push_back(i);
+        e.rowsOfHall[p.rows[i].hall].push_back(i);
     for (std::size_t i = 0; i < scene.racks.size(); ++i) {
         if (scene.racks[i].placed)
-            racksOfRow[scene.racks[i].rowId].push_back(i);
+            e.racksOfRow[scene.racks[i].rowId].push_back(i);
         else
-            ++counts.unplacedRacks;
+            ++e.counts.unplacedRacks;
     }
     for (std::size_t i = 0; i < scene.cdus.size(); ++i)
-        cdusOfHall[loopById.at(scene.cdus[i].loopId)->hall].push_back(i);
-    std::unordered_map<std::string, const cost::BuildingPower*> buildingPower;
-    std::unordered_map<std::string, const cost::LoopBom*> loopBom;
-    if (source.results) {
-        for (const auto& b : source.results->power.buildings)
-            buildingPower.emplace(b.buildingId, &b);
-        for (const auto& l : source.results->bom.loops)
-            loopBom.emplace(l.loopId, &l);
+        e.cdusOfHall[e.loopById.at(scene.cdus[i].loopId)->hall].push_back(i);
+    if (e.source.results) {
+        for (const auto& b : e.source.results->power.buildings)
+            e.buildingPower.emplace(b.buildingId, &b);
+        for (const auto& l : e.source.results->bom.loops)
+            e.loopBom.emplace(l.loopId, &l);
     }
-    const auto idAndName = [&t](int depth, const std::string& id, const std::string& name) {
-        t.attrString(depth, "clustertwin:id", id);
-        if (!name.empty() && name != id) t.attrString(depth, "clustertwin:name", name);
-    };
+}
 
-    // --- the hierarchy ----------------------------------------------------------------------------------
-    const auto writeRack = [&](int depth, const std::string& parent, const Origin& o, const RackInstance& r) {
-        const std::string name = names.unique(parent, r.id, "rack");
+/// Writes clustertwin:id, and clustertwin:name when it differs from the id.
+void writeIdAndName(UsdaText& t, int depth, const std::string& id, const std::string& name) {
+    t.attrString(depth, "clustertwin:id", id);
+    if (!name.empty() && name != id) t.attrString(depth, "clustertwin:name", name);
+}
+
+/// Writes one rack instance (a reference to its type's asset), placed relative to its hall's origin.
+void writeRack(CampusExport& e, int depth, const std::string& parent, const Origin& o,
+               const RackInstance& r) {
+    UsdaText& t = e.t;
+    const std::string name = e.names.unique(parent, r.id, "rack");
+    t.openPrim(depth, "def", "Xform", name,
+               UsdaText::primMetadata(depth, {"instanceable = true",
+                                              "prepend references = <" + e.rackAsset.at(r.rackType) + ">"}));
+    writeIdAndName(t, depth + 1, r.id, r.name);
+    if (!r.coolingLoop.empty()) t.attrString(depth + 1, "clustertwin:coolingLoop", r.coolingLoop);
+    if (r.spare) t.attrBool(depth + 1, "clustertwin:spare", true);
+    // Inherited by the asset's Body (constant primvars inherit down namespace, instances included):
+    // the 3D view's power-density colour.
+    t.displayColor(depth + 1, r.color);
+    t.translate(depth + 1, r.base[0] - o.x, r.base[1] - o.y, 0.0);
+    t.indent(depth + 1);
+    t.out += "double xformOp:rotateZ = ";
+    t.number(UsdaText::tidy(r.rotationDeg));
+    t.out += '\n';
+    t.xformOpOrder(depth + 1, true);
+    t.closePrim(depth);
+    ++e.counts.racks;
+}
+
+/// Writes one row prim of a hall with its placed racks.
+void writeRow(CampusExport& e, int depth, const std::string& path, const Origin& o, const model::Row& row) {
+    UsdaText& t = e.t;
+    const auto racks = e.racksOfRow.find(row.id);
+    const std::string rowName = e.names.unique(path, row.id, "row");
+    t.openPrim(depth, "def", "Xform", rowName, UsdaText::primMetadata(depth, {"kind = \"group\""}));
+    writeIdAndName(t, depth + 1, row.id, row.name);
+    if (racks != e.racksOfRow.end()) {
+        const std::string rowPath = path + "/" + rowName;
+        for (const std::size_t i : racks->second)
+            writeRack(e, depth + 1, rowPath, o, e.scene.racks[i]);
+    }
+    t.closePrim(depth);
+    ++e.counts.rows;
+}
+
+/// Writes the CDU instances of one hall, numbered per cooling loop, with their loop's figures.
+void writeHallCdus(CampusExport& e, int depth, const std::string& path, const Origin& o,
+                   const std::string& hallId) {
+    UsdaText& t = e.t;
+    int cduNumber = 0;
+    std::string lastLoop;
+    for (const std::size_t ci : e.cdusOfHall[hallId]) {
+        const auto& c = e.scene.cdus[ci];
+        const auto* loop = e.loopById.at(c.loopId);
+        cduNumber = c.loopId == lastLoop ? cduNumber + 1 : 1;
+        lastLoop = c.loopId;
+        const std::string cduName = e.names.unique(path, (loop->name.empty() ? loop->id : loop->name) +
+                                                             "_CDU_" + std::to_string(cduNumber));
         t.openPrim(
-            depth, "def", "Xform", name,
-            UsdaText::primMetadata(
-                depth, {"instanceable = true", "prepend references = <" + rackAsset.at(r.rackType) + ">"}));
-        idAndName(depth + 1, r.id, r.name);
-        if (!r.coolingLoop.empty()) t.attrString(depth + 1, "clustertwin:coolingLoop", r.coolingLoop);
-        if (r.spare) t.attrBool(depth + 1, "clustertwin:spare", true);
-        // Inherited by the asset's Body (constant primvars inherit down namespace, instances included):
-        // the 3D view's power-density colour.
-        t.displayColor(depth + 1, r.color);
-        t.translate(depth + 1, r.base[0] - o.x, r.base[1] - o.y, 0.0);
-        t.indent(depth + 1);
-        t.out += "double xformOp:rotateZ = ";
-        t.number(UsdaText::tidy(r.rotationDeg));
-        t.out += '\n';
-        t.xformOpOrder(depth + 1, true);
-        t.closePrim(depth);
-        ++counts.racks;
-    };
-    const auto writeHall = [&](int depth, const std::string& parent, const Origin& parentOrigin,
-                               const model::DataHall& h) {
-        const std::string name = names.unique(parent, h.id, "hall");
-        const std::string path = parent + "/" + name;
-        const auto box = hallBox.find(h.id);
-        const Origin o =
-            box == hallBox.end() ? parentOrigin : Origin{box->second->min[0], box->second->min[1]};
-        t.openPrim(depth, "def", "Xform", name, UsdaText::primMetadata(depth, {"kind = \"group\""}));
-        idAndName(depth + 1, h.id, h.name);
-        if (box != hallBox.end()) {
-            t.attrDouble(depth + 1, "clustertwin:width_m", box->second->size[0]);
-            t.attrDouble(depth + 1, "clustertwin:depth_m", box->second->size[1]);
+            depth, "def", "Xform", cduName,
+            UsdaText::primMetadata(depth, {"instanceable = true",
+                                           "prepend references = <" + e.cduAsset.at(loop->cduType) + ">"}));
+        t.attrString(depth + 1, "clustertwin:coolingLoop", loop->id);
+        t.attrInt(depth + 1, "clustertwin:cduIndex", cduNumber);
+        t.attrString(depth + 1, "clustertwin:redundancy", loop->redundancy);
+        if (const auto bom = e.loopBom.find(loop->id); bom != e.loopBom.end()) {
+            t.attrDouble(depth + 1, "clustertwin:loop:liquidHeat_w", bom->second->liquidHeat.value());
+            t.attrDouble(depth + 1, "clustertwin:loop:installedCapacity_w",
+                         bom->second->installedCapacity.value());
+            t.attrDouble(depth + 1, "clustertwin:loop:flow_m3_per_s", bom->second->flow.value());
+            t.attrDouble(depth + 1, "clustertwin:loop:cdusRequired", bom->second->cdusRequired);
         }
-        t.translate(depth + 1, o.x - parentOrigin.x, o.y - parentOrigin.y, 0.0);
+        if (const auto m = e.scene.loopMargins.find(loop->id); m != e.scene.loopMargins.end())
+            t.attrDouble(depth + 1, "clustertwin:loop:thermalMargin_pct", m->second);
+        t.translate(depth + 1, c.base[0] - o.x, c.base[1] - o.y, 0.0);
         t.xformOpOrder(depth + 1, false);
-        if (box != hallBox.end())
-            t.box(depth + 1, names.unique(path, "Floor"), box->second->size[0], box->second->size[1],
-                  box->second->size[2], true, kFloorColor);
-        for (const std::size_t ri : rowsOfHall[h.id]) {
-            const auto& row = p.rows[ri];
-            const auto racks = racksOfRow.find(row.id);
-            const std::string rowName = names.unique(path, row.id, "row");
-            t.openPrim(depth + 1, "def", "Xform", rowName,
-                       UsdaText::primMetadata(depth + 1, {"kind = \"group\""}));
-            idAndName(depth + 2, row.id, row.name);
-            if (racks != racksOfRow.end()) {
-                const std::string rowPath = path + "/" + rowName;
-                for (const std::size_t i : racks->second)
-                    writeRack(depth + 2, rowPath, o, scene.racks[i]);
-            }
-            t.closePrim(depth + 1);
-            ++counts.rows;
-        }
-        int cduNumber = 0;
-        std::string lastLoop;
-        for (const std::size_t ci : cdusOfHall[h.id]) {
-            const auto& c = scene.cdus[ci];
-            const auto* loop = loopById.at(c.loopId);
-            cduNumber = c.loopId == lastLoop ? cduNumber + 1 : 1;
-            lastLoop = c.loopId;
-            const std::string cduName = names.unique(path, (loop->name.empty() ? loop->id : loop->name) +
-                                                               "_CDU_" + std::to_string(cduNumber));
-            t.openPrim(depth + 1, "def", "Xform", cduName,
-                       UsdaText::primMetadata(depth + 1,
-                                              {"instanceable = true",
-                                               "prepend references = <" + cduAsset.at(loop->cduType) + ">"}));
-            t.attrString(depth + 2, "clustertwin:coolingLoop", loop->id);
-            t.attrInt(depth + 2, "clustertwin:cduIndex", cduNumber);
-            t.attrString(depth + 2, "clustertwin:redundancy", loop->redundancy);
-            if (const auto bom = loopBom.find(loop->id); bom != loopBom.end()) {
-                t.attrDouble(depth + 2, "clustertwin:loop:liquidHeat_w", bom->second->liquidHeat.value());
-                t.attrDouble(depth + 2, "clustertwin:loop:installedCapacity_w",
-                             bom->second->installedCapacity.value());
-                t.attrDouble(depth + 2, "clustertwin:loop:flow_m3_per_s", bom->second->flow.value());
-                t.attrDouble(depth + 2, "clustertwin:loop:cdusRequired", bom->second->cdusRequired);
-            }
-            if (const auto m = scene.loopMargins.find(loop->id); m != scene.loopMargins.end())
-                t.attrDouble(depth + 2, "clustertwin:loop:thermalMargin_pct", m->second);
-            t.translate(depth + 2, c.base[0] - o.x, c.base[1] - o.y, 0.0);
-            t.xformOpOrder(depth + 2, false);
-            t.closePrim(depth + 1);
-            ++counts.cdus;
-        }
         t.closePrim(depth);
-        ++counts.halls;
-    };
-    const auto writeBuilding = [&](int depth, const std::string& parent, const model::Building& b) {
-        const std::string name = names.unique(parent, b.id, "building");
-        const std::string path = parent + "/" + name;
-        const auto box = buildingBox.find(b.id);
-        const Origin o =
-            box == buildingBox.end() ? Origin{} : Origin{box->second->min[0], box->second->min[1]};
-        t.openPrim(depth, "def", "Xform", name, UsdaText::primMetadata(depth, {"kind = \"group\""}));
-        idAndName(depth + 1, b.id, b.name);
-        if (box != buildingBox.end()) {
-            t.attrDouble(depth + 1, "clustertwin:width_m", box->second->size[0]);
-            t.attrDouble(depth + 1, "clustertwin:depth_m", box->second->size[1]);
-            t.attrDouble(depth + 1, "clustertwin:height_m", box->second->size[2]);
-        }
-        t.attrDouble(depth + 1, "clustertwin:powerCapacity_w", b.powerCapacity.value());
-        if (const auto bp = buildingPower.find(b.id); bp != buildingPower.end()) {
-            t.attrDouble(depth + 1, "clustertwin:itPeak_w", bp->second->itPeak.value());
-            t.attrDouble(depth + 1, "clustertwin:itOperating_w", bp->second->itOperating.value());
-            t.attrDouble(depth + 1, "clustertwin:facilityPeak_w", bp->second->facilityPeak.value());
-            t.attrDouble(depth + 1, "clustertwin:facilityOperating_w", bp->second->facilityOperating.value());
-            t.attrDouble(depth + 1, "clustertwin:pue", bp->second->pue);
-        }
-        t.translate(depth + 1, o.x, o.y, 0.0);
-        t.xformOpOrder(depth + 1, false);
-        if (box != buildingBox.end())
-            // Translucent, so a viewer sees the halls and racks inside.
-            t.box(depth + 1, names.unique(path, "Shell"), box->second->size[0], box->second->size[1],
-                  box->second->size[2], true, kShellColor, 0.15);
-        for (const std::size_t hi : hallsOfBuilding[b.id])
-            writeHall(depth + 1, path, o, p.halls[hi]);
-        t.closePrim(depth);
-        ++counts.buildings;
-    };
+        ++e.counts.cdus;
+    }
+}
 
+/// Writes one data hall: its floor, rows (with racks) and CDUs, relative to its building's origin.
+void writeHall(CampusExport& e, int depth, const std::string& parent, const Origin& parentOrigin,
+               const model::DataHall& h) {
+    UsdaText& t = e.t;
+    const std::string name = e.names.unique(parent, h.id, "hall");
+    const std::string path = parent + "/" + name;
+    const auto box = e.hallBox.find(h.id);
+    const Origin o = box == e.hallBox.end() ? parentOrigin : Origin{box->second->min[0], box->second->min[1]};
+    t.openPrim(depth, "def", "Xform", name, UsdaText::primMetadata(depth, {"kind = \"group\""}));
+    writeIdAndName(t, depth + 1, h.id, h.name);
+    if (box != e.hallBox.end()) {
+        t.attrDouble(depth + 1, "clustertwin:width_m", box->second->size[0]);
+        t.attrDouble(depth + 1, "clustertwin:depth_m", box->second->size[1]);
+    }
+    t.translate(depth + 1, o.x - parentOrigin.x, o.y - parentOrigin.y, 0.0);
+    t.xformOpOrder(depth + 1, false);
+    if (box != e.hallBox.end())
+        t.box(depth + 1, e.names.unique(path, "Floor"), box->second->size[0], box->second->size[1],
+              box->second->size[2], true, kFloorColor);
+    for (const std::size_t ri : e.rowsOfHall[h.id])
+        writeRow(e, depth + 1, path, o, e.p.rows[ri]);
+    writeHallCdus(e, depth + 1, path, o, h.id);
+    t.closePrim(depth);
+    ++e.counts.halls;
+}
+
+/// Writes one building: its translucent shell, power figures and halls.
+void writeBuilding(CampusExport& e, int depth, const std::string& parent, const model::Building& b) {
+    UsdaText& t = e.t;
+    const std::string name = e.names.unique(parent, b.id, "building");
+    const std::string path = parent + "/" + name;
+    const auto box = e.buildingBox.find(b.id);
+    const Origin o = box == e.buildingBox.end() ? Origin{} : Origin{box->second->min[0], box->second->min[1]};
+    t.openPrim(depth, "def", "Xform", name, UsdaText::primMetadata(depth, {"kind = \"group\""}));
+    writeIdAndName(t, depth + 1, b.id, b.name);
+    if (box != e.buildingBox.end()) {
+        t.attrDouble(depth + 1, "clustertwin:width_m", box->second->size[0]);
+        t.attrDouble(depth + 1, "clustertwin:depth_m", box->second->size[1]);
+        t.attrDouble(depth + 1, "clustertwin:height_m", box->second->size[2]);
+    }
+    t.attrDouble(depth + 1, "clustertwin:powerCapacity_w", b.powerCapacity.value());
+    if (const auto bp = e.buildingPower.find(b.id); bp != e.buildingPower.end()) {
+        t.attrDouble(depth + 1, "clustertwin:itPeak_w", bp->second->itPeak.value());
+        t.attrDouble(depth + 1, "clustertwin:itOperating_w", bp->second->itOperating.value());
+        t.attrDouble(depth + 1, "clustertwin:facilityPeak_w", bp->second->facilityPeak.value());
+        t.attrDouble(depth + 1, "clustertwin:facilityOperating_w", bp->second->facilityOperating.value());
+        t.attrDouble(depth + 1, "clustertwin:pue", bp->second->pue);
+    }
+    t.translate(depth + 1, o.x, o.y, 0.0);
+    t.xformOpOrder(depth + 1, false);
+    if (box != e.buildingBox.end())
+        // Translucent, so a viewer sees the halls and racks inside.
+        t.box(depth + 1, e.names.unique(path, "Shell"), box->second->size[0], box->second->size[1],
+              box->second->size[2], true, kShellColor, 0.15);
+    for (const std::size_t hi : e.hallsOfBuilding[b.id])
+        writeHall(e, depth + 1, path, o, e.p.halls[hi]);
+    t.closePrim(depth);
+    ++e.counts.buildings;
+}
+
+/// Writes the sites and everything in them; a last "NoSite" prim holds buildings of no known site.
+void writeSites(CampusExport& e) {
+    const model::Project& p = e.p;
+    UsdaText& t = e.t;
     for (std::size_t s = 0; s <= p.sites.size(); ++s) {
         const bool known = s < p.sites.size();
-        if (!known && buildingsOfSite[s].empty()) break;
+        if (!known && e.buildingsOfSite[s].empty()) break;
         t.out += '\n';
-        const std::string name = names.unique("/Campus", known ? p.sites[s].id : "NoSite", "site");
+        const std::string name = e.names.unique("/Campus", known ? p.sites[s].id : "NoSite", "site");
         t.openPrim(1, "def", "Xform", name, UsdaText::primMetadata(1, {"kind = \"group\""}));
         if (known) {
-            idAndName(2, p.sites[s].id, p.sites[s].name);
+            writeIdAndName(t, 2, p.sites[s].id, p.sites[s].name);
             t.attrDouble(2, "clustertwin:latitude_deg", p.sites[s].latDeg);
             t.attrDouble(2, "clustertwin:longitude_deg", p.sites[s].lonDeg);
-            ++counts.sites;
+            ++e.counts.sites;
         } else {
             t.attrString(2, "clustertwin:note", "buildings whose site is not in the design");
         }
-        for (const std::size_t bi : buildingsOfSite[s])
-            writeBuilding(2, "/Campus/" + name, p.buildings[bi]);
+        for (const std::size_t bi : e.buildingsOfSite[s])
+            writeBuilding(e, 2, "/Campus/" + name, p.buildings[bi]);
         t.closePrim(1);
     }
-    t.closePrim(0);
-    counts.bytes = t.out.size();
-    if (countsOut) *countsOut = counts;
-    return std::move(t.out);
+}
+
+} // namespace
+
+std::string campusUsda(const SceneSource& source, UsdaExportCounts* countsOut) {
+    const model::Project& p = source.project;
+    const model::Catalog& catalog = source.catalog;
+    const CampusSceneBuilder builder(p, catalog);
+    const CampusSceneData scene = builder.build(source, ColorMetric::PowerDensity);
+    CampusExport e(source, p, catalog, scene);
+    e.t.out.reserve(512 + scene.racks.size() * 420);
+
+    // --- layer header -----------------------------------------------------------------------------------
+    writeLayerHeader(e);
+
+    // --- assets: one per rack type and CDU type ----------------------------------------------------------
+    e.t.out += '\n';
+    e.t.openPrim(1, "class", "Scope", "Assets");
+    writeRackAssets(e);
+    writeCduAssets(e);
+    e.t.closePrim(1);
+
+    // --- who is where -------------------------------------------------------------------------------------
+    indexCampus(e);
+
+    // --- the hierarchy ----------------------------------------------------------------------------------
+    writeSites(e);
+    e.t.closePrim(0);
+    e.counts.bytes = e.t.out.size();
+    if (countsOut) *countsOut = e.counts;
+    return std::move(e.t.out);
 }
 
 UsdaExportCounts writeCampusUsda(const SceneSource& source, const std::string& path) {
