@@ -15,9 +15,10 @@
 //    sequence length, global batch; virtual_stages null -> 8, the interleaving mfu_pipeline_bubble's source
 //    assumes for that run). Compared with the published MFU.
 //  - time_to_train (MLPerf): tokens = samples × sequence length of the run whose time is the olympic mean;
-//    predicted minutes = cost::estimateTraining(tokens, layout) compared with that raw mean (the RCP
-//    scaling factor is a convergence allowance, not compute). Model parameters from the point (dense: all
-//    active; MoE: active_params).
+//    predicted minutes = cost::estimateTraining(tokens, layout) compared with that run's training minutes:
+//    its raw minutes less the evaluations its MLLOG log times (measured.evaluation; the RCP scaling factor
+//    is a convergence allowance, not compute). Model parameters from the point (dense: all active; MoE:
+//    active_params).
 //  - hfu (Megatron-LM SC21 Table 1, full recomputation): the same as mfu, against the model-FLOPs MFU the
 //    point derives from the published hardware teraFLOP/s (derived.mfu_model_flops).
 //  - recomputation pairs (Korthikanti et al.): the ratio of full- to selective-recomputation iteration
@@ -50,15 +51,20 @@ namespace {
 /// them). `--check` requires them to stay outside the band, so a fix shows up as a failure to remove here.
 const std::map<std::string, std::string> kKnownGaps = {
     {"mlperf-train40-gpt3-175b-h100x512-nvidia-eos",
-     "small job: the MFU assumption is an end-to-end figure of a 16K-GPU run and carries its data-parallel "
-     "exposure; at 512 GPUs (dp 16) that exposure is smaller, the engine has no data-parallel communication "
-     "term to take it out (+36%)"},
+     "software stack: NVIDIA's MLPerf FP8 stack runs at a busy FP8 MFU of ~0.47 where the engine's "
+     "production "
+     "default is 0.31 (mfu 0.40 / (1 - 0.105) x mfu_fp8_ratio 0.685). A two-point fit on this run and the "
+     "11,616-GPU run of the same submission (step = 6N tokens / (GPUs x peak x u x (1 - bubble)) + t0) gives "
+     "u = 0.468 and t0 = 0.28 s per step; the large runs agree with the engine only because it has no fixed "
+     "per-step cost to lose at their 0.9-s steps (+48%)"},
     {"mlperf-train50-llama31-405b-h200x1024-nebius",
-     "one MFU for H100 and H200: their dense peaks are equal but H200's 4.8 vs 3.35 TB/s HBM speeds the "
-     "memory-bound kernels; the engine has no per-accelerator MFU (+40%)"},
+     "software stack, as the GPT-3 512-GPU point: busy FP8 MFU 0.45 measured (training minutes, bubble 1.2%) "
+     "against the engine's 0.31; H100 runs of the same stack reach 0.45-0.47, so it is the stack, not H200's "
+     "faster HBM (+43%)"},
     {"mlperf-train51-llama31-405b-gb200x512-nvidia-nvfp4",
-     "FP4 MFU ratio (mfu_fp4_ratio 0.45) is calibrated on large runs; the 512-GPU NVFP4 run is 27% slower "
-     "than predicted while the 2,560- and 5,120-GPU runs are within 16% (+27%)"},
+     "busy FP4 MFU 0.26 measured against the engine's 0.20 (mfu 0.40 x mfu_fp4_ratio 0.45 / 0.895); the "
+     "2,560- and 5,120-GPU runs of the same stack (within 16%) lose part of their 1.6-2.4-s steps to "
+     "per-step costs the engine does not model, which hides the same gap there (+26%)"},
     {"megascale-175b-a100x12288-tp8-pp8-dp192",
      "MegaScale (Jiang et al. 2024) changes the model and optimizer (parallel attention/MLP block, "
      "sliding-window "
@@ -73,9 +79,10 @@ const std::map<std::string, std::string> kKnownGaps = {
      "active leaves out MLA's attention FLOPs (128 heads, ~+14% at 4K causal tokens) and the MTP module "
      "(-43%)"},
     {"mlperf-train60-deepseekv3-671b-gb200x8192-nvidia-mxfp8",
-     "strong scaling of a 3-minute MoE run: 32x the GPUs of the GB300 x 256 run (within 3%) give 10.4x its "
-     "speed; the engine has no fixed per-step cost (optimizer, small per-GPU batch) and MLPerf's evaluation "
-     "time weighs on so short a run (-68% with the expert all-to-all counted)"},
+     "strong scaling of a 45-step MoE run: its training minutes (16% of the run is the evaluation after "
+     "every step, taken out) are 45 steps of 3.6 s where 6N at the GB300 x 256 run's MFU (within 3%) gives "
+     "1.4 s; at 8K tokens per GPU per step, per-step costs the engine does not model (expert load "
+     "imbalance, optimizer, exposed gradient exchange) dominate (-62% with the expert all-to-all counted)"},
 };
 
 /// Bound on the points read: the file is ours, but a harness bounds every loop over external data.
@@ -190,6 +197,12 @@ std::optional<std::pair<double, double>> mlperfRun(const nlohmann::json& p) {
         const double gap = std::abs(*minutes - *raw);
         if (gap < bestGap) bestGap = gap, best = std::make_pair(tokens ? *tokens : *samples * *seq, *minutes);
     }
+    // MLPerf's clock runs through the periodic evaluations (training_rules.adoc); the engine models training
+    // steps only, so the run is compared without them where its log measures them (measured.evaluation).
+    if (best && meas.contains("evaluation")) {
+        const auto train = number(meas.at("evaluation"), "train_minutes");
+        if (train && *train > 0 && *train <= best->second) best->second = *train;
+    }
     return best;
 }
 
@@ -276,7 +289,7 @@ int main(int argc, char** argv) {
                 }
                 in.tokens = run->first;
                 const auto e = cost::estimateTraining(in);
-                rows.push_back({id, kind, "minutes", run->second, e.time.value() / 60.0});
+                rows.push_back({id, kind, "train minutes", run->second, e.time.value() / 60.0});
             }
         }
         for (const auto& [key, t] : recompute) {
