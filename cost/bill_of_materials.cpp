@@ -2,6 +2,7 @@
 
 #include "compiled_design.h"
 #include "evaluate_stages.h"
+#include "geodesy.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -526,21 +527,22 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
         const std::string label = "Link " + l.name + " (" + l.id + ")";
         const auto* s1 = siteOf(l.from);
         const auto* s2 = siteOf(l.to);
-        // Surveyed length, else great-circle x route factor (the link's, else the assumption's).
+        // Surveyed length, else the geodesic x route factor (the link's, else the assumption's). The rule
+        // keeps its historical id (great circle: the geodesic is the ellipsoid's great circle).
         const units::Length greatCircle =
-            s1 && s2 ? greatCircleDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg) : units::Length{};
+            s1 && s2 ? geodesicDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg) : units::Length{};
         w.routeLength = inputs.linkRouteLength(l, greatCircle);
         // A fiber route joins the two ends over the Earth's surface, so it is never shorter than the
-        // great-circle (haversine) distance between them (issue 13 item 7). The 1e-6 relative slack absorbs
-        // rounding of a length written as great circle x 1.0.
+        // geodesic distance between them on the WGS84 ellipsoid (issue 13 item 7; cost/geodesy.h). The 1e-6
+        // relative slack absorbs rounding of a length written as geodesic x 1.0.
         if (greatCircle.value() > 0 && w.routeLength.value() > 0 &&
             w.routeLength < greatCircle * (1.0 - 1e-6))
             rules.push_back({Severity::Error, "link_route_shorter_than_great_circle", l.id,
                              "Link " + l.name + " (" + l.id + "): route_length_m " +
                                  fmt(w.routeLength.value() / 1e3, 1) +
-                                 " km is shorter than the great-circle distance " +
+                                 " km is shorter than the geodesic distance " +
                                  fmt(greatCircle.value() / 1e3, 1) + " km between " + s1->name + " and " +
-                                 s2->name + " (haversine); a fiber route cannot be shorter"});
+                                 s2->name + " (WGS84 ellipsoid); a fiber route cannot be shorter"});
         if (w.routeLength.value() <= 0) {
             rules.push_back(
                 {Severity::Error, "link_zero_length", l.id,
@@ -610,16 +612,6 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
 }
 
 } // namespace
-
-Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg) {
-    constexpr double kEarthRadiusM = 6371008.8;
-    const double toRad = std::numbers::pi / 180.0;
-    const double dLat = (lat2Deg - lat1Deg) * toRad, dLon = (lon2Deg - lon1Deg) * toRad;
-    const double h = std::sin(dLat / 2) * std::sin(dLat / 2) + std::cos(lat1Deg * toRad) *
-                                                                   std::cos(lat2Deg * toRad) *
-                                                                   std::sin(dLon / 2) * std::sin(dLon / 2);
-    return 2.0 * kEarthRadiusM * std::asin(std::min(1.0, std::sqrt(h))) * meter;
-}
 
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs) {
     return deriveBillOfMaterials(catalog, inputs, nullptr);

@@ -123,10 +123,6 @@ BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const Input
 BillOfMaterials deriveBillOfMaterials(const model::Catalog& catalog, const InputResolver& inputs,
                                       std::shared_ptr<const CompiledDesign> compiled);
 
-/// Great-circle distance on a sphere of the mean Earth radius 6,371.0088 km (IUGG), haversine formula
-/// (R. W. Sinnott, "Virtues of the Haversine", Sky and Telescope 68(2), 1984).
-units::Length greatCircleDistance(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg);
-
 /// Light in fiber: 4.9 µs per km (group index ≈ 1.47; REFERENCES.md, Network).
 inline constexpr double kFiberDelaySecondsPerMeter = 4.9e-9;
 

@@ -1,5 +1,10 @@
 #include "climate.h"
+
+#include "geodesy.h"
+#include "input_error.h"
 #include "input_file.h"
+#include "json_fast_parse.h"
+#include "site.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,22 +13,15 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <numbers>
 #include <set>
-
-#include <nlohmann/json.hpp>
-
-#include "input_error.h"
-#include "json_fast_parse.h"
-#include "site.h"
 
 namespace ctwin::cost {
 
 using ojson = nlohmann::ordered_json;
 
 namespace {
-
-constexpr double kEarthRadiusKm = 6371.0; // mean Earth radius (IUGG)
 
 std::string formatC(double v) {
     char buf[32];
@@ -91,14 +89,6 @@ std::string fallbackClimateFile() {
 
 } // namespace
 
-double greatCircleKm(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg) {
-    constexpr double rad = std::numbers::pi / 180.0;
-    const double dLat = (lat2Deg - lat1Deg) * rad, dLon = (lon2Deg - lon1Deg) * rad;
-    const double h = std::sin(dLat / 2) * std::sin(dLat / 2) +
-                     std::cos(lat1Deg * rad) * std::cos(lat2Deg * rad) * std::sin(dLon / 2) * std::sin(dLon / 2);
-    return 2.0 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(h)));
-}
-
 double fitHourlySpreadK(const std::array<double, 12>& monthlyMeanC, double designC) {
     auto hoursAbove = [&](double sigma) {
         double h = 0;
@@ -138,7 +128,7 @@ const ClimateLocation* ClimateTable::nearest(double latDeg, double lonDeg) const
     const ClimateLocation* best = nullptr;
     double bestKm = 0;
     for (const auto& l : locations) {
-        const double km = greatCircleKm(latDeg, lonDeg, l.latDeg, l.lonDeg);
+        const double km = geodesicDistance(latDeg, lonDeg, l.latDeg, l.lonDeg).value() / 1e3;
         if (!best || km < bestKm) best = &l, bestKm = km;
     }
     return best;

@@ -1,7 +1,7 @@
 #pragma once
 // The typical-year climate table (data/climate.json): monthly mean dry-bulb and wet-bulb and an ASHRAE design
-// (peak) condition per location, and the choice of a location for a site (nearest by great-circle distance,
-// or named by the site's `climate_location`). Pure C++ (nlohmann_json); no Qt.
+// (peak) condition per location, and the choice of a location for a site (nearest by geodesic distance on
+// WGS84, or named by the site's `climate_location`). Pure C++ (nlohmann_json); no Qt.
 
 #include <array>
 #include <memory>
@@ -40,7 +40,7 @@ struct ClimateTable {
     std::vector<ClimateLocation> locations;
 
     const ClimateLocation* find(const std::string& id) const;
-    /// The location nearest to (lat, lon) by great-circle distance; nullptr for an empty table.
+    /// The location nearest to (lat, lon) by geodesic distance (cost/geodesy.h); nullptr for an empty table.
     const ClimateLocation* nearest(double latDeg, double lonDeg) const;
 };
 
@@ -64,10 +64,6 @@ double fitHourlySpreadK(const std::array<double, 12>& monthlyMeanC, double desig
 /// Beyond this distance the nearest climate location is reported as another climate (rule
 /// climate_location_far): 500 km spans a climate zone's width at mid latitudes (issue 30 item 2).
 inline constexpr double kClimateNearestMaxKm = 500.0;
-
-/// Great-circle distance on a sphere of radius 6,371 km (haversine formula; Sinnott, "Virtues of the
-/// Haversine", Sky & Telescope 68(2):159, 1984). Kilometres.
-double greatCircleKm(double lat1Deg, double lon1Deg, double lat2Deg, double lon2Deg);
 
 /// Relative humidity (%) from dry-bulb and dew point by the Magnus formula with the Alduchov & Eskridge
 /// (1996, J. Appl. Meteor. 35:601) coefficients: e_s(T) = 6.1094 exp(17.625 T / (T + 243.04)) hPa,

@@ -1,6 +1,7 @@
 #include "climate.h"
 #include "cooling_plant.h"
 #include "evaluate_stages.h"
+#include "geodesy.h"
 #include "power_chain.h"
 
 #include <algorithm>
@@ -312,7 +313,7 @@ void addClimateSiteRules(EvalContext& c, const ClimateTable& table) {
         if (!s.climateLocation.empty() || s.freeCoolingHoursPerYear) continue;
         const ClimateLocation* near = table.nearest(s.latDeg, s.lonDeg);
         if (!near) continue;
-        const double km = greatCircleKm(s.latDeg, s.lonDeg, near->latDeg, near->lonDeg);
+        const double km = geodesicDistance(s.latDeg, s.lonDeg, near->latDeg, near->lonDeg).value() / 1e3;
         if (km > kClimateNearestMaxKm)
             r.rules.push_back({Severity::Warning, "climate_location_far", s.id,
                                "Site " + s.name + " (lat_deg, lon_deg): the nearest climate location, " +

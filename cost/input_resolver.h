@@ -108,7 +108,7 @@ public:
     units::Money buildingShellCost(const model::Building& building, units::Power itPeak) const;
     /// The pinned PUE, or nullopt when the PUE is computed.
     std::optional<double> buildingPuePinned(const model::Building& building) const;
-    /// The surveyed route length, else great-circle distance x route factor (the link's, else
+    /// The surveyed route length, else geodesic distance x route factor (the link's, else
     /// assumptions.route_factor). `greatCircle` is only called when needed.
     units::Length linkRouteLength(const model::ScaleAcrossLink& link, units::Length greatCircle) const;
     /// The link's one-way latency budget, or nullopt (no budget).

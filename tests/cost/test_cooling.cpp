@@ -7,6 +7,7 @@
 #include "climate.h"
 #include "cooling_plant.h"
 #include "evaluate.h"
+#include "geodesy.h"
 #include "input_error.h"
 
 #include <QTemporaryDir>
@@ -65,10 +66,20 @@ private slots:
         CTWIN_COMPARE_ABS(at("us-az-phoenix").wetBulbC[6], 20.94, 0.01);
     }
 
-    // One degree of latitude along a meridian: 6,371 km x pi/180 = 111.195 km (tolerance 1 m).
-    void greatCircle() {
-        CTWIN_COMPARE_ABS(cost::greatCircleKm(0, 0, 1, 0), 111.19493, 1e-3);
-        CTWIN_COMPARE_ABS(cost::greatCircleKm(45, 10, 45, 10), 0.0, 1e-9);
+    // Geodesic distance on WGS84 (cost/geodesy.h), hand-checked with an independent Vincenty inverse
+    // (Vincenty, Survey Review 23(176), 1975; iterated to 1e-13 rad) in Python: one degree of latitude from
+    // the equator 110,574.389 m (the sphere of mean radius gives 111,195 m, +0.56%); JFK (40.6 N, 73.8 W) to
+    // LHR (51.6 N, 0.5 W) 5,551,759.400 m, the worked example of GeographicLib's documentation (5,551.76 km).
+    // Tolerance 1 mm. The same point is 0; a latitude beyond 90 degrees or a NaN is NaN (not a distance).
+    void geodesic() {
+        CTWIN_COMPARE_ABS(cost::geodesicDistance(0, 0, 1, 0).value(), 110574.389, 1e-3);
+        CTWIN_COMPARE_ABS(cost::geodesicDistance(40.6, -73.8, 51.6, -0.5).value(), 5551759.400, 1e-3);
+        CTWIN_COMPARE_ABS(cost::geodesicDistance(45, 10, 45, 10).value(), 0.0, 1e-9);
+        QVERIFY(std::isnan(cost::geodesicDistance(91, 0, 0, 0).value()));
+        QVERIFY(std::isnan(cost::geodesicDistance(0, std::nan(""), 0, 0).value()));
+        // The projection sphere is the IUGG mean radius R1 = (2a + b) / 3 = 6,371,008.771 m of WGS84.
+        CTWIN_COMPARE_ABS(cost::kMeanEarthRadiusM, (2 * 6378137.0 + 6378137.0 * (1 - 1 / 298.257223563)) / 3,
+                          0.05);
     }
 
     // The shipped table: at least 40 locations, each with a source and a design source; every site of every
@@ -86,7 +97,8 @@ private slots:
             for (const auto& s : reference(name).sites) {
                 const auto* l = table().nearest(s.latDeg, s.lonDeg);
                 QVERIFY(l);
-                QVERIFY2(cost::greatCircleKm(s.latDeg, s.lonDeg, l->latDeg, l->lonDeg) < 100.0, s.id.c_str());
+                QVERIFY2(cost::geodesicDistance(s.latDeg, s.lonDeg, l->latDeg, l->lonDeg).value() < 100e3,
+                         s.id.c_str());
             }
         std::ifstream in(test_support::kData + "/places.json");
         const auto places = nlohmann::json::parse(in)["places"];
@@ -94,7 +106,7 @@ private slots:
         for (const auto& p : places) {
             const double lat = p["lat_deg"].get<double>(), lon = p["lon_deg"].get<double>();
             const auto* l = table().nearest(lat, lon);
-            QVERIFY2(cost::greatCircleKm(lat, lon, l->latDeg, l->lonDeg) < 100.0,
+            QVERIFY2(cost::geodesicDistance(lat, lon, l->latDeg, l->lonDeg).value() < 100e3,
                      p["name"].get<std::string>().c_str());
         }
     }

@@ -195,7 +195,7 @@ private slots:
         QVERIFY2(e.find("sites.site-atl.electricity_usd_per_kwh") != std::string::npos, e.c_str());
         QVERIFY2(e.find("sites.*.electricity_usd_per_kwh") != std::string::npos, e.c_str());
         // A surveyed route length shadows the link's route factor (the shipped link has none since issue
-        // 13 item 7; survey it here at 1,200 km, longer than the 1,072 km great circle).
+        // 13 item 7; survey it here at 1,200 km, longer than the 1,071 km geodesic).
         auto surveyed = p;
         surveyed.links[0].routeLength = 1.2e6 * units::meter;
         const std::string f = errorOf(surveyed, {{"links.wan-wi-atl.route_factor", 1.4}});

@@ -7,6 +7,7 @@
 #include "bill_of_materials.h"
 #include "design_json.h"
 #include "evaluate.h"
+#include "geodesy.h"
 #include "input_error.h"
 
 #include <QtTest>
@@ -209,16 +210,17 @@ private slots:
         CTWIN_COMPARE_REL(be.power.value(), counted, 1e-12);
     }
 
-    /// two-site-wan: haversine (42.7 N, 87.93 W) - (33.45 N, 84.45 W), R = 6,371.0088 km: 1,072.441 km.
-    /// The shipped reference has no pinned length: route = 1,072.441 x 1.3 = 1,394.174 km, no error.
+    /// two-site-wan: geodesic (42.7 N, 87.93 W) - (33.45 N, 84.45 W) on WGS84: 1,070.904 km (Vincenty inverse
+    /// by hand in Python, 1,070,903.801 m; the mean-radius sphere gives 1,072.441 km). The shipped reference
+    /// has no pinned length: route = 1,070.904 x 1.3 = 1,392.175 km, no error.
     /// A surveyed 1,000 km (shorter than the great circle) is a design-rule error naming the link and
     /// route_length_m; 1,100 km (longer) is accepted.
     void routeNeverShorterThanGreatCircle() {
         auto j = readJson("two-site-wan");
         QVERIFY(j["links"][0]["route_length_m"].is_null());
         const auto shipped = evaluateJson(j);
-        CTWIN_COMPARE_REL(cost::greatCircleDistance(42.7, -87.93, 33.45, -84.45).value(), 1072441.456, 1e-8);
-        CTWIN_COMPARE_REL(shipped.bom.links[0].routeLength.value(), 1072441.456 * 1.3, 1e-8);
+        CTWIN_COMPARE_REL(cost::geodesicDistance(42.7, -87.93, 33.45, -84.45).value(), 1070903.801, 1e-9);
+        CTWIN_COMPARE_REL(shipped.bom.links[0].routeLength.value(), 1070903.801 * 1.3, 1e-9);
         QVERIFY(rulesNamed(shipped, "link_route_shorter_than_great_circle").empty());
 
         j["links"][0]["route_length_m"] = 1000000.0;
@@ -229,7 +231,7 @@ private slots:
         QCOMPARE(found[0].entity, std::string("wan-wi-atl"));
         QVERIFY2(found[0].message.find("route_length_m 1000.0 km") != std::string::npos,
                  found[0].message.c_str());
-        QVERIFY2(found[0].message.find("1072.4 km") != std::string::npos, found[0].message.c_str());
+        QVERIFY2(found[0].message.find("1070.9 km") != std::string::npos, found[0].message.c_str());
         QVERIFY(shortRoute.hasErrors());
 
         j["links"][0]["route_length_m"] = 1100000.0;

@@ -308,15 +308,15 @@ void TestReliability::blastRadiusFollowsLayout() {
     QVERIFY(impact(n, "fail-cdu", false));
     CTWIN_COMPARE_REL(impact(n, "fail-cdu", false)->units, 16 * 7 * 97920.0 / 100080.0, 1e-9);
 
-    // Two sites over a 1,394 km WAN (great circle 1,072.441 km x route factor 1.3); Atlanta racks have a
+    // Two sites over a 1,392 km WAN (geodesic 1,070.904 km x route factor 1.3); Atlanta racks have a
     // single feed.
     const auto t = analyzeReference("two-site-wan");
     const auto* wan = impact(t, "fail-wan-span");
     QVERIFY(wan);
-    CTWIN_COMPARE_REL(wan->units, 1394.174, 1e-5); // route km
+    CTWIN_COMPARE_REL(wan->units, 1392.175, 1e-5); // route km
     QCOMPARE(wan->gpusAffected, 69120.0);          // the whole job
-    // 3.425e-7 per km-hour × 1,394.174 km × 24 h = 0.011460 cuts per day.
-    CTWIN_COMPARE_REL(wan->eventsPerDay, 3.425e-7 * 1394.174 * 24, 1e-5);
+    // 3.425e-7 per km-hour × 1,392.175 km × 24 h = 0.011444 cuts per day.
+    CTWIN_COMPARE_REL(wan->eventsPerDay, 3.425e-7 * 1392.175 * 24, 1e-5);
     const auto* feed = impact(t, "fail-power-feed");
     QVERIFY(feed); // single-fed racks: interrupting
     QVERIFY(feed->gpusAffected > 0 && feed->gpusAffected <= 36000);

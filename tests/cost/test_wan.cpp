@@ -213,12 +213,12 @@ private slots:
         QVERIFY(rulesNamed(r, "link_regenerated").empty());
     }
 
-    /// The shipped two-site reference (1,394.17 km on wan-400g-ulh, issue 30): within its 3,500 km amplified
+    /// The shipped two-site reference (1,392.17 km on wan-400g-ulh, issue 30): within its 3,500 km amplified
     /// reach, one segment, no regeneration and no rule; 160 Tb/s = 400 wavelengths of 400G on
-    /// ceil(400 / 32) = 13 fiber pairs; ceil(1,394.17 / 80) = 18 spans -> 17 inline amplifier sites x 13 =
+    /// ceil(400 / 32) = 13 fiber pairs; ceil(1,392.17 / 80) = 18 spans -> 17 inline amplifier sites x 13 =
     /// 221 amplifiers; 2 x 13 = 26 line terminals; 800 optics. Capex 800 x $12,000 + 221 x $50,000 + 26 x
-    /// $70,000 = $22,470,000 (exact). The same link on wan-800zr (220 km amplified reach): 1,394.17 / 220 =
-    /// 6.34 -> 7 segments, 6 regeneration sites and a Warning; 200 wavelengths on 7 fiber pairs.
+    /// $70,000 = $22,470,000 (exact). The same link on wan-800zr (220 km amplified reach): 1,392.17 / 220 =
+    /// 6.33 -> 7 segments, 6 regeneration sites and a Warning; 200 wavelengths on 7 fiber pairs.
     void shippedTwoSiteAndTheShortReachOptic() {
         const auto r = cost::evaluate(test_support::reference("two-site-wan"), test_support::catalog(),
                                       test_support::defaults());

@@ -5,6 +5,7 @@
 #include "design_json.h"
 #include "document.h"
 #include "evaluate.h"
+#include "geodesy.h"
 #include "render_command.h"
 #include "scene/campus_scene.h"
 #include "scene/campus_scene_builder.h"
@@ -353,16 +354,16 @@ private slots:
         QCOMPARE(m.sites.size(), std::size_t{2});
         QCOMPARE(m.links.size(), std::size_t{1});
         const auto& l = m.links[0];
-        // Route = great circle x route factor 1.3: haversine (42.7 N, 87.93 W) - (33.45 N, 84.45 W) on
-        // R = 6,371.0088 km is 1,072.441 km; x 1.3 = 1,394.174 km; one-way x 4.9 us/km = 6.831 ms;
-        // 160 Tbps; budget 15 ms.
-        QVERIFY(near(l.routeKm, 1394.174, 1e-3));
-        QVERIFY(near(l.latencyMs, 6.831, 1e-3));
+        // Route = geodesic x route factor 1.3: (42.7 N, 87.93 W) - (33.45 N, 84.45 W) on WGS84 is 1,070.904
+        // km (Vincenty by hand); x 1.3 = 1,392.175 km; one-way x 4.9 us/km = 6.8217 ms; 160 Tbps; budget 15
+        // ms.
+        QVERIFY(near(l.routeKm, 1392.175, 1e-3));
+        QVERIFY(near(l.latencyMs, 6.8217, 1e-4));
         QVERIFY(near(l.capacityTbps, 160.0, 1e-9));
         QVERIFY(!l.overBudget);
         QCOMPARE(l.color, views::SiteMapBuilder::kLinkColor);
-        QVERIFY(l.label.find("1394 km") != std::string::npos);
-        QVERIFY(l.label.find("6.83 ms") != std::string::npos);
+        QVERIFY(l.label.find("1392 km") != std::string::npos);
+        QVERIFY(l.label.find("6.82 ms") != std::string::npos);
         QVERIFY(l.label.find("160.0 Tbps") != std::string::npos);
         QVERIFY(l.path.size() > 10);
         QVERIFY(!m.graticule.empty());
@@ -381,7 +382,7 @@ private slots:
         QCOMPARE(m.links[0].color, views::SiteMapBuilder::kWarningColor);
         QVERIFY(m.links[0].label.find("OVER") != std::string::npos);
         // Route = great circle x 1.3 (route factor); latency 4.9 us/km.
-        const double gc = cost::greatCircleDistance(40.04, -76.31, 33.02, -96.7).value() / 1e3;
+        const double gc = cost::geodesicDistance(40.04, -76.31, 33.02, -96.7).value() / 1e3;
         QVERIFY(near(m.links[0].routeKm, gc * 1.3, 1e-6));
         QVERIFY(near(m.links[0].latencyMs, gc * 1.3 * 4.9e-3, 1e-6));
         QVERIFY(!m.links[1].overBudget);

@@ -2,6 +2,7 @@
 
 #include "bill_of_materials.h"
 #include "evaluate.h"
+#include "geodesy.h"
 #include "project.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ namespace ctwin::views {
 
 namespace {
 
-constexpr double kEarthRadiusKm = 6371.0088;
+constexpr double kEarthRadiusKm = cost::kMeanEarthRadiusM / 1e3; // the projection sphere (cost/geodesy.h)
 constexpr double kDeg = std::numbers::pi / 180.0;
 
 std::string format(const char* fmt, double v) {
@@ -250,7 +251,7 @@ void addLinks(SiteMapData& d, const SceneSource& source, const Frame& f) {
             m.fromResults = true;
         } else {
             // Without an evaluation: the stored route length, else great-circle x route factor (SPEC §3).
-            const double gc = cost::greatCircleDistance(a->latDeg, a->lonDeg, b->latDeg, b->lonDeg).value();
+            const double gc = cost::geodesicDistance(a->latDeg, a->lonDeg, b->latDeg, b->lonDeg).value();
             const double route = l.routeLength ? l.routeLength->value() : gc * l.routeFactor.value_or(1.0);
             m.routeKm = route / 1e3;
             // Light in fiber: 4.9 us/km (cost::kFiberDelaySecondsPerMeter, REFERENCES.md Network).

@@ -1,5 +1,7 @@
 #include "site_map_pick.h"
 
+#include "geodesy.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -8,7 +10,7 @@ namespace ctwin::views {
 
 namespace {
 
-constexpr double kEarthRadiusKm = 6371.0088; // as SiteMapBuilder::project (IUGG mean radius)
+constexpr double kEarthRadiusKm = cost::kMeanEarthRadiusM / 1e3; // the projection sphere (cost/geodesy.h)
 constexpr double kDeg = std::numbers::pi / 180.0;
 
 /// Distance from p to the segment ab (km).

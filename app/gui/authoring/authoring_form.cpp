@@ -89,7 +89,7 @@ QString optionalPlaceholder(const std::string& key) {
     if (key == "power_oversubscription_ratio")
         return QObject::tr("empty: the ratio of the domain above");
     if (key == "shell_cost_usd") return QObject::tr("empty: building shell $/W assumption x capacity");
-    if (key == "route_length_m") return QObject::tr("empty: great-circle distance x route factor");
+    if (key == "route_length_m") return QObject::tr("empty: geodesic distance x route factor");
     if (key == "route_factor") return QObject::tr("empty: the route factor assumption");
     if (key == "mfu") return QObject::tr("empty: the MFU assumption");
     if (key == "active_params") return QObject::tr("empty: dense model (all parameters active)");

@@ -1,5 +1,5 @@
 // How a scale-across link is made: between two different sites or buildings, with its capacity, WAN optic,
-// route (a factor over the great-circle distance, or a measured length) and fiber lease.
+// route (a factor over the geodesic distance, or a measured length) and fiber lease.
 #include "authoring_form.h"
 #include "gui/document_editor.h"
 
@@ -48,8 +48,8 @@ public:
         form.addField("route_length_m", nullptr);
         form.addField("fiber_lease_usd_per_m_year", 0.0);
         form.addField("latency_budget_s", nullptr);
-        form.addNote(
-            QObject::tr("An empty route length uses the route factor times the great-circle distance."));
+        form.addNote(QObject::tr(
+            "An empty route length uses the route factor times the geodesic distance (WGS84 ellipsoid)."));
     }
 
     QString validate(const ojson& e, const AuthoringForm&, const AuthoringContext&) const override {
