@@ -3,6 +3,7 @@
 // carries its colour (the rack's top-face centre projected with the renderer's world-to-display
 // transform), picking, the map's warning colour and the CLI render function.
 // Set CTWIN_SCREENSHOT_DIR to keep the frames as PNGs.
+#include "../skip_test_program.h"
 #include "catalog.h"
 #include "design_file.h"
 #include "design_json.h"
@@ -88,7 +89,7 @@ class TestSceneRender : public QObject {
 private slots:
     void initTestCase() {
         std::string why;
-        if (!views::OffscreenRenderer::displayAvailable(&why)) QSKIP(why.c_str());
+        if (!views::OffscreenRenderer::displayAvailable(&why)) ctwin::test_support::skipTestProgram(why.c_str());
     }
 
     void rendersTwoReferenceCampuses_data() {

@@ -3,6 +3,7 @@
 // both ends; a drag from a site back onto itself is refused; the right-click menu offers "Add site here",
 // "Link to" and Delete. Needs an X server for GL (the suite runs under xvfb-run, as test_vtk_bridge);
 // skips without DISPLAY.
+#include "../skip_test_program.h"
 #include "data_paths.h"
 #include "design_json.h"
 #include "gui/authoring/authoring_form.h"
@@ -95,12 +96,12 @@ class TestSiteMapAuthoring : public QObject {
 private slots:
     void initTestCase() {
         if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY"))
-            QSKIP("no X display: GL widget tests run under xvfb-run");
+            ctwin::test_support::skipTestProgram("no X display: GL widget tests run under xvfb-run");
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
-            QSKIP("the offscreen platform has no OpenGL windows");
+            ctwin::test_support::skipTestProgram("the offscreen platform has no OpenGL windows");
         QOpenGLContext probe;
         probe.setFormat(ctwin::views::VtkRenderWidget::defaultFormat());
-        if (!probe.create()) QSKIP("no OpenGL 3.2 context on this platform");
+        if (!probe.create()) ctwin::test_support::skipTestProgram("no OpenGL 3.2 context on this platform");
         useTestEnvironment(m_tmp.path() + "/autosave");
     }
 

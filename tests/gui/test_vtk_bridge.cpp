@@ -3,6 +3,7 @@
 // switches while orbiting a 14,000-rack campus; resizing, reparenting (a new GL context) and destruction
 // are clean; snapshots and glTF export. Needs an X server for GL (the suite runs under xvfb-run); skips
 // without DISPLAY.
+#include "../skip_test_program.h"
 #include "catalog.h"
 #include "data_paths.h"
 #include "design_file.h"
@@ -92,12 +93,12 @@ class TestVtkBridge : public QObject {
 private slots:
     void initTestCase() {
         if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY"))
-            QSKIP("no X display: GL widget tests run under xvfb-run");
+            ctwin::test_support::skipTestProgram("no X display: GL widget tests run under xvfb-run");
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
-            QSKIP("the offscreen platform has no OpenGL windows");
+            ctwin::test_support::skipTestProgram("the offscreen platform has no OpenGL windows");
         QOpenGLContext probe;
         probe.setFormat(views::VtkRenderWidget::defaultFormat());
-        if (!probe.create()) QSKIP("no OpenGL 3.2 context on this platform");
+        if (!probe.create()) ctwin::test_support::skipTestProgram("no OpenGL 3.2 context on this platform");
         m_project = reference("neocloud-100k-gb200");
     }
 
