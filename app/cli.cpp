@@ -899,6 +899,8 @@ const std::vector<Command>& commands() {
         {"new", kNewSynopsis, kNewHelp, runNewCommand},
         {"export-netbox", kExportNetBoxSynopsis, kExportNetBoxHelp, runExportNetBoxCommand},
         {"import-netbox", kImportNetBoxSynopsis, kImportNetBoxHelp, runImportNetBoxCommand},
+        {"import-devicetype", kImportDeviceTypeSynopsis, kImportDeviceTypeHelp, runImportDeviceTypeCommand},
+        {"export-devicetype", kExportDeviceTypeSynopsis, kExportDeviceTypeHelp, runExportDeviceTypeCommand},
         {"calibrate", kCalibrateSynopsis, kCalibrateHelp, runCalibrateCommand},
         {"explore", kExploreSynopsis, kExploreHelp, runExploreCommand},
         {"version", "version", "Prints the version, the data folder in use and the size of the catalog.",

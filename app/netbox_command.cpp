@@ -1,10 +1,18 @@
 #include "netbox_command.h"
 
+#include "atomic_write.h"
 #include "cli.h"
 #include "data_paths.h"
 #include "design_file.h"
+#include "input_error.h"
+#include "input_file.h"
+#include "json_fast_parse.h"
 #include "netbox.h"
+#include "netbox_device_type.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace ctwin::app {
@@ -30,6 +38,25 @@ const char* const kImportNetBoxHelp =
     "is one); a rack whose type maps to nothing is left out.\n"
     "Prints the import log (every choice made and every object left out). Writes FILE (.json or .ctwin)\n"
     "atomically, and nothing when the responses are malformed (exit 3).";
+
+const char* const kImportDeviceTypeSynopsis =
+    "import-devicetype FILE|FOLDER... --out OVERLAY.json [--mapping FILE]";
+const char* const kImportDeviceTypeHelp =
+    "Reads NetBox device types in the devicetype-library YAML format (a FOLDER: its .yaml and .yml files in\n"
+    "name order, at most 1,000) and writes their values as a catalog overlay (data/FORMAT.md 8.4) for\n"
+    "--catalog-overlay: a switch takes rack_units from u_height and power_w from the power ports' draw; a\n"
+    "compute rack takes power_load_w = per_item x draw (per_item: the mapping's, else the rack's servers).\n"
+    "The draw is the ports' allocated_draw summed when any port states one, else their maximum_draw. A\n"
+    "device type maps to the catalog item whose id is its slug, or through --mapping FILE\n"
+    "({\"device_types\": {\"slug\": {\"item\": \"catalog-id\", \"per_item\": 2}}}). Prints every mapping "
+    "and\n"
+    "every device type left out. The overlay is checked against the catalog and written atomically; a bad\n"
+    "file writes nothing (exit 3).";
+const char* const kExportDeviceTypeSynopsis = "export-devicetype ITEM --out FILE.yaml";
+const char* const kExportDeviceTypeHelp =
+    "Writes a catalog switch (e.g. sw-51t) as a NetBox device-type YAML file for the devicetype-library or\n"
+    "NetBox's device-type import: model, slug, u_height from rack_units and one power port whose\n"
+    "maximum_draw is power_w. Written atomically.";
 
 namespace {
 
@@ -78,6 +105,87 @@ int runImportNetBoxCommand(const std::vector<std::string>& args, std::ostream& o
     for (const auto& line : result.log)
         out << line << "\n";
     out << "wrote " << design << "\n";
+    return kExitOk;
+}
+
+namespace {
+
+/// The device-type files named on the command line: files as given, folders' .yaml/.yml files in name
+/// order; at most kMaxDeviceTypeFiles in all (a folder with more is refused, not cut short).
+std::vector<std::string> deviceTypeFiles(const std::vector<std::string>& named) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    const auto add = [&](const std::string& f) {
+        if (files.size() >= cost::netbox::kMaxDeviceTypeFiles)
+            throw model::InputError(model::InputLocation{f, "", "", "", ""},
+                                    "more than " + std::to_string(cost::netbox::kMaxDeviceTypeFiles) +
+                                        " device-type files in one import");
+        files.push_back(f);
+    };
+    for (const auto& n : named) {
+        std::error_code ec;
+        if (!fs::is_directory(n, ec)) {
+            add(n);
+            continue;
+        }
+        std::vector<std::string> inFolder;
+        for (auto it = fs::directory_iterator(n, ec); !ec && it != fs::directory_iterator();
+             it.increment(ec)) {
+            const auto ext = it->path().extension().string();
+            if (ext == ".yaml" || ext == ".yml") inFolder.push_back(it->path().string());
+            if (inFolder.size() > cost::netbox::kMaxDeviceTypeFiles) break;
+        }
+        if (ec)
+            throw model::InputError(model::InputLocation{n, "", "", "", ""},
+                                    "cannot list the folder: " + ec.message());
+        std::sort(inFolder.begin(), inFolder.end());
+        for (const auto& f : inFolder)
+            add(f);
+    }
+    return files;
+}
+
+} // namespace
+
+int runImportDeviceTypeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(args, {}, {"--out", "--mapping"});
+    if (a.positional.empty()) throw UsageError("needs device-type FILEs or a FOLDER");
+    const std::string overlayFile = once(a, "--out", true), mappingFile = once(a, "--mapping", false);
+    std::vector<cost::netbox::DeviceType> types;
+    for (const auto& f : deviceTypeFiles(a.positional))
+        types.push_back(cost::netbox::readDeviceTypeFile(f));
+    nlohmann::json mapping;
+    if (!mappingFile.empty()) {
+        // The one parser of outside JSON (nesting limit, no key twice; data/FORMAT.md §6).
+        const std::string text = model::readInputFile(mappingFile, model::kMaxSpecFileBytes, "mapping file");
+        try {
+            mapping = model::parseJson<nlohmann::json>(text);
+        } catch (const nlohmann::json::exception& e) {
+            throw model::InputError(model::InputLocation{mappingFile, "device-type mapping", "", "", ""},
+                                    "malformed JSON: " + model::jsonErrorText(e));
+        }
+    }
+    const auto catalog = loadDefaultCatalog();
+    const auto result = cost::netbox::deviceTypeOverlay(
+        types, catalog, mappingFile.empty() ? nullptr : &mapping, mappingFile);
+    model::writeFileAtomic(overlayFile, result.overlay.dump(2) + "\n");
+    for (const auto& line : result.log)
+        out << line << "\n";
+    out << "wrote " << overlayFile << " (" << result.overlay["items"].size() << " catalog items from "
+        << types.size() << " device types)\n";
+    return kExitOk;
+}
+
+int runExportDeviceTypeCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    const Args a = parseArgs(args, {}, {"--out"});
+    const std::string id = onlyPositional(a, "a catalog ITEM id"), file = once(a, "--out", true);
+    const auto catalog = loadDefaultCatalog();
+    const auto* item = catalog.find(id);
+    if (!item)
+        throw model::InputError(model::InputLocation{"", "catalog item", id, "", ""},
+                                "is not in the catalog");
+    model::writeFileAtomic(file, cost::netbox::deviceTypeYaml(*item));
+    out << "wrote " << file << " (NetBox device type " << item->id << ")\n";
     return kExitOk;
 }
 
