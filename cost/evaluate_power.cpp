@@ -539,9 +539,9 @@ void sizeBattery(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     if (!p.trainingJobs.empty()) {
-        const double compute =
-            rackPower(c.powerCurve, a.get("training_compute_power_draw"), c.trainingCap.clock);
-        const double trough = rackPower(c.powerCurve, a.get("training_trough_power_draw"), 1.0);
+        // The first job's draws in its compute phase and trough (planTrainingSteps, trainingStepDraws).
+        const double compute = c.trainingPlans.front().computeDraw;
+        const double trough = c.trainingPlans.front().troughDraw;
         const double jobW = p.trainingJobs.front().gpus * c.rackLoadWPerGpu;
         c.trainingSwingMw = jobW * std::max(0.0, compute - trough) / 1e6;
         // A crash stops the whole job at once, from the compute phase to idle: the larger swing, and the one

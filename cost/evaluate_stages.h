@@ -86,7 +86,9 @@ struct EvalContext {
         TrainingInput input;
         TrainingEstimate step;
         std::vector<DesignRule> rules;
-        double meanDraw = 1; // its racks' draw over the step, share of full-load power
+        /// Its racks' draw, share of full-load power: in the step's compute phase (at the job's capped
+        /// clock), in its communication trough, and their mean over the step (trainingStepDraws).
+        double computeDraw = 1, troughDraw = 1, meanDraw = 1;
     };
     std::vector<TrainingPlan> trainingPlans;
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for

@@ -214,16 +214,18 @@ void setScaleAcrossLinks(const EvalContext& c, const model::TrainingJob& job,
                              " sites but no scale-across link joins them"});
 }
 
-/// A training job's rack draw averaged over its step, share of full-load power (issue 35 item 1): the
-/// compute phase (training_compute_power_draw at the job's capped clock) for the step's computeShare, the
-/// communication trough (training_trough_power_draw at full clock) for the rest. A synchronous job swings
-/// between the two every step (Choukse et al., "Power Stabilization for AI Training Datacenters", arXiv
-/// 2508.14318, 2025); the energy meter sees the mean.
-double trainingStepDrawShare(const EvalContext& c, size_t job, double share) {
-    const double compute =
+/// A training job's rack draws, share of full-load power (issue 35 item 1): the compute phase
+/// (training_compute_power_draw at the job's capped clock), the communication trough
+/// (training_trough_power_draw at full clock), and their mean weighted by the step's computeShare. A
+/// synchronous job swings between the two every step (Choukse et al., "Power Stabilization for AI Training
+/// Datacenters", arXiv 2508.14318, 2025); the energy meter sees the mean, the battery the swing
+/// (sizeBattery).
+void trainingStepDraws(const EvalContext& c, size_t job, EvalContext::TrainingPlan& plan) {
+    plan.computeDraw =
         rackPower(c.powerCurve, c.a.get("training_compute_power_draw"), c.trainingCaps.at(job).clock);
-    const double trough = rackPower(c.powerCurve, c.a.get("training_trough_power_draw"), 1.0);
-    return share * compute + (1.0 - share) * trough;
+    plan.troughDraw = rackPower(c.powerCurve, c.a.get("training_trough_power_draw"), 1.0);
+    const double share = plan.step.computeShare;
+    plan.meanDraw = share * plan.computeDraw + (1.0 - share) * plan.troughDraw;
 }
 
 } // namespace
@@ -305,7 +307,7 @@ void planTrainingSteps(EvalContext& c) {
         }
         if (in.sites > 1) setScaleAcrossLinks(c, job, sites, in, plan.rules);
         plan.step = estimateTraining(in);
-        plan.meanDraw = trainingStepDrawShare(c, jobIndex, plan.step.computeShare);
+        trainingStepDraws(c, jobIndex, plan);
     }
 }
 
