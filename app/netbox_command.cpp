@@ -9,11 +9,15 @@
 #include "json_fast_parse.h"
 #include "netbox.h"
 #include "netbox_device_type.h"
+#include "netbox_live.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <unistd.h>
 
 namespace ctwin::app {
 
@@ -27,7 +31,9 @@ const char* const kExportNetBoxHelp =
     "NetBox has no field for (coordinates, capacities, cooling loops) rides in each object's comments as "
     "one\n"
     "'clustertwin: {...}' line, so import-netbox restores it. Each file is replaced atomically.";
-const char* const kImportNetBoxSynopsis = "import-netbox FOLDER --out FILE [--mapping FILE]";
+const char* const kImportNetBoxSynopsis =
+    "import-netbox (FOLDER | --url URL [--token-file FILE] [--timeout S] [--save-responses DIR]) --out FILE "
+    "[--mapping FILE]";
 const char* const kImportNetBoxHelp =
     "Builds a design from saved NetBox REST API list responses: FOLDER/dcim/sites.json, racks.json and\n"
     "optionally locations, rack-types, power-panels, power-feeds, devices and device-types (each a file, or "
@@ -37,7 +43,11 @@ const char* const kImportNetBoxHelp =
     "({\"rack_types\": {\"netbox-slug\": \"catalog-id\"}}; without it FOLDER/netbox-mapping.json when there\n"
     "is one); a rack whose type maps to nothing is left out.\n"
     "Prints the import log (every choice made and every object left out). Writes FILE (.json or .ctwin)\n"
-    "atomically, and nothing when the responses are malformed (exit 3).";
+    "atomically, and nothing when the responses are malformed (exit 3).\n"
+    "--url URL reads a live NetBox (REST API v4, read only) instead: the same object lists, every page\n"
+    "(limit 1000, following `next` only within URL/api/dcim/<type>/), no redirects, --timeout seconds per\n"
+    "page (default 120). The API token comes from --token-file FILE or $NETBOX_TOKEN, never the command\n"
+    "line. --save-responses DIR keeps the pages as a folder this command reads again.";
 
 const char* const kImportDeviceTypeSynopsis =
     "import-devicetype FILE|FOLDER... --out OVERLAY.json [--mapping FILE]";
@@ -95,13 +105,73 @@ int runExportNetBoxCommand(const std::vector<std::string>& args, std::ostream& o
     return kExitOk;
 }
 
+namespace {
+
+/// A private folder under the system's temporary directory (mkdtemp: mode 0700), removed with its contents.
+class TempFolder {
+public:
+    TempFolder() {
+        std::string t = (std::filesystem::temp_directory_path() / "clustertwin-netbox-XXXXXX").string();
+        if (!::mkdtemp(t.data()))
+            throw model::InputError(model::InputLocation{t, "", "", "", ""},
+                                    "cannot make a temporary folder");
+        m_path = t;
+    }
+    ~TempFolder() {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
+/// --timeout SECONDS: 1 to 3,600 (default 120).
+long timeoutMs(const Args& a) {
+    const std::string t = once(a, "--timeout", false);
+    if (t.empty()) return 120000;
+    char* end = nullptr;
+    const double s = std::strtod(t.c_str(), &end);
+    if (end == t.c_str() || *end || !(s >= 1 && s <= 3600))
+        throw UsageError("--timeout takes 1 to 3600 seconds");
+    return static_cast<long>(s * 1000);
+}
+
+} // namespace
+
 int runImportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    const Args a = parseArgs(args, {}, {"--out", "--mapping"});
-    const std::string folder = onlyPositional(a, "a FOLDER of saved API responses"),
-                      design = once(a, "--out", true);
+    const Args a =
+        parseArgs(args, {}, {"--out", "--mapping", "--url", "--token-file", "--timeout", "--save-responses"});
+    const std::string design = once(a, "--out", true), url = once(a, "--url", false);
+    std::string folder;
+    std::unique_ptr<TempFolder> temp;
+    std::vector<std::string> fetched;
+    if (!url.empty()) {
+        if (!a.positional.empty()) throw UsageError("takes a FOLDER or --url, not both");
+        NetBoxLiveOptions o;
+        o.url = url;
+        o.requestTimeoutMs = timeoutMs(a); // a usage error before any file is read
+        o.token = readNetBoxToken(once(a, "--token-file", false));
+        o.connectTimeoutMs = std::min(o.connectTimeoutMs, o.requestTimeoutMs);
+        folder = once(a, "--save-responses", false);
+        if (folder.empty()) {
+            temp = std::make_unique<TempFolder>();
+            folder = temp->path();
+        }
+        fetched = fetchNetBox(o, folder);
+    } else {
+        if (a.flag("--token-file") || a.flag("--timeout") || a.flag("--save-responses"))
+            throw UsageError("--token-file, --timeout and --save-responses go with --url");
+        folder = onlyPositional(a, "a FOLDER of saved API responses or --url URL");
+    }
     const auto catalog = loadDefaultCatalog();
     const auto result = cost::netbox::importNetBoxFolder(folder, catalog, once(a, "--mapping", false));
     store::saveDesign(result.project, design);
+    for (const auto& line : fetched)
+        out << line << "\n";
     for (const auto& line : result.log)
         out << line << "\n";
     out << "wrote " << design << "\n";

@@ -9,6 +9,7 @@ namespace ctwin::app {
 ///   render -> libclustertwin-render.so (app/render_command.cpp, views/, VTK, Qt Widgets)
 ///   report -> libclustertwin-report.so (app/report/*: Qt Gui for PDF and charts, libxlsxwriter)
 ///   mpi    -> libclustertwin-mpi.so (`explore --mpi`: Open MPI; app/lean/mpi_session.h)
+///   http   -> libclustertwin-http.so (`import-netbox --url`: libcurl; app/netbox_live.h)
 /// They live in <directory of the executable>/../<libdir>/clustertwin/plugins, in the build tree (build/bin
 /// -> build/lib/clustertwin/plugins) and in the installed package (/usr/bin -> /usr/lib/clustertwin/plugins)
 /// alike; $CTWIN_PLUGIN_DIR overrides the folder. The executable is found through /proc/self/exe; without it
