@@ -28,6 +28,7 @@
 #include "main_window.h"
 #include "metrics_dashboard.h"
 #include "netbox.h"
+#include "netbox_live.h"
 #include "project_tree.h"
 #include "report/finance_report.h"
 #include "results_panel.h"
@@ -63,10 +64,13 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUndoView>
 #include <QVBoxLayout>
+#include <chrono>
+#include <future>
 
 namespace ctwin::app {
 
@@ -262,27 +266,58 @@ void MainWindow::addNetBoxActions(QMenu* file) {
         }
     });
     exportNetBox->setObjectName(QStringLiteral("exportNetBoxAction"));
-    auto* importNetBox = file->addAction(tr("&Import NetBox folder..."), this, [this] {
+    // Both imports end here: the folder's objects become the open design (unsaved work, as a design from the
+    // New wizard) and the log is shown. Anything that throws before leaves the open design unchanged.
+    const auto importFolder = [this](const std::string& dir, std::vector<std::string> log) {
+        auto result = cost::netbox::importNetBoxFolder(dir, m_catalog);
+        m_document.reset(std::move(result.project));
+        afterLoad(QString(), true);
+        log.insert(log.end(), result.log.begin(), result.log.end());
+        QStringList lines;
+        for (const auto& l : log)
+            lines << QString::fromStdString(l);
+        m_prompts->inform(this, tr("NetBox import"), lines.isEmpty() ? QString() : lines.back(),
+                          lines.join(QLatin1Char('\n')));
+    };
+    auto* importNetBox = file->addAction(tr("&Import NetBox folder..."), this, [this, importFolder] {
         if (!maybeSave()) return;
         const QString dir =
             m_prompts->folder(this, tr("Folder of saved NetBox API responses"), dialogFolder());
         if (dir.isEmpty()) return;
         try {
-            auto result = cost::netbox::importNetBoxFolder(dir.toStdString(), m_catalog);
-            m_document.reset(std::move(result.project));
-            // Imported, never saved: unsaved work, as a design from the New wizard.
-            afterLoad(QString(), true);
-            QStringList lines;
-            for (const auto& l : result.log)
-                lines << QString::fromStdString(l);
-            m_prompts->inform(this, tr("NetBox import"), lines.isEmpty() ? QString() : lines.back(),
-                              lines.join(QLatin1Char('\n')));
+            importFolder(dir.toStdString(), {});
         } catch (const std::exception& e) {
-            // Nothing was imported: the open design is unchanged.
             m_prompts->showError(this, tr("Cannot import NetBox folder"), QString::fromUtf8(e.what()));
         }
     });
     importNetBox->setObjectName(QStringLiteral("importNetBoxAction"));
+    // A live NetBox (app/netbox_live.h): the pages are fetched on a worker thread into a private temporary
+    // folder while the window keeps painting, then imported as a saved folder.
+    auto* importLive = file->addAction(tr("Import from &live NetBox..."), this, [this, importFolder] {
+        if (!maybeSave()) return;
+        const auto connection = m_prompts->netBoxConnection(this);
+        if (!connection) return;
+        try {
+            if (connection->token.isEmpty())
+                throw std::runtime_error(
+                    "no API token: NetBox answers only with one (read permission on dcim)");
+            QTemporaryDir pages;
+            if (!pages.isValid()) throw std::runtime_error("cannot make a temporary folder");
+            NetBoxLiveOptions options;
+            options.url = connection->url.toStdString();
+            options.token = connection->token.toStdString();
+            const std::string dir = pages.path().toStdString();
+            auto fetch = std::async(std::launch::async, [options, dir] { return fetchNetBox(options, dir); });
+            QApplication::setOverrideCursor(Qt::BusyCursor);
+            while (fetch.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+                QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+            QApplication::restoreOverrideCursor();
+            importFolder(dir, fetch.get()); // get() rethrows the worker's error
+        } catch (const std::exception& e) {
+            m_prompts->showError(this, tr("Cannot import from NetBox"), QString::fromUtf8(e.what()));
+        }
+    });
+    importLive->setObjectName(QStringLiteral("importLiveNetBoxAction"));
 }
 
 void MainWindow::buildMenus() {

@@ -1,8 +1,13 @@
 #include "dialog_prompts.h"
 
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -60,6 +65,34 @@ QString DialogPrompts::openFileName(QWidget* parent, const QString& directory) {
 
 QString DialogPrompts::folder(QWidget* parent, const QString& title, const QString& directory) {
     return QFileDialog::getExistingDirectory(parent, title, directory);
+}
+
+std::optional<UserPrompts::NetBoxConnection> DialogPrompts::netBoxConnection(QWidget* parent) {
+    QDialog d(parent);
+    d.setWindowTitle(tr("Import from a live NetBox"));
+    auto* form = new QFormLayout(&d);
+    auto* url = new QLineEdit(&d);
+    url->setPlaceholderText(QStringLiteral("https://netbox.example.com"));
+    url->setObjectName(QStringLiteral("netboxUrl"));
+    auto* token = new QLineEdit(&d);
+    token->setEchoMode(QLineEdit::Password); // never shown, never stored
+    token->setText(qEnvironmentVariable("NETBOX_TOKEN"));
+    token->setObjectName(QStringLiteral("netboxToken"));
+    form->addRow(tr("NetBox URL"), url);
+    form->addRow(tr("API token (read permission on dcim)"), token);
+    auto* note =
+        new QLabel(tr("Read only: sites, locations, rack types, racks, power panels and feeds, devices "
+                      "and device types, every page. The open design is replaced only when the "
+                      "import succeeds."),
+                   &d);
+    note->setWordWrap(true);
+    form->addRow(note);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    if (d.exec() != QDialog::Accepted || url->text().trimmed().isEmpty()) return std::nullopt;
+    return NetBoxConnection{url->text().trimmed(), token->text().trimmed()};
 }
 
 void DialogPrompts::inform(QWidget* parent, const QString& title, const QString& message,

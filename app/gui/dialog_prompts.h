@@ -13,6 +13,7 @@ public:
     QString openFileName(QWidget* parent, const QString& directory) override;
     QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) override;
     QString folder(QWidget* parent, const QString& title, const QString& directory) override;
+    std::optional<NetBoxConnection> netBoxConnection(QWidget* parent) override;
     void inform(QWidget* parent, const QString& title, const QString& message,
                 const QString& details) override;
     std::optional<ReportTarget> reportTarget(QWidget* parent, const QString& suggested) override;

@@ -27,6 +27,11 @@ public:
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
     /// A folder (NetBox export and import); empty when cancelled.
     virtual QString folder(QWidget* parent, const QString& title, const QString& directory) = 0;
+    /// A live NetBox to import from (issue 33): its base URL and API token; nullopt when cancelled.
+    struct NetBoxConnection {
+        QString url, token;
+    };
+    virtual std::optional<NetBoxConnection> netBoxConnection(QWidget* parent) = 0;
     /// A message with details the user may expand (an import log).
     virtual void inform(QWidget* parent, const QString& title, const QString& message,
                         const QString& details) = 0;

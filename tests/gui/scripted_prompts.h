@@ -49,6 +49,9 @@ public:
         folderTitles << title;
         return folderPath;
     }
+    /// The live NetBox the import dialog answers with (nullopt: cancelled).
+    std::optional<NetBoxConnection> netBox;
+    std::optional<NetBoxConnection> netBoxConnection(QWidget*) override { return netBox; }
     void inform(QWidget*, const QString& title, const QString& message, const QString& details) override {
         informations << title + ": " + message + "\n" + details;
     }
