@@ -157,6 +157,11 @@ int runImportNetBoxCommand(const std::vector<std::string>& args, std::ostream& o
         o.token = readNetBoxToken(once(a, "--token-file", false));
         o.connectTimeoutMs = std::min(o.connectTimeoutMs, o.requestTimeoutMs);
         folder = once(a, "--save-responses", false);
+        std::error_code ec;
+        if (!folder.empty() && std::filesystem::exists(folder, ec) && !std::filesystem::is_empty(folder, ec))
+            throw model::InputError(model::InputLocation{folder, "", "", "", ""},
+                                    "--save-responses needs a new or empty folder: pages of another fetch "
+                                    "would be read with these");
         if (folder.empty()) {
             temp = std::make_unique<TempFolder>();
             folder = temp->path();

@@ -140,8 +140,10 @@ std::vector<std::string> fetchNetBox(const NetBoxLiveOptions& options, const std
             url.clear();
             if (page.contains("next") && page["next"].is_string()) {
                 url = page["next"].get<std::string>();
-                // Only further pages of the same list: never another host, path or scheme.
-                if (url.rfind(prefix, 0) != 0)
+                // Only further pages of the same list: never another host, path or scheme, so nothing
+                // but a query may follow the list's own path (no "../", no fragment).
+                if (url.rfind(prefix, 0) != 0 || url.size() == prefix.size() || url[prefix.size()] != '?' ||
+                    url.find('#') != std::string::npos)
                     throw netboxError(prefix,
                                       "the next page '" + url + "' is outside " + prefix +
                                           " (set NetBox's BASE_PATH or use the URL NetBox answers with)");

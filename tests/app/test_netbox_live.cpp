@@ -156,9 +156,15 @@ private slots:
         }
         expectRefusal({"--url", QStringLiteral("http://127.0.0.1:%1").arg(closed), "--token-file", m_token},
                       "cannot reach NetBox");
-        // `next` pointing at another host.
+        // `next` pointing at another host, or out of the list through a dot segment.
         serveGood(QStringLiteral("http://evil.example/api/dcim/racks/?offset=2"));
         expectRefusal({"--url", m_stub.base(), "--token-file", m_token}, "is outside");
+        serveGood(m_stub.base() + "/api/dcim/racks/../../users/?offset=2");
+        expectRefusal({"--url", m_stub.base(), "--token-file", m_token}, "is outside");
+        // Saved pages go to a new or empty folder only.
+        serveGood();
+        expectRefusal({"--url", m_stub.base(), "--token-file", m_token, "--save-responses", m_dir.path()},
+                      "new or empty folder");
         // Not JSON.
         m_stub.answer = [](const QByteArray&, const QByteArray&) {
             return std::make_pair(200, QByteArray("<html>"));
