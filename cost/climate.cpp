@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -125,11 +126,19 @@ const ClimateLocation* ClimateTable::find(const std::string& id) const {
 }
 
 const ClimateLocation* ClimateTable::nearest(double latDeg, double lonDeg) const {
+    // Nearest by geodesic (cost/geodesy.h), which costs ~1 us a call and runs per site in every evaluation:
+    // the sphere ranks the table first and only locations within kSphereToGeodesicSlack of its best are
+    // measured on the ellipsoid (usually one or two), with the same answer as measuring them all.
+    double closest = std::numeric_limits<double>::infinity();
+    for (const auto& l : locations)
+        closest = std::min(closest, sphericalDistanceM(latDeg, lonDeg, l.latDeg, l.lonDeg));
     const ClimateLocation* best = nullptr;
-    double bestKm = 0;
+    double bestM = 0;
     for (const auto& l : locations) {
-        const double km = geodesicDistance(latDeg, lonDeg, l.latDeg, l.lonDeg).value() / 1e3;
-        if (!best || km < bestKm) best = &l, bestKm = km;
+        if (sphericalDistanceM(latDeg, lonDeg, l.latDeg, l.lonDeg) > closest * kSphereToGeodesicSlack)
+            continue;
+        const double m = geodesicDistance(latDeg, lonDeg, l.latDeg, l.lonDeg).value();
+        if (!best || m < bestM) best = &l, bestM = m;
     }
     return best;
 }

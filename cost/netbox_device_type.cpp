@@ -1,6 +1,7 @@
 #include "netbox_device_type.h"
 
 #include "catalog_overlay.h"
+#include "format_number.h"
 #include "input_error.h"
 #include "input_file.h"
 
@@ -75,7 +76,8 @@ public:
                  "expected a number, not '" + (n.IsScalar() ? n.Scalar() : std::string("a list or map")) +
                      "'",
                  &n);
-        if (v < lo || v > hi) fail(field, "outside " + fmt(lo) + ".." + fmt(hi), &n);
+        if (v < lo || v > hi)
+            fail(field, "outside " + model::formatNumber(lo) + ".." + model::formatNumber(hi), &n);
         return v;
     }
 
@@ -86,12 +88,6 @@ public:
     }
 
     void identify(const std::string& slug, const std::string& model) { m_id = slug, m_name = model; }
-
-    static std::string fmt(double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v);
-        return buf;
-    }
 
 private:
     std::string m_file, m_id = "?", m_name;
@@ -118,7 +114,7 @@ void readPowerPorts(Reader& r, const YAML::Node& ports, DeviceType& d) {
                 r.fail(field + ".allocated_draw", "expected whole watts", &a);
             if (maximum > 0 && allocated > maximum)
                 r.fail(field + ".allocated_draw",
-                       "is above the port's maximum_draw (" + Reader::fmt(maximum) + " W)", &a);
+                       "is above the port's maximum_draw (" + model::formatNumber(maximum) + " W)", &a);
             d.allocatedDrawW += allocated, ++d.portsWithAllocated;
         }
         ++d.powerPorts;
@@ -210,6 +206,7 @@ nlohmann::ordered_json overlayValue(const model::CatalogItem& item, const std::s
     return j;
 }
 
+/// Whole watts in full (the schema's draws are integers; a 1 MW rack is not written 1e+06).
 std::string watts(double w) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f W", w);
@@ -276,7 +273,7 @@ DeviceTypeOverlay deviceTypeOverlay(const std::vector<DeviceType>& types, const 
             if (draw > 0)
                 values["power_load_w"] =
                     overlayValue(*item, "power_load_w", n * draw,
-                                 what + ": " + drawText + " x " + Reader::fmt(n) + " per rack");
+                                 what + ": " + drawText + " x " + model::formatNumber(n) + " per rack");
         } else {
             throw mapError(d.slug, "maps to '" + itemId + "', a " + item->category +
                                        " item: only switches and compute racks take device-type values");
@@ -287,7 +284,7 @@ DeviceTypeOverlay deviceTypeOverlay(const std::vector<DeviceType>& types, const 
         }
         std::string fields;
         for (const auto& [k, v] : values.items())
-            fields += (fields.empty() ? "" : ", ") + k + " " + Reader::fmt(v["base"].get<double>());
+            fields += (fields.empty() ? "" : ", ") + k + " " + model::formatNumber(v["base"].get<double>());
         out.log.push_back("mapped " + d.slug + " -> " + itemId + ": " + fields +
                           (d.powerPorts > 1 && d.portsWithAllocated == 0
                                ? " (maximum draw summed over redundant supplies overstates the load: set "
@@ -296,7 +293,7 @@ DeviceTypeOverlay deviceTypeOverlay(const std::vector<DeviceType>& types, const 
         out.overlay["items"].push_back({{"id", itemId}, {"values", values}});
     }
     // The catalog schema checks every value (ranges, sources) as it would when the overlay is loaded.
-    applyCatalogOverlay(catalog, nlohmann::json::parse(out.overlay.dump()), "device-type overlay");
+    applyCatalogOverlay(catalog, nlohmann::json(out.overlay), "device-type overlay");
     return out;
 }
 

@@ -80,6 +80,24 @@ private slots:
         // The projection sphere is the IUGG mean radius R1 = (2a + b) / 3 = 6,371,008.771 m of WGS84.
         CTWIN_COMPARE_ABS(cost::kMeanEarthRadiusM, (2 * 6378137.0 + 6378137.0 * (1 - 1 / 298.257223563)) / 3,
                           0.05);
+        // The sphere (pruning only): one degree along a meridian is R1 x pi / 180 = 6,371,008.8 x 0.0174532925
+        // = 111,195.080 m.
+        CTWIN_COMPARE_ABS(cost::sphericalDistanceM(0, 0, 1, 0), 111195.080, 0.001);
+    }
+
+    // ClimateTable::nearest prunes with the sphere before measuring on the ellipsoid: on a 5-degree grid
+    // over the globe (2,520 points) it picks exactly the location a brute-force geodesic search picks.
+    void nearestPrunesWithoutChangingTheAnswer() {
+        for (double lat = -85; lat <= 85; lat += 5)
+            for (double lon = -180; lon < 180; lon += 5) {
+                const cost::ClimateLocation* brute = nullptr;
+                double bestM = 0;
+                for (const auto& l : table().locations) {
+                    const double m = cost::geodesicDistance(lat, lon, l.latDeg, l.lonDeg).value();
+                    if (!brute || m < bestM) brute = &l, bestM = m;
+                }
+                QCOMPARE(table().nearest(lat, lon), brute);
+            }
     }
 
     // The shipped table: at least 40 locations, each with a source and a design source; every site of every

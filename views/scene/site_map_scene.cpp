@@ -149,28 +149,6 @@ void addBasemap(vtkRenderer* renderer, const SiteMapData& data) {
     addLines(renderer, data.coastlines, -0.1, coast, 0.95, 1.6);
 }
 
-/// Adds the graticule's lines as one unlit actor.
-void addGraticuleLines(vtkRenderer* renderer, const std::vector<std::vector<Vec2>>& graticule) {
-    auto pts = vtkSmartPointer<vtkPoints>::New();
-    auto lines = vtkSmartPointer<vtkCellArray>::New();
-    for (const auto& line : graticule) {
-        lines->InsertNextCell(static_cast<int>(line.size()));
-        for (const auto& p : line)
-            lines->InsertCellPoint(pts->InsertNextPoint(p[0], p[1], 0.0));
-    }
-    auto pd = vtkSmartPointer<vtkPolyData>::New();
-    pd->SetPoints(pts);
-    pd->SetLines(lines);
-    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(pd);
-    auto actor = vtkSmartPointer<vtkActor>::New();
-    actor->SetMapper(mapper);
-    actor->GetProperty()->SetColor(0.45, 0.55, 0.68);
-    actor->GetProperty()->SetOpacity(0.45);
-    actor->GetProperty()->LightingOff();
-    renderer->AddActor(actor);
-}
-
 /// Adds the links' arcs as one actor with per-point colours (links with fewer than two points skipped).
 void addLinkLines(vtkRenderer* renderer, const std::vector<MapLink>& links) {
     auto pts = vtkSmartPointer<vtkPoints>::New();
@@ -260,7 +238,8 @@ void SiteMapScene::rebuildActors() {
     addBasemap(v.renderer, m_data);
 
     // Graticule.
-    addGraticuleLines(v.renderer, m_data.graticule);
+    const double graticule[3] = {0.45, 0.55, 0.68};
+    addLines(v.renderer, m_data.graticule, 0.0, graticule, 0.45, 1.0);
     const double grey[3] = {0.62, 0.70, 0.80};
     for (const auto& l : m_data.graticuleLabels) {
         auto t = text3d(l.text, l.position[0], l.position[1], 0.5, 11, grey, 0.0);
