@@ -257,8 +257,10 @@ void MainWindow::addNetBoxActions(QMenu* file) {
             const auto files = cost::netbox::exportNetBox(m_document.project(), m_catalog);
             cost::netbox::writeNetBoxExport(dir.toStdString(), files);
             statusBar()->showMessage(
-                tr("Wrote %1 NetBox files to %2 (import the CSV files in their numbered order)")
+                tr("Wrote %1 NetBox %2 files to %3 (import the CSV files in their numbered order; for NetBox "
+                   "4.6 without cooling objects: clustertwin-cli export-netbox --netbox-version 4.6)")
                     .arg(files.size())
+                    .arg(QString::fromUtf8(cost::netbox::kNetBoxVersion))
                     .arg(QDir::toNativeSeparators(dir)),
                 5000);
         } catch (const std::exception& e) {

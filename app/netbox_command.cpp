@@ -21,25 +21,32 @@
 
 namespace ctwin::app {
 
-const char* const kExportNetBoxSynopsis = "export-netbox FILE --out FOLDER";
+const char* const kExportNetBoxSynopsis = "export-netbox FILE --out FOLDER [--netbox-version 4.7|4.6]";
 const char* const kExportNetBoxHelp =
-    "Writes the design as NetBox 4.6 bulk-import files, in the order to import them: 01-manufacturers.csv,\n"
+    "Writes the design as NetBox bulk-import files, in the order to import them: 01-manufacturers.csv,\n"
     "02-sites.csv, 03-locations.csv (buildings, halls and rows as nested locations), 04-rack-types.csv,\n"
-    "05-racks.csv, 06-power-panels.csv (one per power feed), 07-power-feeds.csv (one per rack and side), "
-    "and\n"
-    "netbox-request-bodies.json (the same objects as REST API bodies, related objects named by slug). What\n"
-    "NetBox has no field for (coordinates, capacities, cooling loops) rides in each object's comments as "
-    "one\n"
-    "'clustertwin: {...}' line, so import-netbox restores it. Each file is replaced atomically.";
+    "05-racks.csv, 06-power-panels.csv (one per power feed), 07-power-feeds.csv (one per rack and side),\n"
+    "for NetBox 4.7 (the default) 08-cooling-sources.csv (one per cooling loop) and 09-cooling-feeds.csv\n"
+    "(one per rack on a loop: its liquid heat in kW and the flow in L/min), and netbox-request-bodies.json\n"
+    "(the same objects as REST API bodies, related objects named by slug). --netbox-version 4.6 leaves the\n"
+    "cooling objects out and carries the loops on their halls. What NetBox has no field for (coordinates,\n"
+    "capacities, a loop's CDUs) rides in each object's comments as one 'clustertwin: {...}' line, so\n"
+    "import-netbox restores it. Each file is replaced atomically.";
 const char* const kImportNetBoxSynopsis =
     "import-netbox (FOLDER | --url URL [--token-file FILE] [--timeout S] [--save-responses DIR]) --out FILE "
     "[--mapping FILE]";
 const char* const kImportNetBoxHelp =
     "Builds a design from saved NetBox REST API list responses: FOLDER/dcim/sites.json, racks.json and\n"
-    "optionally locations, rack-types, power-panels, power-feeds, devices and device-types (each a file, or "
-    "a\n"
-    "folder of page files read in name order). Locations without a parent become buildings, their children\n"
-    "halls, theirs rows. Rack types map to catalog racks by slug, or through --mapping FILE\n"
+    "optionally locations, rack-types, power-panels, power-feeds, devices, device-types, cooling-sources "
+    "and\n"
+    "cooling-feeds (each a file, or a folder of page files read in name order). Locations without a parent\n"
+    "become buildings, their children halls, theirs rows. A NetBox 4.7 cooling source becomes a cooling "
+    "loop\n"
+    "in each hall it serves (sized N+1 for its racks' liquid heat, each choice logged; CRAC and CRAH are "
+    "left\n"
+    "out), and a cooling feed puts its rack on that loop. Rack types map to catalog racks by slug, or "
+    "through\n"
+    "--mapping FILE\n"
     "({\"rack_types\": {\"netbox-slug\": \"catalog-id\"}}; without it FOLDER/netbox-mapping.json when there\n"
     "is one); a rack whose type maps to nothing is left out.\n"
     "Prints the import log (every choice made and every object left out). Writes FILE (.json or .ctwin)\n"
@@ -92,16 +99,22 @@ std::string once(const Args& a, const std::string& option, bool required) {
 } // namespace
 
 int runExportNetBoxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    const Args a = parseArgs(args, {}, {"--out"});
+    const Args a = parseArgs(args, {}, {"--out", "--netbox-version"});
     const std::string design = onlyPositional(a, "a design FILE"), folder = once(a, "--out", true);
+    std::string version = once(a, "--netbox-version", false);
+    if (version.empty()) version = cost::netbox::kNetBoxVersion;
+    if (!cost::netbox::isSupportedNetBoxVersion(version))
+        throw UsageError("--netbox-version must be 4.7 or 4.6, not '" + version + "'");
     const auto catalog = loadDefaultCatalog();
     const model::Project project = store::loadDesign(design, &catalog);
-    const auto files = cost::netbox::exportNetBox(project, catalog);
+    const auto files = cost::netbox::exportNetBox(project, catalog, version);
     cost::netbox::writeNetBoxExport(folder, files);
-    out << "wrote " << files.size() << " files to " << folder << " (NetBox " << cost::netbox::kNetBoxVersion
+    out << "wrote " << files.size() << " files to " << folder << " (NetBox " << version
         << "): " << project.sites.size() << " sites, "
         << project.buildings.size() + project.halls.size() + project.rows.size() << " locations, "
-        << project.racks.size() << " racks, " << project.powerFeeds.size() << " power panels\n";
+        << project.racks.size() << " racks, " << project.powerFeeds.size() << " power panels";
+    if (version != "4.6") out << ", " << project.coolingLoops.size() << " cooling sources";
+    out << "\n";
     return kExitOk;
 }
 

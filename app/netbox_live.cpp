@@ -75,9 +75,9 @@ long get(const std::string& url, const NetBoxLiveOptions& o, Body& body) {
 } // namespace
 
 const std::vector<std::string>& netBoxLiveTypes() {
-    static const std::vector<std::string> types = {"sites",   "locations",    "rack-types",
-                                                   "racks",   "power-panels", "power-feeds",
-                                                   "devices", "device-types"};
+    static const std::vector<std::string> types = {
+        "sites",       "locations", "rack-types",   "racks",           "power-panels",
+        "power-feeds", "devices",   "device-types", "cooling-sources", "cooling-feeds"};
     return types;
 }
 

@@ -18,7 +18,8 @@ struct NetBoxLiveOptions {
 };
 
 /// The object types fetched, in the order read (dcim/<type>/); sites and racks are required, the others
-/// may be absent (an older NetBox answers 404 for rack-types).
+/// may be absent (an older NetBox answers 404 for rack-types, one before 4.7 for cooling-sources and
+/// cooling-feeds).
 const std::vector<std::string>& netBoxLiveTypes();
 
 /// GETs <url>/api/dcim/<type>/?limit=1000 and each page's `next` into folder/dcim/<type>/00001.json ...

@@ -4,6 +4,7 @@
 #include "evaluate_stages.h"
 #include "geodesy.h"
 #include "input_error.h"
+#include "liquid_loop.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,9 +21,6 @@ namespace {
 
 using detail::fmt; // one number format for messages (negative zero as 0), evaluate.cpp
 
-/// Water properties at 25 °C (IAPWS-95 via NIST Chemistry WebBook): c_p = 4,181 J/(kg·K), ρ = 997.0 kg/m³.
-constexpr double kWaterCp = 4181.0;
-constexpr double kWaterDensity = 997.0;
 /// Slack for risers, trays and patch panels on top of the straight-line cable run (estimate).
 constexpr double kCableSlackM = 5.0;
 /// DWDM channels of a 150 GHz-grid 800ZR in the 4.8 THz C band (OIF 800ZR IA: 118.2 GBd, 150 GHz grid).
@@ -428,13 +426,11 @@ void sizeLoops(const model::Project& p, const model::Catalog& catalog, const Com
         const double redundant = loop.redundancy == "N"     ? 0.0
                                  : loop.redundancy == "N+1" ? 1.0
                                                             : std::floor(installed / 2);
-        const double needed = std::ceil(lb.liquidHeat.value() / cap - 1e-9);
-        lb.cdusRequired = loop.redundancy == "2N" ? 2 * needed : needed + (loop.redundancy == "N+1" ? 1 : 0);
+        lb.cdusRequired = requiredCdus(lb.liquidHeat.value(), cap, loop.redundancy);
         lb.cdusInstalled = installed;
         lb.installedCapacity = std::max(0.0, installed - redundant) * cap * watt;
         // ṁ = Q / (c_p·ΔT); volume flow = ṁ / ρ.
-        lb.flow =
-            VolumeFlow::from_value(lb.liquidHeat.value() / (kWaterCp * loop.deltaT.value() * kWaterDensity));
+        lb.flow = VolumeFlow::from_value(coolantFlowM3PerS(lb.liquidHeat.value(), loop.deltaT.value()));
         // Pumps run in proportion to the heat they move (equivalent full-load units).
         lb.pumpPower = cdu->value("pump_power_w") * lb.liquidHeat.value() / cap * watt;
         if (lb.liquidHeat > lb.installedCapacity)

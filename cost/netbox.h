@@ -5,13 +5,15 @@
 // ClusterTwin writes, numbers are number cells.
 //
 // Field names follow NetBox 4.6 (netbox-community/netbox 4.6.8: netbox/dcim/forms/bulk_import.py for the CSV
-// columns, netbox/dcim/api/serializers_/ for the API objects). NetBox has no rows, no floor coordinates, no
-// feed capacities and (before 4.7) no cooling loops, so the mapping is:
+// columns, netbox/dcim/api/serializers_/ for the API objects) and, for the cooling objects, NetBox 4.7.0
+// (branch `feature` at d7f79bd; cost/netbox_cooling.h). NetBox has no rows, no floor coordinates and no feed
+// capacities, so the mapping is:
 //   site -> dcim/sites; building, hall and row -> nested dcim/locations (depth 0, 1, 2); rack -> dcim/racks
 //   (facility_id = the rack's id, rack_type = its catalog rack type); catalog rack types -> dcim/rack-types;
 //   power feed -> dcim/power-panels (one panel per feed), and per rack one dcim/power-feeds entry per side
-//   (type primary for feed A, redundant for feed B).
-// What NetBox has no field for (coordinates, capacities, the feed's chain, cooling loops, site economics)
+//   (type primary for feed A, redundant for feed B); cooling loop -> dcim/cooling-sources (in its hall) and
+//   per rack on it one dcim/cooling-feeds entry (4.7).
+// What NetBox has no field for (coordinates, capacities, the feed's chain, a loop's CDUs, site economics)
 // travels as one line `clustertwin: {JSON}` in the object's `comments`, so export -> import keeps every
 // mapped field; objects without that line (a NetBox that ClusterTwin never wrote) are laid out and sized by
 // the rules importNetBoxFolder states, and each such choice is written to the import log.
@@ -27,8 +29,13 @@ namespace ctwin::cost::netbox {
 using model::Catalog;
 using model::Project;
 
-/// The NetBox release whose field names the files follow.
-inline constexpr const char* kNetBoxVersion = "4.6";
+/// The NetBox release whose field names the export follows unless told otherwise: 4.7 (cooling sources and
+/// feeds, rack-type cooling capability and capacity). "4.6", the release before, has no cooling objects:
+/// its export carries the loops on their halls' `clustertwin:` lines instead. The import reads both.
+inline constexpr const char* kNetBoxVersion = "4.7";
+inline bool isSupportedNetBoxVersion(const std::string& v) {
+    return v == "4.6" || v == "4.7";
+}
 
 /// Bounds on what an import reads (README "Limits"): one saved page, page files per object type, objects per
 /// type, and the `clustertwin:` comment line.
@@ -50,7 +57,12 @@ struct ExportFile {
 /// every character outside [-a-zA-Z0-9_] replaced by '-'; a location, rack or panel name used twice in one
 /// site gets " [slug]" appended (the CSV import finds related objects by name within the site), which the
 /// import strips again.
-std::vector<ExportFile> exportNetBox(const Project& project, const Catalog& catalog);
+/// For NetBox 4.7 (the default) also 08-cooling-sources.csv (one source per cooling loop, in its hall) and
+/// 09-cooling-feeds.csv (one feed per rack on a loop, rated at the rack's liquid heat with the flow that
+/// carries it, in L/min), and rack types with cooling_capability and cooling_capacity. Another version than
+/// 4.6 or 4.7: InputError.
+std::vector<ExportFile> exportNetBox(const Project& project, const Catalog& catalog,
+                                     const std::string& netboxVersion = kNetBoxVersion);
 
 /// Writes the export into `folder` (created when missing); every file is replaced atomically and all texts
 /// are built before the first is written. Throws InputError naming the file that cannot be written.
@@ -65,7 +77,8 @@ struct ImportResult {
 
 /// Reads saved REST API list responses (`{"count": N, "next": ..., "results": [...]}`) from `folder`:
 /// dcim/sites, dcim/locations, dcim/rack-types, dcim/racks, dcim/power-panels, dcim/power-feeds,
-/// dcim/devices and dcim/device-types, each as `dcim/<type>.json` or as the pages of a folder
+/// dcim/devices, dcim/device-types, dcim/cooling-sources and dcim/cooling-feeds (NetBox 4.7: cooling loops
+/// as netbox_cooling.h says), each as `dcim/<type>.json` or as the pages of a folder
 /// `dcim/<type>/` read in name order (pagination); sites and racks are required, the rest optional.
 /// Rack types (or, for a rack without one, its devices' type) map to catalog racks by slug through
 /// `mappingFile` (JSON `{"rack_types": {"netbox-slug": "catalog-id"}}`; empty = FOLDER/netbox-mapping.json

@@ -1,6 +1,7 @@
 #include "atomic_write.h"
 #include "csv_cell.h"
 #include "input_error.h"
+#include "liquid_loop.h"
 #include "netbox.h"
 #include "netbox_detail.h"
 
@@ -52,6 +53,11 @@ CsvCell num(double x) {
     return CsvCell::number(x);
 }
 
+/// NetBox's DecimalField(decimal_places=2): capacities in kW and flows in L/min to the hundredth.
+double hundredths(double x) {
+    return std::round(x * 100) / 100;
+}
+
 std::string tagLine(const ojson& fields) {
     return kTagPrefix + fields.dump();
 }
@@ -85,10 +91,17 @@ namespace {
 /// The export, one object type per step; each step fills its CSV table and its request bodies.
 class Exporter {
 public:
-    Exporter(const Project& p, const Catalog& catalog) : m_p(p), m_catalog(catalog) {
-        m_bodies["netbox_version"] = kNetBoxVersion;
-        m_bodies["order"] = kOrder;
-        for (const auto& k : kOrder)
+    Exporter(const Project& p, const Catalog& catalog, const std::string& version)
+        : m_p(p), m_catalog(catalog), m_cooling(version != "4.6") {
+        m_bodies["netbox_version"] = version;
+        std::vector<std::string> order = kOrder;
+        if (m_cooling) {
+            order.insert(order.end(), {"dcim/cooling-sources", "dcim/cooling-feeds"});
+            m_rackTypes.columns.insert(m_rackTypes.columns.end() - 1,
+                                       {"cooling_capability", "cooling_capacity"});
+        }
+        m_bodies["order"] = order;
+        for (const auto& k : order)
             m_bodies[k] = ojson::array();
     }
 
@@ -99,14 +112,21 @@ public:
         racks();
         panels();
         feeds();
-        return {{"01-manufacturers.csv", m_manufacturers.text()},
-                {"02-sites.csv", m_sites.text()},
-                {"03-locations.csv", m_locations.text()},
-                {"04-rack-types.csv", m_rackTypes.text()},
-                {"05-racks.csv", m_racks.text()},
-                {"06-power-panels.csv", m_panels.text()},
-                {"07-power-feeds.csv", m_feeds.text()},
-                {"netbox-request-bodies.json", m_bodies.dump(2) + "\n"}};
+        std::vector<ExportFile> files = {{"01-manufacturers.csv", m_manufacturers.text()},
+                                         {"02-sites.csv", m_sites.text()},
+                                         {"03-locations.csv", m_locations.text()},
+                                         {"04-rack-types.csv", m_rackTypes.text()},
+                                         {"05-racks.csv", m_racks.text()},
+                                         {"06-power-panels.csv", m_panels.text()},
+                                         {"07-power-feeds.csv", m_feeds.text()}};
+        if (m_cooling) {
+            coolingSources();
+            coolingFeeds();
+            files.push_back({"08-cooling-sources.csv", m_coolingSources.text()});
+            files.push_back({"09-cooling-feeds.csv", m_coolingFeeds.text()});
+        }
+        files.push_back({"netbox-request-bodies.json", m_bodies.dump(2) + "\n"});
+        return files;
     }
 
 private:
@@ -167,23 +187,25 @@ private:
              {"comments", tagLine(tag)}});
     }
 
+    /// A loop's fields as netbox_cooling.h's coolingLoopFromTag reads them.
+    static ojson loopFields(const CoolingLoop& l) {
+        ojson cdus = ojson::array();
+        for (const auto& c : l.cdus)
+            cdus.push_back({c.xM, c.yM});
+        return {{"id", l.id},
+                {"name", l.name},
+                {"cdu_type", l.cduType},
+                {"cdu_count", l.cduCount},
+                {"redundancy", l.redundancy},
+                {"supply_temp_c", l.supplyTempC},
+                {"delta_t_k", l.deltaT.value()},
+                {"plant", l.plant},
+                {"cdus", cdus}};
+    }
     ojson coolingLoopsOf(const std::string& hall) const {
         ojson loops = ojson::array();
-        for (const auto& l : m_p.coolingLoops) {
-            if (l.hall != hall) continue;
-            ojson cdus = ojson::array();
-            for (const auto& c : l.cdus)
-                cdus.push_back({c.xM, c.yM});
-            loops.push_back({{"id", l.id},
-                             {"name", l.name},
-                             {"cdu_type", l.cduType},
-                             {"cdu_count", l.cduCount},
-                             {"redundancy", l.redundancy},
-                             {"supply_temp_c", l.supplyTempC},
-                             {"delta_t_k", l.deltaT.value()},
-                             {"plant", l.plant},
-                             {"cdus", cdus}});
-        }
+        for (const auto& l : m_p.coolingLoops)
+            if (l.hall == hall) loops.push_back(loopFields(l));
         return loops;
     }
 
@@ -212,8 +234,9 @@ private:
                          {"depth_m", h.depth.value()},
                          {"grid_m", h.grid.value()},
                          {"energisation_date", h.energisationDate},
-                         {"refresh_policy", h.refreshPolicy},
-                         {"cooling_loops", coolingLoopsOf(h.id)}};
+                         {"refresh_policy", h.refreshPolicy}};
+            // NetBox 4.6 has no cooling objects: the hall's loops ride on its line.
+            if (!m_cooling) tag["cooling_loops"] = coolingLoopsOf(h.id);
             if (h.powerCapacity) tag["power_capacity_w"] = h.powerCapacity->value();
             if (h.powerOversubscriptionRatio)
                 tag["power_oversubscription_ratio"] = *h.powerOversubscriptionRatio;
@@ -239,10 +262,17 @@ private:
                          depthMm = catalogValue(item, "depth_m", 0) * 1000;
             const double weight = catalogValue(item, "weight_kg", 0);
             const auto optional = [](double x) { return x > 0 ? num(std::round(x)) : CsvCell(""); };
-            m_rackTypes.rows.push_back(
-                {kMaker, model, slugOf(r.rackType), "4-post-cabinet", num(kRackWidthInches), num(kRackUnits),
-                 optional(widthMm), optional(depthMm), widthMm > 0 || depthMm > 0 ? "mm" : "",
-                 optional(weight), weight > 0 ? "kg" : "", "catalog id " + r.rackType});
+            std::vector<CsvCell> row = {kMaker,
+                                        model,
+                                        slugOf(r.rackType),
+                                        "4-post-cabinet",
+                                        num(kRackWidthInches),
+                                        num(kRackUnits),
+                                        optional(widthMm),
+                                        optional(depthMm),
+                                        widthMm > 0 || depthMm > 0 ? "mm" : "",
+                                        optional(weight),
+                                        weight > 0 ? "kg" : ""};
             ojson body = {{"manufacturer", {{"slug", kMakerSlug}}},
                           {"model", model},
                           {"slug", slugOf(r.rackType)},
@@ -254,6 +284,18 @@ private:
             if (depthMm > 0) body["outer_depth"] = std::round(depthMm);
             if (widthMm > 0 || depthMm > 0) body["outer_unit"] = "mm";
             if (weight > 0) body["weight"] = weight, body["weight_unit"] = "kg";
+            if (m_cooling) {
+                // NetBox 4.7 RackCoolingCapabilityChoices from the catalog's liquid share; the capacity (kW)
+                // is the rack's rated load, the heat it is built to remove. Racks copy both from their type.
+                const double liquid = catalogValue(item, "liquid_fraction", 0);
+                const char* capability = liquid <= 0 ? "air-only" : liquid >= 1 ? "liquid-only" : "hybrid";
+                const double kw = hundredths(catalogValue(item, "power_load_w", 0) / 1000);
+                row.insert(row.end(), {capability, kw > 0 ? num(kw) : CsvCell("")});
+                body["cooling_capability"] = capability;
+                if (kw > 0) body["cooling_capacity"] = kw;
+            }
+            row.push_back("catalog id " + r.rackType);
+            m_rackTypes.rows.push_back(std::move(row));
             m_bodies["dcim/rack-types"].push_back(body);
         }
     }
@@ -264,9 +306,13 @@ private:
             const std::string name = m_names.take(siteId + "/racks", r.name, slug(r.id));
             m_rackName[r.id] = name;
             const CatalogItem* item = m_catalog.find(r.rackType);
-            const ojson tag = {{"kind", "rack"},     {"x_m", r.x.value()},
-                               {"y_m", r.y.value()}, {"rotation_deg", r.rotationDeg},
-                               {"spare", r.spare},   {"cooling_loop", r.coolingLoop}};
+            ojson tag = {{"kind", "rack"},
+                         {"x_m", r.x.value()},
+                         {"y_m", r.y.value()},
+                         {"rotation_deg", r.rotationDeg},
+                         {"spare", r.spare}};
+            // From NetBox 4.7 the rack's cooling feed names its loop.
+            if (!m_cooling) tag["cooling_loop"] = r.coolingLoop;
             m_racks.rows.push_back({m_siteName[siteId], m_locName[r.row], name, r.id, "active",
                                     item ? item->name : r.rackType, tagLine(tag)});
             m_bodies["dcim/racks"].push_back({{"site", {{"slug", slug(siteId)}}},
@@ -333,11 +379,72 @@ private:
         }
     }
 
+    /// One NetBox 4.7 cooling source per loop, in its hall: its type from the loop's plant, its capacity
+    /// the installed CDUs' nameplate (count × capacity_w), the loop's own fields on its line.
+    void coolingSources() {
+        for (const auto& l : m_p.coolingLoops) {
+            const std::string siteId = m_buildingSite[m_hallBuilding[l.hall]];
+            const std::string name =
+                m_names.take(siteId + "/cooling", l.name.empty() ? l.id : l.name, slug(l.id));
+            m_sourceName[l.id] = name;
+            const CatalogItem* plant = m_catalog.find(l.plant);
+            const std::string plantType = plant ? plant->attribute("type") : std::string();
+            const char* type = plantType == "dry_cooler"      ? "dry-cooler"
+                               : plantType == "cooling_tower" ? "cooling-tower"
+                                                              : "chiller";
+            const double kw =
+                hundredths(l.cduCount * catalogValue(m_catalog.find(l.cduType), "capacity_w", 0) / 1000);
+            ojson tag = {{"kind", "cooling_loop"}};
+            tag.update(loopFields(l));
+            m_coolingSources.rows.push_back({m_siteName[siteId], m_locName[l.hall], name, type, "active",
+                                             "water", kw > 0 ? num(kw) : CsvCell(""), "", tagLine(tag)});
+            ojson body = {{"site", {{"slug", slug(siteId)}}},
+                          {"location", {{"slug", slug(l.hall)}}},
+                          {"name", name},
+                          {"type", type},
+                          {"status", "active"},
+                          {"fluid_type", "water"},
+                          {"comments", tagLine(tag)}};
+            if (kw > 0) body["cooling_capacity"] = kw;
+            m_bodies["dcim/cooling-sources"].push_back(body);
+        }
+    }
+
+    /// Per rack on a loop one cooling feed (supply and return): its capacity the rack's liquid heat at its
+    /// catalog load, its flow what carries that heat at the loop's rise (liquid_loop.h), in L/min.
+    void coolingFeeds() {
+        std::unordered_map<std::string, const CoolingLoop*> loops;
+        for (const auto& l : m_p.coolingLoops)
+            loops[l.id] = &l;
+        for (const auto& r : m_p.racks) {
+            const auto loop = loops.find(r.coolingLoop);
+            if (loop == loops.end()) continue;
+            const std::string siteId = siteOfRow(r.row);
+            const CatalogItem* item = m_catalog.find(r.rackType);
+            const double heatW =
+                catalogValue(item, "power_load_w", 0) * catalogValue(item, "liquid_fraction", 0);
+            const double kw = hundredths(heatW / 1000);
+            const double lpm = hundredths(coolantFlowM3PerS(heatW, loop->second->deltaT.value()) * 60000);
+            const std::string& source = m_sourceName[r.coolingLoop];
+            m_coolingFeeds.rows.push_back({m_siteName[siteId], source, m_locName[r.row], m_rackName[r.id],
+                                           m_rackName[r.id], "active", kw > 0 ? num(kw) : CsvCell(""),
+                                           lpm > 0 ? num(lpm) : CsvCell(""), lpm > 0 ? "lpm" : ""});
+            ojson body = {{"cooling_source", {{"name", source}, {"site", {{"slug", slug(siteId)}}}}},
+                          {"rack", {{"facility_id", r.id}}},
+                          {"name", m_rackName[r.id]},
+                          {"status", "active"}};
+            if (kw > 0) body["cooling_capacity"] = kw;
+            if (lpm > 0) body["max_flow"] = lpm, body["max_flow_unit"] = "lpm";
+            m_bodies["dcim/cooling-feeds"].push_back(body);
+        }
+    }
+
     const Project& m_p;
     const Catalog& m_catalog;
+    const bool m_cooling; // NetBox 4.7 and later: cooling sources and feeds
     ojson m_bodies;
     std::unordered_map<std::string, std::string> m_siteName, m_buildingSite, m_hallBuilding, m_rowHall,
-        m_locName, m_rackName, m_panelName, m_slugs;
+        m_locName, m_rackName, m_panelName, m_sourceName, m_slugs;
     std::set<std::string> m_usedSlugs;
     SiteNames m_names;
     Table m_manufacturers{{"name", "slug", "description"}, {}};
@@ -351,12 +458,23 @@ private:
     Table m_feeds{{"site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
                    "voltage", "amperage", "max_utilization"},
                   {}};
+    Table m_coolingSources{{"site", "location", "name", "type", "status", "fluid_type", "cooling_capacity",
+                            "description", "comments"},
+                           {}};
+    Table m_coolingFeeds{{"site", "cooling_source", "location", "rack", "name", "status", "cooling_capacity",
+                          "max_flow", "max_flow_unit"},
+                         {}};
 };
 
 } // namespace
 
-std::vector<ExportFile> exportNetBox(const Project& p, const Catalog& catalog) {
-    return Exporter(p, catalog).run();
+std::vector<ExportFile> exportNetBox(const Project& p, const Catalog& catalog,
+                                     const std::string& netboxVersion) {
+    if (!isSupportedNetBoxVersion(netboxVersion))
+        throw InputError(InputLocation{"", "export", "", "", "netbox_version"},
+                         "NetBox '" + netboxVersion +
+                             "' is not a release the export writes for (4.6 or 4.7)");
+    return Exporter(p, catalog, netboxVersion).run();
 }
 
 void writeNetBoxExport(const std::string& folder, const std::vector<ExportFile>& files) {

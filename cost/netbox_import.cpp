@@ -1,7 +1,9 @@
 #include "input_error.h"
 #include "input_file.h"
 #include "netbox.h"
+#include "netbox_cooling.h"
 #include "netbox_detail.h"
+#include "netbox_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +19,7 @@ namespace ctwin::cost::netbox {
 using namespace ctwin::model;
 using detail::catalogValue;
 using detail::kTagPrefix;
+using namespace detail;
 
 namespace fs = std::filesystem;
 
@@ -35,154 +38,6 @@ constexpr double kHallWidthM = 60.0, kHallDepthM = 40.0;
 } // namespace
 
 namespace {
-
-/// One object type's saved responses: its objects and the file each came from.
-struct Objects {
-    std::vector<nlohmann::json> items;
-    std::vector<std::string> files;
-};
-
-InputLocation at(const std::string& file, const char* kind, const nlohmann::json& obj,
-                 const std::string& field) {
-    std::string id, name;
-    if (obj.is_object()) {
-        if (const auto it = obj.find("id"); it != obj.end() && it->is_number_integer())
-            id = std::to_string(it->get<long long>());
-        if (const auto it = obj.find("name"); it != obj.end() && it->is_string())
-            name = it->get<std::string>();
-    }
-    return InputLocation{file, kind, id, name, field};
-}
-
-/// Reads dcim/<type>.json or the pages in dcim/<type>/ (name order). Each page must be a list response;
-/// the first page's count must equal the objects read.
-Objects readType(const fs::path& folder, const std::string& type, bool required) {
-    Objects out;
-    std::vector<fs::path> pages;
-    const fs::path single = folder / "dcim" / (type + ".json"), dir = folder / "dcim" / type;
-    std::error_code ec;
-    if (fs::is_regular_file(single, ec)) {
-        pages.push_back(single);
-    } else if (fs::is_directory(dir, ec)) {
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->path().extension() == ".json") pages.push_back(it->path());
-            if (pages.size() > kMaxPagesPerType)
-                throw InputError(InputLocation{dir.string(), "", "", "", ""},
-                                 "more than " + std::to_string(kMaxPagesPerType) + " page files");
-        }
-        std::sort(pages.begin(), pages.end());
-    }
-    if (pages.empty()) {
-        if (required)
-            throw InputError(InputLocation{single.string(), "", "", "", ""},
-                             "missing: save the dcim/" + type + "/ API response as dcim/" + type + ".json");
-        return out;
-    }
-    long long declared = -1;
-    for (const auto& page : pages) {
-        const std::string file = page.string();
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(readInputFile(file, kMaxPageFileBytes, "NetBox API response"));
-        } catch (const nlohmann::json::exception& e) {
-            throw InputError(InputLocation{file, "", "", "", ""}, std::string("not valid JSON: ") + e.what());
-        }
-        if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
-            throw InputError(InputLocation{file, "", "", "", "results"},
-                             "not a NetBox list response (an object with a \"results\" array)");
-        if (declared < 0 && j.contains("count") && j["count"].is_number_integer())
-            declared = j["count"].get<long long>();
-        for (auto& o : j["results"]) {
-            if (!o.is_object())
-                throw InputError(InputLocation{file, "", "", "", "results"}, "a result is not an object");
-            out.items.push_back(std::move(o));
-            out.files.push_back(file);
-            if (out.items.size() > kMaxObjectsPerType)
-                throw InputError(InputLocation{file, "", "", "", ""},
-                                 "more than " + std::to_string(kMaxObjectsPerType) + " " + type);
-        }
-    }
-    if (declared >= 0 && declared != static_cast<long long>(out.items.size()))
-        throw InputError(InputLocation{pages.front().string(), "", "", "", "count"},
-                         "the response says " + std::to_string(declared) + " " + type +
-                             " but the files hold " + std::to_string(out.items.size()) +
-                             " (a page is missing)");
-    return out;
-}
-
-long long idOf(const nlohmann::json& o, const std::string& file, const char* kind) {
-    const auto it = o.find("id");
-    if (it == o.end() || !it->is_number_integer())
-        throw InputError(at(file, kind, o, "id"), "missing or not a whole number");
-    return it->get<long long>();
-}
-
-/// The id of a nested related object (`{"id": 3, ...}`), or -1 when the field is null or absent.
-long long refOf(const nlohmann::json& o, const char* field, const std::string& file, const char* kind) {
-    const auto it = o.find(field);
-    if (it == o.end() || it->is_null()) return -1;
-    if (!it->is_object() || !it->contains("id") || !(*it)["id"].is_number_integer())
-        throw InputError(at(file, kind, o, field), "not a related object with an id");
-    return (*it)["id"].get<long long>();
-}
-
-std::string text(const nlohmann::json& o, const char* field) {
-    const auto it = o.find(field);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-double numberOf(const nlohmann::json& o, const char* field, double fallback) {
-    const auto it = o.find(field);
-    if (it == o.end()) return fallback;
-    if (it->is_number()) return it->get<double>();
-    // NetBox serialises decimals (latitude, longitude) as strings.
-    if (it->is_string()) {
-        try {
-            return std::stod(it->get<std::string>());
-        } catch (const std::exception&) {
-        }
-    }
-    return fallback;
-}
-
-/// The `clustertwin:` line of an object's comments, parsed; empty when there is none.
-nlohmann::json tagOf(const nlohmann::json& o, const std::string& file, const char* kind) {
-    const std::string comments = text(o, "comments");
-    const size_t pos = comments.find(kTagPrefix);
-    if (pos == std::string::npos) return nlohmann::json::object();
-    const size_t end = comments.find('\n', pos);
-    const std::string line = comments.substr(
-        pos + std::string(kTagPrefix).size(),
-        end == std::string::npos ? std::string::npos : end - pos - std::string(kTagPrefix).size());
-    if (line.size() > kMaxTagBytes)
-        throw InputError(at(file, kind, o, "comments"), "the clustertwin line is too long");
-    try {
-        auto j = nlohmann::json::parse(line);
-        if (j.is_object()) return j;
-    } catch (const nlohmann::json::exception&) {
-    }
-    throw InputError(at(file, kind, o, "comments"), "the clustertwin line is not a JSON object");
-}
-
-double tagNum(const nlohmann::json& tag, const char* key, double fallback) {
-    const auto it = tag.find(key);
-    return it != tag.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>()
-                                                                                  : fallback;
-}
-std::string tagText(const nlohmann::json& tag, const char* key, const std::string& fallback = {}) {
-    const auto it = tag.find(key);
-    return it != tag.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
-/// The name the export wrote, without the " [slug]" it appended to tell equal names apart.
-std::string plainName(const std::string& name, const std::string& slug) {
-    const std::string suffix = " [" + slug + "]";
-    return name.size() > suffix.size() &&
-                   name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0
-               ? name.substr(0, name.size() - suffix.size())
-               : name;
-}
-
 std::map<std::string, std::string> readMapping(const std::string& file) {
     std::map<std::string, std::string> out;
     if (file.empty()) return out;
@@ -219,7 +74,9 @@ public:
           m_rackTypes(readType(folder, "rack-types", false)), m_racks(readType(folder, "racks", true)),
           m_panels(readType(folder, "power-panels", false)), m_feeds(readType(folder, "power-feeds", false)),
           m_devices(readType(folder, "devices", false)),
-          m_deviceTypes(readType(folder, "device-types", false)) {}
+          m_deviceTypes(readType(folder, "device-types", false)),
+          m_coolingSources(readType(folder, "cooling-sources", false)),
+          m_coolingFeeds(readType(folder, "cooling-feeds", false)) {}
 
     ImportResult run() {
         sites();
@@ -230,6 +87,7 @@ public:
         growHalls();
         panels();
         feeds();
+        cooling();
         const Project& p = m_out.project;
         if (!m_devices.items.empty())
             log(std::to_string(m_devices.items.size()) +
@@ -408,17 +266,7 @@ private:
 
     void coolingLoop(const nlohmann::json& lj, const std::string& hall, const std::string& file,
                      const nlohmann::json& o) {
-        CoolingLoop c;
-        c.id = tagText(lj, "id"), c.name = tagText(lj, "name"), c.hall = hall;
-        c.cduType = tagText(lj, "cdu_type"), c.cduCount = static_cast<int>(tagNum(lj, "cdu_count", 0));
-        c.redundancy = tagText(lj, "redundancy", c.redundancy);
-        c.supplyTempC = tagNum(lj, "supply_temp_c", c.supplyTempC);
-        c.deltaT = tagNum(lj, "delta_t_k", c.deltaT.value()) * units::kelvin;
-        c.plant = tagText(lj, "plant");
-        if (const auto cd = lj.find("cdus"); cd != lj.end() && cd->is_array())
-            for (const auto& pt : *cd)
-                if (pt.is_array() && pt.size() == 2 && pt[0].is_number() && pt[1].is_number())
-                    c.cdus.push_back(Point2{pt[0].get<double>(), pt[1].get<double>()});
+        CoolingLoop c = coolingLoopFromTag(lj, hall);
         if (c.id.empty() || !m_ids.insert(c.id).second)
             throw InputError(at(file, "location", o, "comments"), "a cooling loop without a unique id");
         project().coolingLoops.push_back(std::move(c));
@@ -534,6 +382,7 @@ private:
             const long long nbId = idOf(o, file, "rack");
             m_netboxRacks.insert(nbId);
             const auto [site, loc] = placeOf(o, file, "rack");
+            m_rackSite[nbId] = site;
             const std::string row = rowOf(site, loc);
             const std::string type = rackTypeOf(o, file, nbId);
             if (type.empty()) continue;
@@ -653,14 +502,29 @@ private:
         }
     }
 
-    /// A choice field: {"value", "label"} in API responses, a plain string in hand-made files.
-    static std::string choiceOf(const nlohmann::json& o, const char* field) {
-        return o.contains(field) && o[field].is_object() ? text(o[field], "value") : text(o, field);
+    /// NetBox 4.7 cooling sources and feeds (netbox_cooling.h).
+    void cooling() {
+        CoolingImportContext c{m_catalog,
+                               project(),
+                               m_out.log,
+                               m_ids,
+                               [this](const nlohmann::json& o, const std::string& file, const char* kind) {
+                                   return placeOf(o, file, kind);
+                               },
+                               [this](long long loc) {
+                                   return m_locs.at(loc).depth == 0 ? std::string()
+                                                                    : m_entity.at(ancestorAt(loc, 1));
+                               },
+                               m_rackIndex,
+                               m_netboxRacks,
+                               m_rackSite};
+        importCooling(m_coolingSources, m_coolingFeeds, c);
     }
 
     const Catalog& m_catalog;
     const std::map<std::string, std::string> m_mapping;
-    const Objects m_sites, m_locations, m_rackTypes, m_racks, m_panels, m_feeds, m_devices, m_deviceTypes;
+    const Objects m_sites, m_locations, m_rackTypes, m_racks, m_panels, m_feeds, m_devices, m_deviceTypes,
+        m_coolingSources, m_coolingFeeds;
     ImportResult m_out;
     std::set<std::string> m_ids;
     std::unordered_map<long long, std::string> m_siteId; // NetBox site id -> site id
@@ -670,6 +534,7 @@ private:
     std::unordered_map<long long, std::string> m_rackTypeSlug;
     std::unordered_map<long long, std::vector<std::string>> m_deviceTypesInRack;
     std::set<long long> m_netboxRacks;                 // every rack id in the files, mapped or not
+    std::unordered_map<long long, long long> m_rackSite; // NetBox rack id -> NetBox site id
     std::unordered_map<long long, size_t> m_rackIndex; // NetBox rack id -> index in project().racks
     std::unordered_map<std::string, double> m_nextX;   // row id -> next free x along the row (m)
     std::unordered_map<std::string, double> m_grow;    // hall id -> furthest x a placed rack reaches (m)

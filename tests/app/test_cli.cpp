@@ -396,8 +396,18 @@ private slots:
         const QString out = m_dir.filePath("netbox");
         auto r = cli({"export-netbox", kRef + "/two-site-wan.json", "--out", out});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.contains("wrote 8 files"));
+        QVERIFY2(r.out.contains("wrote 10 files") && r.out.contains("(NetBox 4.7)") &&
+                     r.out.contains(", 8 cooling sources"),
+                 qPrintable(r.out));
         QVERIFY(QFile::exists(out + "/05-racks.csv"));
+        QVERIFY(QFile::exists(out + "/09-cooling-feeds.csv"));
+        const QString old = m_dir.filePath("netbox-4.6");
+        r = cli({"export-netbox", kRef + "/two-site-wan.json", "--out", old, "--netbox-version", "4.6"});
+        QVERIFY2(r.code == 0 && r.out.contains("wrote 8 files") && !r.out.contains("cooling"),
+                 qPrintable(r.out));
+        r = cli({"export-netbox", kRef + "/two-site-wan.json", "--out", old, "--netbox-version", "5"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("4.7 or 4.6"), qPrintable(r.err));
         QCOMPARE(cli({"export-netbox", kRef + "/two-site-wan.json"}).code, 2);
         QCOMPARE(cli({"import-netbox", out}).code, 2);
         QCOMPARE(cli({"import-netbox", out, "--out", "a.json", "--bogus", "x"}).code, 2);

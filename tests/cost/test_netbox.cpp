@@ -61,7 +61,8 @@ void serve(const std::string& bodiesText, const fs::path& folder, size_t pageSiz
                                                             {"manufacturer", "dcim/manufacturers"},
                                                             {"rack_type", "dcim/rack-types"},
                                                             {"rack", "dcim/racks"},
-                                                            {"power_panel", "dcim/power-panels"}};
+                                                            {"power_panel", "dcim/power-panels"},
+                                                            {"cooling_source", "dcim/cooling-sources"}};
     for (const auto& type : bodies["order"]) {
         for (json obj : bodies[type.get<std::string>()]) {
             for (auto& [field, value] : obj.items()) {
@@ -80,11 +81,11 @@ void serve(const std::string& bodiesText, const fs::path& folder, size_t pageSiz
             }
             obj["id"] = nextId++;
             // Choice fields come back as {"value", "label"}.
-            for (const char* choice : {"status", "type", "supply", "phase"})
+            for (const char* choice : {"status", "type", "supply", "phase", "fluid_type", "max_flow_unit"})
                 if (obj.contains(choice) && obj[choice].is_string())
                     obj[choice] = {{"value", obj[choice]}, {"label", obj[choice]}};
             // Decimals come back as strings.
-            for (const char* dec : {"latitude", "longitude"})
+            for (const char* dec : {"latitude", "longitude", "cooling_capacity", "max_flow"})
                 if (obj.contains(dec) && obj[dec].is_number())
                     obj[dec] = std::to_string(obj[dec].get<double>());
             tables[type.get<std::string>()].push_back(obj);
@@ -137,9 +138,11 @@ private slots:
 void TestNetBox::exportFilesInDependencyOrder() {
     const Project p = test_support::reference("two-site-wan");
     const auto files = netbox::exportNetBox(p, test_support::catalog());
-    QCOMPARE(files.size(), size_t(8));
+    QCOMPARE(files.size(), size_t(10));
     QCOMPARE(files[0].name, std::string("01-manufacturers.csv"));
     QCOMPARE(files[6].name, std::string("07-power-feeds.csv"));
+    QCOMPARE(files[7].name, std::string("08-cooling-sources.csv"));
+    QCOMPARE(files[8].name, std::string("09-cooling-feeds.csv"));
     // NetBox's own column names (dcim/forms/bulk_import.py), one line per object plus the header.
     QVERIFY(files[1].text.rfind("name,slug,status,latitude,longitude,description,comments\n", 0) == 0);
     QVERIFY(files[4].text.rfind("site,location,name,facility_id,status,rack_type,comments\n", 0) == 0);
@@ -162,12 +165,43 @@ void TestNetBox::exportFilesInDependencyOrder() {
     const double amps = std::ceil(load / (std::sqrt(3.0) * 415.0 * 0.8));
     QVERIFY(files[6].text.find(",three-phase,415," + std::to_string(static_cast<int>(amps)) + ",80\n") !=
             std::string::npos);
-    QVERIFY(json::parse(files[7].text)["order"].size() == 7);
+    // NetBox 4.7 cooling (netbox_cooling.h's field names): one source per loop, rated at its installed
+    // CDUs' nameplate (two-site-wan: 9 x cdu-2mw = 18,000 kW, a chiller plant), and one feed per rack on a
+    // loop. A GB200 NVL72 rack: 132 kW x 0.85 liquid = 112.2 kW; the flow that carries it at a 10 K rise,
+    // 112,200 / (4,181 x 10 x 997) m3/s = 161.50 L/min.
+    QVERIFY(files[7].text.rfind(
+                "site,location,name,type,status,fluid_type,cooling_capacity,description,comments\n", 0) == 0);
+    QCOMPARE(lines(files[7].text), p.coolingLoops.size() + 1);
+    QVERIFY(files[7].text.find(",chiller,active,water,18000,") != std::string::npos);
+    QVERIFY(files[8].text.rfind(
+                "site,cooling_source,location,rack,name,status,cooling_capacity,max_flow,max_flow_unit\n",
+                0) == 0);
+    const auto onLoop = std::count_if(p.racks.begin(), p.racks.end(),
+                                      [](const RackPlacement& r) { return !r.coolingLoop.empty(); });
+    QVERIFY(onLoop > 0);
+    QCOMPARE(lines(files[8].text), static_cast<size_t>(onLoop) + 1);
+    QVERIFY(files[8].text.find(",active,112.2,161.5,lpm\n") != std::string::npos);
+    // Rack types carry NetBox 4.7's cooling capability and capacity (the rated load, kW).
+    QVERIFY(files[3].text.find(",hybrid,132,catalog id gb200-nvl72\n") != std::string::npos);
+    const json bodies = json::parse(files[9].text);
+    QCOMPARE(bodies["order"].size(), size_t(9));
+    QCOMPARE(bodies["netbox_version"], json("4.7"));
+    QCOMPARE(bodies["dcim/cooling-feeds"][0]["max_flow_unit"], json("lpm"));
+    // NetBox 4.6 has no cooling objects: 8 files, and each hall's loops ride on its clustertwin line.
+    const auto old = netbox::exportNetBox(p, test_support::catalog(), "4.6");
+    QCOMPARE(old.size(), size_t(8));
+    QCOMPARE(json::parse(old.back().text)["order"].size(), size_t(7));
+    QVERIFY(old[2].text.find("cooling_loops") != std::string::npos);
+    QVERIFY(old[3].text.find("hybrid") == std::string::npos);
+    QVERIFY(files[2].text.find("cooling_loops") == std::string::npos);
+    QVERIFY(errorOf([&] { netbox::exportNetBox(p, test_support::catalog(), "3.7"); }).find("4.6 or 4.7") !=
+            std::string::npos);
     QCOMPARE(netbox::slugOf("b1/h 2"), std::string("b1-h-2"));
 }
 
 void TestNetBox::roundTripKeepsMappedFields() {
-    for (const char* name : {"two-site-wan", "llama3-16k-h100"}) {
+    for (const auto& [name, version] : {std::pair{"two-site-wan", "4.7"}, std::pair{"two-site-wan", "4.6"},
+                                        std::pair{"llama3-16k-h100", "4.7"}}) {
         Project p = test_support::reference(name);
         // Per-domain oversubscription ratios (issue 35) ride in the tags of sites and locations.
         p.sites.front().powerOversubscriptionRatio = 1.1;
@@ -175,7 +209,7 @@ void TestNetBox::roundTripKeepsMappedFields() {
         p.halls.front().powerOversubscriptionRatio = 1.3;
         if (!p.powerFeeds.empty()) p.powerFeeds.front().powerOversubscriptionRatio = 1.4;
         QTemporaryDir dir;
-        const auto files = netbox::exportNetBox(p, test_support::catalog());
+        const auto files = netbox::exportNetBox(p, test_support::catalog(), version);
         netbox::writeNetBoxExport(dir.filePath("export").toStdString(), files);
         QVERIFY(fs::exists(dir.filePath("export/netbox-request-bodies.json").toStdString()));
         serve(files.back().text, dir.filePath("api").toStdString(), 97);
@@ -217,7 +251,13 @@ void TestNetBox::roundTripKeepsMappedFields() {
         QCOMPARE(q.coolingLoops.size(), p.coolingLoops.size());
         for (size_t i = 0; i < p.coolingLoops.size(); ++i) {
             QCOMPARE(q.coolingLoops[i].id, p.coolingLoops[i].id);
+            QCOMPARE(q.coolingLoops[i].name, p.coolingLoops[i].name);
+            QCOMPARE(q.coolingLoops[i].hall, p.coolingLoops[i].hall);
+            QCOMPARE(q.coolingLoops[i].cduType, p.coolingLoops[i].cduType);
             QCOMPARE(q.coolingLoops[i].cduCount, p.coolingLoops[i].cduCount);
+            QCOMPARE(q.coolingLoops[i].redundancy, p.coolingLoops[i].redundancy);
+            QCOMPARE(q.coolingLoops[i].supplyTempC, p.coolingLoops[i].supplyTempC);
+            QCOMPARE(q.coolingLoops[i].plant, p.coolingLoops[i].plant);
             QCOMPARE(q.coolingLoops[i].cdus, p.coolingLoops[i].cdus);
             QCOMPARE(q.coolingLoops[i].deltaT.value(), p.coolingLoops[i].deltaT.value());
         }
@@ -348,6 +388,43 @@ void TestNetBox::importPlainNetBox() {
         listResponse(
             json::array({feed(40, 100, "primary"), feed(41, 100, "redundant"), feed(42, 102, "primary")}), 3)
             .dump());
+    // NetBox 4.7 cooling (d7f79bd's serializers): a chiller in Hall A feeding R01 (its feed rated 50 kW,
+    // below the rack's liquid heat), R02, R03 (left out with its rack) and a CDU (no rack); a CRAH in the
+    // hall feeding R02; a dry cooler at the site level feeding nothing.
+    const auto source = [&](int id, const char* name, const char* type, const json& location,
+                            const json& capacity) {
+        return json{{"id", id},
+                    {"name", name},
+                    {"site", siteRef},
+                    {"location", location},
+                    {"type", {{"value", type}, {"label", type}}},
+                    {"status", {{"value", "active"}, {"label", "Active"}}},
+                    {"fluid_type", {{"value", "water-glycol"}, {"label", "Water/glycol"}}},
+                    {"cooling_capacity", capacity},
+                    {"comments", ""}};
+    };
+    writeText(f / "dcim/cooling-sources.json",
+              listResponse(json::array({source(60, "CH-1", "chiller", hallRef, "300.00"),
+                                        source(61, "CRAH-1", "crah", hallRef, "150.00"),
+                                        source(62, "DC-1", "dry-cooler", nullptr, nullptr)}),
+                           3)
+                  .dump());
+    const auto coolingFeed = [&](int id, int src, const json& rack, const json& capacity) {
+        return json{{"id", id},
+                    {"name", "CF" + std::to_string(id)},
+                    {"cooling_source", {{"id", src}, {"display", "source"}}},
+                    {"rack", rack.is_null() ? json(nullptr) : json{{"id", rack}, {"name", "rack"}}},
+                    {"status", {{"value", "active"}, {"label", "Active"}}},
+                    {"cooling_capacity", capacity},
+                    {"max_flow", "72.00"},
+                    {"max_flow_unit", {{"value", "lpm"}, {"label", "Liters per minute (L/min)"}}}};
+    };
+    writeText(f / "dcim/cooling-feeds.json",
+              listResponse(json::array({coolingFeed(70, 60, 100, "50.00"), coolingFeed(71, 60, 101, nullptr),
+                                        coolingFeed(72, 60, 102, nullptr), coolingFeed(73, 61, 101, nullptr),
+                                        coolingFeed(74, 60, nullptr, nullptr)}),
+                           5)
+                  .dump());
     const std::string mapping = (f / "map.json").string();
     writeText(mapping, R"({"rack_types": {"nv-oberon-gb200": "gb200-nvl72"}})");
 
@@ -383,6 +460,29 @@ void TestNetBox::importPlainNetBox() {
     QVERIFY(logged("rack R03 (NetBox id 102): type 'mystery-42u' maps to no catalog rack"));
     QVERIFY(logged("power panel PP-1: no ClusterTwin capacity"));
     QVERIFY(logged("rack R01: feeds F41 and its other side both come from panel PP-1"));
+    // The chiller becomes one loop in Hall A for R01 and R02. Its load is their liquid heat: R01's GB200
+    // NVL72 132 kW x 0.85 = 112.2 kW, R02's air-cooled HGX B200 0; N+1 needs 1 + 1 CDUs: 2 x cdu-1mw
+    // ($400K) is cheaper than 2 x cdu-2mw ($700K).
+    QCOMPARE(p.coolingLoops.size(), size_t(1));
+    const CoolingLoop& loop = p.coolingLoops[0];
+    QCOMPARE(loop.id, std::string("cooling-60"));
+    QCOMPARE(loop.name, std::string("CH-1"));
+    QCOMPARE(loop.hall, std::string("dc1-hall-a"));
+    QCOMPARE(loop.cduType, std::string("cdu-1mw"));
+    QCOMPARE(loop.cduCount, 2);
+    QCOMPARE(loop.redundancy, std::string("N+1"));
+    QCOMPARE(loop.plant, std::string("plant-chiller"));
+    QCOMPARE(p.racks[0].coolingLoop, std::string("cooling-60"));
+    QCOMPARE(p.racks[1].coolingLoop, std::string("cooling-60"));
+    QVERIFY(
+        logged("cooling source CH-1 (NetBox id 60): loop cooling-60 in hall dc1-hall-a, 2 racks, 112.2 kW "
+               "of liquid heat; 2 x cdu-1mw (N+1), plant plant-chiller"));
+    QVERIFY(logged("cooling source CRAH-1 (NetBox id 61): a crah is room air cooling"));
+    QVERIFY(logged("left out with its 1 rack feeds"));
+    QVERIFY(logged("cooling source DC-1 (NetBox id 62): in no hall and feeding no rack; left out"));
+    QVERIFY(logged("1 cooling feeds name no rack"));
+    QVERIFY(logged("1 cooling feeds rated below their rack's liquid heat (first: CF70: 50 kW for rack R01's "
+                   "112.2 kW)"));
     // The same mapping saved beside the responses is used when no file is named (the GUI's import).
     fs::copy_file(mapping, f / "netbox-mapping.json");
     const auto beside = netbox::importNetBoxFolder(f.string(), test_support::catalog());
@@ -458,6 +558,44 @@ void TestNetBox::badInputs() {
         errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("not a JSON object") !=
         std::string::npos);
     QCOMPARE(where.field, std::string("comments"));
+    // Cooling (NetBox 4.7): a feed from a source that is not in the files, a rack in another site than its
+    // source, a type NetBox does not have, a negative capacity.
+    writeText(f / "dcim/sites.json", R"({"count": 2, "results": [{"id": 1, "name": "A", "slug": "a"},
+                                                                 {"id": 2, "name": "B", "slug": "b"}]})");
+    writeText(f / "dcim/racks.json",
+              R"({"count": 1, "results": [{"id": 5, "name": "R1", "site": {"id": 1}, "rack_type": null}]})");
+    const auto sources = [&](const std::string& type, const std::string& capacity, int site) {
+        writeText(f / "dcim/cooling-sources.json",
+                  R"({"count": 1, "results": [{"id": 8, "name": "CH", "site": {"id": )" +
+                      std::to_string(site) + R"(}, "type": {"value": ")" + type +
+                      R"("}, "cooling_capacity": )" + capacity + "}]}");
+    };
+    sources("chiller", "\"100.00\"", 2);
+    writeText(
+        f / "dcim/cooling-feeds.json",
+        R"({"count": 1, "results": [{"id": 9, "name": "CF", "cooling_source": {"id": 7}, "rack": {"id": 5}}]})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
+                .find("cooling source that is not in the files") != std::string::npos);
+    QCOMPARE(where.entityKind, std::string("cooling feed"));
+    QCOMPARE(where.field, std::string("cooling_source"));
+    writeText(
+        f / "dcim/cooling-feeds.json",
+        R"({"count": 1, "results": [{"id": 9, "name": "CF", "cooling_source": {"id": 8}, "rack": {"id": 5}}]})");
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
+                .find("another site than its cooling source CH") != std::string::npos);
+    QCOMPARE(where.field, std::string("rack"));
+    sources("heat-pump", "null", 1);
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
+                .find("'heat-pump' is not a NetBox cooling source type") != std::string::npos);
+    QCOMPARE(where.entityName, std::string("CH"));
+    QCOMPARE(where.field, std::string("type"));
+    sources("chiller", "-5", 1);
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where).find("non-negative") !=
+            std::string::npos);
+    QCOMPARE(where.field, std::string("cooling_capacity"));
+    sources("chiller", "\"nan\"", 1);
+    QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }).find("non-negative") !=
+            std::string::npos);
     // An export folder that cannot be written: a file stands where the folder should be.
     writeText(f / "blocker", "x");
     const auto files = netbox::exportNetBox(test_support::reference("two-site-wan"), catalog);
