@@ -30,7 +30,7 @@ const std::set<std::string> kTopLevelKeys = {"manufacturer", "model",           
                                              "power-ports",  "power-outlets",   "interfaces",
                                              "front-ports",  "rear-ports",      "module-bays",
                                              "device-bays",  "inventory-items", "description",
-                                             "comments"};
+                                             "comments",     "cooling_method"};
 const std::set<std::string> kComponentLists = {
     "console-ports", "console-server-ports", "power-ports", "power-outlets", "interfaces",
     "front-ports",   "rear-ports",           "module-bays", "device-bays",   "inventory-items"};
@@ -38,6 +38,8 @@ const std::set<std::string> kComponentLists = {
 /// avoirdupois pound is 0.45359237 kg by the 1959 international agreement, the ounce 1/16 of it).
 const std::set<std::string> kAirflows = {"front-to-rear", "rear-to-front", "left-to-right", "right-to-left",
                                          "side-to-rear",  "passive",       "mixed"};
+/// NetBox 4.7's DeviceType.cooling_method (dcim/choices.py CoolingMethodChoices, branch `feature` d7f79bd).
+const std::set<std::string> kCoolingMethods = {"air", "liquid", "hybrid", "immersion"};
 double kilogramsPer(const std::string& unit) {
     if (unit == "kg") return 1.0;
     if (unit == "g") return 1e-3;
@@ -169,6 +171,11 @@ DeviceType parseDeviceType(const std::string& yamlText, const std::string& file)
         d.airflow = r.text(root, "airflow", false, 32);
         if (!kAirflows.count(d.airflow)) r.fail("airflow", "'" + d.airflow + "' is not a NetBox airflow");
     }
+    if (root["cooling_method"]) {
+        d.coolingMethod = r.text(root, "cooling_method", false, 32);
+        if (!kCoolingMethods.count(d.coolingMethod))
+            r.fail("cooling_method", "'" + d.coolingMethod + "' is not air, liquid, hybrid or immersion");
+    }
     if (root["weight"] || root["weight_unit"]) {
         if (!root["weight"] || !root["weight_unit"]) r.fail("weight", "weight and weight_unit go together");
         const std::string unit = r.text(root, "weight_unit", true, 8);
@@ -274,6 +281,16 @@ DeviceTypeOverlay deviceTypeOverlay(const std::vector<DeviceType>& types, const 
                 values["power_load_w"] =
                     overlayValue(*item, "power_load_w", n * draw,
                                  what + ": " + drawText + " x " + model::formatNumber(n) + " per rack");
+            // An air-cooled server puts no heat into liquid; a liquid-cooled one's share is not in the
+            // device type, so a catalog rack without one is logged rather than given a made-up share.
+            const double liquid = item->find("liquid_fraction") ? item->value("liquid_fraction") : 0.0;
+            if (d.coolingMethod == "air" && liquid > 0)
+                values["liquid_fraction"] =
+                    overlayValue(*item, "liquid_fraction", 0.0, what + ": cooling_method air");
+            else if (!d.coolingMethod.empty() && d.coolingMethod != "air" && liquid <= 0)
+                out.log.push_back("note " + d.slug + ": cooling_method " + d.coolingMethod + " but " +
+                                  itemId +
+                                  " has liquid_fraction 0 (air-cooled); set its liquid share in an overlay");
         } else {
             throw mapError(d.slug, "maps to '" + itemId + "', a " + item->category +
                                        " item: only switches and compute racks take device-type values");

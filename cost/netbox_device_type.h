@@ -26,6 +26,7 @@ inline constexpr size_t kMaxDeviceTypeFiles = 1000;
 struct DeviceType {
     std::string file; // where it was read from (messages, overlay sources)
     std::string manufacturer, model, slug, partNumber, airflow, comments;
+    std::string coolingMethod; // NetBox 4.7: air, liquid, hybrid or immersion; empty when not given
     double uHeight = 0;
     bool fullDepth = true;
     bool powered = true;            // is_powered (false: a passive device, draw 0)

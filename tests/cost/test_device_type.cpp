@@ -104,6 +104,26 @@ private slots:
         QVERIFY(r.log[0].find("left out m") != std::string::npos);
     }
 
+    /// NetBox 4.7's cooling_method: "air" on a server of a liquid-cooled rack sets its liquid share to 0;
+    /// "liquid" on an air-cooled rack is logged, not given a share the file does not state.
+    void coolingMethod() {
+        const std::string ports = "power-ports:\n  - {name: P, type: other, maximum_draw: 1000}\n";
+        auto air = nb::parseDeviceType(std::string(kMinimal) + ports + "cooling_method: air\n", "a.yaml");
+        QCOMPARE(air.coolingMethod, std::string("air"));
+        air.slug = "gb200-nvl72";
+        const auto r = nb::deviceTypeOverlay({air}, test_support::catalog(), nullptr, "");
+        QCOMPARE(r.overlay["items"][0]["values"]["liquid_fraction"]["base"].get<double>(), 0.0);
+        auto liquid =
+            nb::parseDeviceType(std::string(kMinimal) + ports + "cooling_method: liquid\n", "l.yaml");
+        liquid.slug = "hgx-h100-2srv";
+        const auto q = nb::deviceTypeOverlay({liquid}, test_support::catalog(), nullptr, "");
+        QVERIFY(!q.overlay["items"][0]["values"].contains("liquid_fraction"));
+        QVERIFY(std::any_of(q.log.begin(), q.log.end(), [](const std::string& l) {
+            return l.find("cooling_method liquid but hgx-h100-2srv has liquid_fraction 0") !=
+                   std::string::npos;
+        }));
+    }
+
     /// sw-51t written as a device type and read back: slug, u_height 2 and one port of maximum_draw 1,800 W
     /// (the catalog's power_w).
     void switchRoundTrip() {
@@ -138,6 +158,7 @@ private slots:
             {m + "weight: 10\n", "weight and weight_unit go together"},
             {m + "weight: 10\nweight_unit: stone\n", "not kg, g, lb or oz"},
             {m + "airflow: upward\n", "not a NetBox airflow"},
+            {m + "cooling_method: evaporative\n", "not air, liquid, hybrid or immersion"},
             {m + "power-ports:\n  - {name: P}\n", "needs name and type"},
             {m + "power-ports:\n  - {name: P, type: other, maximum_draw: 500, allocated_draw: 900}\n",
              "above the port's maximum_draw"},
