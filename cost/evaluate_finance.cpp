@@ -190,7 +190,7 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
     const Money initial = r.capex.total + fin.interestDuringConstruction;
     fin.cashFlows = pricedCashFlows(initial, priced, price, taxRate);
     fin.npv = netPresentValue(wacc, fin.cashFlows);
-    // The IRR feeds only its figure: evaluateFigures skips the bisection unless finance.irr is asked for.
+    // The IRR feeds only its figure: evaluateFigures skips the root search unless finance.irr is asked for.
     // It is the rate of the money as it moves: the construction draws on their dates (not compounded at
     // the WACC) and the yearly flows after delivery (XIRR on year fractions, finance.h).
     if (c.wants("finance.irr")) {
@@ -590,7 +590,8 @@ void addFinanceFigures(EvalContext& c) {
     // IRR and payback exist only when the cash flows allow them; absent rather than a fake number.
     if (flows && fin.irr)
         addFigure(c, "finance.irr", *fin.irr, "", "IRR (steady state)",
-                  "rate where the NPV of the money as it moves is 0 (XIRR on year fractions, bisection): "
+                  "rate where the NPV of the money as it moves is 0 (XIRR on year fractions, TOMS 748 root "
+                  "search): "
                   "construction draws on their dates, then the yearly cash flows after delivery");
     addFigure(c, "finance.construction_months", fin.constructionMonths, "months", "Construction period",
               "groundbreaking to delivery: facility capex drawn in equal monthly amounts (mid-month), land "

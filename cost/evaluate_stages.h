@@ -185,7 +185,7 @@ struct EvalContext {
     /// True when figures are recorded with their provenance (evaluate()); false in evaluateFigures.
     bool recordsProvenance() const { return wantedKeys == nullptr; }
     /// Whether the figure `key` is recorded: always in evaluate(), only when asked for in evaluateFigures.
-    /// Work that feeds nothing but figures nobody asked for may be skipped (the IRR's bisection).
+    /// Work that feeds nothing but figures nobody asked for may be skipped (the IRR's root search).
     bool wants(std::string_view key) const {
         return !wantedKeys || std::find(wantedKeys->begin(), wantedKeys->end(), key) != wantedKeys->end();
     }

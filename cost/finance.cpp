@@ -1,8 +1,12 @@
 #include "finance.h"
 
 #include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <utility>
 
 namespace ctwin::cost {
 
@@ -43,15 +47,35 @@ bool allFinite(const std::vector<units::Money>& cashFlows) {
 // The sign of NPV(rate) without overflow. Multiplying NPV by the positive number (1+r)^T does not change its
 // sign, so for r >= 0 sum cf[t]·(1+r)^-t and for -1 < r < 0 sum cf[t]·(1+r)^(T-t) are used: in both forms
 // every discount factor lies in (0, 1], so long series at r = -0.99 or r = 10 stay finite.
-int npvSign(double rate, const std::vector<units::Money>& cashFlows) {
+/// NPV times a positive factor that keeps every term finite: (1+r)^(shift - t) with shift the earliest time
+/// for r >= 0 and the latest below, so no power overflows; its sign, and so its root, is the NPV's.
+template <class Flows, class Time, class Amount>
+double scaledNpv(double rate, const Flows& flows, Time time, Amount amount, double tMin, double tMax) {
     const double growth = 1.0 + rate;
-    const auto last = static_cast<double>(cashFlows.size() - 1);
     double sum = 0.0;
-    for (std::size_t t = 0; t < cashFlows.size(); ++t) {
-        const double exponent = rate >= 0.0 ? -static_cast<double>(t) : last - static_cast<double>(t);
-        sum += cashFlows[t].value() * std::pow(growth, exponent);
-    }
-    return (sum > 0.0) - (sum < 0.0);
+    for (const auto& f : flows)
+        sum += amount(f) * std::pow(growth, (rate >= 0.0 ? tMin : tMax) - time(f));
+    return sum;
+}
+
+/// The rate in [-0.99, 10] where `value` changes sign, found by TOMS Algorithm 748 (Alefeld, Potra & Shi,
+/// ACM TOMS 21(3), 1995; boost::math::tools::toms748_solve): a bracketing method, so it keeps bisection's
+/// guarantee (a continuous function that changes sign over the bracket has a root inside it) and converges
+/// superlinearly; it stops when the bracket is narrower than `width` and returns its middle. nullopt when
+/// the ends have the same sign (or a value is not finite). With several sign changes in the flows there
+/// may be several IRRs; this returns one of those inside the bracket.
+std::optional<double> rateWhereZero(const std::function<double(double)>& value, double width) {
+    const double lo = -0.99, hi = 10.0;
+    const double fLo = value(lo), fHi = value(hi);
+    if (!std::isfinite(fLo) || !std::isfinite(fHi)) return std::nullopt;
+    if (fLo == 0.0) return lo;
+    if (fHi == 0.0) return hi;
+    if ((fLo > 0.0) == (fHi > 0.0)) return std::nullopt;
+    std::uintmax_t iterations = 200; // far above what a bracket of 10.99 narrowed to 1e-13 needs
+    const auto [a, b] = boost::math::tools::toms748_solve(
+        value, lo, hi, fLo, fHi, [width](double x, double y) { return std::abs(y - x) <= width; },
+        iterations);
+    return 0.5 * (a + b);
 }
 
 } // namespace
@@ -137,26 +161,20 @@ units::Money netPresentValue(double rate, const std::vector<units::Money>& cashF
 std::optional<double> internalRateOfReturn(const std::vector<units::Money>& cashFlows) {
     // An IRR needs money going both ways; all-zero or one-signed flows have no root (or every rate is one).
     if (!hasBothSigns(cashFlows) || !allFinite(cashFlows)) return std::nullopt;
-    // Bisection is slow but cannot diverge, and a bracket with a sign change always holds a root of the
-    // continuous NPV(r) on (-1, inf). With several sign changes in the flows there may be several IRRs;
-    // this returns one of those inside the bracket, or nullopt when the ends have the same sign.
-    double lo = -0.99;
-    double hi = 10.0;
-    const int signLo = npvSign(lo, cashFlows);
-    const int signHi = npvSign(hi, cashFlows);
-    if (signLo == 0) return lo;
-    if (signHi == 0) return hi;
-    if (signLo == signHi) return std::nullopt;
-    while (hi - lo > 1e-10) {
-        const double mid = 0.5 * (lo + hi);
-        const int signMid = npvSign(mid, cashFlows);
-        if (signMid == 0) return mid;
-        if (signMid == signLo)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
+    // End-of-year flows at t = 0, 1, ..., n-1.
+    std::size_t t = 0;
+    std::vector<std::pair<double, double>> flows;
+    flows.reserve(cashFlows.size());
+    for (const auto& c : cashFlows)
+        flows.emplace_back(static_cast<double>(t++), c.value());
+    const double last = flows.back().first;
+    return rateWhereZero(
+        [&](double rate) {
+            return scaledNpv(
+                rate, flows, [](const auto& f) { return f.first; }, [](const auto& f) { return f.second; },
+                0.0, last);
+        },
+        1e-10);
 }
 
 units::Money datedNetPresentValue(double rate, const std::vector<DatedFlow>& flows) {
@@ -175,31 +193,19 @@ std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& fl
         finite = finite && std::isfinite(f.amount.value()) && std::isfinite(f.years);
     }
     if (!positive || !negative || !finite) return std::nullopt;
-    // The sign of sum a_i (1+r)^-t_i without overflow, as npvSign: multiplied by the positive (1+r)^t_min
-    // for r >= 0 every factor (1+r)^(t_min - t_i) lies in (0, 1], and multiplied by (1+r)^t_max for r < 0
-    // every factor (1+r)^(t_max - t_i) does too.
+    // sum a_i (1+r)^-t_i without overflow (scaledNpv): multiplied by the positive (1+r)^t_min for r >= 0
+    // every factor (1+r)^(t_min - t_i) lies in (0, 1], and multiplied by (1+r)^t_max for r < 0 every factor
+    // (1+r)^(t_max - t_i) does too.
     double tMin = flows.front().years, tMax = flows.front().years;
     for (const auto& f : flows)
         tMin = std::min(tMin, f.years), tMax = std::max(tMax, f.years);
-    auto sign = [&](double rate) {
-        const double growth = 1.0 + rate;
-        double sum = 0.0;
-        for (const auto& f : flows)
-            sum += f.amount.value() * std::pow(growth, rate >= 0.0 ? tMin - f.years : tMax - f.years);
-        return (sum > 0.0) - (sum < 0.0);
-    };
-    double lo = -0.99, hi = 10.0;
-    const int signLo = sign(lo), signHi = sign(hi);
-    if (signLo == 0) return lo;
-    if (signHi == 0) return hi;
-    if (signLo == signHi) return std::nullopt;
-    while (hi - lo > 1e-13) { // bisection: cannot diverge, as internalRateOfReturn; ~47 steps
-        const double mid = 0.5 * (lo + hi);
-        const int s = sign(mid);
-        if (s == 0) return mid;
-        (s == signLo ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
+    return rateWhereZero(
+        [&](double rate) {
+            return scaledNpv(
+                rate, flows, [](const DatedFlow& f) { return f.years; },
+                [](const DatedFlow& f) { return f.amount.value(); }, tMin, tMax);
+        },
+        1e-13);
 }
 
 std::vector<DatedFlow> constructionDraws(units::Money facility, units::Money land, units::Money atDelivery,

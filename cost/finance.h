@@ -24,8 +24,9 @@ std::vector<units::Money> decliningBalanceSchedule(units::Money cost, double lif
 /// Net present value of cash flows cf[t] at the end of year t (cf[0] now) at a yearly discount rate.
 units::Money netPresentValue(double rate, const std::vector<units::Money>& cashFlows);
 
-/// Internal rate of return (NPV = 0) by bisection over (-0.99, 10); nullopt when the flows do not change
-/// sign or no root lies in that range.
+/// Internal rate of return (NPV = 0) over [-0.99, 10], to a bracket of 1e-10, by TOMS Algorithm 748 (a
+/// bracketing root search: as safe as bisection, superlinear); nullopt when the flows do not change sign or
+/// no root lies in that range.
 std::optional<double> internalRateOfReturn(const std::vector<units::Money>& cashFlows);
 
 /// A cash flow at a time in years from the valuation date (negative before it).
@@ -39,8 +40,9 @@ struct DatedFlow {
 /// (t < 0) is compounded forward. Zero when the rate is not > -1.
 units::Money datedNetPresentValue(double rate, const std::vector<DatedFlow>& flows);
 
-/// The rate where datedNetPresentValue = 0 (XIRR on year fractions), by bisection over (-0.99, 10) like
-/// internalRateOfReturn; nullopt when the flows do not change sign or no root lies in that range.
+/// The rate where datedNetPresentValue = 0 (XIRR on year fractions), over [-0.99, 10] to a bracket of
+/// 1e-13, by the same root search as internalRateOfReturn; nullopt when the flows do not change sign or no
+/// root lies in that range.
 std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& flows);
 
 /// The construction draw schedule (issue 30 item 4): the facility capex is drawn in equal monthly amounts

@@ -80,7 +80,7 @@ struct TimelineInputs {
     double gpuHourPrice = 0;                           ///< of a new cohort (USD per GPU-hour)
     double gpus = 0, itPeakMw = 0, facilityPeakMw = 0; ///< steady state, all phases
     std::vector<TimelinePhaseInput> phases;
-    bool computeIrr = true; ///< the XIRR's bisection (~47 NPV passes) only when someone reads it
+    bool computeIrr = true; ///< the XIRR's root search (TOMS 748, ~16 NPV passes) only when someone reads it
 };
 
 /// One month of the timeline (month m covers [m, m+1) months after the build start). Money in USD, positive
