@@ -1,7 +1,8 @@
 #include "catalog_overlay.h"
-#include "input_file.h"
 
+#include "fixed_format.h"
 #include "input_error.h"
+#include "input_file.h"
 #include "json_fast_parse.h"
 
 #include <cmath>
@@ -22,11 +23,7 @@ double finiteNumber(const nlohmann::json& j, const char* key, const InputLocatio
         throw InputError(where, std::string("'") + key + "' must be a finite number");
     return j[key].get<double>();
 }
-std::string rounded(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using detail::fmt; // cost/fixed_format.h
 } // namespace
 
 model::Catalog applyCatalogOverlay(const model::Catalog& catalog, const nlohmann::json& overlay,
@@ -113,10 +110,9 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
     const std::string provenance =
         "Calibrated by clustertwin-cli calibrate on " + source.date + " to " + std::to_string(source.points) +
         (source.points == 1 ? " measured serving point of " : " measured serving points of ") + source.model +
-        " in " + fileName + "; RMS relative error of tokens/s/GPU " +
-        rounded(100 * r.rmsRelativeErrorBefore, 1) + "% at the catalog values, " +
-        rounded(100 * r.rmsRelativeErrorAfter, 1) + "% fitted (tokens/s/user " +
-        rounded(100 * r.rmsUserErrorBefore, 1) + "% and " + rounded(100 * r.rmsUserErrorAfter, 1) + "%)";
+        " in " + fileName + "; RMS relative error of tokens/s/GPU " + fmt(100 * r.rmsRelativeErrorBefore, 1) +
+        "% at the catalog values, " + fmt(100 * r.rmsRelativeErrorAfter, 1) + "% fitted (tokens/s/user " +
+        fmt(100 * r.rmsUserErrorBefore, 1) + "% and " + fmt(100 * r.rmsUserErrorAfter, 1) + "%)";
     nlohmann::ordered_json values = nlohmann::ordered_json::object();
     const auto before = r.before.array(), after = r.after.array(), low = r.low.array(), high = r.high.array();
     for (int k = 0; k < 3; ++k) {
@@ -125,7 +121,7 @@ nlohmann::ordered_json calibrationOverlay(const model::CatalogItem& accelerator,
             {"base", after[k]},
             {"low", low[k]},
             {"high", high[k]},
-            {"source", provenance + " (catalog base " + rounded(before[k], 3) + ")" +
+            {"source", provenance + " (catalog base " + fmt(before[k], 3) + ")" +
                            (r.atBound[k] ? "; the fit stopped at the catalog range" : "")},
             {"estimate", true}};
     }

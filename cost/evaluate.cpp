@@ -26,6 +26,16 @@ std::string fmt(double v, int decimals) {
     return buf;
 }
 
+double workingGpus(const EvalContext& c, const model::CatalogItem* onlyType) {
+    const CompiledDesign& cd = *c.compiled;
+    double gpus = 0;
+    for (const auto& k : cd.classes)
+        if (const auto& type = cd.types[static_cast<size_t>(k.type)];
+            !k.spare && type.compute && (!onlyType || type.id == onlyType->id))
+            gpus += k.count * type.need(type.gpus, "gpus");
+    return gpus;
+}
+
 double finite(double v) {
     return std::isfinite(v) ? v : 0.0;
 }

@@ -149,12 +149,7 @@ bool isEvaporativePlant(const model::CatalogItem& plant) {
 template <class PerService>
 double servingRackShare(const EvalContext& c, size_t services, PerService perService, double rest) {
     if (!c.servingRack || services == 0) return rest;
-    const CompiledDesign& cd = *c.compiled;
-    double gpus = 0;
-    for (const auto& k : cd.classes)
-        if (const auto& type = cd.types[static_cast<size_t>(k.type)];
-            !k.spare && type.compute && type.id == c.servingRack->id)
-            gpus += k.count * type.need(type.gpus, "gpus");
+    const double gpus = workingGpus(c, c.servingRack);
     if (!(gpus > 0)) return rest;
     double booked = 0, weighted = 0;
     for (size_t i = 0; i < c.p.inferenceServices.size() && i < services; ++i) {
@@ -179,14 +174,7 @@ double servingRackDrawShare(const EvalContext& c, double rest) {
 /// conservative draw).
 double unbookedDrawShare(const EvalContext& c) {
     if (c.p.trainingJobs.empty()) return 1.0;
-    const CompiledDesign& cd = *c.compiled;
-    double working = 0, serving = 0;
-    for (const auto& k : cd.classes)
-        if (const auto& type = cd.types[static_cast<size_t>(k.type)]; !k.spare && type.compute) {
-            const double g = k.count * type.need(type.gpus, "gpus");
-            working += g;
-            if (c.servingRack && type.id == c.servingRack->id) serving += g;
-        }
+    const double working = workingGpus(c), serving = c.servingRack ? workingGpus(c, c.servingRack) : 0.0;
     double booked = 0;
     for (const auto& s : c.p.inferenceServices)
         booked += std::max(0.0, s.gpus);

@@ -5,6 +5,7 @@
 #include "evaluate.h"
 #include "evaluation_memo.h"
 #include "finance.h"
+#include "fixed_format.h"
 #include "power_envelope.h"
 
 #include <algorithm>
@@ -199,7 +200,8 @@ struct EvalContext {
     static SourceRef source(std::string key) { return SourceRef::assumption(std::move(key)); }
 };
 
-std::string fmt(double v, int decimals = 0);
+/// GPUs in the design's working compute racks (spares left out), of every compute type or of `onlyType`.
+double workingGpus(const EvalContext& c, const model::CatalogItem* onlyType = nullptr);
 /// Replaces NaN/inf (impossible inputs that slipped through) by 0 so no report ever prints NaN.
 double finite(double v);
 double safeDiv(double a, double b);

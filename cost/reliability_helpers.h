@@ -2,6 +2,7 @@
 // Internal to cost/reliability*.cpp: the number formats, catalog look-up and rule helper both the
 // reliability input (reliability_input.cpp) and its analysis (reliability.cpp) use.
 #include "design_rule.h"
+#include "fixed_format.h"
 #include "project.h"
 
 #include <cmath>
@@ -14,11 +15,7 @@ namespace ctwin::cost::reliability_detail {
 
 using model::CatalogItem;
 
-inline std::string fmt(double v, int decimals = 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using detail::fmt; // the engine's one fixed-point format (cost/fixed_format.h)
 
 inline std::string fmtRate(double v) {
     char buf[64];

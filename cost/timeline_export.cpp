@@ -1,6 +1,7 @@
 #include "timeline_export.h"
 
 #include "csv_cell.h"
+#include "fixed_format.h"
 #include "input_error.h"
 
 #include <algorithm>
@@ -38,11 +39,7 @@ const Column kColumns[] = {
     {"cumulative_cash_usd", [](const TimelineMonth& m) { return m.cumulative.value(); }},
 };
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+using detail::fmt; // cost/fixed_format.h
 
 std::string dateText(const Timeline& t, int month) {
     const auto d = t.dateOf(month);
@@ -156,30 +153,30 @@ std::string timelineToText(const Timeline& t) {
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& p = t.phases[i];
         s << "  " << p.input.hall << " (" << p.input.building << ")  energised "
-          << dateText(t, p.input.energisationMonth) << ", " << fixed(100 * p.input.gpuShare, 1)
-          << "% of GPUs, " << fixed(100 * p.input.powerShare, 1) << "% of IT power, refresh "
+          << dateText(t, p.input.energisationMonth) << ", " << fmt(100 * p.input.gpuShare, 1) << "% of GPUs, "
+          << fmt(100 * p.input.powerShare, 1) << "% of IT power, refresh "
           << (p.input.economicRefresh ? "economic" : "fixed life");
         if (p.input.rentalDecayPerYear)
-            s << ", rental price -" << fixed(100 * *p.input.rentalDecayPerYear, 0) << "%/yr";
+            s << ", rental price -" << fmt(100 * *p.input.rentalDecayPerYear, 0) << "%/yr";
         if (p.input.gpuPriceDeclinePerYear)
-            s << ", GPU price -" << fixed(100 * *p.input.gpuPriceDeclinePerYear, 0) << "%/yr";
+            s << ", GPU price -" << fmt(100 * *p.input.gpuPriceDeclinePerYear, 0) << "%/yr";
         if (!p.itRefreshMonths.empty()) s << ", first replaced " << dateText(t, p.itRefreshMonths.front());
         s << "\n";
     }
     if (shown < t.phases.size()) s << "  ... " << t.phases.size() - shown << " more (--json lists all)\n";
-    s << "NPV (timeline, at the reference delivery)   $" << fixed(t.npv.value() / 1e6, 1) << "M\n";
+    s << "NPV (timeline, at the reference delivery)   $" << fmt(t.npv.value() / 1e6, 1) << "M\n";
     s << "IRR (XIRR of the monthly flows)             "
-      << (t.irr ? fixed(100 * *t.irr, 2) + "%" : std::string("none (the flows do not change sign)")) << "\n";
-    s << "Peak funding need                           $" << fixed(t.peakFunding.value() / 1e6, 1) << "M at "
+      << (t.irr ? fmt(100 * *t.irr, 2) + "%" : std::string("none (the flows do not change sign)")) << "\n";
+    s << "Peak funding need                           $" << fmt(t.peakFunding.value() / 1e6, 1) << "M at "
       << dateText(t, t.peakFundingMonth) << "\n";
     s << "Payback (cumulative cash back to 0)         "
       << (t.paybackMonth ? dateText(t, *t.paybackMonth) : std::string("not within the horizon")) << "\n";
-    s << "Interest during construction (phased)       $"
-      << fixed(t.interestDuringConstruction.value() / 1e6, 1) << "M\n";
+    s << "Interest during construction (phased)       $" << fmt(t.interestDuringConstruction.value() / 1e6, 1)
+      << "M\n";
     s << "Energisation                                " << dateText(t, t.firstEnergisationMonth) << " to "
       << dateText(t, t.fullEnergisationMonth) << "\n";
     s << "Economic refresh age (at reference prices)  "
-      << (t.economicRefreshAgeYears ? fixed(*t.economicRefreshAgeYears, 2) + " years"
+      << (t.economicRefreshAgeYears ? fmt(*t.economicRefreshAgeYears, 2) + " years"
                                     : std::string("never pays"))
       << "\n";
     s << "\n  year  to        IT MW   GPUs earning   revenue $M   opex $M   capex $M   cash $M   cumulative "
@@ -201,7 +198,7 @@ std::string timelineToText(const Timeline& t) {
         s << line;
     }
     s << "  (cash excludes the terminal value, $"
-      << fixed(t.months.empty() ? 0.0 : t.months.back().terminalValue.value() / 1e6, 1)
+      << fmt(t.months.empty() ? 0.0 : t.months.back().terminalValue.value() / 1e6, 1)
       << "M at the horizon)\n";
     return s.str();
 }
@@ -216,18 +213,18 @@ std::string timelineMonthText(const Timeline& t, int month) {
     const auto& m = t.months[static_cast<std::size_t>(month)];
     const std::string at = "at " + dateText(t, month) + " (timeline, month " + std::to_string(month) + ")";
     s << at << "\n";
-    s << "  Energised IT power (provisioned)   " << fixed(m.energisedItMw, 1) << " MW\n";
-    s << "  Energised facility power (peak)    " << fixed(m.energisedFacilityMw, 1) << " MW\n";
-    s << "  GPUs installed / earning           " << fixed(m.gpusInstalled, 0) << " / "
-      << fixed(m.gpusEarning, 0) << "\n";
-    s << "  Mean GPU-hour price sold           $" << fixed(m.meanGpuHourPrice, 2) << "\n";
+    s << "  Energised IT power (provisioned)   " << fmt(m.energisedItMw, 1) << " MW\n";
+    s << "  Energised facility power (peak)    " << fmt(m.energisedFacilityMw, 1) << " MW\n";
+    s << "  GPUs installed / earning           " << fmt(m.gpusInstalled, 0) << " / " << fmt(m.gpusEarning, 0)
+      << "\n";
+    s << "  Mean GPU-hour price sold           $" << fmt(m.meanGpuHourPrice, 2) << "\n";
     if (m.outputTokensPerS > 0)
-        s << "  Output tokens/s (GPUs earning)     " << fixed(m.outputTokensPerS, 0) << "\n";
-    s << "  Revenue / opex in the month        $" << fixed(m.revenue.value() / 1e6, 2) << "M / $"
-      << fixed(m.opex.value() / 1e6, 2) << "M\n";
+        s << "  Output tokens/s (GPUs earning)     " << fmt(m.outputTokensPerS, 0) << "\n";
+    s << "  Revenue / opex in the month        $" << fmt(m.revenue.value() / 1e6, 2) << "M / $"
+      << fmt(m.opex.value() / 1e6, 2) << "M\n";
     s << "  Capex in the month                 $"
-      << fixed((m.facilityCapex + m.itCapex + m.replacementCapex).value() / 1e6, 2) << "M\n";
-    s << "  Cumulative cash (no terminal)      $" << fixed(m.cumulative.value() / 1e6, 1) << "M\n";
+      << fmt((m.facilityCapex + m.itCapex + m.replacementCapex).value() / 1e6, 2) << "M\n";
+    s << "  Cumulative cash (no terminal)      $" << fmt(m.cumulative.value() / 1e6, 1) << "M\n";
     return s.str();
 }
 
