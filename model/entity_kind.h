@@ -50,6 +50,50 @@ inline constexpr std::array<EntityKindNames, kAllEntityKinds.size()> kEntityKind
     {EntityKind::InferenceService, "inference service", "inference_services"},
 }};
 
+/// The build's guard that every list of kinds holds every kind: this switch has no default, so a kind added
+/// to EntityKind and not here fails the build (-Wswitch, an error under CTWIN_WERROR as in CI); the
+/// static_asserts then hold kAllEntityKinds and kEntityKindNames to the enum's order, each kind once. Lists
+/// elsewhere (app/gui/authoring's mention order, the incremental evaluator's and the views' change filters)
+/// either switch without a default or assert their size against kAllEntityKinds.
+constexpr std::size_t entityKindPosition(EntityKind kind) {
+    switch (kind) {
+    case EntityKind::Site:
+        return 0;
+    case EntityKind::Building:
+        return 1;
+    case EntityKind::DataHall:
+        return 2;
+    case EntityKind::PowerFeed:
+        return 3;
+    case EntityKind::CoolingLoop:
+        return 4;
+    case EntityKind::Row:
+        return 5;
+    case EntityKind::RackPlacement:
+        return 6;
+    case EntityKind::Fabric:
+        return 7;
+    case EntityKind::StorageTier:
+        return 8;
+    case EntityKind::ScaleAcrossLink:
+        return 9;
+    case EntityKind::TrainingJob:
+        return 10;
+    case EntityKind::InferenceService:
+        return 11;
+    }
+    return kAllEntityKinds.size();
+}
+constexpr bool entityKindListsAgree() {
+    for (std::size_t i = 0; i < kAllEntityKinds.size(); ++i)
+        if (entityKindPosition(kAllEntityKinds[i]) != i || kEntityKindNames[i].kind != kAllEntityKinds[i] ||
+            static_cast<std::size_t>(kAllEntityKinds[i]) != i)
+            return false;
+    return true;
+}
+static_assert(entityKindListsAgree(),
+              "kAllEntityKinds and kEntityKindNames must list every EntityKind once, in order");
+
 /// Singular name used in messages ("rack 'r-12'").
 std::string_view entityKindName(EntityKind kind);
 /// Collection key in the interchange JSON ("racks").

@@ -318,9 +318,18 @@ void FloorPlanScene::applyChanges(const model::Project& p, const model::ChangeSe
             return changed(c, {"name", "building", "x_m", "y_m", "width_m", "depth_m", "grid_m"});
         case K::Row:
             return changed(c, {"name", "hall", "x_m", "y_m"});
-        default:
+        case K::Site:
+        case K::PowerFeed:
+        case K::CoolingLoop: // loops and racks are reconciled below
+        case K::RackPlacement:
+        case K::Fabric:
+        case K::StorageTier:
+        case K::ScaleAcrossLink:
+        case K::TrainingJob:
+        case K::InferenceService:
             return false;
         }
+        return false;
     });
     const bool loops = anyChange([](const model::EntityChange& c) { return c.kind == K::CoolingLoop; });
     const bool racks = anyChange([](const model::EntityChange& c) { return c.kind == K::RackPlacement; });

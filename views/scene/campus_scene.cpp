@@ -571,7 +571,12 @@ CampusScene::Update CampusScene::applyChanges(const model::ChangeSet& changes, c
                              p == "cooling_loop";
             if (e.properties.empty()) racksMoved = true;
             break;
-        default:
+        case K::PowerFeed: // not drawn in 3D
+        case K::Fabric:
+        case K::StorageTier:
+        case K::ScaleAcrossLink:
+        case K::TrainingJob:
+        case K::InferenceService:
             break;
         }
     }

@@ -44,6 +44,7 @@ int mentionOrder(EntityKind k) {
                                        EntityKind::CoolingLoop,   EntityKind::Fabric,
                                        EntityKind::StorageTier,   EntityKind::ScaleAcrossLink,
                                        EntityKind::TrainingJob,   EntityKind::InferenceService};
+    static_assert(std::size(order) == model::kAllEntityKinds.size(), "every entity kind has a mention order");
     return static_cast<int>(std::find(std::begin(order), std::end(order), k) - std::begin(order));
 }
 

@@ -78,7 +78,11 @@ std::string enclosing(const model::Project& p, const model::EntityIndex& index, 
         case K::StorageTier:
             id = p.storageTiers[slot->index].building;
             break;
-        default:
+        case K::Site: // the top: nothing encloses it
+        case K::Fabric:
+        case K::ScaleAcrossLink:
+        case K::TrainingJob:
+        case K::InferenceService:
             return {};
         }
     }
