@@ -264,7 +264,7 @@ int runCalibrateCommand(const std::vector<std::string>& args, std::ostream& out,
     if (!onBound.empty()) overlay["calibration"]["factors_at_bound"] = onBound;
     if (opt.count("--out")) {
         // A factor pinned on its sourced range says the data (or an effect the model lacks) push it further:
-        // such an overlay is not a calibration to hand on without saying so (issue 28 item 7).
+        // such an overlay is not a calibration to hand on without saying so.
         if (!onBound.empty() && !force)
             throw model::InputError(model::InputLocation{file, "", "", "", "--out"},
                                     "not written: the fit stops on the catalog bound of " + onBound +

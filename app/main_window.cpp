@@ -527,7 +527,7 @@ bool MainWindow::openFile(const QString& path) {
     }
     m_document.reset(std::move(project));
     // A shipped reference is never edited in place: it opens as an untitled copy, so that Save asks where
-    // to write (KiCad's and QGIS's templates and examples behave so; issue 36).
+    // to write (KiCad's and QGIS's templates and examples behave so).
     if (isShippedReference(path)) {
         afterLoad(QString(), restored, path);
         m_settings.addRecentFile(path); // opens as a copy again from Open recent
@@ -795,7 +795,7 @@ void MainWindow::evaluateNow() {
     QElapsedTimer clock;
     clock.start();
     // The last results share the compiled design (no view reads it): dropped first, the incremental
-    // evaluator patches the design in place instead of copying its per-rack arrays (issue 15 item 2).
+    // evaluator patches the design in place instead of copying its per-rack arrays.
     m_results.bom.compiled.reset();
     m_results = m_incremental.evaluate(m_document.project(), m_catalog, m_defaults);
     const double evalMs = clock.nsecsElapsed() / 1e6;

@@ -169,7 +169,7 @@ private:
     void buildActions();
     void buildMenus();
     void buildFileMenu(QAction*& newAction, QAction*& openAction);
-    /// File > Export NetBox files and File > Import NetBox folder (issue 33; cost/netbox.h).
+    /// File > Export NetBox files and File > Import NetBox folder (cost/netbox.h).
     void addNetBoxActions(QMenu* file);
     /// Icons drawn in the palette's colours (light or dark theme): redrawn when the theme changes.
     void updateThemedIcons();
@@ -196,7 +196,7 @@ private:
     void showSiteMapMenu(const QPoint& screenPos, const QString& entity, double latDeg, double lonDeg,
                          bool onGlobe);
     /// After undo or redo: the plan shows what changed when it is off screen, and never stays on empty
-    /// canvas (issue 36).
+    /// canvas.
     void revealLastChange();
     void copySelection();
     void pasteClipboard();
@@ -230,7 +230,7 @@ private:
     void fillFrontLazyTab();
     views::TimelineView* m_timeline = nullptr; // the Timeline tab, filled when shown (like Figures)
     bool m_timelineStale = true;
-    views::PowerView* m_power = nullptr; // the Power tab (issue 35 item 5), filled when shown
+    views::PowerView* m_power = nullptr; // the Power tab, filled when shown
     bool m_powerStale = true;
     /// The Timeline's date cursor: halls not yet energised (id -> month), greyed on the plan and in 3D.
     QHash<QString, QString> m_unenergisedHalls;

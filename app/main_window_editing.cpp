@@ -108,7 +108,7 @@ void MainWindow::pasteClipboard() {
     QStringList added;
     const QString error = m_editor->paste(clip, hall, anchor, &added);
     if (!error.isEmpty()) {
-        // In view, not only in the status bar that few read (issue 36); the status line goes, so that no
+        // In view, not only in the status bar that few read; the status line goes, so that no
         // older message stands beside this one.
         statusBar()->clearMessage();
         m_messageBar->showMessage(tr("<b>Nothing pasted.</b> %1").arg(error.toHtmlEscaped()),

@@ -155,7 +155,7 @@ void MainWindow::buildActions() {
 void MainWindow::updateThemedIcons() {
     // Fill row: three racks in a row and an arrow, drawn in the palette's text colour, so that it shows
     // on the dark theme's toolbar as on the light one (the style's extension-button icon is black on
-    // black there; issue 36).
+    // black there).
     const QColor ink = QApplication::palette().color(QPalette::WindowText);
     QIcon icon;
     for (const int size : {16, 24, 32}) {
@@ -233,7 +233,7 @@ void MainWindow::buildFileMenu(QAction*& newAction, QAction*& openAction) {
     file->addAction(tr("&Export JSON..."), this, [this] { exportJson(); });
     file->addAction(tr("Export &report (PDF, XLSX, CSV, JSON, charts)..."),
                     QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] { exportReport(); });
-    // The campus as OpenUSD ASCII for facility twins (issue 33 item 4), the writer `render --out X.usda`
+    // The campus as OpenUSD ASCII for facility twins, the writer `render --out X.usda`
     // uses.
     file->addAction(tr("Export Open&USD campus (.usda)..."), this, [this] {
         if (evaluationPending()) evaluateNow();

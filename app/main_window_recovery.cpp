@@ -24,7 +24,7 @@ bool MainWindow::offerStartupRecovery() {
 void MainWindow::noteLeftBehindAutosaves() {
     const QList<Autosave::Recovery> left = Autosave::leftBehind();
     if (left.isEmpty()) return;
-    // Named, with when, in view until dismissed: a status-bar line is gone at the first hover (issue 36).
+    // Named, with when, in view until dismissed: a status-bar line is gone at the first hover.
     QStringList names;
     for (const auto& r : left) {
         if (names.size() == 3) {

@@ -1,5 +1,5 @@
 #pragma once
-// A live NetBox over its REST API (issue 33 item 1): the object lists import-netbox reads, fetched read-only
+// A live NetBox over its REST API: the object lists import-netbox reads, fetched read-only
 // page by page into the folder layout the saved-responses import takes (cost/netbox.h,
 // importNetBoxFolder), so one importer serves both. The GETs go through libclustertwin-http.so
 // (app/lean/http_plugin.cpp, libcurl), loaded only when a URL is given; no Qt.

@@ -1,4 +1,4 @@
-// `clustertwin-cli render FILE --out X.glb|X.gltf` (issue 18): the 3D campus as glTF 2.0, through the same
+// `clustertwin-cli render FILE --out X.glb|X.gltf`: the 3D campus as glTF 2.0, through the same
 // exporter as the GUI's File > Export (views/scene/gltf_export.*). Needs no display: the scene is built and
 // exported, never rendered.
 #include "cli.h"

@@ -1,4 +1,4 @@
-// `clustertwin-cli render FILE --out X.usda` (issue 33 item 4): the campus as OpenUSD ASCII through the same
+// `clustertwin-cli render FILE --out X.usda`: the campus as OpenUSD ASCII through the same
 // writer as the GUI's File > Export > OpenUSD (views/scene/usda_export.*), placed by CampusSceneBuilder like
 // the 3D view and the glTF export. Needs no display.
 #include "cli.h"

@@ -78,7 +78,7 @@ std::string assumptionValueProblem(const model::Assumption& a, double value) {
         return "value " + formatNumber(value) + " is outside the valid range [" + formatNumber(a.min) + ", " +
                formatNumber(a.max) + "]" + (a.unit.empty() ? "" : " " + a.unit);
     // A whole-number assumption (horizon_years: the cash flows run in whole years) is refused rather than
-    // rounded, so the figures are never those of another value than the one given (issue 30 item 4).
+    // rounded, so the figures are never those of another value than the one given.
     if (a.whole && value != std::floor(value))
         return "value " + formatNumber(value) + " is not a whole number" +
                (a.unit.empty() ? "" : " of " + a.unit) + "; only whole numbers are valid";

@@ -13,7 +13,7 @@ namespace ctwin::cost {
 /// engine read (get), so InputResolver can tell an override nothing reads. One instance per evaluation:
 /// the record is not synchronised.
 ///
-/// The set is a shared base with a few changed entries on top (issue 15 item 3): the scenario tools evaluate
+/// The set is a shared base with a few changed entries on top: the scenario tools evaluate
 /// thousands of variations of one design, each overriding one or two assumptions of the same merged set,
 /// which is then shared rather than copied for each. Move-only: the read record points at the entries.
 class AssumptionValues {

@@ -303,7 +303,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
         addLinks("endpoint breakout cables", switchEndpointPorts, switchPortBps, fb.endpointReachM, false);
     } else {
         // NIC-side modules plug into the NIC's OSFP cage and draw from the compute tray, whose power the
-        // rack's catalog power_load_w already holds (issue 19 item 12): priced here, powered there.
+        // rack's catalog power_load_w already holds: priced here, powered there.
         for (const auto& [bps, ports] : nicPortsBySpeed)
             addLinks("NIC-side optics", ports, bps, fb.endpointReachM, false, /*hostPowered=*/true);
         addLinks("leaf-side optics", switchEndpointPorts, switchPortBps, fb.endpointReachM, false);
@@ -326,7 +326,7 @@ void sizeFabric(const model::Project& p, const model::Catalog& catalog, const As
     bom.fabrics.push_back(std::move(fb));
 }
 
-/// Network racks (issue 36): the racks of kind "network" in each row hold the leaves that row-placed
+/// Network racks: the racks of kind "network" in each row hold the leaves that row-placed
 /// fabrics put there (sizeFabric's rowNetwork). A row whose leaves fill more rack units or draw more than
 /// its network racks hold is an Error; halls whose rows place leaves in no network rack get one Warning each
 /// (the leaves then take no floor space). The leaves' power stays in power.network_mw (the rack itself draws
@@ -455,7 +455,7 @@ const CatalogItem* wanItemOfKind(const model::Catalog& catalog, const std::strin
 /// the line terminal (either may be null: none in the catalog). Returns the reach the regeneration is sized
 /// on (0 when the optic has none).
 ///
-/// Reach (issue 30 item 3): an optic's reach_m is one span with terminal amplification only (OIF 800ZR IA:
+/// Reach: an optic's reach_m is one span with terminal amplification only (OIF 800ZR IA:
 /// "single-span, amplified DWDM links of 80-120 km"); its amplified_reach_m is the OSNR-limited reach
 /// through inline amplifiers, after which the wavelength must be regenerated optical-electrical-optical.
 /// Without an amplifier in the catalog, or an optic without amplified_reach_m, the reach is reach_m.
@@ -529,7 +529,7 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
             s1 && s2 ? geodesicDistance(s1->latDeg, s1->lonDeg, s2->latDeg, s2->lonDeg) : units::Length{};
         w.routeLength = inputs.linkRouteLength(l, greatCircle);
         // A fiber route joins the two ends over the Earth's surface, so it is never shorter than the
-        // geodesic distance between them on the WGS84 ellipsoid (issue 13 item 7; cost/geodesy.h). The 1e-6
+        // geodesic distance between them on the WGS84 ellipsoid (cost/geodesy.h). The 1e-6
         // relative slack absorbs rounding of a length written as geodesic x 1.0.
         if (greatCircle.value() > 0 && w.routeLength.value() > 0 &&
             w.routeLength < greatCircle * (1.0 - 1e-6))
@@ -555,7 +555,7 @@ void sizeLinks(const model::Project& p, const model::Catalog& catalog, const Inp
             rules.push_back(
                 {Severity::Error, "link_zero_capacity", l.id, "Link " + l.name + " has zero capacity"});
         const auto* optic = l.optic.empty() ? nullptr : catalog.find(l.optic);
-        // What the link's optic cannot size (issue 30, bad input): none, not an optic, no line rate or reach.
+        // What the link's optic cannot size (bad input): none, not an optic, no line rate or reach.
         const char* missing = nullptr;
         if (optic && optic->kind == "optic")
             for (const char* field : {"bit_per_s", "reach_m", "price_usd", "power_w"})

@@ -54,7 +54,7 @@ struct LoopBom {
     units::Power pumpPower{};
 };
 
-/// One scale-across link's line system (issue 30 item 3): wavelengths on fiber pairs, regenerated every
+/// One scale-across link's line system: wavelengths on fiber pairs, regenerated every
 /// amplified reach of the optic into `segments`, each a line system with a terminal at both ends and inline
 /// amplifiers between its spans.
 struct WanBom {
@@ -91,7 +91,7 @@ struct BillOfMaterials {
     std::vector<LoopBom> loops;
     std::vector<WanBom> links;
     double switches = 0, transceivers = 0, cables = 0, cdus = 0;
-    /// Network racks and the leaves they hold (issue 36): per row (index as project.rows), the leaf switches
+    /// Network racks and the leaves they hold: per row (index as project.rows), the leaf switches
     /// that fabrics with row placements (middle or end of row) put in it, their rack units and power, and
     /// the rack units and PDU capacity of the row's network racks (catalog racks of kind "network").
     struct RowNetwork {

@@ -1,5 +1,5 @@
 #pragma once
-// Calibration of an accelerator's achievable efficiencies to measured serving runs (issue 17 item 5).
+// Calibration of an accelerator's achievable efficiencies to measured serving runs.
 //
 // A measured point is one serving run: tokens/s per GPU against tokens/s per user for a model, accelerator,
 // precision, input/output lengths and replica size. The fit moves the three efficiency factors the roofline

@@ -66,7 +66,7 @@ model::Catalog applyCatalogOverlay(const model::Catalog& catalog, const nlohmann
         for (const auto& [field, jv] : j["values"].items()) {
             const InputLocation where{file, "catalog item", id, it->name, field};
             auto v = it->values.find(field);
-            // A rack priced from its parts (issue 30 item 5): its price_usd is their sum, recomputed from the
+            // A rack priced from its parts: its price_usd is their sum, recomputed from the
             // overlaid parts; an overlay changes a part or system_integration_usd instead.
             if (field == "price_usd" && it->find("system_integration_usd"))
                 throw InputError(where, "this rack type is priced from its parts: price_usd is their sum; "

@@ -62,7 +62,7 @@ inline constexpr double kMinHourlySpreadK = 0.3, kMaxHourlySpreadK = 15.0;
 double fitHourlySpreadK(const std::array<double, 12>& monthlyMeanC, double designC);
 
 /// Beyond this distance the nearest climate location is reported as another climate (rule
-/// climate_location_far): 500 km spans a climate zone's width at mid latitudes (issue 30 item 2).
+/// climate_location_far): 500 km spans a climate zone's width at mid latitudes.
 inline constexpr double kClimateNearestMaxKm = 500.0;
 
 /// Relative humidity (%) from dry-bulb and dew point by the Magnus formula with the Alduchov & Eskridge

@@ -202,7 +202,7 @@ CompiledDesign::CompiledDesign(const model::Project& p, const model::Catalog& ca
         t.liquidFraction = valueOrNaN(it, "liquid_fraction");
         t.scaleUpDomainGpus = valueOrNaN(it, "scale_up_domain_gpus");
         t.priceUsd = valueOrNaN(it, "price_usd");
-        // A network rack (issue 36) holds switches, not servers: none of the compute figures apply.
+        // A network rack holds switches, not servers: none of the compute figures apply.
         if (it.kind == "network")
             t.gpus = t.cpus = t.servers = t.psus = t.backendNics = t.backendNicBps = t.frontendNics =
                 t.frontendNicBps = t.scaleUpDomainGpus = 0.0;

@@ -1,5 +1,5 @@
 #pragma once
-// The compiled design (issue 15 item 1): once per design change, every id is interned to a dense index and
+// The compiled design: once per design change, every id is interned to a dense index and
 // each rack's catalog entry, row, hall, building, site, cooling loop and feeds are resolved into flat
 // arrays, so the engine's per-rack passes (bill of materials, power, reliability footprint) run over
 // integers and doubles with no string compares, map look-ups or allocation per rack.
@@ -41,7 +41,7 @@ public:
         double need(double cached, const char* key) const;
     };
 
-    /// Racks alike in everything the engine's aggregate passes read (issue 15 item 2): row (so hall,
+    /// Racks alike in everything the engine's aggregate passes read: row (so hall,
     /// building and site), rack type, cooling loop, feeds and spare flag. The bill of materials, power per
     /// building, the power path efficiency, the reliability footprint and the rack-type choice of training
     /// and inference sum over classes (count x per-rack figure) instead of walking every rack: a few
@@ -124,7 +124,7 @@ private:
 /// Compiles `p` (shared so a bill of materials and the scenario tools can carry it across evaluations).
 std::shared_ptr<const CompiledDesign> compileDesign(const model::Project& p, const model::Catalog& catalog);
 
-/// `before` with racks `racks` of `p` re-resolved after an edit in place (issue 15 item 2): position,
+/// `before` with racks `racks` of `p` re-resolved after an edit in place: position,
 /// rotation, name, id, type, row, cooling loop, feeds, spare flag; every other collection as compiled.
 /// The per-rack arrays and the geometry findings of the halls involved are updated; a rack that keeps its
 /// class updates that class's position bounds only, one that changes class (type, row, loop, feed, spare

@@ -1,5 +1,5 @@
 // patchRacks and recompileRacks (cost/compiled_design.h): the compiled design patched for racks edited in
-// place (issue 15 item 2). Its own file so the full compile's translation unit keeps its inlining (the
+// place. Its own file so the full compile's translation unit keeps its inlining (the
 // constructor's per-rack loop is the hot path of every full evaluation).
 #include "compiled_design.h"
 #include "geometry_rules.h"

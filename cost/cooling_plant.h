@@ -1,5 +1,5 @@
 #pragma once
-// Climate-driven heat-rejection plant (issue 13 item 3, issue 19 item 8): economizer hours per month from a
+// Climate-driven heat-rejection plant: economizer hours per month from a
 // loop's supply temperature and the plant's approach, compressor COP from the lift, annual-average and
 // design-day plant power per watt of heat; and the air side (CRAH fans + chilled-water plant) for the share
 // of the heat the racks reject to air.
@@ -79,7 +79,7 @@ struct PlantMonth {
     double inverseCop = 0;       // plant W per W of heat
 };
 
-/// Hour classes of a month for the load duration curve (issue 35 item 5): the month's hourly outdoor
+/// Hour classes of a month for the load duration curve: the month's hourly outdoor
 /// temperature, N(mean, sigma) as above, cut into kHourClasses classes of equal probability, each taken at
 /// its middle quantile. 12 classes of 12 months give 144 points a year; the top class of the hottest month
 /// (the 96th percentile of its hours) stays below the design day, which the curve adds as its first point.
@@ -149,7 +149,7 @@ struct LoopLoad {
     double pumpW = 0.0;       // CDU pump work, also rejected by the loop's plant
 };
 
-/// The heat-rejection plants of a building (issue 19 item 8): each loop's liquid heat (and pump work) goes
+/// The heat-rejection plants of a building: each loop's liquid heat (and pump work) goes
 /// to its own plant; what the racks reject to air (1 - liquid_fraction of the racks, and network, storage
 /// and WAN gear) goes to CRAH fans and the air-side chilled-water plant.
 struct BuildingCooling {

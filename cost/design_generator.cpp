@@ -179,7 +179,7 @@ struct HallPlan {
     const CatalogItem* rack = nullptr;
     const CatalogItem* cdu = nullptr;
     const CatalogItem* plant = nullptr;
-    const CatalogItem* network = nullptr; // the network rack at each row's start (issue 36), or none
+    const CatalogItem* network = nullptr; // the network rack at each row's start, or none
     double networkW = 0;
     int nRacks = 0;
     double rackW = 0, rowDepth = 0, aisle = 0, pitch = 0, cduW = 0, endZone = 0, marginX = 0, marginY = 0,
@@ -863,7 +863,7 @@ DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
                          catalog);
 
     // IT power: the target is the compute IT load (power.computePeak: racks at load, spares idle), the load
-    // architects size a site on (issue 13 item 6); network, storage and WAN come on top and are reported as
+    // architects size a site on; network, storage and WAN come on top and are reported as
     // power.it_total_peak_mw. Spares' idle power changes with the rack count, so evaluate and adjust
     // (each step moves by the observed IT power per sellable rack) until within half a rack of the target, or
     // until a rack count comes back (the target lies between two counts: keep the closer, within one rack).
@@ -886,7 +886,7 @@ DesignSpec planTarget(const DesignSpec& spec, const model::Catalog& catalog,
 model::Project generateDesign(const DesignSpec& spec, const model::Catalog& catalog,
                               const model::AssumptionSet& defaults) {
     model::Project p = layOut(spec.target ? planTarget(spec, catalog, defaults) : spec, catalog);
-    // A phased build (issue 34): the buildings energise one interval apart, in the order they were laid out.
+    // A phased build: the buildings energise one interval apart, in the order they were laid out.
     if (spec.phasing)
         if (const auto first = model::parseCalendarDate(spec.phasing->firstEnergisation))
             for (std::size_t i = 0; i < p.buildings.size(); ++i)

@@ -15,7 +15,7 @@ namespace ctwin::cost {
 /// Summary of a generated design, for previews and CLI messages.
 struct GeneratedSummary {
     int racks = 0;        ///< compute racks
-    int networkRacks = 0; ///< network racks, one per row (issue 36)
+    int networkRacks = 0; ///< network racks, one per row
     int spareRacks = 0;
     double gpus = 0;
     int buildings = 0;

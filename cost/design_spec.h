@@ -50,7 +50,7 @@ struct HallSpec {
     /// Power catalog ids from the utility to the row; empty = the standard chain with generators.
     std::vector<std::string> chain;
     /// The network rack (catalog racks of kind "network") at the start of every row, holding the row's
-    /// leaves (issue 36); absent: the catalog's network-rack-48u when it has one; "" = none.
+    /// leaves; absent: the catalog's network-rack-48u when it has one; "" = none.
     std::optional<std::string> networkRack;
 };
 
@@ -113,7 +113,7 @@ struct TargetSpec {
     std::optional<int> planes;
 };
 
-/// A phased build (issue 34): the generated buildings, in order, energise `intervalMonths` apart from
+/// A phased build: the generated buildings, in order, energise `intervalMonths` apart from
 /// `firstEnergisation` (needs project.build_start, no later than the first date).
 struct PhasingSpec {
     std::string firstEnergisation; ///< ISO date

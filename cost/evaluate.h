@@ -40,7 +40,7 @@ struct BuildingPower {
     /// "sites.<siteId>.electricity_usd_per_kwh").
     units::MoneyPerEnergy tariff{};
     /// Site-caused IT downtime a year of the building's power topology and its availability 1 - h/8,766 h
-    /// (Uptime Institute Tier figures, data/assumptions.json facility_downtime_hours_*; issue 30 item 1).
+    /// (Uptime Institute Tier figures, data/assumptions.json facility_downtime_hours_*).
     double downtimeHours = 0.0, availability = 1.0;
     /// Facility power in each hour class of each month (index month x kHourClasses + class,
     /// cost/cooling_plant.h), W: at the operating point (IT at the utilization) and at full load (IT as
@@ -55,7 +55,7 @@ struct LoadDurationPoint {
     double mw = 0.0;
 };
 
-/// A site's load against its supply (issue 35 items 2, 3 and 5; evaluate_site_power.cpp). Basis of each
+/// A site's load against its supply (evaluate_site_power.cpp). Basis of each
 /// figure named: the design-day peak at full load (what an interconnect must carry), the annual average.
 struct SitePower {
     std::string siteId, name;
@@ -77,7 +77,7 @@ struct PowerResult {
     units::Power itPeak{};      // all racks at load (spares at idle), network, storage, WAN
     units::Power itOperating{}; // at the workload's utilization
     units::Power compute{}, network{}, storage{}, wan{};
-    /// Compute IT at full load: racks at load, spares idle; no network, storage or WAN (issue 13 item 6).
+    /// Compute IT at full load: racks at load, spares idle; no network, storage or WAN.
     units::Power computePeak{};
     units::Power pumps{}, plant{}, losses{}, misc{};
     units::Power facility{}; // operating
@@ -102,7 +102,7 @@ struct PowerResult {
     std::vector<BuildingPowerChain> chains;
 };
 
-/// The analyst view of capex (issue 13 item 4), in report order; evaluate_capex.cpp maps the ten
+/// The analyst view of capex, in report order; evaluate_capex.cpp maps the ten
 /// categories onto it (the view sums to the same total).
 inline const std::vector<std::string> kAnalystCapexCategories = {"gpus",  "other_it", "networking", "storage",
                                                                  "power", "cooling",  "shell",      "other"};
@@ -112,7 +112,7 @@ struct CapexResult {
     /// `compute` split into "gpus" (accelerator price x GPUs) and "cpus_hosts" (the rest of the rack less
     /// the scale-up trays): the two sum to byCategory["compute"].
     std::map<std::string, units::Money> computeBreakdown;
-    /// cpus_hosts by part (issue 30 item 5), from the rack types priced from their parts (model::rackParts):
+    /// cpus_hosts by part, from the rack types priced from their parts (model::rackParts):
     /// cpus, memory, backend_nics, frontend_nics, power_supplies, liquid_cooling, system_integration; and
     /// `unpriced`, the non-GPU content of rack types quoted as a whole. Sums to computeBreakdown cpus_hosts.
     std::map<std::string, units::Money> rackPartsBreakdown;
@@ -169,7 +169,7 @@ struct FinanceResult {
     /// The GPU-hour price at which NPV = 0 (after tax, with the time to revenue; finance.h breakEvenPrice);
     /// nullopt when no price brings NPV to zero or the cash flows are not defined.
     std::optional<double> breakEvenGpuHour;
-    /// Insurance and property tax, yearly, included in opexAnnual (issue 30 item 4).
+    /// Insurance and property tax, yearly, included in opexAnnual.
     units::Money insuranceAnnual{}, propertyTaxAnnual{};
     units::Money softwareAnnual{}; // software licences per installed GPU a year
     /// The GPU-hour price the revenue uses: the GPU-weighted catalog rental price of the design's GPUs, or
@@ -180,7 +180,7 @@ struct FinanceResult {
     std::string gpuHourPriceSource;
     double timeToRevenueDays = 0;
     units::Money burnInCost{};
-    /// Construction (issue 30 item 4): its length, and the interest on the facility and land draws until
+    /// Construction: its length, and the interest on the facility and land draws until
     /// delivery at the WACC (finance.h interestDuringConstruction), capitalised into the facility class.
     /// Cash flows, NPV, payback and break-even are valued at delivery (t = 0, end of construction); the
     /// initial outflow is capex + IDC.
@@ -239,7 +239,7 @@ struct Results {
     /// Every input with the value used and where it came from (InputResolver::inputs): every assumption,
     /// then the entity values read (site tariffs, shell costs, pinned PUEs, route lengths, MFUs, ...).
     std::vector<ResolvedInput> inputs;
-    /// The monthly time axis (issue 34, cost/timeline.h): phased energisation, cohorts and refresh, monthly
+    /// The monthly time axis (cost/timeline.h): phased energisation, cohorts and refresh, monthly
     /// cash flows. Set by evaluate() when the design evaluates; null from evaluateFigures.
     std::shared_ptr<const Timeline> timeline;
     const Figure* figure(const std::string& key) const;

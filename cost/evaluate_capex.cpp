@@ -36,7 +36,7 @@ void evaluateCapex(EvalContext& c) {
         const double rackLessTrays = t.value("price_usd") - scaleUp;
         cat["compute"] += line.quantity * rackLessTrays * usd;
         cat["scale_up_network"] += line.quantity * scaleUp * usd;
-        // GPU-level BOM (issue 13 item 4): gpus = the catalog accelerator's price x GPUs per rack; the rest
+        // GPU-level BOM: gpus = the catalog accelerator's price x GPUs per rack; the rest
         // of the rack less its scale-up trays is CPUs, memory, boards and host trays. A GPU price above
         // what the rack leaves is capped there (the rack price is the quote; the split must not invent
         // money) and flagged.
@@ -77,7 +77,7 @@ void evaluateCapex(EvalContext& c) {
         cat["power"] += r.power.chains[static_cast<size_t>(&b - p.buildings.data())].cost;
         cat["building"] += inputs.buildingShellCost(b, c.perBuilding[b.id].itPeak);
     }
-    // On-site generation (issue 35 item 3) is power equipment.
+    // On-site generation is power equipment.
     cat["power"] += (c.onsiteCapexUsd + c.bessCapexUsd) * usd; // and the battery
     for (const auto& s : p.sites)
         cat["building"] += s.landCost;
@@ -90,7 +90,7 @@ void evaluateCapex(EvalContext& c) {
     cat["integration"] = a.get("integration_fraction") * (cat["compute"] + cat["scale_up_network"]);
     for (const auto& [_, v] : cat)
         r.capex.total += v;
-    // Analyst view (issue 13 item 4): the ten categories regrouped the way analyst capex models present
+    // Analyst view: the ten categories regrouped the way analyst capex models present
     // them. Mapping (every category lands in exactly one group, so the view sums to capex.total):
     //   gpus       = compute_breakdown.gpus
     //   other_it   = compute_breakdown.cpus_hosts (CPUs, memory, boards, host trays)
@@ -131,7 +131,7 @@ void addCapexFigures(EvalContext& c) {
               {{"it_peak_mw", toMw(r.power.itPeak)}});
     for (const auto& k : kCapexCategories)
         addFigure(c, "capex.by_category_usd." + k, cat.at(k).value(), "USD", k, "BOM lines of category " + k);
-    // The storage line's basis (issue 36): capacity and the catalog price per TB of each tier.
+    // The storage line's basis: capacity and the catalog price per TB of each tier.
     if (!c.p.storageTiers.empty()) {
         double bytes = 0.0;
         std::vector<SourceRef> sources;
@@ -172,7 +172,7 @@ void addCapexFigures(EvalContext& c) {
               "accelerator catalog price x GPUs per rack x racks", {{"gpus", bom.gpus}});
     addFigure(c, "capex.compute_breakdown.cpus_hosts", split.at("cpus_hosts").value(), "USD",
               "CPUs, memory and host trays", "rack price less scale-up trays less GPUs");
-    // cpus_hosts by part (issue 30 item 5): each part's count x its component's catalog price.
+    // cpus_hosts by part: each part's count x its component's catalog price.
     static const std::map<std::string, std::string> kPartLabel = {
         {"cpus", "CPUs"},
         {"memory", "Host memory"},

@@ -1,4 +1,4 @@
-// Energy, carbon and water (issue 35 item 4): location-based operational carbon from each building's
+// Energy, carbon and water: location-based operational carbon from each building's
 // annual facility energy and its climate location's grid (data/grid_carbon.json, cost/grid_carbon.h), and
 // on-site water from the heat the evaporative plants reject (cost/power_envelope.h); per year and per
 // million output tokens of the first inference service.
@@ -14,7 +14,7 @@ using namespace ctwin::units;
 
 namespace {
 
-/// Embodied carbon (issue 35 item 4), cradle-to-gate: GPUs x the servers' per GPU (host included) and the IT
+/// Embodied carbon, cradle-to-gate: GPUs x the servers' per GPU (host included) and the IT
 /// at full load x the building's and its plant's per MW; each spread straight over its asset class's life
 /// (the finance stage's IT and facility lives), the convention of the GHG Protocol's amortised
 /// capital-goods reporting (Scope 3 category 2 is reported in the year bought; a per-token figure spreads it
@@ -68,7 +68,7 @@ void evaluateEnvironment(EvalContext& c) {
                            ": " + g->source);
     }
     e.energyKwh += c.orphanIt.value() / 1e3 * hours;
-    // On-site generation (issue 35 item 3) serves its share of every building's energy at the gas factor.
+    // On-site generation serves its share of every building's energy at the gas factor.
     if (c.onsiteShare > 0) {
         e.carbonG = e.carbonG * (1.0 - c.onsiteShare) + e.energyKwh * c.onsiteShare * c.gasGco2ePerKwh;
         e.coveredKwh = e.coveredKwh * (1.0 - c.onsiteShare) + e.energyKwh * c.onsiteShare;

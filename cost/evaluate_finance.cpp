@@ -108,7 +108,7 @@ std::pair<model::Assumption, bool> catalogGpuHourPrice(const EvalContext& c) {
     return {price, true};
 }
 
-/// The horizon in whole years (issue 30 item 4): the loaders, --set, sweeps and the GUI refuse anything
+/// The horizon in whole years: the loaders, --set, sweeps and the GUI refuse anything
 /// else (assumptionValueProblem, data/assumptions.json `whole`). A library caller that hands the engine a
 /// fraction or a non-positive horizon anyway gets an Error and 0 (no cash flows), never a silently rounded
 /// horizon.
@@ -202,7 +202,7 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
             dated.push_back({static_cast<double>(y), fin.cashFlows[y]});
         fin.irr = internalRateOfReturnDated(dated);
     }
-    // Payback on operating cash flows (issue 30 item 4): the terminal value at the horizon (book value and
+    // Payback on operating cash flows: the terminal value at the horizon (book value and
     // land) is not cash the operation has earned, and counting it made the payback move with the horizon.
     // Replacement capex and the residual value of the vintages it retires stay: they fall inside the horizon
     // and do not depend on it.
@@ -210,7 +210,7 @@ void evaluateCashFlows(EvalContext& c, const std::vector<Money>& depreciation) {
     for (size_t y = 0; y < h; ++y)
         operating[y + 1] -= priced[y].terminal;
     fin.paybackYears = paybackYears(operating);
-    // Break-even price (issue 30 item 4): the price that brings this NPV to zero; exact (NPV is piecewise
+    // Break-even price: the price that brings this NPV to zero; exact (NPV is piecewise
     // affine in the price, finance.h breakEvenPrice), at most H + 1 NPV evaluations.
     if (h > 0 && c.wants("finance.break_even_gpu_hour_usd"))
         fin.breakEvenGpuHour = breakEvenPrice(wacc, taxRate, initial, priced);
@@ -286,7 +286,7 @@ std::vector<Money> planAssetClasses(EvalContext& c, int horizon, double wacc, do
         ac.replacement = plan.replacement;
         ac.salvage = plan.salvage;
         ac.bookValueAtHorizon = plan.bookValueAtHorizon;
-        // Every vintage on its own declining-balance schedule, replacements included (issue 30 item 4).
+        // Every vintage on its own declining-balance schedule, replacements included.
         ac.decliningBalance =
             decliningBalancePlan(ac.capex, ac.residualFraction, ac.lifeYears, dbFactor, horizon);
         ac.economicCharge = economicCapitalCharge(ac.capex, ac.residualFraction, wacc, ac.lifeYears);
@@ -306,7 +306,7 @@ std::vector<Money> planAssetClasses(EvalContext& c, int horizon, double wacc, do
 }
 
 /// The facility's energy a year and what it costs: each building's operating power at its tariff, IT
-/// outside any building at the design's tariff, and the on-site generation's share (issue 35 item 3) at its
+/// outside any building at the design's tariff, and the on-site generation's share at its
 /// fuel cost instead of the tariff.
 void annualEnergy(EvalContext& c) {
     const AssumptionValues& a = c.a;
@@ -322,13 +322,13 @@ void annualEnergy(EvalContext& c) {
         fin.facilityEnergyAnnual += c.orphanIt * year;
         fin.energyAnnual += dollarsPerKwh(a.get("electricity_usd_per_kwh")) * (c.orphanIt * year);
     }
-    // The battery's round-trip losses (issue 35 item 3) are bought like the rest, at the mean tariff.
+    // The battery's round-trip losses are bought like the rest, at the mean tariff.
     if (c.bessLossMwhPerYear > 0) {
         const Energy loss = megawattHours(c.bessLossMwhPerYear);
         fin.energyAnnual += fin.energyAnnual * safeDiv(loss.value(), fin.facilityEnergyAnnual.value());
         fin.facilityEnergyAnnual += loss;
     }
-    // On-site generation (issue 35 item 3) serves its share of the energy at the fuel cost instead of the
+    // On-site generation serves its share of the energy at the fuel cost instead of the
     // tariff.
     if (c.onsiteShare > 0) {
         const double gasKwh = fin.facilityEnergyAnnual.value() / 3.6e6 * c.onsiteShare;
@@ -348,7 +348,7 @@ void evaluateFinance(EvalContext& c) {
     const double wacc = a.get("wacc");
     const int horizon = checkedHorizonYears(c);
     const double dbFactor = a.get("declining_balance_factor");
-    // Asset classes (issue 13 item 1, issue 19 item 1). Land is split out of "building": it is not
+    // Asset classes. Land is split out of "building": it is not
     // depreciated (IRS Publication 946, "What Property Cannot Be Depreciated") and comes back at cost at the
     // horizon, so the facility class depreciates power, cooling and the building less land.
     for (const auto& s : p.sites)
@@ -372,7 +372,7 @@ void evaluateFinance(EvalContext& c) {
     };
     const Money itCapex = cat["compute"] + cat["scale_up_network"] + cat["storage"] + cat["integration"];
     const Money facilityCapex = cat["power"] + cat["cooling"] + cat["building"] - fin.land;
-    // Construction schedule (issue 30 item 4): facility drawn monthly, land at the start, IT and network on
+    // Construction schedule: facility drawn monthly, land at the start, IT and network on
     // delivery; the interest on the draws until delivery at the WACC is capitalised into the facility class
     // (IAS 23 / ASC 835-20: borrowing costs of a qualifying asset are part of its cost), so it is
     // depreciated and charged like the building it paid for.
@@ -415,7 +415,7 @@ void evaluateFinance(EvalContext& c) {
     fin.staffAnnual = a.get("staff_usd_per_mw_year") * toMw(r.power.itPeak) * usd;
     for (const auto& l : bom.links)
         fin.wanLeaseAnnual += l.lease * year;
-    // Insurance and property tax (issue 30 item 4), yearly fractions of capex (data/assumptions.json, with
+    // Insurance and property tax, yearly fractions of capex (data/assumptions.json, with
     // sources). Insurance covers what can burn: the capex less land (property insurance is written on the
     // replacement cost of buildings and contents, land excluded). Property tax is levied on the real
     // property, land included, and on the tangible personal property (servers, network, plant) where the
@@ -432,7 +432,7 @@ void evaluateFinance(EvalContext& c) {
     c.sellableGpus = std::max(0.0, bom.gpus - bom.spareGpus);
     // GPU-hours sold: sellable GPUs x hours x utilization x facility availability (issue 30 item 1: an
     // outage of the building's power topology idles its GPUs; Uptime Tier figures, evaluate_power.cpp).
-    // Curtailment under a flexible interconnect (issue 35 item 2) removes its share too.
+    // Curtailment under a flexible interconnect removes its share too.
     fin.gpuHoursPerYear =
         c.sellableGpus * kHoursPerYear * c.utilization * r.power.facilityAvailability * c.gridAvailability;
     for (TcoView* v : {&fin.economic, &fin.accounting}) {
@@ -454,7 +454,7 @@ void evaluateFinance(EvalContext& c) {
     fin.burnInCost = fin.timeToRevenueDays / 365.25 * fin.tcoAnnual;
 }
 
-/// Insurance, property tax and software licences (issue 30 item 4), each a figure with its basis.
+/// Insurance, property tax and software licences, each a figure with its basis.
 static void addOpexLineFigures(EvalContext& c) {
     const AssumptionValues& a = c.a;
     const Results& r = c.r;
@@ -561,7 +561,7 @@ void addFinanceFigures(EvalContext& c) {
             {{"gpu_hour_price_usd", price},
              {"interest_during_construction_usd", fin.interestDuringConstruction.value()}},
             {priceSource, c.source("tax_rate"), c.source("construction_months")});
-    // The price the revenue uses (issue 30 item 4), with its basis: the catalog rental price of the design's
+    // The price the revenue uses, with its basis: the catalog rental price of the design's
     // GPUs (GPU-weighted over the rack types) unless the design or an override sets one.
     if (flows)
         addFigure(
@@ -571,7 +571,7 @@ void addFinanceFigures(EvalContext& c) {
                   "type's accelerator"
                 : "assumptions.gpu_hour_price_usd (set by the design or an override)",
             {{"from_catalog", fin.gpuHourPriceFromCatalog ? 1.0 : 0.0}}, {priceSource});
-    // The price at which that NPV is zero (issue 30 item 4), beside the capital-recovery cost per GPU-hour:
+    // The price at which that NPV is zero, beside the capital-recovery cost per GPU-hour:
     // it is after tax and waits for the time to revenue, and its capital comes back partly as terminal value
     // at book at the horizon, so it differs from the pre-tax economic charge.
     if (flows && fin.breakEvenGpuHour)

@@ -184,7 +184,7 @@ struct ServiceCap {
     double busyDraw = 0;  // the serving racks' mean draw, GPU-weighted over the groups (share of full load)
 };
 
-/// Power capping of one service (issue 35 item 1; cost/power_envelope.h): in each group of its racks by
+/// Power capping of one service (cost/power_envelope.h): in each group of its racks by
 /// oversubscription ratio, the racks' mean draw over prefill and decode at the operating point must fit the
 /// domain's cap; where it does not, the controller lowers the SM clock, the compute peaks fall with it (HBM
 /// bandwidth and the engine's host-side overhead do not) and the service is sized again at that clock, so
@@ -333,7 +333,7 @@ void evaluateInference(EvalContext& c) {
     const model::Project& p = c.p;
     Results& r = c.r;
     const BillOfMaterials& bom = c.bom;
-    // Provisioned (peak) and average facility power per GPU (issue 19 item 5): serving GPUs at the operating
+    // Provisioned (peak) and average facility power per GPU: serving GPUs at the operating
     // point are busy, so per provisioned MW is the capacity figure; per average MW uses the fleet's
     // operating power at the design's utilization.
     const double peakPerGpu = safeDiv(r.power.facilityPeak.value(), bom.gpus);

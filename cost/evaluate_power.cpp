@@ -28,7 +28,7 @@ void addDistributionRules(EvalContext& c) {
     Results& r = c.r;
     const CompiledDesign& cd = *c.compiled;
     auto mw = [](double w) { return fmt(w / 1e6, 2) + " MW"; };
-    // Loads as provisioned: oversubscribed compute racks at their cap (issue 35 item 1).
+    // Loads as provisioned: oversubscribed compute racks at their cap.
     const std::vector<double> feedLoad = feedDesignLoadsW(p, cd, c.classProvisionedW);
     for (size_t i = 0; i < p.powerFeeds.size(); ++i) {
         const auto& f = p.powerFeeds[i];
@@ -218,7 +218,7 @@ void sumItPower(EvalContext& c) {
     std::vector<Power> buildingPeak(p.buildings.size()), buildingOperating(p.buildings.size());
     std::vector<std::uint8_t> buildingHasRacks(p.buildings.size(), 0);
     const CompiledDesign& cd = *c.compiled;
-    // Oversubscription (issue 35 item 1; cost/power_envelope.h): working compute racks are provisioned at
+    // Oversubscription (cost/power_envelope.h): working compute racks are provisioned at
     // 1/ratio of their full-load draw and held there by power capping, so their peak is the cap and their
     // average draw cannot exceed it. The ratio's maximum (2) keeps the cap above every catalog rack's idle.
     // Operating draw (one basis for the energy and the per-token figures): the sold share (utilization) of a
@@ -441,7 +441,7 @@ std::vector<double> hourClassFacilityW(const BuildingCooling& cooling, double it
     return out;
 }
 
-/// A building's load duration samples (issue 35 item 5): at the operating point and at full load as
+/// A building's load duration samples: at the operating point and at full load as
 /// provisioned, from `facilityAt(IT, load scale, condition)` (its power chain's facility power) on the annual
 /// average and the design day. A pinned PUE has no weather: flat.
 template <class FacilityAt>
@@ -493,7 +493,7 @@ void sumFacilityPower(EvalContext& c) {
 /// CO2e/MMBtu.
 constexpr double kNaturalGasKgCo2ePerMmbtu = 53.06 + 1.0e-3 * 28 + 0.10e-3 * 265;
 
-/// On-site gas generation as permanent base-load supply (issue 35 item 3): it serves up to its MW of the
+/// On-site gas generation as permanent base-load supply: it serves up to its MW of the
 /// facility's annual-average power; fuel = heat rate x fuel price per kWh generated, emissions = heat rate x
 /// the gas factor. Sized beyond the facility's peak it is a Warning (bought but idle).
 void addOnsiteGeneration(EvalContext& c) {
@@ -515,7 +515,7 @@ void addOnsiteGeneration(EvalContext& c) {
                                " MW: the rest is bought but never runs"});
 }
 
-/// The battery (issue 35 item 3). A synchronous training job swings its racks between the compute phase
+/// The battery. A synchronous training job swings its racks between the compute phase
 /// (at its capped clock) and the communication trough every step (arXiv 2508.14318): swing = job GPUs x
 /// full-load rack power per GPU x (rack draw in compute - rack draw in the trough). A utility ramp limit R
 /// (MW/min) lets the grid follow at R only, so the battery takes the step and hands it to the grid over
@@ -654,7 +654,7 @@ void evaluatePower(EvalContext& c) {
     sumItPower(c);
     auto& perBuilding = c.perBuilding;
 
-    // ---- Heat rejection (cost/cooling_plant.h; issue 13 item 3, issue 19 item 8) ----
+    // ---- Heat rejection (cost/cooling_plant.h) ----
     // Each loop's liquid heat and pump work go to its own plant at its supply temperature; the rest of the
     // building's IT heat (air share of the racks, network, storage, WAN) to CRAH fans and the air-side
     // chilled-water plant (plant-chiller at air_chilled_water_supply_c). Plants run on the climate of the
@@ -714,7 +714,7 @@ void evaluatePower(EvalContext& c) {
         bp.facilityPeak = facilityAt(bp.itPeak, 1.0, designDay, nullptr, pumps, plantPower, losses, miscP);
         const auto pinned = inputs.buildingPuePinned(b);
         if (pinned) bp.facilityPeak = *pinned * bp.itPeak;
-        // The building's power chain (issue 13 item 2, issue 30 item 1), sized on its loads: the UPS on the
+        // The building's power chain, sized on its loads: the UPS on the
         // IT peak and the pumps, transformers, switchgear and generators on the facility peak. That peak
         // includes the chain's own losses, so the chain is sized twice: on the first pass's peak (IT path
         // losses only), then on the peak with that chain's losses (the plant's upstream losses and part load,
@@ -774,7 +774,7 @@ void evaluatePower(EvalContext& c) {
             r.power.plantLiquid += bp.plantLiquid, r.power.plantAir += bp.plantAir,
                 r.power.crahFans += bp.crahFans;
         }
-        // Load duration (issue 35 item 5): the facility's hour classes (fillLoadDuration).
+        // Load duration: the facility's hour classes (fillLoadDuration).
         fillLoadDuration(bp, cooling, loadScale, heatScale, pinned.has_value(),
                          [&](Power it, double scale, const PlantCondition& at) {
                              Power pu, pl, lo, mi;
@@ -796,7 +796,7 @@ void evaluatePower(EvalContext& c) {
 
 namespace {
 
-/// The battery's power, energy and round-trip losses (issue 35 item 3; sizeBattery).
+/// The battery's power, energy and round-trip losses (sizeBattery).
 void addBatteryFigures(EvalContext& c) {
     addFigure(c, "power.bess_power_mw", c.bessPowerMw, "MW", "Battery power",
               "max(the larger training swing (step or stop) when a ramp limit is set, curtailment depth x "
@@ -854,7 +854,7 @@ void addPowerFigures(EvalContext& c) {
     addFigure(c, "power.it_peak_mw", toMw(r.power.itPeak), "MW", "IT power at full load (provisioned)",
               "= power.it_total_peak_mw (kept): racks at their planning basis / their domain's "
               "oversubscription ratio, spares idle, plus network, storage, WAN");
-    // Two definitions of IT power (issue 13 item 6): architects size a site on the compute IT load (the
+    // Two definitions of IT power: architects size a site on the compute IT load (the
     // racks: GPUs, CPUs, NICs and their optics, scale-up trays), while the energy bill and PUE's
     // denominator take every IT device (The Green Grid WP #49: IT equipment energy includes network and
     // storage). power.it_mw / it_peak_mw stay equal to the total.
@@ -872,7 +872,7 @@ void addPowerFigures(EvalContext& c) {
          {"largest_domain_ratio", c.maxRatio},
          {"provisioning_basis", c.provisioningBasis}},
         {c.source("power_oversubscription_ratio"), c.source("power_provisioning_basis")});
-    // Provisioned vs nameplate (issue 35 item 1): the racks' full-load draw, and how many fit a megawatt
+    // Provisioned vs nameplate: the racks' full-load draw, and how many fit a megawatt
     // of the facility's provisioned peak.
     addFigure(c, "power.grid_availability", c.gridAvailability, "",
               "Share of GPU-hours the grid leaves (flexible interconnect, annual)",
@@ -938,7 +938,7 @@ void addPowerFigures(EvalContext& c) {
               {{"facility_mw", toMw(r.power.facility)}, {"it_mw", toMw(r.power.itOperating)}},
               {"data/climate.json (NOAA / WMO 1991-2020 normals)", c.source("climate_hourly_spread_factor")});
     {
-        // Availability per topology (issue 30 item 1), with the assumptions the buildings read.
+        // Availability per topology, with the assumptions the buildings read.
         std::vector<SourceRef> sources;
         std::set<std::string> keys;
         double hours = 0.0, weight = 0.0;

@@ -1,4 +1,4 @@
-// The power envelope's inputs (issue 35; cost/power_envelope.h), read before serving is sized and before the
+// The power envelope's inputs (cost/power_envelope.h), read before serving is sized and before the
 // power stage: each rack class's oversubscription ratio over its power domains, the racks' host share and
 // power-frequency curve, curtailment, and each training job's compute phase under its cap.
 #include "evaluate_stages.h"
@@ -35,7 +35,7 @@ void setRackPowerShares(EvalContext& c) {
     c.rackIdleShare = safeDiv(idleW, loadW);
 }
 
-/// Each rack class's oversubscription ratio (issue 35 item 1, per power domain): the largest of the
+/// Each rack class's oversubscription ratio (per power domain): the largest of the
 /// design's (assumptions.power_oversubscription_ratio) and its site's, building's, hall's and A and B
 /// feeds' power_oversubscription_ratio. Budgets nest: a hall provisioned below its racks' draw caps them
 /// whatever its building allows, and a building's budget caps every hall in it, so the tightest domain above
@@ -86,7 +86,7 @@ double jobRatio(const EvalContext& c, const model::TrainingJob& job) {
 
 } // namespace
 
-/// The power envelope's inputs (issue 35; cost/power_envelope.h): the racks' host share, curtailment under
+/// The power envelope's inputs (cost/power_envelope.h): the racks' host share, curtailment under
 /// a flexible interconnect, training's full-clock draw, and, when the racks are oversubscribed, the capping
 /// curve and the training job's compute phase under the cap.
 void readPowerEnvelope(EvalContext& c) {
@@ -97,7 +97,7 @@ void readPowerEnvelope(EvalContext& c) {
     c.provisioningBasis = std::clamp(a.get("power_provisioning_basis"), 0.0, 1.0);
     setDomainRatios(c);
     setRackPowerShares(c);
-    // Flexible interconnect (issue 35 item 2): in curtailment hours the site sheds `depth` of its load, so
+    // Flexible interconnect: in curtailment hours the site sheds `depth` of its load, so
     // that share of those hours' GPU-hours is lost (an inference fleet sheds load pro rata).
     c.curtailmentHours = a.get("grid_curtailment_hours_per_year");
     if (c.curtailmentHours > 0) {

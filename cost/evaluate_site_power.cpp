@@ -1,4 +1,4 @@
-// Each site's load against its supply (issue 35 items 2, 3 and 5): the site's facility power summed over
+// Each site's load against its supply: the site's facility power summed over
 // its buildings, its grid interconnect (sites.<id>.grid_interconnect_mw) with its share of the on-site
 // generation, and its load duration curves.
 //

@@ -70,7 +70,7 @@ struct EvalContext {
     double sellableGpus = 0;                          // finance stage: GPUs less hot spares
     bool itLifeFromRacks = false; // finance stage: the IT life comes from the rack types' useful_life_years
 
-    // ---- Power envelope (issue 35; cost/power_envelope.h), power stage unless noted ----
+    // ---- Power envelope (cost/power_envelope.h), power stage unless noted ----
     double oversubscription = 1.0; // assumptions.power_oversubscription_ratio (>= 1), the design's
     double provisioningBasis = 0;  // assumptions.power_provisioning_basis: 0 nameplate .. 1 observed
     /// Per compiled class: its ratio, the tightest of the design's and its site's, building's and hall's
@@ -95,12 +95,12 @@ struct EvalContext {
     /// Per compiled class (CompiledDesign::classes): full-load draw as provisioned, nameplate / ratio for
     /// working compute racks (spares idle, other racks at load).
     std::vector<double> classProvisionedW;
-    /// Flexible interconnect (issue 35 item 2): curtailment hours a year, the share of load shed and the
+    /// Flexible interconnect: curtailment hours a year, the share of load shed and the
     /// mean event length (read when the hours are above 0); the share of GPU-hours the grid leaves, and the
     /// first training job's (it stops for each event and restarts after).
     double curtailmentHours = 0, curtailmentDepth = 0, curtailmentEventHours = 0;
     double gridAvailability = 1, trainingGridAvailability = 1;
-    /// On-site generation (issue 35 item 3), power stage: the share of the facility's energy it serves,
+    /// On-site generation, power stage: the share of the facility's energy it serves,
     /// its capex, fuel cost and emissions per kWh generated (all 0 without it).
     double onsiteMw = 0, onsiteShare = 0, onsiteCapexUsd = 0, gasUsdPerKwh = 0, gasGco2ePerKwh = 0;
     double onsiteFuelAnnualUsd = 0; // finance stage
@@ -130,7 +130,7 @@ struct EvalContext {
     std::optional<double> tokenBlendedGpuHourPrice;
     double tokenGpus = 0;
     std::optional<double> timelineNpvTokenRevenue;
-    /// Battery (issue 35 item 3), power stage: the first training job's step swing at the meter, the battery
+    /// Battery, power stage: the first training job's step swing at the meter, the battery
     /// that smooths it to the utility's ramp limit and carries curtailment events, and its capex.
     double trainingSwingMw = 0, bessPowerMw = 0, bessEnergyMwh = 0, bessCapexUsd = 0;
     double trainingStopSwingMw = 0;    // the job stopping at once (a crash): compute phase -> idle
@@ -232,7 +232,7 @@ std::vector<double> rowDesignLoadsW(const model::Project& p, const CompiledDesig
 inline double basisShare(double weight, double observedShare) {
     return 1.0 - weight + weight * observedShare;
 }
-/// The power envelope's inputs (issue 35): the oversubscription ratio, the racks' host share and power
+/// The power envelope's inputs: the oversubscription ratio, the racks' host share and power
 /// curve, curtailment and training's compute phase under the cap; first, as serving sizing needs the cap
 /// (evaluate_power.cpp).
 void readPowerEnvelope(EvalContext& c);
@@ -250,7 +250,7 @@ void evaluateTraining(EvalContext& c); // evaluate_training.cpp (SPEC.md §4.6, 
 /// Each training job's inputs and step at goodput 1 (evaluate_training.cpp): after readPowerEnvelope (the
 /// job's cap), before the power stage (which charges the step's compute phase and troughs).
 void planTrainingSteps(EvalContext& c);
-/// Issue 29 item 8: training jobs and inference services each claim their `gpus` at once; an Error when the
+/// Training jobs and inference services each claim their `gpus` at once; an Error when the
 /// claims exceed the GPUs the design sells (hot spares aside), naming every booking.
 void addCapacityBookingRule(EvalContext& c); // evaluate_training.cpp
 /// The services' serving physics (SPEC.md §4.8): replica, batch, prefill share, capping and their racks'
@@ -264,7 +264,7 @@ void addCapexFigures(EvalContext& c);
 void addFinanceFigures(EvalContext& c);
 void addTrainingFigures(EvalContext& c);
 void addInferenceFigures(EvalContext& c);
-/// Token revenue, profit and build / rent / API per inference service (issue 34 item 4); after finance and
+/// Token revenue, profit and build / rent / API per inference service; after finance and
 /// inference.
 void evaluateTokenEconomics(EvalContext& c);
 void addTokenEconomicsFigures(EvalContext& c);
@@ -272,7 +272,7 @@ void addTokenEconomicsFigures(EvalContext& c);
 /// (evaluate_environment.cpp).
 void addEnvironmentFigures(EvalContext& c);
 void evaluateEnvironment(EvalContext& c); // evaluate_environment.cpp, after evaluateInference
-void evaluateTimeline(EvalContext& c);    // evaluate_timeline.cpp, after evaluateFinance (issue 34)
+void evaluateTimeline(EvalContext& c);    // evaluate_timeline.cpp, after evaluateFinance
 void addTimelineFigures(EvalContext& c);
 
 } // namespace ctwin::cost::detail

@@ -1,4 +1,4 @@
-// The time axis (issue 34; cost/timeline.h): the design's halls become phases energised at their dates,
+// The time axis (cost/timeline.h): the design's halls become phases energised at their dates,
 // the steady-state totals of the earlier stages are split over them, and the monthly timeline gives the
 // dated figures (NPV with and without phasing, peak funding, payback month, interest during construction,
 // refresh). Runs after the finance stage; its figures are keyed "timeline." and say their basis.
@@ -47,7 +47,7 @@ std::optional<int> phaseMonth(EvalContext& c, const std::optional<model::Calenda
     return month;
 }
 
-/// A data hall's GPU generation (issue 34 item 2): GPU-weighted sums over its rack types' accelerators
+/// A data hall's GPU generation: GPU-weighted sums over its rack types' accelerators
 /// (data/catalog/accelerators.json rental_usd_per_gpu_hour, rental_price_decay_per_year,
 /// price_decline_per_year, price_usd). A GPU whose accelerator lacks a value counts at the shipped
 /// assumption of the same meaning.
@@ -137,7 +137,7 @@ phasesOf(EvalContext& c, const std::optional<model::CalendarDate>& buildStart, i
         gpuTotal += g, powerTotal += w;
     }
     bool ok = true;
-    // Each site's own grid interconnect date (issue 35 item 2), counted like an energisation date.
+    // Each site's own grid interconnect date, counted like an energisation date.
     std::map<std::string, int> siteGridMonth;
     for (const auto& site : p.sites) {
         if (site.gridInterconnectDate.empty()) continue;
@@ -222,7 +222,7 @@ TimelineInputs timelineInputs(EvalContext& c) {
     in.gpuPriceDeclinePerYear = a.get("gpu_price_decline_per_year");
     in.itPriceChangePerYear = a.get("it_cohort_price_change_per_year");
     in.rentalContractYears = a.get("gpu_rental_contract_years");
-    // Bridge power until the grid interconnect (issue 35 item 3): on-site generation at its fuel cost.
+    // Bridge power until the grid interconnect: on-site generation at its fuel cost.
     in.gridMonth = static_cast<int>(std::clamp(a.get("grid_interconnect_month"), 0.0, 600.0));
     in.onsiteMw = std::max(0.0, c.onsiteMw);
     for (const auto& sp : c.r.power.sites)
@@ -263,7 +263,7 @@ TimelineInputs timelineInputs(EvalContext& c) {
     return in;
 }
 
-/// The design-wide value of a generation curve (issue 34 item 2): the GPU-weighted mean of the catalog's
+/// The design-wide value of a generation curve: the GPU-weighted mean of the catalog's
 /// per-accelerator values (base, low and high alike), in place of the shipped default unless the design or
 /// an override sets it (InputResolver::derivedDefault, as the GPU-hour price). True when the catalog's
 /// values hold (the phases then carry their own generation's).
@@ -348,7 +348,7 @@ void evaluateTimeline(EvalContext& c) {
         const Timeline unphased = computeTimeline(in);
         if (!unphased.months.empty()) c.timelineNpvWithoutPhasing = unphased.npv.value();
     }
-    // Selling tokens (issue 34 item 4): the same phases with the priced services' GPUs at their token
+    // Selling tokens: the same phases with the priced services' GPUs at their token
     // revenue per GPU-hour (cost/evaluate_token_economics.cpp), which falls with age like the rental price.
     if (c.tokenBlendedGpuHourPrice && c.wants("timeline.npv_token_revenue_usd")) {
         TimelineInputs tokens = in;

@@ -1,4 +1,4 @@
-// Token economics (issue 34 item 4; SPEC.md §4.8): what each inference service's tokens earn at market
+// Token economics (SPEC.md §4.8): what each inference service's tokens earn at market
 // prices, the profit beside the cost per GPU-hour, and the build / rent / API comparison with its break-even
 // utilisation. Runs after the inference stage (its operating points) and the finance stage (the cost per
 // GPU-hour and the price-dependent cash flows it leaves in the context).

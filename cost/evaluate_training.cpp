@@ -10,7 +10,7 @@ using namespace ctwin::units;
 using model::CatalogItem;
 
 namespace {
-/// Design rules on the job's parallelism and batch (issue 19 item 2, issue 14): the layout of GPUs into
+/// Design rules on the job's parallelism and batch: the layout of GPUs into
 /// tensor x pipeline x data parallel groups, the batch that feeds every replica, stages against layers.
 void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in,
                          std::vector<DesignRule>& rules) {
@@ -52,7 +52,7 @@ void addParallelismRules(const model::TrainingJob& job, const TrainingInput& in,
 }
 } // namespace
 
-/// Issue 29 item 2: the expert-parallel all-to-all inputs of a mixture-of-experts job, and the rules on
+/// The expert-parallel all-to-all inputs of a mixture-of-experts job, and the rules on
 /// its expert layout (EP that exceeds or does not divide the experts; an MoE without the figures).
 void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, const CatalogItem* acc,
                      const AssumptionValues& a, TrainingInput& in, std::vector<DesignRule>& rules) {
@@ -90,7 +90,7 @@ void addExpertInputs(const model::TrainingJob& job, const CatalogItem* rack, con
     in.expertCommOverlap = a.get("moe_alltoall_overlap");
 }
 
-/// Issue 29 item 4: the routing of the back-end fabric a job's collectives cross. Of the back-end fabrics
+/// The routing of the back-end fabric a job's collectives cross. Of the back-end fabrics
 /// serving a building of the job's sites, the one with the lowest collective efficiency (the collective runs
 /// at its slowest link); none: the reference's efficiency (no adjustment).
 struct JobRouting {
@@ -214,7 +214,7 @@ void setScaleAcrossLinks(const EvalContext& c, const model::TrainingJob& job,
                              " sites but no scale-across link joins them"});
 }
 
-/// A training job's rack draws, share of full-load power (issue 35 item 1): the compute phase
+/// A training job's rack draws, share of full-load power: the compute phase
 /// (training_compute_power_draw at the job's capped clock), the communication trough
 /// (training_trough_power_draw at full clock), and their mean weighted by the step's computeShare. A
 /// synchronous job swings between the two every step (Choukse et al., "Power Stabilization for AI Training
@@ -230,7 +230,7 @@ void trainingStepDraws(const EvalContext& c, size_t job, EvalContext::TrainingPl
 
 } // namespace
 
-/// Each training job's step before its reliability (issue 35 item 1): the inputs estimateTraining needs
+/// Each training job's step before its reliability: the inputs estimateTraining needs
 /// other than the goodput, its parallelism, expert and scale-across rules, and its step at goodput 1 (the
 /// step does not depend on the goodput, only the time to train does). First of the workload stages, after
 /// readPowerEnvelope (each job's cap stretches its busy compute): the power stage charges the step's compute
@@ -261,12 +261,12 @@ void planTrainingSteps(EvalContext& c) {
                                           : in.peakFlopsPerGpu.value() == acc->value("bf16_flops") ? "bf16"
                                           : in.peakFlopsPerGpu.value() == acc->value("fp8_flops")  ? "fp8"
                                                                                                    : "fp4";
-        // Power capping (issue 35; cost/power_envelope.h) stretches the busy compute at the job's own cap
+        // Power capping (cost/power_envelope.h) stretches the busy compute at the job's own cap
         // (readPowerEnvelope: its sites' most oversubscribed domain): the same FLOPs at a lower clock.
         in.mfu = inputs.jobMfu(job, peakPrecision) / c.trainingCaps.at(jobIndex).stretch;
         in.goodput = 1.0; // evaluateTraining sets the job's
         in.sites = std::max<int>(1, static_cast<int>(job.sites.size()));
-        // Global batch and pipeline schedule (issue 19 item 2): tokens per step, sequence length and the
+        // Global batch and pipeline schedule: tokens per step, sequence length and the
         // job's parallelism give the microbatches per replica and the pipeline bubble.
         in.globalBatchTokens = inputs.jobGlobalBatchTokens(job);
         in.sequenceLength = inputs.jobSequenceLength(job);
@@ -285,7 +285,7 @@ void planTrainingSteps(EvalContext& c) {
                                                       : WanSync::PerChunk;
         addExpertInputs(job, rack, acc, a, in, plan.rules);
         addParallelismRules(job, in, plan.rules);
-        // Back-end routing (issue 29 item 4): the NIC carries the data-parallel and pipeline traffic at the
+        // Back-end routing: the NIC carries the data-parallel and pipeline traffic at the
         // fabric's collective efficiency, relative to the MFU reference's fabric.
         setExpertLinks(in, rack, acc);
         if (!(in.hiddenSize > 0)) {
@@ -328,8 +328,8 @@ void evaluateTraining(EvalContext& c) {
         const ReliabilityOptions options = reliabilityOptionsFor(job, a);
         auto analyze = [&] { return analyzeReliability(reliabilityInputFor(p, catalog, bom, job, options)); };
         tr.reliability = c.memo ? *c.memo->reliability(bom, jobIndex, options, analyze) : analyze();
-        // Site-caused facility downtime of the buildings' power topologies (issue 30 item 1).
-        // A flexible interconnect's curtailment (issue 35 item 2): a synchronous job cannot run on part of
+        // Site-caused facility downtime of the buildings' power topologies.
+        // A flexible interconnect's curtailment: a synchronous job cannot run on part of
         // its GPUs, so it checkpoints ahead of each event (the utility gives notice), stops for the event
         // whatever its depth, and restarts after it (detection + rescheduling + restore, restartTime).
         double gridAvailability = 1.0;
@@ -417,7 +417,7 @@ void addCapacityBookingRule(EvalContext& c) {
 }
 
 namespace {
-/// The first job under the power envelope (issue 35): its capped clock and slowdown, the grid's share of
+/// The first job under the power envelope: its capped clock and slowdown, the grid's share of
 /// its time, and the largest ratio at which its cap does not bind.
 void addTrainingEnvelopeFigures(EvalContext& c) {
     addFigure(
@@ -562,7 +562,7 @@ void addTrainingFigures(EvalContext& c) {
             {c.source("moe_alltoall_overlap"), "DeepSeek-AI, 'DeepSeek-V3 Technical Report', 2024, sections "
                                                "3.2-3.3 (dispatch/combine volume)"});
         {
-            // Issue 29 item 4: the job's back-end routing (its details recomputed for the provenance).
+            // The job's back-end routing (its details recomputed for the provenance).
             const auto& job = c.p.trainingJobs.front();
             const JobRouting routing = jobRouting(c, job, (job.ep - 1.0) * t.estimate.expertScaleOutShare);
             std::vector<SourceRef> sources = {

@@ -1,5 +1,5 @@
 #pragma once
-// Stage results that the scenario variations of one design share (issue 15 item 3). A 50 x 50 sweep of the
+// Stage results that the scenario variations of one design share. A 50 x 50 sweep of the
 // electricity price and the utilization evaluates the same reliability model, the same heat-rejection
 // plants and the same accelerator look-ups 2,500 times; the memo computes each once per distinct input.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Design-space exploration (issue 16): evaluates the points of an exploration spec (explore_spec.h),
+// Design-space exploration: evaluates the points of an exploration spec (explore_spec.h),
 // rejects those that fail to lay out, carry design-rule errors or miss a constraint, and keeps the Pareto
 // set of the objectives. The work splits into any set of point indices (threads here, MPI ranks in
 // app/explore_command.cpp); each point's record depends on its index only, so the gathered result is the

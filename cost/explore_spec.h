@@ -1,5 +1,5 @@
 #pragma once
-// The exploration spec (data/FORMAT.md §7, issue 16): a base design or generator spec, the choices that
+// The exploration spec (data/FORMAT.md §7): a base design or generator spec, the choices that
 // span a design space, the constraints a point must meet and the objectives whose Pareto set
 // `clustertwin-cli explore` returns.
 
@@ -81,7 +81,7 @@ struct ExploreSpec {
     /// A point whose evaluation has design-rule errors is rejected (reason "design rule: RULE").
     bool rejectRuleErrors = true;
     /// A point where an inference service misses its tokens/s/user target (rule tokens_per_user_target) is
-    /// infeasible (reason "service target: SERVICE"); false relaxes the constraint (issue 28 item 6).
+    /// infeasible (reason "service target: SERVICE"); false relaxes the constraint.
     bool rejectMissedServiceTargets = true;
     std::vector<ExploreChoice> choices;
     std::vector<ExploreConstraint> constraints;

@@ -45,7 +45,7 @@ units::Money datedNetPresentValue(double rate, const std::vector<DatedFlow>& flo
 /// root lies in that range.
 std::optional<double> internalRateOfReturnDated(const std::vector<DatedFlow>& flows);
 
-/// The construction draw schedule (issue 30 item 4): the facility capex is drawn in equal monthly amounts
+/// The construction draw schedule: the facility capex is drawn in equal monthly amounts
 /// over `months`, each at the middle of its month, land is paid when construction starts, and IT and network
 /// are paid at delivery (t = 0, the end of construction). Times are in years from delivery (all <= 0), in
 /// whole days of a 365-day year (XIRR's actual/365): m months before delivery is -round(365·m/12)/365.

@@ -1,5 +1,5 @@
 #pragma once
-// Annual-cost conventions and the asset-class cash-flow plan (issue 13 item 1, issue 19 item 1).
+// Annual-cost conventions and the asset-class cash-flow plan.
 //
 // Two conventions turn capex into a yearly charge; both add the same opex:
 //  - economic:   capital recovery at the discount rate over the class's life, net of its residual value,

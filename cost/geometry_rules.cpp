@@ -97,7 +97,7 @@ bool sameFootprint(const Box& a, const Box& b) {
 }
 
 /// Lists the first kGeometryFindingsPerParent findings of one rule under one parent and counts the rest
-/// (issue 27): the caller builds a finding only when `list()` says so.
+/// The caller builds a finding only when `list()` says so.
 class ParentCap {
 public:
     bool list() { return ++m_total <= kGeometryFindingsPerParent; }
@@ -220,7 +220,7 @@ template <class Key> std::vector<size_t> orderBy(size_t n, Key key) {
     return order;
 }
 
-/// The number of overlapping pairs among `boxes`, without visiting the pairs (issue 27): 30,000 footprints
+/// The number of overlapping pairs among `boxes`, without visiting the pairs: 30,000 footprints
 /// overlapping one another are 450 million pairs. Two boxes miss each other when one ends before the other
 /// starts along x, or along y, so
 ///     overlapping = all pairs - apart along x - apart along y + apart along both
@@ -310,7 +310,7 @@ struct Overlaps {
 /// a pair is compared in every cell both cover and reported only in the cell holding the lower-left corner
 /// of their intersection, so each pair is reported once. Linear for a real layout.
 ///
-/// Issue 27: the grid alone is quadratic when many objects share a spot (an import without positions, a
+/// The grid alone is quadratic when many objects share a spot (an import without positions, a
 /// paste, a script bug). Identical footprints are grouped per cell (they cover the same cells) into a stack
 /// whose first member alone stands in pairs; pairs are tested only until kGeometryFindingsPerParent are
 /// found, and the rest counted by countOverlappingPairs. So 30,000 racks on one spot are one stack found in

@@ -19,10 +19,10 @@ inline constexpr std::size_t kGeometryFindingsPerParent = 20;
 /// one last line counts the rest, so a design that is wrong in every hall still gives a readable panel.
 inline constexpr std::size_t kGeometryLinesPerRule = 50;
 /// Objects on one identical footprint from this many on are a stack: one finding naming the count and the
-/// first few, not a finding per pair (issue 27). Two read as a pair like any other overlap.
+/// first few, not a finding per pair. Two read as a pair like any other overlap.
 inline constexpr std::size_t kGeometryMinStack = 3;
 
-/// Geometry design rules (issue 11, item 5): a rack outside its hall, a hall outside its building, buildings
+/// Geometry design rules: a rack outside its hall, a hall outside its building, buildings
 /// overlapping on one site, racks overlapping, a CDU outside its hall. Each rule names the entity and says
 /// by how much, so that a value the inspector accepts never silently puts an object outside its parent.
 ///
@@ -34,12 +34,12 @@ inline constexpr std::size_t kGeometryMinStack = 3;
 /// Overlaps (racks of a hall, buildings of a site) are found with a uniform grid (cells of the largest
 /// side), so an object is only compared with objects in the cells it covers; identical footprints are
 /// grouped into stacks first, and once a parent's first findings are listed the remaining overlapping
-/// pairs are counted by a sweep in O(n log n) instead of being enumerated (issue 27). No input makes the
+/// pairs are counted by a sweep in O(n log n) instead of being enumerated. No input makes the
 /// check quadratic in the number of objects stacked or overlapping on one spot.
 void appendGeometryRules(const model::Project& project, const model::Catalog& catalog,
                          std::vector<DesignRule>& rules);
 
-/// One rule's findings, capped per parent (issue 27): the first kGeometryFindingsPerParent of each parent,
+/// One rule's findings, capped per parent: the first kGeometryFindingsPerParent of each parent,
 /// built, and for each parent with more, its "… and N more" line with N.
 struct CappedFindings {
     std::vector<DesignRule> listed;
@@ -47,7 +47,7 @@ struct CappedFindings {
 };
 
 /// The findings of appendGeometryRules kept per part, so an edit of a few racks recomputes only the halls
-/// they leave and enter (issue 15 item 2, cost/incremental_evaluator.h). `rules()` lists them exactly as
+/// they leave and enter (cost/incremental_evaluator.h). `rules()` lists them exactly as
 /// appendGeometryRules does: it is how appendGeometryRules builds its list.
 struct GeometryFindings {
     CappedFindings buildingsOverlap;    // buildings_overlap, per site

@@ -1,5 +1,5 @@
 #pragma once
-// Location-based grid carbon intensity per climate location (issue 35 item 4): data/grid_carbon.json, beside
+// Location-based grid carbon intensity per climate location: data/grid_carbon.json, beside
 // the climate table (cost/climate.h). GHG Protocol Scope 2 location-based method: the grid region's annual
 // average emission factor at the meter, not marginal and not market-based (power purchase agreements and
 // certificates are not counted). Each entry names its grid region, year and source, with a low/high range.

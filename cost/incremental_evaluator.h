@@ -1,5 +1,5 @@
 #pragma once
-// Incremental evaluation (issue 15 item 2): the GUI re-evaluates after every committed edit. The document's
+// Incremental evaluation: the GUI re-evaluates after every committed edit. The document's
 // ChangeSet says which entities changed; when only racks changed in place (moved, turned, retyped, renamed,
 // put on another row, loop or feed, marked spare) the compiled design of the last evaluation is patched for
 // those racks alone (cost/compiled_design.h patchRacks: their arrays, their rack classes and the geometry

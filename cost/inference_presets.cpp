@@ -63,7 +63,7 @@ AcceleratorSpec acceleratorSpecOf(const model::CatalogItem& acc, const std::stri
     spec.hbmBandwidth = units::bytesPerSecond(acc.value("hbm_bandwidth_bytes_per_s"));
     spec.hbmCapacity = units::bytes(acc.value("hbm_bytes"));
     spec.scaleUpBandwidth = units::bytesPerSecond(acc.value("scale_up_bandwidth_bytes_per_s"));
-    // Achievable fractions of the peaks, per accelerator (data/catalog/accelerators.json, issue 17).
+    // Achievable fractions of the peaks, per accelerator (data/catalog/accelerators.json).
     spec.hbmEfficiency = acc.value("decode_hbm_efficiency");
     spec.computeEfficiency = acc.value("prefill_compute_efficiency");
     spec.collectiveEfficiency = acc.value("scale_up_collective_efficiency");

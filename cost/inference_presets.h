@@ -1,6 +1,6 @@
 #pragma once
 // The served model of an inference service: its own fields over the architecture preset it names
-// (data/catalog/models.json, issue 17).
+// (data/catalog/models.json).
 #include <optional>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// One input resolution (SPEC.md §4 "Input resolution", issue 12). Every effective input of an evaluation —
+// One input resolution (SPEC.md §4 "Input resolution"). Every effective input of an evaluation —
 // each assumption and each entity field that can fall back to one — comes from InputResolver with a fixed
 // precedence: override (command line, sweep, tornado, uncertainty, GUI views) > entity field > design
 // assumption > shipped default. The resolver records which level supplied each value, its source and its
@@ -129,7 +129,7 @@ public:
     InputLevel assumptionLevel(const std::string& key) const;
 
     /// An assumption whose shipped default gives way to a value the engine derives from the catalog (the
-    /// GPU-hour price of the design's GPUs, issue 30 item 4): the assumption `key` when an override or the
+    /// GPU-hour price of the design's GPUs): the assumption `key` when an override or the
     /// design sets it, else `derived` (base, low, high, unit, source). The derived value is recorded so
     /// that inputs() reports it for assumptions.KEY (value, range and source, level "default"), and the
     /// scenario tools, which vary assumptions.KEY through an override, vary it over the derived range.

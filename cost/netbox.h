@@ -1,5 +1,5 @@
 #pragma once
-// NetBox interchange (issue 33 items 1-2): the design as NetBox bulk-import files and REST request bodies,
+// NetBox interchange: the design as NetBox bulk-import files and REST request bodies,
 // and a design from a folder of saved NetBox REST API responses. In cost/ for the one CSV cell writer
 // (cost/csv_cell.h): names and comments are text cells, neutralised against formula injection like every CSV
 // ClusterTwin writes, numbers are number cells.

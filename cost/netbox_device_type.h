@@ -1,5 +1,5 @@
 #pragma once
-// NetBox device types in the netbox-community devicetype-library YAML format (issue 33 item 3): read a
+// NetBox device types in the netbox-community devicetype-library YAML format: read a
 // library file, turn mapped device types into a user catalog overlay (data/FORMAT.md §8.4), and write a
 // catalog switch back as a device-type file. The format follows the library's JSON schema
 // (schema/devicetype.json, components.json and generated_schema.json, read 2026-12-07): top-level keys

@@ -1,5 +1,5 @@
 #pragma once
-// The electrical chain of a building sized on its redundancy topology (issue 13 item 2): how many utility
+// The electrical chain of a building sized on its redundancy topology: how many utility
 // transformers, LV switchgear line-ups, UPS modules, generators and busway runs, and what they cost.
 #include <string>
 #include <vector>
@@ -71,7 +71,7 @@ struct BuildingPowerChain {
     const PowerChainLine* line(const std::string& componentClass) const;
 };
 
-/// Sizes a building's chain from its loads (issue 30 item 1). The component classes present are those on
+/// Sizes a building's chain from its loads. The component classes present are those on
 /// the building's feeds' chains (the first catalog item of each kind); a building without feeds gets the
 /// default transformer, switchgear, UPS and busway (no generator). The UPS follows topologyUnits on the
 /// critical load (IT peak + pumps); transformers and switchgear, which also carry the cooling plant, misc
@@ -83,7 +83,7 @@ BuildingPowerChain sizePowerChain(const model::Project& p, const model::Catalog&
                                   const model::Building& building, units::Power criticalLoad,
                                   units::Power facilityPeak);
 
-/// Electrical losses of a building at one operating point (SPEC.md §4.2; issue 30 item 1):
+/// Electrical losses of a building at one operating point (SPEC.md §4.2):
 ///  * IT path: it/eta_path - it, eta_path the rack-weighted full-load efficiency of each rack's feeds
 ///    (pathEfficiency);
 ///  * the plant, pumps and misc load (nonItW, pumps included) pass the upstream classes (transformer,

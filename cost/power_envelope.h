@@ -1,5 +1,5 @@
 #pragma once
-// Planning under a power envelope (issue 35 items 1 and 4): GPU power capping when a power domain is
+// Planning under a power envelope: GPU power capping when a power domain is
 // provisioned below the racks' full-load draw (oversubscription), and the on-site water an evaporative heat
 // rejection plant consumes. Pure functions; the stages (evaluate_power.cpp, evaluate_training.cpp,
 // evaluate_inference.cpp, evaluate_environment.cpp) apply them.

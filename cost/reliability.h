@@ -132,7 +132,7 @@ struct ReliabilityInput {
     double sdcExtraRollbackIntervals = 0;
     /// Findings while building the input (job larger than its sites, missing storage, bad rates).
     std::vector<DesignRule> rules;
-    /// Which failure rates the classes use (issue 13 item 5): the catalog's Llama 3 calibration, a preset,
+    /// Which failure rates the classes use: the catalog's Llama 3 calibration, a preset,
     /// a per-node rate and/or per-class overrides of the job, in words.
     std::string rateSet;
 };
@@ -241,7 +241,7 @@ double expectedGoodput(const FailureProcess& process);
 units::Frequency redundantGroupOutageRate(double n, double r, units::Frequency unitRate, units::Time repair);
 
 /// Builds the job's failure classes from the catalog's failure rates and the layout (see reliability.cpp
-/// for the footprint and blast-radius rules). The job may replace the catalog rates (issue 13 item 5):
+/// for the footprint and blast-radius rules). The job may replace the catalog rates:
 /// `failure_rate_preset` (a catalog failures item of kind node_rate) or `node_failure_rate_per_day` give
 /// one rate per node (server) replacing every node-level and job-level unexpected class (GPU, server, NIC,
 /// switch, optic, software; facility classes CDU, power feed and WAN keep their rates), so that

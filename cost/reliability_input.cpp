@@ -60,7 +60,7 @@ struct Radius {
     double mean() const { return units > 0 ? weighted / units : 0.0; }
 };
 
-/// A job's per-node failure rate (issue 13 item 5) and its unit (issue 29 item 6): the failure_rate_preset
+/// A job's per-node failure rate and its unit: the failure_rate_preset
 /// of the catalog, else node_failure_rate_per_day with node_failure_rate_gpus; rules for either without its
 /// unit. Sets `rateSet` to say which rate counts.
 struct NodeRate {
@@ -252,7 +252,7 @@ struct LoopFootprint {
     double share, cdus, tolerated, gpus;
 };
 
-/// Cooling loops (issue 19 item 10): the catalog rate is per CDU. A loop stops only when more CDUs are down
+/// Cooling loops: the catalog rate is per CDU. A loop stops only when more CDUs are down
 /// at once than its redundancy covers: r = installed - needed for the liquid heat (N+1: 1, 2N: N), at the
 /// k-out-of-n rate of redundantGroupOutageRate with the CDU repair time. Single CDU failures that the
 /// redundancy absorbs are counted apart and do not interrupt the job. `cduUnits` = the job's share of the
@@ -412,7 +412,7 @@ bool placeClass(ReliabilityInput& in, FailureClass& c, const CatalogItem& item, 
     return true;
 }
 
-/// The failure classes of the job (issue 13 item 5): a per-node preset or rate replaces the classes counted
+/// The failure classes of the job: a per-node preset or rate replaces the classes counted
 /// on nodes and the job's GPUs, the job's overrides replace single classes' rates, the rest come from the
 /// catalog; each placed on the footprint (placeClass).
 void addFailureClasses(ReliabilityInput& in, const model::TrainingJob& job, const model::Catalog& catalog,

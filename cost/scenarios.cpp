@@ -42,7 +42,7 @@ double finite(double v) {
 
 using Better = FigurePreference;
 
-/// Preferences of the power-envelope figures (issue 35): capping, grid, on-site supply, battery, site
+/// Preferences of the power-envelope figures: capping, grid, on-site supply, battery, site
 /// supply, energy, carbon and water.
 constexpr std::pair<const char*, Better> kPowerEnvelopePreferences[] = {
     {"training.capping_clock", Better::HigherIsBetter},
@@ -78,7 +78,7 @@ constexpr std::pair<const char*, Better> kPowerEnvelopePreferences[] = {
     {"environment.water_l_per_million_output_tokens_onsite", Better::LowerIsBetter},
 };
 
-/// Preferences of the time axis's figures (issue 34).
+/// Preferences of the time axis's figures.
 constexpr std::pair<const char*, Better> kTimelinePreferences[] = {
     {"timeline.npv_usd", Better::HigherIsBetter},
     {"timeline.npv_without_phasing_usd", Better::HigherIsBetter},
@@ -199,7 +199,7 @@ const std::map<std::string, Better>& figurePreferences() {
             {"inference.fleet.total_tokens_per_s_per_mw", Better::HigherIsBetter},
             {"inference.fleet.cost_per_million_blended_tokens_usd", Better::LowerIsBetter},
             {"inference.fleet.cost_per_request_usd", Better::LowerIsBetter},
-            // Token economics (issue 34 item 4): revenue and profit are worth more when higher; the API and
+            // Token economics: revenue and profit are worth more when higher; the API and
             // rent prices are what the owner avoids, and a lower break-even utilization favours building.
             {"inference.token_revenue_per_gpu_hour_usd", Better::HigherIsBetter},
             {"inference.token_profit_per_gpu_hour_usd", Better::HigherIsBetter},
@@ -221,7 +221,7 @@ const std::map<std::string, Better>& figurePreferences() {
             t["capex.by_category_usd." + c] = Better::LowerIsBetter;
             t["capex.share." + c] = Better::Neither; // a share moves when others do; neither good nor bad
         }
-        // Issue 13: the GPU split, the analyst view and both TCO conventions are costs; the terminal value
+        // The GPU split, the analyst view and both TCO conventions are costs; the terminal value
         // and the residual values sold are worth more when higher.
         t["capex.compute_breakdown.gpus"] = t["capex.compute_breakdown.cpus_hosts"] = Better::LowerIsBetter;
         for (const char* k : kRackPartKeys)
@@ -338,7 +338,7 @@ public:
         all.insert(all.end(), extra.begin(), extra.end());
         return all;
     }
-    /// The values of `keys` under `extra`, evaluated in stages (issue 15 item 3): the base bill of materials
+    /// The values of `keys` under `extra`, evaluated in stages: the base bill of materials
     /// unless `extra` may change it or `bom` is given; a bill that must be derived again reuses the base
     /// compiled design unless `extra` may change that too (overrideAffectsCompiledDesign); then
     /// evaluateFigures (the figures evaluate() would report, without the rest of Results). Evaluations on

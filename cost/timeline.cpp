@@ -100,7 +100,7 @@ const std::string& bridgePoolOf(const TimelineInputs& in, const TimelinePhaseInp
     return in.siteOnsiteMw.empty() ? kOnePool : ph.site;
 }
 
-/// Bridge power (issue 35 item 3): before its grid interconnect a site's energised halls share the site's
+/// Bridge power: before its grid interconnect a site's energised halls share the site's
 /// on-site generation, so each month's powered share of a pool is min(1, its on-site MW / its energised
 /// facility peak MW), every hall of the pool alike (a pre-pass: it depends on every phase energised by then);
 /// 1 with the grid. `bridgeMonths` counts the months with an energised hall before its interconnect.
@@ -328,7 +328,7 @@ Vintage TimelineBuilder::deliverIt(const TimelinePhaseInput& ph, const Vintage& 
 
 /// GPUs: one cohort at a time. Revenue starts delivery_to_revenue_days after its delivery (pro rata in that
 /// month); the cohort's price falls with its age; the policy decides when it is replaced. A GPU
-/// generation's prices are market prices at a date (issue 34 item 2): its catalog rental price and
+/// generation's prices are market prices at a date: its catalog rental price and
 /// purchase price hold at the reference delivery (the catalog's date) and move from there, the rental price
 /// by (1 - d)^years and the GPUs' purchase price by (1 - g)^years, with d and g the generation's own
 /// (data/catalog/accelerators.json rental_price_decay_per_year and price_decline_per_year; the assumptions

@@ -1,5 +1,5 @@
 #pragma once
-// The time axis (issue 34): a campus is energised in phases, each hall's GPUs arrive as a cohort that ages,
+// The time axis: a campus is energised in phases, each hall's GPUs arrive as a cohort that ages,
 // and the owner refreshes cohorts on a policy. computeTimeline turns the steady-state evaluation into
 // monthly series: capex drawn per phase, interest during construction, opex, revenue at a rental price that
 // falls as a cohort ages, tax, refresh and terminal value, and what follows from them: NPV, XIRR, payback
@@ -59,7 +59,7 @@ struct TimelineInputs {
     /// assumptions.gpu_rental_contract_years: a cohort's hours are sold on contracts of this term, each at
     /// the price of the cohort's age when it is signed; 0: repriced every month (on demand).
     double rentalContractYears = 0;
-    /// Bridge power (issue 35 item 3): before gridMonth (assumptions.grid_interconnect_month) the site has
+    /// Bridge power: before gridMonth (assumptions.grid_interconnect_month) the site has
     /// no grid; its energised halls run on onsiteMw of on-site generation at fuelUsdPerMwh, and the load
     /// beyond it waits (its GPUs earn nothing). energyAnnual (part of opexPowerDriven) and
     /// facilityEnergyMwhPerYear are the steady state's, to swap grid energy for fuel in those months.

@@ -76,7 +76,7 @@ nlohmann::ordered_json timelineToJson(const Timeline& t) {
         o["gpu_share"] = p.input.gpuShare;
         o["power_share"] = p.input.powerShare;
         o["refresh_policy"] = p.input.economicRefresh ? "economic" : "fixed_life";
-        // Its GPU generation's prices (issue 34 item 2); null: the design-wide assumption holds.
+        // Its GPU generation's prices; null: the design-wide assumption holds.
         o["rental_price_factor"] = p.input.rentalPriceFactor;
         const auto orNull = [](const std::optional<double>& v) {
             return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();

@@ -207,7 +207,7 @@ TrainingEstimate estimateTraining(const TrainingInput& in) {
         n = p * v, spacing = tb / v, window = tb / v;
     }
 
-    // Routing (issue 29 item 4): the data-parallel and pipeline traffic over the back-end NIC.
+    // Routing: the data-parallel and pipeline traffic over the back-end NIC.
     const double nic = in.scaleOutBandwidth.value();
     if (positiveFinite(nic)) {
         // Ring all-reduce within the site: 2·(d−1)/d of the GPU's gradient shard (Patarasuk & Yuan 2009);

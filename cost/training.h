@@ -7,14 +7,14 @@ struct CatalogItem;
 
 namespace ctwin::cost {
 
-/// When a data-parallel gradient exchange across sites may start (issue 29 item 5).
+/// When a data-parallel gradient exchange across sites may start.
 enum class WanSync {
     LastMicrobatch, // the whole gradient after the step's last backward (one window of one microbatch)
     PerStage,       // each pipeline stage's gradients when that stage's last backward ends
     PerChunk,       // each model chunk's gradients when its last backward ends (Megatron-Core default)
 };
 
-/// How a fabric spreads flows over its equal-cost paths (issue 29 item 4).
+/// How a fabric spreads flows over its equal-cost paths.
 enum class Routing {
     Ecmp,     // static hash of each flow's header onto one uplink (RoCE E-ECMP hashes the QP as well)
     Adaptive, // the switch picks the least-loaded uplink per flowlet or packet (InfiniBand AR, Spectrum-X)
@@ -65,7 +65,7 @@ struct TrainingInput {
     units::Time wanOneWayLatency{};
     double gradientBytesPerParam = 2;  // bf16 gradients
     double globalBatchTokens = 16e6;   // tokens per optimizer step (B)
-    // Pipeline schedule (issue 19 item 2). The defaults (one replica, one stage, one microbatch) give the
+    // Pipeline schedule. The defaults (one replica, one stage, one microbatch) give the
     // step of a model that fits one GPU group with no pipeline.
     double sequenceLength = 0;         // L, tokens; <= 0: one microbatch per replica
     double dp = 1;                     // data-parallel replicas
@@ -77,12 +77,12 @@ struct TrainingInput {
     double mfuPipelineBubble = 0;
     /// Share of a microbatch's compute in the backward pass: 4N of 6N FLOPs per token (Kaplan et al. 2020).
     double backwardShare = 2.0 / 3.0;
-    /// Activation recomputation (issue 29 item 3): hardware FLOPs per model FLOP relative to the MFU
+    /// Activation recomputation: hardware FLOPs per model FLOP relative to the MFU
     /// reference (recomputationTimeFactor). 1: the reference's selective recomputation.
     double recomputeFactor = 1.0;
     /// When the cross-site gradient exchange may start (WanSync); per chunk as Megatron-Core ships it.
     WanSync wanSync = WanSync::PerChunk;
-    // ---- Mixture of experts (issue 29 item 2); experts <= 1 or ep <= 1: no all-to-all ----
+    // ---- Mixture of experts; experts <= 1 or ep <= 1: no all-to-all ----
     int experts = 0, activeExperts = 0; // routed experts per MoE layer, selected per token (top-k)
     double hiddenSize = 0;              // h, elements per token activation
     double moeLayers = 0;               // layers with routed experts
@@ -93,7 +93,7 @@ struct TrainingInput {
     units::DataRate scaleUpBandwidth{};  // per GPU, per direction, achieved
     units::DataRate scaleOutBandwidth{}; // per GPU back-end NIC, achieved
     double expertCommOverlap = 0;        // share of the all-to-all hidden behind compute (0..1)
-    // ---- Back-end routing (issue 29 item 4); the defaults (both efficiencies 1) change nothing ----
+    // ---- Back-end routing; the defaults (both efficiencies 1) change nothing ----
     /// Collective bus-bandwidth efficiency of the job's back-end fabric for its data-parallel and pipeline
     /// traffic (collectiveEfficiency) and that of the MFU reference's fabric: the MFU already contains the
     /// reference's communication at its efficiency, so only the difference is charged.
@@ -177,7 +177,7 @@ double trainingFlops(double activeParams, double tokens);
 ///   domain (tp·ep GPUs, up to the domain) are reached over NVLink, the rest over the back-end NIC; the
 ///   slower path sets the time. The part not overlapped (expertCommOverlap) lengthens the busy step. The
 ///   back-end path runs at alltoallEfficiency of the NIC.
-/// - Routing (issue 29 item 4): per GPU and step, the data-parallel gradient exchange (ring all-reduce,
+/// - Routing: per GPU and step, the data-parallel gradient exchange (ring all-reduce,
 ///   2·(d−1)/d of its gradient shard, d = dp / sites replicas in its site, shard = (active + (all − active)
 ///   / ep) / (tp·pp) parameters; Patarasuk & Yuan 2009) is released piece by piece through the cooldown as
 ///   the WAN exchange (wanSync) and stalls the step by max(0, max(X/n, X − (n−1)Δ) − w); the pipeline
@@ -187,7 +187,7 @@ double trainingFlops(double activeParams, double tokens);
 ///   the job's efficiency minus that at the reference's (routingSlowdown).
 TrainingEstimate estimateTraining(const TrainingInput& in);
 
-/// The links an expert all-to-all uses, from the catalog (issue 29 item 2): the rack type's scale-up domain
+/// The links an expert all-to-all uses, from the catalog: the rack type's scale-up domain
 /// (scale_up_domain_gpus, else GPUs per server, else 8) and back-end NIC bandwidth per GPU; the accelerator's
 /// NVLink bandwidth per direction at its collective efficiency. A null item leaves its fields unchanged.
 void setExpertLinks(TrainingInput& in, const model::CatalogItem* rack, const model::CatalogItem* accelerator);

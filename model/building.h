@@ -23,10 +23,10 @@ struct Building {
     /// WP 75): "N", "N+1", "2N", or distributed redundant "3/2" (three systems, any two carry the load) and
     /// "4/3". Default 2N: the A/B feeds of a dual-corded design, each path able to carry the whole load.
     std::string powerTopology = "2N";
-    /// The date the building's power is energised and its halls take IT (ISO date; issue 34). Empty: the
+    /// The date the building's power is energised and its halls take IT (ISO date). Empty: the
     /// design's build start plus assumptions.construction_months. A hall may set a later date of its own.
     std::string energisationDate;
-    /// Oversubscription ratio of this power domain (issue 35 item 1); absent: not tighter than the domains
+    /// Oversubscription ratio of this power domain; absent: not tighter than the domains
     /// above it. A rack is capped by the tightest domain above it (model/site.h).
     std::optional<double> powerOversubscriptionRatio;
 

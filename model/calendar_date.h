@@ -6,7 +6,7 @@
 namespace ctwin::model {
 
 /// A calendar date of the proleptic Gregorian calendar (ISO 8601 calendar date), as the design's time axis
-/// reads it (issue 34): `project.build_start`, a building's or a hall's `energisation_date`, `--at`.
+/// reads it: `project.build_start`, a building's or a hall's `energisation_date`, `--at`.
 struct CalendarDate {
     int year = 0;
     int month = 0; ///< 1..12

@@ -38,19 +38,19 @@ const std::vector<KindSchema>& schemas() {
          {"vendor"}},
         // price_usd: a quote for the whole rack, or (with system_integration_usd and the part attributes cpu,
         // memory, backend_nic, frontend_nic, psu, cooling_kit) the sum of its parts, derived when the catalog
-        // is built (Catalog::derivePartsPrices; issue 30 item 5). checkRackPrice requires one of the two.
+        // is built (Catalog::derivePartsPrices). checkRackPrice requires one of the two.
         {"racks", "compute",
          {"gpus", "cpus", "servers", "backend_nics", "backend_nic_bit_per_s", "frontend_nics",
           "frontend_nic_bit_per_s", "scale_up_domain_gpus", "power_load_w", "power_idle_w", "liquid_fraction",
           "scale_up_network_price_usd", "weight_kg", "width_m", "depth_m", "psus", "useful_life_years"},
          {"accelerator"}},
-        // Network racks (issue 36): row leaves, patching and PDUs; the switches are priced and powered with
+        // Network racks: row leaves, patching and PDUs; the switches are priced and powered with
         // their fabric, so the rack's own power is 0 (cost/bill_of_materials.cpp checkNetworkRacks).
         {"racks", "network",
          {"rack_units", "power_capacity_w", "width_m", "depth_m", "weight_kg", "price_usd", "useful_life_years",
           "power_load_w", "power_idle_w", "liquid_fraction"},
          {}},
-        // Rack components (issue 30 item 5): each priced with a dated source and its basis (checkPriceBasis).
+        // Rack components: each priced with a dated source and its basis (checkPriceBasis).
         {"components", "cpu", {"price_usd"}, {"price_basis"}},
         {"components", "memory", {"price_usd_per_gb"}, {"price_basis"}},
         {"components", "nic", {"price_usd", "bit_per_s"}, {"price_basis"}},
@@ -96,29 +96,29 @@ const std::vector<KindSchema>& schemas() {
         // degree.
         {"wan", "line_terminal", {"price_usd", "power_w"}, {}},
         {"failures", "component", {"rate_per_hour"}, {"unit"}},
-        // Serving engine profiles (issue 28): overheads beyond the roofline and the batch cap (cost/inference.h
+        // Serving engine profiles: overheads beyond the roofline and the batch cap (cost/inference.h
         // EngineProfile).
         {"serving_engines", "engine",
          {"step_overhead_s", "layer_overhead_s", "sequence_overhead_s", "max_batch_per_scheduler"},
          {"project"},
          {"expert_gemm_hbm_efficiency"},
          true},
-        // Failure-rate presets (issue 13 item 5): one rate per node (server) per hour, chosen by a training
+        // Failure-rate presets: one rate per node (server) per hour, chosen by a training
         // job's failure_rate_preset.
         {"failures", "node_rate", {"rate_per_hour"}, {"unit", "node_gpus"}},
-        // Model presets for training jobs and inference services (issue 11): read by name through
+        // Model presets for training jobs and inference services: read by name through
         // catalog.byCategory("models") and item.value("model_params") etc.
         {"models",
          "llm",
          {"model_params", "active_params", "layers", "hidden_size", "kv_heads", "head_dim"},
          {"family", "attention"},
          {"experts", "active_experts", "kv_latent_dim",
-          // Architecture beyond the KV formula (issue 17): attention width, MLA's RoPE key, layer groups.
+          // Architecture beyond the KV formula: attention width, MLA's RoPE key, layer groups.
           "attention_heads", "qk_head_dim", "v_head_dim", "kv_rope_dim", "sliding_window", "sliding_window_layers",
           "linear_attention_layers", "linear_state_elements", "context_length",
           // Bits an MoE's releases keep its always-active part at when the experts are quantized further.
           "non_expert_weight_bits",
-          // Market API prices per million tokens (issue 34 item 4): the token revenue's default.
+          // Market API prices per million tokens: the token revenue's default.
           "api_price_usd_per_m_input_tokens", "api_price_usd_per_m_cached_input_tokens",
           "api_price_usd_per_m_output_tokens"},
          true},
@@ -163,7 +163,7 @@ Catalog::Catalog(std::vector<CatalogItem> items) : m_items(std::move(items)) {
 
 namespace {
 
-// The parts a rack type is priced from (issue 30 item 5), in report order: the rack value holding the count,
+// The parts a rack type is priced from, in report order: the rack value holding the count,
 // the rack attribute naming the component, the component's price field. The liquid-cooling kit (cold plates,
 // tray manifolds and quick disconnects) is counted per compute tray (server).
 struct PartSpec {
@@ -210,7 +210,7 @@ std::vector<RackPart> rackParts(const Catalog& catalog, const CatalogItem& rack)
 }
 
 void Catalog::derivePartsPrices() {
-    // A rack that lists its parts (system_integration_usd present) costs their sum (issue 30 item 5):
+    // A rack that lists its parts (system_integration_usd present) costs their sum:
     //   price = sum_parts count x unit price + scale-up trays + system integration,
     // with low and high the sums of the lows and of the highs (the parts' ranges taken as fully correlated:
     // the widest honest envelope). The derived value replaces any price_usd the item carried (a stored
@@ -299,7 +299,7 @@ void checkModelPreset(const CatalogItem& item, const std::string& file) {
         throw InputError(where("attention"), "unknown attention '" + attention + "' (mha, gqa, mqa or mla)");
     if (attention == "mla" && !item.find("kv_latent_dim"))
         throw InputError(where("kv_latent_dim"), "an MLA model needs its KV latent dimension");
-    // Layer groups (issue 17): a sliding window needs its layers and vice versa, fits in the context, and the
+    // Layer groups: a sliding window needs its layers and vice versa, fits in the context, and the
     // local and linear layers are some of the model's layers; a linear layer needs its state size.
     const auto* window = item.find("sliding_window");
     const auto* local = item.find("sliding_window_layers");
@@ -319,7 +319,7 @@ void checkModelPreset(const CatalogItem& item, const std::string& file) {
                          "more sliding-window and linear layers than the model has layers");
 }
 
-/// Achievable fractions of an accelerator's peaks (issue 17), when given: above 0 and at most 1.2 (NVLink
+/// Achievable fractions of an accelerator's peaks, when given: above 0 and at most 1.2 (NVLink
 /// SHARP all-reduce reports a bus bandwidth ~7% above the link rate; nothing else exceeds its peak).
 void checkAcceleratorEfficiencies(const CatalogItem& item, const std::string& file) {
     for (const char* field : {"decode_hbm_efficiency", "prefill_compute_efficiency", "scale_up_collective_efficiency"})
@@ -329,7 +329,7 @@ void checkAcceleratorEfficiencies(const CatalogItem& item, const std::string& fi
                                  "an achievable fraction of peak must lie in (0, 1.2]");
 }
 
-/// A generation's price curve (issue 34 item 2), when given: the fraction of its rental price and of its
+/// A generation's price curve, when given: the fraction of its rental price and of its
 /// purchase price lost per year, in [0, 0.9] (the assumptions' own valid range; 0.9 loses all but a tenth
 /// in a year).
 void checkAcceleratorPriceCurve(const CatalogItem& item, const std::string& file) {
@@ -350,7 +350,7 @@ void checkServingEngine(const CatalogItem& item, const std::string& file) {
                          "a fraction of peak HBM bandwidth must lie in (0, 1]");
 }
 
-// An optic reaches at least as far through inline amplifiers as over one span (issue 30 item 3): every
+// An optic reaches at least as far through inline amplifiers as over one span: every
 // amplified reach in its range is at least every single-span reach in its range.
 void checkWanOptic(const CatalogItem& item, const std::string& file) {
     const auto* reach = item.find("reach_m");
@@ -361,7 +361,7 @@ void checkWanOptic(const CatalogItem& item, const std::string& file) {
 }
 
 // A rack type is priced by a quote (price_usd) or by its parts (system_integration_usd); a file that gives
-// both would have its quote silently replaced by the derived sum, so it is refused (issue 30 item 5). A
+// both would have its quote silently replaced by the derived sum, so it is refused. A
 // stored catalog carries the derived price_usd beside the parts and is not checked here (fromFile false).
 void checkRackPrice(const CatalogItem& item, const std::string& file, bool fromFile) {
     const bool quoted = item.find("price_usd") != nullptr,
@@ -378,7 +378,7 @@ void checkRackPrice(const CatalogItem& item, const std::string& file, bool fromF
             "sum; remove it, or keep the quote as quoted_price_usd");
 }
 
-// Where a price was seen (issue 30 item 5): list (the vendor's published price), contract (hyperscaler or
+// Where a price was seen: list (the vendor's published price), contract (hyperscaler or
 // volume contract), street (reseller and secondary-market listings), analyst (an analyst's estimate of the
 // transaction price) or estimate (derived here from other figures).
 void checkPriceBasis(const CatalogItem& item, const std::string& file) {

@@ -32,7 +32,7 @@ private:
     std::unordered_map<std::string, size_t> m_index;
 };
 
-/// One priced part of a rack type whose price is the sum of its parts (issue 30 item 5): `count` units of the
+/// One priced part of a rack type whose price is the sum of its parts: `count` units of the
 /// catalog component `componentId` at `unitPrice` each (USD; memory per GB).
 struct RackPart {
     std::string key;         ///< figure key: gpus, cpus, memory, backend_nics, frontend_nics, power_supplies,

@@ -16,15 +16,15 @@ struct DataHall {
     units::Length x{}, y{}, width{}, depth{};
     units::Length grid{0.6 * units::meter};
     /// Critical IT power the hall is built for (its electrical and cooling rating, as halls are specified
-    /// and sold: "a 10 MW data hall"); absent: not rated, no check (issue 30 item 1).
+    /// and sold: "a 10 MW data hall"); absent: not rated, no check.
     std::optional<units::Power> powerCapacity;
-    /// The date the hall is energised and its racks delivered (ISO date; issue 34); empty: its building's.
+    /// The date the hall is energised and its racks delivered (ISO date); empty: its building's.
     std::string energisationDate;
-    /// When the hall's GPUs are replaced (issue 34 item 2, cost/timeline.h): "fixed_life" at the end of the
+    /// When the hall's GPUs are replaced (cost/timeline.h): "fixed_life" at the end of the
     /// IT useful life, or "economic" when a new cohort's margin less its capital charge beats the running
     /// one.
     std::string refreshPolicy = "fixed_life";
-    /// Oversubscription ratio of this power domain (issue 35 item 1); absent: not tighter than the domains
+    /// Oversubscription ratio of this power domain; absent: not tighter than the domains
     /// above it. A rack is capped by the tightest domain above it (model/site.h).
     std::optional<double> powerOversubscriptionRatio;
 

@@ -837,7 +837,7 @@ void checkShape(const ScaleAcrossLink& l, const std::string& file) {
                                       "sites or buildings");
 }
 void checkShape(const RackPlacement& r, const std::string& file) {
-    // Two cords into one feed are not a second feed (issue 14): the second is another feed or none.
+    // Two cords into one feed are not a second feed: the second is another feed or none.
     if (!r.feedA.empty() && r.feedA == r.feedB)
         throw InputError(InputLocation{file, "rack", r.id, r.name, "feed_b"},
                          "'" + r.feedB + "' is also the rack's feed_a: feed_b must be a different power feed, "
@@ -933,7 +933,7 @@ ojson parseJsonText(const std::string& text, const std::string& file) {
     const InputLocation where{file, "", "", "", ""};
     try {
         // The quick parser first; anything unusual (and every error) by nlohmann. The entity limit is
-        // checked while reading, before a DOM of millions of entities is built (issue 27).
+        // checked while reading, before a DOM of millions of entities is built.
         JsonLimits limits;
         limits.rootArrayElements = kMaxDesignEntities;
         return parseJson(text, limits);

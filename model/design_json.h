@@ -12,7 +12,7 @@ namespace ctwin::model {
 
 class Catalog;
 
-/// Version of the interchange JSON and of the .ctwin schema this build writes. Version 2 (issue 12): the
+/// Version of the interchange JSON and of the .ctwin schema this build writes. Version 2: the
 /// fields below are optional (JSON null when absent) instead of "0 means the default".
 inline constexpr int kSchemaVersion = 2;
 

@@ -30,13 +30,13 @@ struct Fabric {
     bool railOptimized = false;
     /// "standard", "lpo" (linear pluggable optics) or "cpo" (co-packaged optics).
     std::string opticsPolicy = "standard";
-    /// Where the leaves stand (issue 19 item 9): "top_of_rack" (a leaf in every rack, 2.5 m links),
+    /// Where the leaves stand: "top_of_rack" (a leaf in every rack, 2.5 m links),
     /// "middle_of_row" or "end_of_row" (leaves shared by the racks of a row, sized by its ports; links of half
     /// or a whole row), or "auto": top_of_rack for a back-end (Meta's Llama 3 layout, one ToR per rack) and
     /// end_of_row for front-end and storage fabrics (a few ports per rack). Rail-optimised leaves are shared
     /// across the fabric whatever the placement; it then sets their reach (auto: middle of row).
     std::string leafPlacement = "auto";
-    /// How the leaves spread flows over their equal-cost uplinks (issue 29 item 4): "ecmp" (a static hash per
+    /// How the leaves spread flows over their equal-cost uplinks: "ecmp" (a static hash per
     /// flow; RoCE E-ECMP hashes the queue pair too), "adaptive" (the switch picks the least-loaded uplink per
     /// flowlet or packet: InfiniBand adaptive routing, Spectrum-X) or "spray" (per-packet spraying reordered
     /// at the NIC: Ultra Ethernet). It sets the collective efficiency of a back-end's training traffic.

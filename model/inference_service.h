@@ -45,7 +45,7 @@ struct InferenceService {
     /// Precision of the attention kernels: "auto" (fp8 with a <= 1-byte KV cache on FP8 hardware, else
     /// bf16), "bf16" or "fp8".
     std::string attentionPrecision = "auto";
-    /// Token prices (issue 34 item 4), USD per million tokens: new (uncached) input, cached input and output.
+    /// Token prices, USD per million tokens: new (uncached) input, cached input and output.
     /// Absent = the model preset's market API price (catalog `models`, api_price_usd_per_m_*_tokens).
     std::optional<double> priceInputUsdPerMTokens, priceCachedInputUsdPerMTokens, priceOutputUsdPerMTokens;
     /// Share of the token revenue paid to the model's licensor; absent =

@@ -102,7 +102,7 @@ private:
             ++m_p;
             // A key given twice in one object is refused (parseJson's message). The ordered map searches
             // linearly; past kLinearKeys members a hash set finds duplicates, so a hostile object of a million
-            // keys stays linear (issue 27).
+            // keys stays linear.
             auto& members = obj.get_ref<ojson::object_t&>();
             ojson* slot = nullptr;
             if (members.size() < kLinearKeys) {

@@ -158,7 +158,7 @@ private:
 /// parser into detail::CheckedDomBuilder, whose exceptions pass through unchanged. A key given twice in
 /// one object is a parse error: nlohmann would keep the last value silently, so a pasted-in second
 /// "x_m" or "wacc" would change the design without a word (RFC 8259 §4: names SHOULD be unique). Past
-/// `limits` it throws JsonLimitExceeded. Linear in the text (issue 27).
+/// `limits` it throws JsonLimitExceeded. Linear in the text.
 template <class Json = nlohmann::ordered_json> Json parseJson(std::string_view text, const JsonLimits& limits = {}) {
     if constexpr (std::is_same_v<Json, nlohmann::ordered_json>) // the common case, without nlohmann's lexer
         if (auto quick = fastParseJson(text, limits)) return std::move(*quick);

@@ -17,7 +17,7 @@ struct PowerFeed {
     units::Power capacity{};
     /// Catalog ids of the power gear in order from the utility (transformer, switchgear, UPS, busway).
     std::vector<std::string> chain;
-    /// Oversubscription ratio of this power domain (issue 35 item 1): the working compute racks it feeds,
+    /// Oversubscription ratio of this power domain: the working compute racks it feeds,
     /// full-load draw over the power provisioned for them on this path; absent: the ratio of the domain
     /// above (its building's, site's or the design's). A rack takes the tightest domain above it, its A and
     /// B feeds included (cost/power_envelope.h).

@@ -14,7 +14,7 @@ struct ProjectInfo {
     /// The annual-cost convention of the headline TCO and of every cost per unit derived from it:
     /// "economic" (capital recovery at WACC) or "accounting" (straight-line depreciation); both are reported.
     std::string tcoConvention = "economic";
-    /// The day construction starts (ISO date, model/calendar_date.h), the origin of the time axis (issue 34):
+    /// The day construction starts (ISO date, model/calendar_date.h), the origin of the time axis:
     /// phases energise at their buildings' and halls' `energisation_date`. Empty: the build starts at month
     /// 0 of an undated timeline and every phase energises after assumptions.construction_months.
     std::string buildStart;

@@ -23,7 +23,7 @@ struct Site {
     /// Id of a location of data/climate.json; empty: the location nearest to lat/lon.
     std::string climateLocation;
     units::Money landCost{};
-    /// Firm capacity of the site's utility interconnect, MW at the meter (issue 35 items 2 and 5); absent:
+    /// Firm capacity of the site's utility interconnect, MW at the meter; absent:
     /// not a constraint. The site's design-day facility peak must fit it plus its share of on-site
     /// generation (rule site_interconnect_exceeded).
     std::optional<double> gridInterconnectMw;
@@ -31,7 +31,7 @@ struct Site {
     /// hall's energisation_date); empty: assumptions.grid_interconnect_month. Halls energised before it run
     /// on the site's share of on-site generation (bridge power; cost/timeline.h).
     std::string gridInterconnectDate;
-    /// Oversubscription ratio of this power domain (issue 35 item 1): its working compute racks' full-load
+    /// Oversubscription ratio of this power domain: its working compute racks' full-load
     /// draw over the power provisioned for them; absent: the design's
     /// assumptions.power_oversubscription_ratio. A rack is capped by the tightest domain above it (the
     /// largest of the design's, its site's, building's and hall's ratios; cost/power_envelope.h).

@@ -33,7 +33,7 @@ struct TrainingJob {
     /// The asynchronous snapshot is also replicated in peer hosts' memory and restarts restore from there
     /// (GEMINI); storage only when an event takes the peers too. Needs asyncCheckpoint.
     bool inMemoryRestore = false;
-    // ---- Batch and pipeline schedule (issue 19 item 2) ----
+    // ---- Batch and pipeline schedule ----
     /// Tokens per optimizer step (global batch); absent: assumptions.global_batch_tokens.
     std::optional<double> globalBatchTokens;
     /// Tokens per sequence; absent: assumptions.sequence_length.
@@ -50,12 +50,12 @@ struct TrainingJob {
     std::string wanSync = "per_chunk";
     /// Transformer layers; absent: unknown (pipeline stages are then not checked against it).
     std::optional<double> layers;
-    /// Mixture of experts (issue 29 item 2): model width, routed experts per MoE layer and experts each token
+    /// Mixture of experts: model width, routed experts per MoE layer and experts each token
     /// selects; absent: unknown (a dense model, or an MoE whose all-to-all is not counted: a warning).
     std::optional<double> hiddenSize;
     std::optional<double> experts;
     std::optional<double> activeExperts;
-    // ---- Failure rates (issue 13 item 5); all absent: the catalog classes (Llama 3 calibration) ----
+    // ---- Failure rates; all absent: the catalog classes (Llama 3 calibration) ----
     /// A failure-rate preset of the catalog (failures.json, kind node_rate): one rate per node.
     std::string failureRatePreset;
     /// One failure rate per node (server) per day for every node-level class; overrides the preset.

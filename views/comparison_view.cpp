@@ -136,7 +136,7 @@ QString ComparisonView::shortName(size_t design) const {
 
 QString ComparisonView::axisName(size_t design) const {
     // The category axis elides a label to the bar's width, so designs whose names begin alike all read
-    // "Two-si…" (issue 36): the name goes on up to three lines of about 14 characters, broken at words
+    // "Two-si…": the name goes on up to three lines of about 14 characters, broken at words
     // (Qt Charts axis labels are rich text).
     const QString name = QString::fromStdString(m_comparison.names[design]);
     QStringList lines;

@@ -13,7 +13,7 @@ struct DisplayUnits {
     /// Lengths in feet instead of metres.
     bool imperial = false;
     /// Shown in place of "USD": every figure is in US dollars, the model's only currency (no preference
-    /// changes it: a symbol without an exchange rate would relabel dollars, issue 12).
+    /// changes it: a symbol without an exchange rate would relabel dollars).
     QString currency = QStringLiteral("$");
 
     static constexpr double kMetresPerFoot = 0.3048;

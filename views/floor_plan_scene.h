@@ -60,7 +60,7 @@ public:
     void setSnapToGrid(bool snap) { m_snap = snap; }
     bool snapToGrid() const { return m_snap; }
     void setDark(bool dark);
-    /// The Timeline tab's date cursor (issue 34 item 5): these halls (id -> energisation month text) are not
+    /// The Timeline tab's date cursor: these halls (id -> energisation month text) are not
     /// yet energised and are drawn greyed, with the month they energise; empty = every hall as designed.
     void setUnenergisedHalls(const QHash<QString, QString>& halls);
     const QHash<QString, QString>& unenergisedHalls() const { return m_unenergised; }

@@ -80,7 +80,7 @@ InspectorPanel::InspectorPanel(const model::Catalog& catalog, QWidget* parent)
     m_layout = new QFormLayout(m_form);
     m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     // At the dock's default width a long label goes above its field instead of squeezing it (a tariff of
-    // 0.045 read "045" and the Use default button was cut; issue 36).
+    // 0.045 read "045" and the Use default button was cut).
     m_layout->setRowWrapPolicy(QFormLayout::WrapLongRows);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(m_form);
@@ -272,7 +272,7 @@ void InspectorPanel::updateHeader(const model::Document& doc) {
         // What the rack type brings, from the catalog (read only).
         if (const auto* item = m_catalog.find(first.value("rack_type", ""))) {
             const auto v = [&](const char* f) { return item->find(f) ? item->find(f)->base : 0.0; };
-            if (item->kind == "network") // holds leaves: its room and PDU, not GPUs (issue 36)
+            if (item->kind == "network") // holds leaves: its room and PDU, not GPUs
                 m_summary->setText(tr("%1: network rack, %2 U for leaf switches, %3 PDU, %4 per rack")
                                        .arg(qs(item->name))
                                        .arg(v("rack_units"))

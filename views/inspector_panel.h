@@ -71,7 +71,7 @@ private:
     void fill(const model::Document& document);
     QWidget* makeEditor(Editor& e, const model::Document& document);
     void commitText(const QString& key);
-    // ---- Optional fields (absent = the engine's default; issue 12) ----
+    // ---- Optional fields (absent = the engine's default) ----
     /// "Use default" and "Override" buttons beside an optional number's editor.
     void addOptionalButtons(const Editor& e, QWidget* row);
     /// The placeholder of an absent optional field: the value used and where it came from.

@@ -46,7 +46,7 @@ MetricsDashboard::MetricsDashboard(QWidget* parent) : QWidget(parent) {
                     {"goodput", QT_TR_NOOP("Goodput")},
                     {"tokens_per_mw", QT_TR_NOOP("Output tokens/s per provisioned MW")},
                     {"cost_per_gpu_hour", QT_TR_NOOP("Cost per GPU-hour")},
-                    // One tile, one meaning (issue 36): a training job's and a service's cost per token are
+                    // One tile, one meaning: a training job's and a service's cost per token are
                     // different figures, each with its basis in the caption, never one tile switching.
                     {"cost_per_m_training_tokens", QT_TR_NOOP("Training: cost per M tokens")},
                     {"cost_per_m_output_tokens", QT_TR_NOOP("Serving: cost per M output tokens")}};
@@ -208,7 +208,7 @@ MetricsDashboard::CostTiles MetricsDashboard::showTiles(const cost::Results& r) 
                     : tr("Goodput is modelled for a training job; the design has none."));
     setTile(QStringLiteral("tokens_per_mw"), fig("inference.output_tokens_per_s_per_mw"),
             tr("The design has no inference service."));
-    // Issue 35: what a million output tokens cost the climate, on the serving tile's second line.
+    // What a million output tokens cost the climate, on the serving tile's second line.
     m_envText.clear(), m_envTooltip.clear();
     if (const auto* carbon = fig("environment.carbon_gco2e_per_million_output_tokens_location_based")) {
         const auto* water = fig("environment.water_l_per_million_output_tokens_onsite");

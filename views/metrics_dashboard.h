@@ -84,7 +84,7 @@ private:
     static constexpr int kTileColumns = 3;
 
     /// The second line a tile shows when it has no uncertainty range: the serving tile's carbon and water
-    /// per M output tokens (issue 35), with their bases in the tooltip; empty for the others.
+    /// per M output tokens, with their bases in the tooltip; empty for the others.
     std::pair<QString, QString> restingLine(const QString& key) const;
 
     DisplayUnits m_units;

@@ -102,7 +102,7 @@ void OutlineItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     if (!hall) paintTitle(painter, lod);
     if (hall && lod > 9.0) {
         // A row name that would fall under the hall's title (the first row sits one aisle below the wall)
-        // moves right of it on screen (issue 36).
+        // moves right of it on screen.
         const QTransform t = painter->worldTransform();
         const QRectF title = titleScreenRect(t, lod);
         QFont f = painter->font();

@@ -7,7 +7,7 @@
 
 namespace ctwin::views {
 
-/// The Timeline tab's Gantt (issue 34 item 5): one row per phase (data hall), its facility's construction
+/// The Timeline tab's Gantt: one row per phase (data hall), its facility's construction
 /// draws, then its GPU cohorts from energisation to each refresh and on to the horizon, on the months of the
 /// timeline. Dragging a row's bars sideways moves its energisation by whole months (snapped, clamped to the
 /// timeline); on release the view asks for the new date (phaseMoveRequested) and the window makes it an

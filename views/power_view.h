@@ -13,7 +13,7 @@ struct SitePower;
 
 namespace ctwin::views {
 
-/// The Power tab (issue 35 item 5): one site's load against its supply. A chart of the site's load duration
+/// The Power tab: one site's load against its supply. A chart of the site's load duration
 /// curves (facility MW against the hours a year at or above it; cost::SitePower) at full load as provisioned
 /// and at the operating point, with the supply stack as levels: the grid interconnect, plus the site's share
 /// of on-site generation, plus its share of the battery's power (energy-limited: it rides through

@@ -58,7 +58,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
-    // The date cursor (issue 34 item 5): a month of the timeline; the floor plan and the 3D view grey the
+    // The date cursor: a month of the timeline; the floor plan and the 3D view grey the
     // halls not yet energised then.
     auto* cursorRow = new QHBoxLayout;
     m_cursor = new QSlider(Qt::Horizontal, this);

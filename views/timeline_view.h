@@ -20,7 +20,7 @@ namespace ctwin::views {
 
 class PhaseGantt;
 
-/// The Timeline tab (issue 34): the design on its monthly time axis (cost/timeline.h). A chart of the
+/// The Timeline tab: the design on its monthly time axis (cost/timeline.h). A chart of the
 /// energised IT power and GPUs earning and, on a second axis, the cumulative cash with the peak funding and
 /// payback marked; the dated figures in one line; a table of the phases (hall, building, energisation,
 /// shares, refresh policy, first refresh). Above them a Gantt of the phases and their GPU cohorts

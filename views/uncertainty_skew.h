@@ -16,7 +16,7 @@ struct SkewDriver {
     double shift = 0; ///< expected change of the figure this input alone brings (figure's unit)
 };
 
-/// Which assumption ranges pull the uncertainty of a figure away from its base value (issue 30 item 4).
+/// Which assumption ranges pull the uncertainty of a figure away from its base value.
 ///
 /// cost::uncertainty draws each input from a triangular distribution (low a, mode = base c, high b). One
 /// input alone moves the figure, in expectation, by

@@ -48,7 +48,7 @@ AssumptionsDock::AssumptionsDock(QMainWindow* window, model::Document& document,
                     const QStringList shadows = shadowingInputs(k, kMaxShadowsNamed);
                     if (!shadows.isEmpty()) {
                         const QStringList all = shadowingInputs(k, std::numeric_limits<qsizetype>::max());
-                        // The offer (issue 30 item 6): those entities follow the assumption from now on
+                        // The offer: those entities follow the assumption from now on
                         // (their own values cleared) and it takes the new value, as one undo step; their
                         // ranges then follow the value they use (the resolver's relative range).
                         m_offer = PendingOffer{key, value, shown, all};

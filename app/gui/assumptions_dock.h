@@ -22,7 +22,7 @@ namespace ctwin::app {
 
 class DocumentEditor;
 
-/// The design-level editing the inspector's entity forms do not cover (issue 11, item 3): the Assumptions
+/// The design-level editing the inspector's entity forms do not cover: the Assumptions
 /// dock (every assumption with its range and source, overrides marked, edit and reset with undo) and the
 /// design's own name, description and sources in the inspector. Turns the views' intents into
 /// DocumentEditor commands and refreshes the panel from the document's change events.

@@ -20,7 +20,7 @@ namespace ctwin::app {
 /// Writes the open design to a side file every N seconds while it has unsaved changes, so a crash loses
 /// at most N seconds of work. Side files live in the app's local data folder (or $CTWIN_AUTOSAVE_DIR).
 ///
-/// What is guaranteed (issue 27): a side file is one file written atomically (model::SaveTemp: a temporary,
+/// What is guaranteed: a side file is one file written atomically (model::SaveTemp: a temporary,
 /// flushed, renamed over), and it carries its own metadata in its first line (the design's path and the
 /// writing session), so at every moment the folder holds either the previous autosave or the new one, each
 /// complete and self-describing; a kill at any point of writing never leaves work that recovery ignores.

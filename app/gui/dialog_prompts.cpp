@@ -33,7 +33,7 @@ UserPrompts::SaveChoice DialogPrompts::askSaveChanges(QWidget* parent, const QSt
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
     box.setInformativeText(tr("Save them before closing it?"));
     // KiCad and QGIS default to Save; not for a copy of a shipped reference, where one Enter must not
-    // lead anywhere near the reference (issue 36).
+    // lead anywhere near the reference.
     box.setDefaultButton(saveIsDefault ? QMessageBox::Save : QMessageBox::Cancel);
     switch (box.exec()) {
     case QMessageBox::Save:

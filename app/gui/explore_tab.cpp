@@ -365,7 +365,7 @@ void ExploreTab::replot() {
     for (const auto& r : m_feasible)
         grow(r.values[xi], r.values[yi]);
     // The open design, evaluated with the shipped defaults, when it has both figures; its figures also
-    // name the axes (label and unit, not the raw key; issue 36).
+    // name the axes (label and unit, not the raw key).
     std::optional<QPointF> current;
     QString xTitle = m_x->currentText(), yTitle = m_y->currentText();
     try {

@@ -1,5 +1,5 @@
 #pragma once
-// The Explore tab (issue 16 item 4): runs an exploration spec (data/explore/*.json) on a worker thread with
+// The Explore tab: runs an exploration spec (data/explore/*.json) on a worker thread with
 // progress and cancel, plots the feasible points and the Pareto set of two chosen figures (Qt Charts) with
 // the open design marked, shows each point's choices on hover and in a table, and turns a Pareto point into
 // an editable design ("Open as design").

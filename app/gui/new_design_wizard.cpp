@@ -181,7 +181,7 @@ void NewDesignWizard::addSiteRows(QFormLayout* form) {
 }
 
 void NewDesignWizard::addScheduleRows(QFormLayout* form) {
-    // A phased build (issue 34): the build start and one building energised every N months from build
+    // A phased build: the build start and one building energised every N months from build
     // start + construction_months (the generator spec's "phasing", data/FORMAT.md §4).
     m_buildStart = new QLineEdit(this);
     m_buildStart->setObjectName(QStringLiteral("buildStart"));

@@ -59,7 +59,7 @@ private:
     QLineEdit* m_lon;
     QComboBox* m_tiers;
     QLineEdit* m_oversubscription;
-    QLineEdit* m_buildStart; // optional ISO date: the time axis's origin (issue 34)
+    QLineEdit* m_buildStart; // optional ISO date: the time axis's origin
     QSpinBox* m_phaseMonths; // 0: every building at once; else one building every N months
     QLabel* m_preview;
     QLabel* m_problem;

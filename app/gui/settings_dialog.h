@@ -11,7 +11,7 @@ namespace ctwin::app {
 
 /// Preferences: power and length units, palette and autosave interval. There is no currency preference:
 /// every figure is in US dollars (the model's only currency) and a symbol without an exchange rate would
-/// relabel dollars as another currency (issue 12).
+/// relabel dollars as another currency.
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:

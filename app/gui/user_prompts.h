@@ -27,7 +27,7 @@ public:
     virtual QString saveFileName(QWidget* parent, const QString& suggested, bool jsonOnly) = 0;
     /// A folder (NetBox export and import); empty when cancelled.
     virtual QString folder(QWidget* parent, const QString& title, const QString& directory) = 0;
-    /// A live NetBox to import from (issue 33): its base URL and API token; nullopt when cancelled.
+    /// A live NetBox to import from: its base URL and API token; nullopt when cancelled.
     struct NetBoxConnection {
         QString url, token;
     };

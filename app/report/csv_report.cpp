@@ -73,7 +73,7 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
     }
     dir.write("capex.csv", {"category", "label", "cost_usd", "share", "per_gpu_usd"}, capex);
 
-    // The analyst view (issue 13 item 4): the same total regrouped, GPUs split from the rest of the rack.
+    // The analyst view: the same total regrouped, GPUs split from the rest of the rack.
     std::vector<Line> analyst;
     for (const auto& g : cost::kAnalystCapexCategories) {
         auto it = r.capex.analystView.find(g);
@@ -165,7 +165,7 @@ void writeCsvReport(const ReportInput& input, const std::string& directory) {
                    "output_at_high", "swing"},
                   lines);
     }
-    // The time axis (issue 34): one row per month, the columns of `clustertwin-cli timeline --csv`.
+    // The time axis: one row per month, the columns of `clustertwin-cli timeline --csv`.
     if (r.timeline && !r.timeline->months.empty())
         dir.writeText("timeline.csv", cost::timelineToCsv(*r.timeline));
     if (input.uncertainty) {

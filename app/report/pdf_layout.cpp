@@ -127,7 +127,7 @@ void PdfLayout::text(const QString& text, const QFont& font, const QColor& color
     const int flags = Qt::TextWordWrap | alignFlag(align) | Qt::AlignTop;
     const double h = textHeight(text, font, contentWidth(), flags);
     // Under a heading, a paragraph keeps with what follows it too: heading and paragraph alone at the foot
-    // of a page, their table on the next, read as a stranded heading (issue 36). It waits with the heading
+    // of a page, their table on the next, read as a stranded heading. It waits with the heading
     // and goes wherever the next block goes.
     if (!m_pending.empty() && h < 0.3 * (m_bottom - m_top)) {
         m_pending.push_back({h + mm(spaceAfterMm), [=, this](double y) {
@@ -182,7 +182,7 @@ void PdfLayout::heading(const QString& t, double minRoomMm) {
 
 void PdfLayout::subheading(const QString& t) {
     // As heading(), on a smaller scale: a subheading near the foot of a page goes to the next one with its
-    // content rather than stand alone there (issue 36).
+    // content rather than stand alone there.
     if (m_pending.empty() && m_y > m_top + 1.0 && m_bottom - m_y < mm(35.0)) newPage();
     const QFont f = font(10.5, true);
     const int flags = Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop;

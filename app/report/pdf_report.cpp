@@ -255,7 +255,7 @@ private:
         t.rows.push_back(
             {{"Total", millions(c.total.value()), "100.0%", human(std::round(c.perGpu.value()))}, true, {}});
         m_doc.table(t);
-        // The storage line's basis (issue 36): a small share of capex that architects question.
+        // The storage line's basis: a small share of capex that architects question.
         if (const auto* f = m_r.figure("capex.storage_usd_per_tb")) {
             double pb = 0;
             for (const auto& [name, v] : f->provenance.inputs)
@@ -269,7 +269,7 @@ private:
         analystView();
     }
 
-    /// The analyst view beside the ten categories (issue 13 item 4): GPUs split from the rest of the rack.
+    /// The analyst view beside the ten categories: GPUs split from the rest of the rack.
     void analystView() {
         const auto& c = m_r.capex;
         m_doc.subheading("Capex, analyst view");
@@ -471,7 +471,7 @@ private:
                            "scale-across links"},
                           false,
                           {}});
-        // Insurance, property tax and software licences (issue 30 item 4): opex lines like the others, so the
+        // Insurance, property tax and software licences: opex lines like the others, so the
         // rows add up to the TCO.
         t.rows.push_back(
             {{"Insurance", money(fin.insuranceAnnual.value()), money(fin.insuranceAnnual.value()),
@@ -628,7 +628,7 @@ private:
         }
     }
 
-    /// Issue 34 item 4: what the tokens earn at market prices and build / rent / API, with their bases.
+    /// What the tokens earn at market prices and build / rent / API, with their bases.
     void tokenEconomics() {
         static const char* const kKeys[] = {
             "inference.token_revenue_per_gpu_hour_usd",     "inference.token_profit_per_gpu_hour_usd",
@@ -674,7 +674,7 @@ private:
         if (m_r.figure("training.time_days"))
             t.rows.push_back(
                 {{"Time to train", fig("training.time_days"), "includes the goodput loss"}, false, {}});
-        // Issue 29 item 4: the back-end routing's collective efficiency and what it costs the step.
+        // The back-end routing's collective efficiency and what it costs the step.
         for (const char* key : {"training.collective_efficiency", "training.routing_slowdown"})
             if (const auto* f = m_r.figure(key))
                 t.rows.push_back({{q(f->label), q(formatFigure(*f)), q(f->provenance.formula)}, false, {}});
@@ -689,7 +689,7 @@ private:
         m_doc.table(t);
     }
 
-    /// Issue 34: the design on its monthly time axis (cost/timeline.h), each figure with its basis.
+    /// The design on its monthly time axis (cost/timeline.h), each figure with its basis.
     void timeAxis() {
         m_doc.heading("Time axis");
         if (!m_r.timeline) {
@@ -722,7 +722,7 @@ private:
         chart("timeline_cash");
     }
 
-    /// Issue 35: provisioned against nameplate power, what power capping costs, and energy, location-based
+    /// Provisioned against nameplate power, what power capping costs, and energy, location-based
     /// carbon and on-site water, each with its basis.
     void envelope() {
         m_doc.heading("Power envelope, carbon and water");

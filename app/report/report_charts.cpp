@@ -78,7 +78,7 @@ std::vector<ReportChart> reportCharts(const ReportInput& input) {
                           drawCashFlowChart(p, rect, net, cumulative, moneyText);
                       }});
 
-    // The time axis (issue 34, cost/timeline.h): each 12 months from the build start, the net cash flow
+    // The time axis (cost/timeline.h): each 12 months from the build start, the net cash flow
     // without the terminal value, and its running sum (the funding the phased build needs).
     if (r.timeline && !r.timeline->months.empty()) {
         std::vector<double> yearNet, yearCumulative;

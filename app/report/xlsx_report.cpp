@@ -193,7 +193,7 @@ private:
         worksheet_insert_chart(ws, 1, 6, chart);
     }
 
-    /// The analyst view below the ten categories (issue 13 item 4): GPUs and other IT from the compute split,
+    /// The analyst view below the ten categories: GPUs and other IT from the compute split,
     /// the other groups as sums of the category cells, and a total that must equal the capex total.
     void writeAnalystView(lxw_worksheet* ws) {
         const auto& c = m_r.capex;
@@ -468,7 +468,7 @@ private:
             number(ws, kMaintenanceRow, 1, fin.maintenanceAnnual.value(), m_b.usd);
         driver(kStaffRow, "Staff per year (USD)", std::nullopt, fin.staffAnnual.value(), m_b.usd);
         driver(kWanRow, "WAN leases per year (USD)", std::nullopt, fin.wanLeaseAnnual.value(), m_b.usd);
-        // Insurance, property tax and software licences (issue 30 item 4) in the free row above the
+        // Insurance, property tax and software licences in the free row above the
         // cash-flow table.
         driver(kInsuranceTaxRow, "Insurance, property tax and software licences per year (USD)", std::nullopt,
                (fin.insuranceAnnual + fin.propertyTaxAnnual + fin.softwareAnnual).value(), m_b.usd);
@@ -519,7 +519,7 @@ private:
             const auto col = [&](int c, int y0, int y1) {
                 return cell(flowRow(y0), c) + ":" + cell(flowRow(y1), c);
             };
-            // Payback counts operating cash flows only (issue 30 item 4): the terminal value (column 8, in
+            // Payback counts operating cash flows only: the terminal value (column 8, in
             // year H only) is taken out of the cumulative and the year's flow.
             const std::string before = col(10, 0, m_horizon - 1),
                               after = "(" + col(10, 1, m_horizon) + "-" + col(8, 1, m_horizon) + ")",
@@ -610,7 +610,7 @@ private:
         worksheet_set_row(ws, static_cast<lxw_row_t>(kFlowHeader), 30, nullptr);
     }
 
-    /// The construction draws (issue 30 item 4) below the payback: land at the start, the facility in monthly
+    /// The construction draws below the payback: land at the start, the facility in monthly
     /// draws, IT and network on delivery, each with its days from delivery and its value at delivery at the
     /// WACC; their sum less the draws is the interest during construction (row idcRow()). Then the yearly
     /// flows on their days, the dated flows the IRR cell's XIRR reads. Returns the interest the table sums

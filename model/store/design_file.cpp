@@ -50,7 +50,7 @@ const std::vector<std::string>& migrations() {
 }
 
 /// .ctwin schema versions: 1 and 2 hold each entity as interchange JSON text in `entity.body` (JSON schema
-/// 1 and 2); 3 (issue 15 item 6) holds each entity kind in its own typed table (model::entityColumns), so
+/// 1 and 2); 3 holds each entity kind in its own typed table (model::entityColumns), so
 /// saving and opening convert no JSON text per entity. Versions 1 and 2 still open (loadEntityLayout).
 constexpr int kCtwinSchemaVersion = 3;
 constexpr int kLastEntityLayoutVersion = 2;
@@ -128,7 +128,7 @@ std::string createTypedTables() {
     return sql;
 }
 
-/// The only schema objects a document may hold (issue 27): the tables this build writes in any schema
+/// The only schema objects a document may hold: the tables this build writes in any schema
 /// version, and the two indexes the entity-layout builds (versions 1 and 2) created.
 void checkSchemaObjects(SqliteHandle& db) {
     std::set<std::string> tables = {"schema_version", "meta", "entity"};
@@ -153,7 +153,7 @@ void saveCtwin(const model::Project& project, const std::string& path) {
     try {
         {
             SqliteHandle db(tmp, SqliteHandle::Mode::ReadWrite);
-            // One durable commit per save (issue 15 item 6): the document is written to a private temporary
+            // One durable commit per save: the document is written to a private temporary
             // that SaveTemp::commit fsyncs and renames over the target, so SQLite's own journal and syncs
             // would only repeat that work (a crash before the rename leaves the old file whole either way).
             db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;");

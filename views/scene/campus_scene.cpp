@@ -188,7 +188,7 @@ CampusScene::CampusScene() : m_vtk(std::make_unique<Vtk>()) {
     // Continuous metrics: a scalar bar at the right edge.
     v.scalarBar->SetOrientationToVertical();
     // Clear of the right edge: the labels precede the bar and the title is centred over it, so a bar at
-    // the very edge had its title and widest labels cut (issue 36).
+    // the very edge had its title and widest labels cut.
     v.scalarBar->SetPosition(0.84, 0.10);
     v.scalarBar->SetWidth(0.12);
     v.scalarBar->SetHeight(0.62);

@@ -34,7 +34,7 @@ public:
         /// Starts rename-in-place of an entity (the project tree's editor).
         std::function<void(const QString&)> startRename;
         /// The hall (else building, else site) in view on the floor plan: the parent a new row, feed or
-        /// storage tier defaults to when nothing is selected (issue 36).
+        /// storage tier defaults to when nothing is selected.
         std::function<QString()> current;
     };
     AuthoringActions(QWidget* window, const model::Document& document, DocumentEditor& editor,

@@ -327,7 +327,7 @@ void AuthoringForm::addExtra(const QString& key, const QString& label, QWidget* 
     widget->setObjectName(key);
     m_extras.insert(key, widget);
     // A drop-down of long catalog names keeps to the dialog's width, as addChoice's do (the Row form's
-    // rack types ran past the dialog's edge; issue 36).
+    // rack types ran past the dialog's edge).
     if (auto* combo = qobject_cast<QComboBox*>(widget)) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(24);

@@ -91,7 +91,7 @@ std::string selectedOrFirst(const AuthoringContext& ctx, model::EntityKind kind)
 QStringList selectedRacks(const AuthoringContext& ctx);
 /// GPUs in the design's racks that are not spares (catalog `gpus` of each rack type).
 double designGpus(const AuthoringContext& ctx);
-/// GPUs no training job or inference service claims yet (issue 29 item 8): a new form's default.
+/// GPUs no training job or inference service claims yet: a new form's default.
 double unbookedGpus(const AuthoringContext& ctx);
 /// The model of a workload form: a drop-down of the catalog's `models` presets (kind `llm`), then the name
 /// and the model's figures `fields` with their defaults. Picking a preset fills those fields from it (and

@@ -74,7 +74,7 @@ public:
         form.addField("rail_optimized", false);
         form.addField("optics_policy", "standard");
         form.addField("routing", "ecmp");
-        // The ratios follow the tier count (issue 36): one per tier boundary, the ones typed kept and a new
+        // The ratios follow the tier count: one per tier boundary, the ones typed kept and a new
         // boundary non-blocking (1), so switching to 3 tiers leaves "1, 1" rather than a refused "1".
         if (auto* tiers = qobject_cast<QLineEdit*>(form.editor("tiers")))
             QObject::connect(tiers, &QLineEdit::textChanged, &form, [&form](const QString& text) {

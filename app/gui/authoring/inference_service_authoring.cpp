@@ -42,7 +42,7 @@ public:
             {});
         form.addField("precision", "fp8");
         form.addField("tensor_parallel", 0);
-        // Token revenue (issue 34 item 4): empty = the preset's market API prices and the licence assumption.
+        // Token revenue: empty = the preset's market API prices and the licence assumption.
         for (const char* key : {"price_usd_per_m_input_tokens", "price_usd_per_m_cached_input_tokens",
                                 "price_usd_per_m_output_tokens", "licence_revenue_share"})
             form.addField(key, nullptr);

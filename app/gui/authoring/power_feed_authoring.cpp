@@ -54,7 +54,7 @@ public:
                 QObject::tr("As feed B of the %n selected racks", nullptr, static_cast<int>(racks.size())),
                 QStringLiteral("feed_b"));
         } else {
-            // Rows made before their feeds (issue 36): offer the building's racks that lack a feed, so that
+            // Rows made before their feeds: offer the building's racks that lack a feed, so that
             // they need not be re-assigned by hand; the side they all lack first is the default.
             const int noA = static_cast<int>(unfedRacks(ctx, building, "feed_a").size());
             const int noB = static_cast<int>(unfedRacks(ctx, building, "feed_b").size());

@@ -53,7 +53,7 @@ public:
         form.addField("rotation_deg", 0.0);
         auto* type = new QComboBox;
         type->addItem(QObject::tr("(empty row)"), QString());
-        // The row's network rack (issue 36): at its start, holding the leaves that end-of-row and
+        // The row's network rack: at its start, holding the leaves that end-of-row and
         // middle-of-row fabrics put in the row.
         auto* network = new QComboBox;
         network->addItem(QObject::tr("(none)"), QString());

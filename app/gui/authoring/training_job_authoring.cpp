@@ -24,7 +24,7 @@ public:
                          {{"model_params", 405e9},
                           {"active_params", 405e9},
                           {"layers", 126},
-                          // Mixture of experts (issue 29 item 2): the expert all-to-all needs them.
+                          // Mixture of experts: the expert all-to-all needs them.
                           {"hidden_size", 16384},
                           {"experts", nullptr},
                           {"active_experts", nullptr}});
