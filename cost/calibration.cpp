@@ -1,11 +1,12 @@
 #include "calibration.h"
-#include "input_file.h"
 
+#include "csv_read.h"
 #include "evaluate_stages.h"
 #include "format_number.h"
 #include "inference_presets.h"
 #include "inference_service.h"
 #include "input_error.h"
+#include "input_file.h"
 #include "json_fast_parse.h"
 
 #include <Eigen/Dense>
@@ -33,16 +34,6 @@ std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t\r");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-std::vector<std::string> splitCsv(const std::string& line) {
-    std::vector<std::string> out;
-    std::string cell;
-    std::istringstream in(line);
-    while (std::getline(in, cell, ','))
-        out.push_back(trim(cell));
-    if (!line.empty() && line.back() == ',') out.emplace_back();
-    return out;
 }
 
 /// Strict decimal: the whole text, finite.
@@ -113,20 +104,25 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
         "concurrency", "label"};
     std::vector<MeasuredPoint> points;
     std::vector<std::string> header;
-    std::istringstream in(text);
-    std::string line;
-    int lineNo = 0;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        const std::string t = trim(line);
-        if (t.empty() || t[0] == '#') continue;
+    // RFC 4180 records (cost/csv_read.h): quoted fields as spreadsheets write them; the header and at most
+    // kMaxMeasuredPoints points.
+    std::optional<CsvSyntaxError> syntax;
+    const auto records = readCsv(text, '#', kMaxMeasuredPoints + 1, syntax);
+    if (syntax) {
+        if (syntax->tooManyRecords) throw tooManyPoints(file);
+        throw InputError(InputLocation{file, kCsvKind, "line " + std::to_string(syntax->line), "", ""},
+                         syntax->problem + " (data/FORMAT.md §8.1)");
+    }
+    for (const auto& record : records) {
+        const std::size_t lineNo = record.line;
         const InputLocation where{file, kCsvKind, "line " + std::to_string(lineNo), "", ""};
         const FieldCheck check{where};
-        if (t.find('"') != std::string::npos)
-            throw InputError(where, "quoted CSV fields are not supported (data/FORMAT.md §8.1)");
-        if (const size_t bad = model::invalidUtf8(t); bad != std::string::npos)
-            throw InputError(where, "text is not valid UTF-8 (byte " + std::to_string(bad + 1) + " of the line)");
-        auto cells = splitCsv(t);
+        const auto& cells = record.fields;
+        for (size_t i = 0; i < cells.size(); ++i)
+            if (const size_t bad = model::invalidUtf8(cells[i]); bad != std::string::npos)
+                throw InputError(header.empty() || i >= header.size() ? where : check.at(header[i]),
+                                 "text is not valid UTF-8 (byte " + std::to_string(bad + 1) +
+                                     " of the field)");
         if (header.empty()) {
             header = cells;
             for (const auto& h : header) {
@@ -146,7 +142,6 @@ std::vector<MeasuredPoint> parseMeasuredPointsCsv(const std::string& text, const
             throw InputError(check.at(cells.size() < header.size() ? header[cells.size()] : "(extra)"),
                              "has " + std::to_string(cells.size()) + " fields, the header " +
                                  std::to_string(header.size()));
-        if (points.size() == kMaxMeasuredPoints) throw tooManyPoints(file);
         MeasuredPoint p;
         p.model = defaults.model;
         p.accelerator = defaults.accelerator;

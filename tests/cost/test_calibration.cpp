@@ -265,6 +265,18 @@ void TestCalibration::csvReads() {
         "r.csv", d);
     QCOMPARE(q[0].model, std::string("llama3-8b"));
     QCOMPARE(q[0].accelerator, std::string("b200"));
+    // A spreadsheet's "CSV UTF-8" (RFC 4180): a byte-order mark, CRLF line ends, quoted fields holding a
+    // comma, a doubled quote and a line break; the record that spans two lines is named by its first.
+    const auto sheet = parseMeasuredPointsCsv(
+        "\xEF\xBB\xBFmodel,accelerator,input_tokens,output_tokens,replica_gpus,tokens_per_s_per_user,"
+        "tokens_per_s_per_gpu,label\r\n"
+        "\"llama3-70b\",h100-sxm,1024,1024,8,45.5,\"310.25\",\"conc 64, \"\"warm\"\"\nrun 2\"\r\n"
+        "llama3-70b,h100-sxm,2048,128,4,30,200,plain\r\n",
+        "sheet.csv");
+    QCOMPARE(sheet.size(), size_t(2));
+    QCOMPARE(sheet[0].tokensPerSecondPerGpu, 310.25);
+    QCOMPARE(sheet[0].origin, std::string("sheet.csv:2 conc 64, \"warm\"\nrun 2"));
+    QCOMPARE(sheet[1].origin, std::string("sheet.csv:4 plain"));
 }
 
 void TestCalibration::csvBadInputs() {
@@ -298,8 +310,18 @@ void TestCalibration::csvBadInputs() {
     QVERIFY2(e.find("empty file") != std::string::npos, e.c_str());
     e = errorOf([] { parseMeasuredPointsCsv("input_tokens,output_tokens,replica_gpu\n", "m.csv"); });
     QVERIFY2(e.find("unknown column 'replica_gpu'") != std::string::npos, e.c_str());
-    e = errorOf([&] { parseMeasuredPointsCsv(head + "\"llama3-70b\",h100-sxm,1,1,1,1,1\n", "m.csv"); });
-    QVERIFY2(e.find("quoted") != std::string::npos && e.find("line 2") != std::string::npos, e.c_str());
+    // Quotes that RFC 4180 does not allow: an unclosed quoted field (named by the line it opens on), text
+    // after a closing quote, a quote inside an unquoted field.
+    e = errorOf([&] { parseMeasuredPointsCsv(head + "\"llama3-70b,h100-sxm,1,1,1,1,1\n", "m.csv"); });
+    QVERIFY2(e.find("quoted field is not closed") != std::string::npos &&
+                 e.find("line 2") != std::string::npos,
+             e.c_str());
+    e = errorOf([&] { parseMeasuredPointsCsv(head + "\"llama3\"-70b,h100-sxm,1,1,1,1,1\n", "m.csv"); });
+    QVERIFY2(e.find("text after a closing quote") != std::string::npos, e.c_str());
+    e = errorOf([&] { parseMeasuredPointsCsv(head + "llama3-70b,h1\"00,1,1,1,1,1\n", "m.csv"); });
+    QVERIFY2(e.find("a quote inside an unquoted field") != std::string::npos &&
+                 e.find("line 2") != std::string::npos,
+             e.c_str());
 }
 
 void TestCalibration::vllmJsonReads() {
