@@ -570,17 +570,18 @@ void TestNetBox::badInputs() {
                       std::to_string(site) + R"(}, "type": {"value": ")" + type +
                       R"("}, "cooling_capacity": )" + capacity + "}]}");
     };
+    const auto feedFrom = [&](int source) {
+        writeText(f / "dcim/cooling-feeds.json",
+                  R"({"count": 1, "results": [{"id": 9, "name": "CF", "cooling_source": {"id": )" +
+                      std::to_string(source) + R"(}, "rack": {"id": 5}}]})");
+    };
     sources("chiller", "\"100.00\"", 2);
-    writeText(
-        f / "dcim/cooling-feeds.json",
-        R"({"count": 1, "results": [{"id": 9, "name": "CF", "cooling_source": {"id": 7}, "rack": {"id": 5}}]})");
+    feedFrom(7);
     QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
                 .find("cooling source that is not in the files") != std::string::npos);
     QCOMPARE(where.entityKind, std::string("cooling feed"));
     QCOMPARE(where.field, std::string("cooling_source"));
-    writeText(
-        f / "dcim/cooling-feeds.json",
-        R"({"count": 1, "results": [{"id": 9, "name": "CF", "cooling_source": {"id": 8}, "rack": {"id": 5}}]})");
+    feedFrom(8);
     QVERIFY(errorOf([&] { netbox::importNetBoxFolder(f.string(), catalog); }, &where)
                 .find("another site than its cooling source CH") != std::string::npos);
     QCOMPARE(where.field, std::string("rack"));
