@@ -384,7 +384,7 @@ void CampusScene::rebuildRackMeshes() {
 
 void CampusScene::buildRackMesh(std::size_t mesh, const std::vector<std::size_t>& members) {
     auto& v = *m_vtk;
-    v.rackMeshes[mesh].build(m_data.racks, members, RackBatch::kTextureWidth - 2);
+    v.rackMeshes[mesh].build(m_data.racks, members, RackBatch::kMaxRun);
     const auto& order = v.rackMeshes[mesh].racks();
     for (std::size_t k = 0; k < order.size(); ++k)
         v.rackSlot[order[k]] = {mesh, k};

@@ -135,7 +135,7 @@ void RackBatch::assemble(const std::vector<RackMesh>& meshes, const std::vector<
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const auto firstRun = static_cast<std::uint32_t>(m_runs.size());
         for (const auto& run : meshes[m].runs()) {
-            const int need = static_cast<int>(run.count) + 2;
+            const int need = static_cast<int>(run.count) * kTexelsPerRack + 2;
             if (x + need > kTextureWidth) x = 0, ++y;
             RunRef ref;
             ref.mesh = m, ref.firstSlot = run.first, ref.count = run.count, ref.texelX = x, ref.texelY = y;
@@ -172,7 +172,9 @@ void RackBatch::assemble(const std::vector<RackMesh>& meshes, const std::vector<
             std::copy(run.corners.begin(), run.corners.end(), pt + 24 * g);
             // Along the run the coordinate goes from the first rack's texel to past the last one's.
             const float u0 = static_cast<float>(ref.texelX + 1) / kTextureWidth;
-            const float u1 = static_cast<float>(ref.texelX + 1 + static_cast<int>(ref.count)) / kTextureWidth;
+            const float u1 =
+                static_cast<float>(ref.texelX + 1 + static_cast<int>(ref.count) * kTexelsPerRack) /
+                kTextureWidth;
             const float v = (static_cast<float>(ref.texelY) + 0.5f) / static_cast<float>(rows);
             for (std::size_t c = 0; c < 8; ++c) {
                 tc[16 * g + 2 * c] = c < 4 ? u0 : u1;
@@ -219,10 +221,17 @@ void RackBatch::setTexel(int x, int y, Rgb color) {
 void RackBatch::setColor(std::size_t mesh, std::size_t slot, Rgb color) {
     const auto& run = m_runs[m_runOfSlot[mesh][slot]];
     const std::size_t k = slot - run.firstSlot;
-    setTexel(run.texelX + 1 + static_cast<int>(k), run.texelY, color);
+    const int first = run.texelX + 1 + static_cast<int>(k) * kTexelsPerRack;
+    for (int t = 0; t < kTexelsPerRack; ++t)
+        setTexel(first + t, run.texelY, color);
+    // A rack after the first starts with its seam: its colour at 60%, dark enough to read as an edge and
+    // still the metric's hue.
+    const auto dim = [](unsigned char c) { return static_cast<unsigned char>(c * 3 / 5); };
+    if (k > 0) setTexel(first, run.texelY, Rgb{dim(color.r), dim(color.g), dim(color.b)});
     // The padding texels repeat the end racks' colours.
     if (k == 0) setTexel(run.texelX, run.texelY, color);
-    if (k + 1 == run.count) setTexel(run.texelX + 1 + static_cast<int>(run.count), run.texelY, color);
+    if (k + 1 == run.count)
+        setTexel(run.texelX + 1 + static_cast<int>(run.count) * kTexelsPerRack, run.texelY, color);
 }
 
 void RackBatch::modified() {
@@ -241,7 +250,8 @@ vtkImageData* RackBatch::colours() const {
 
 std::array<int, 2> RackBatch::texelOf(std::size_t mesh, std::size_t slot) const {
     const auto& run = m_runs[m_runOfSlot[mesh][slot]];
-    return {run.texelX + 1 + static_cast<int>(slot - run.firstSlot), run.texelY};
+    return {run.texelX + 1 + static_cast<int>(slot - run.firstSlot) * kTexelsPerRack + kTexelsPerRack / 2,
+            run.texelY};
 }
 
 std::pair<vtkIdType, vtkIdType> RackBatch::runCells(std::size_t mesh, std::size_t slot) const {

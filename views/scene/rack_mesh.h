@@ -51,12 +51,13 @@ private:
 /// Every hall's rack runs as one mesh drawn in one call. A run is 5 quads (top, front, back, one end face
 /// at each end; no bottom: racks stand on the floor; the faces between neighbours are never seen) over 8
 /// shared corners, whatever its length. Each rack keeps its own colour through a colour texture: a run of
-/// n racks owns n + 2 consecutive texels of one texture row (a copy of its first and last rack's colour
-/// at either end, so that its end faces, sampled exactly on the run's edge, take the end rack's colour),
-/// and the run's texture coordinate runs from its first rack's texel to past its last along the run, so
-/// nearest-texel sampling gives every rack its colour over exactly its width. Faces carry no normals: the
-/// mapper shades each face flat (ambient 0.3, diffuse 0.7, no specular, back faces culled), and the
-/// texture colour multiplies the lit white, as the per-face colours this replaces did.
+/// n racks owns 9 n + 2 consecutive texels of one texture row (kTexelsPerRack per rack, the first of each
+/// rack after the first a darker seam, and a copy of its first and last rack's colour at either end, so
+/// that its end faces, sampled exactly on the run's edge, take the end rack's colour), and the run's
+/// texture coordinate runs from its first rack's texels to past its last along the run, so nearest-texel
+/// sampling gives every rack its colour over exactly its width, with a seam where racks meet. Faces carry no
+/// normals: the mapper shades each face flat (ambient 0.3, diffuse 0.7, no specular, back faces culled), and
+/// the texture colour multiplies the lit white, as the per-face colours this replaces did.
 ///
 /// Against one 3-to-5-face box per rack (cell colours), a software rasterizer transforms 8 corners and
 /// sets up 10 triangles per run instead of about 4 corners and 6 triangles per rack; a recolour changes
@@ -66,8 +67,15 @@ private:
 /// (slotAt).
 class RackBatch {
 public:
-    /// Texture width in texels (a run is never longer than kTextureWidth - 2 racks).
+    /// Texture width in texels.
     static constexpr int kTextureWidth = 1024;
+    /// Texels per rack: the first of a rack that follows another in its run is its seam, a darker band of
+    /// 1/9 of its width (6.7 cm on a 0.6 m rack) that shows where one rack ends and the next begins, at no
+    /// cost in triangles; the middle texel (4) is the one texelOf names. Odd, so that the middle texel's
+    /// centre is the rack's centre.
+    static constexpr int kTexelsPerRack = 9;
+    /// The longest run the texture holds: (kTextureWidth - 2) / kTexelsPerRack racks.
+    static constexpr int kMaxRun = (kTextureWidth - 2) / kTexelsPerRack;
 
     RackBatch();
     ~RackBatch();
