@@ -389,9 +389,10 @@ private:
             m_sourceName[l.id] = name;
             const CatalogItem* plant = m_catalog.find(l.plant);
             const std::string plantType = plant ? plant->attribute("type") : std::string();
-            const char* type = plantType == "dry_cooler"      ? "dry-cooler"
-                               : plantType == "cooling_tower" ? "cooling-tower"
-                                                              : "chiller";
+            const char* type =
+                "chiller"; // NetBox requires a type; a loop without a plant is taken as chilled
+            for (const auto& t : detail::kSourcePlantTypes)
+                if (plantType == t.plant) type = t.netbox;
             const double kw =
                 hundredths(l.cduCount * catalogValue(m_catalog.find(l.cduType), "capacity_w", 0) / 1000);
             ojson tag = {{"kind", "cooling_loop"}};
@@ -421,8 +422,7 @@ private:
             if (loop == loops.end()) continue;
             const std::string siteId = siteOfRow(r.row);
             const CatalogItem* item = m_catalog.find(r.rackType);
-            const double heatW =
-                catalogValue(item, "power_load_w", 0) * catalogValue(item, "liquid_fraction", 0);
+            const double heatW = detail::rackLiquidHeatW(item);
             const double kw = hundredths(heatW / 1000);
             const double lpm = hundredths(coolantFlowM3PerS(heatW, loop->second->deltaT.value()) * 60000);
             const std::string& source = m_sourceName[r.coolingLoop];

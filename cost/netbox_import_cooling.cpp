@@ -30,11 +30,14 @@ CoolingLoop coolingLoopFromTag(const nlohmann::json& lj, const std::string& hall
 
 namespace {
 
-/// NetBox's CoolingSourceTypeChoices and the catalog plant type each liquid one stands for.
-const std::map<std::string, std::string> kPlantTypeOfSource = {
-    {"chiller", "chiller"}, {"cooling-tower", "cooling_tower"}, {"dry-cooler", "dry_cooler"}};
 bool isAirSource(const std::string& type) {
     return type == "crac" || type == "crah";
+}
+/// The catalog plant type a liquid NetBox source type stands for (netbox_detail.h); nullptr for another.
+const char* plantTypeOf(const std::string& sourceType) {
+    for (const auto& t : kSourcePlantTypes)
+        if (sourceType == t.netbox) return t.plant;
+    return nullptr;
 }
 
 struct Source {
@@ -73,9 +76,7 @@ public:
 
 private:
     double liquidHeatW(size_t rack) const {
-        const CatalogItem* item = m_c.catalog.find(m_c.project.racks[rack].rackType);
-        return catalogValue(item, "power_load_w", 0) *
-               std::min(1.0, catalogValue(item, "liquid_fraction", 0));
+        return rackLiquidHeatW(m_c.catalog.find(m_c.project.racks[rack].rackType));
     }
     std::string hallOfRack(size_t rack) const { return m_rowHall.at(m_c.project.racks[rack].row); }
     std::string who(const Source& s) const {
@@ -94,7 +95,7 @@ private:
             s.name = text(o, "name");
             if (s.name.empty()) throw InputError(at(file, "cooling source", o, "name"), "missing");
             s.type = choiceOf(o, "type");
-            if (!kPlantTypeOfSource.count(s.type) && !isAirSource(s.type))
+            if (!plantTypeOf(s.type) && !isAirSource(s.type))
                 throw InputError(at(file, "cooling source", o, "type"),
                                  "'" + s.type +
                                      "' is not a NetBox cooling source type (chiller, cooling-tower, "
@@ -236,7 +237,7 @@ private:
             return;
         }
         for (const CatalogItem* c : m_c.catalog.byCategory("cooling"))
-            if (c->kind == "plant" && c->attribute("type") == kPlantTypeOfSource.at(s.type)) {
+            if (c->kind == "plant" && c->attribute("type") == plantTypeOf(s.type)) {
                 l.plant = c->id;
                 break;
             }
